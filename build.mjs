@@ -1,0 +1,115 @@
+// Builds the app (and, when present, the API server) with esbuild.
+//   node build.mjs            production build into dist/
+//   node build.mjs --watch    rebuild on change; the page reloads itself (dev only)
+import * as esbuild from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.join(root, 'dist');
+const watch = process.argv.includes('--watch');
+
+/** esbuild options for the browser app; bench/ reuses them for the React floor. */
+export function appOptions({ dev = false, entryPoints, outdir } = {}) {
+  return {
+    entryPoints: entryPoints ?? { main: path.join(root, 'src/main.tsx'), app: path.join(root, 'static/app.css') },
+    outdir: outdir ?? path.join(dist, 'assets'),
+    bundle: true,
+    format: 'esm',
+    splitting: true,
+    minify: !dev,
+    sourcemap: dev ? 'inline' : false,
+    target: ['es2022'],
+    jsx: 'automatic',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'media/[name]-[hash]',
+    metafile: true,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
+    logLevel: 'warning',
+  };
+}
+
+/** Writes dist/index.html from static/index.html with the theme script inlined and the hashed assets linked. */
+function writeHtml(metafile, dev) {
+  const outputs = Object.entries(metafile.outputs);
+  const url = (file) => '/' + path.relative(dist, path.join(root, file)).split(path.sep).join('/');
+  const js = outputs.find(([, o]) => o.entryPoint?.endsWith('src/main.tsx'))?.[0];
+  const css = outputs.find(([f, o]) => f.endsWith('.css') && o.entryPoint?.endsWith('static/app.css'))?.[0];
+  if (!js || !css) throw new Error('build: entry outputs not found in metafile');
+  const theme = esbuild.transformSync(readFileSync(path.join(root, 'src/boot/theme.js'), 'utf8'), { minify: true }).code.trim();
+  let tags = `<link rel="stylesheet" href="${url(css)}">\n<script type="module" src="${url(js)}"></script>`;
+  if (dev) tags += `\n<script type="module">new EventSource('/esbuild').addEventListener('change', () => location.reload())</script>`;
+  const html = readFileSync(path.join(root, 'static/index.html'), 'utf8')
+    .replace('/*THEME*/', () => theme)
+    .replace('<!--ASSETS-->', () => tags);
+  writeFileSync(path.join(dist, 'index.html'), html);
+  writeFileSync(path.join(dist, 'meta.json'), JSON.stringify(metafile));
+}
+
+function copyStatic() {
+  mkdirSync(dist, { recursive: true });
+  cpSync(path.join(root, 'static'), dist, {
+    recursive: true,
+    filter: (src) => !/(index\.html|app\.css)$/.test(src),
+  });
+}
+
+/** The API server: one ESM file for Node, packages left to node_modules. */
+function serverOptions() {
+  return {
+    entryPoints: [path.join(root, 'server/main.ts')],
+    outfile: path.join(dist, 'server/main.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: ['node20'],
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  };
+}
+const hasServer = () => existsSync(path.join(root, 'server/main.ts'));
+
+export async function build({ dev = false } = {}) {
+  rmSync(dist, { recursive: true, force: true });
+  copyStatic();
+  const result = await esbuild.build(appOptions({ dev }));
+  writeHtml(result.metafile, dev);
+  if (hasServer()) await esbuild.build(serverOptions());
+  return result;
+}
+
+async function watchMode() {
+  rmSync(dist, { recursive: true, force: true });
+  copyStatic();
+  const htmlPlugin = {
+    name: 'html',
+    setup(b) {
+      b.onEnd((r) => { if (r.metafile) writeHtml(r.metafile, true); });
+    },
+  };
+  const ctx = await esbuild.context({ ...appOptions({ dev: true }), plugins: [htmlPlugin] });
+  await ctx.watch();
+  if (hasServer()) {
+    const sctx = await esbuild.context(serverOptions());
+    await sctx.watch();
+  }
+  // Without our API server, esbuild's own server serves dist/ with the /esbuild reload stream.
+  if (!process.env.NO_SERVE) {
+    const { port } = await ctx.serve({ servedir: dist, port: Number(process.env.DEV_PORT ?? 8000), fallback: path.join(dist, 'index.html') });
+    console.log(`dev: http://localhost:${port}/ (rebuilds on change and reloads the page)`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (watch) await watchMode();
+  else {
+    const t = Date.now();
+    const r = await build();
+    const files = Object.keys(r.metafile.outputs).length;
+    console.log(`built dist/ (${files} files) in ${Date.now() - t} ms`);
+  }
+}

@@ -1,0 +1,2 @@
+import { expect, test } from 'vitest';
+test('happy-dom is the environment', () => { expect(typeof document).toBe('object'); });
