@@ -1,0 +1,43 @@
+// Typed errors with one base (STYLE, after ky). The layer that can recover handles them.
+
+export class RequestError extends Error {
+  override name = 'RequestError';
+}
+
+/** The server answered with a non-2xx status; `data` is the parsed body ({detail, code} from our API). */
+export class HttpError extends RequestError {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    readonly data: unknown,
+    readonly path: string,
+  ) {
+    super(`HTTP ${status} on ${path}`);
+  }
+  /** The server's human-readable `detail`, when it sent one. */
+  get detail(): string | null {
+    const d = this.data;
+    return d && typeof d === 'object' && 'detail' in d && typeof d.detail === 'string' ? d.detail : null;
+  }
+}
+
+/** No response at all: offline, DNS, connection reset. */
+export class NetworkError extends RequestError {
+  override name = 'NetworkError';
+  constructor(readonly path: string, override readonly cause: unknown) {
+    super(`Network error on ${path}`);
+  }
+}
+
+/** The request was cancelled: by its AbortSignal, or before sending (no access token, SPEC §5). */
+export class AbortError extends RequestError {
+  override name = 'AbortError';
+  constructor(readonly path: string, readonly reason: 'aborted' | 'no-token') {
+    super(reason === 'no-token' ? `Cancelled ${path}: not signed in` : `Aborted ${path}`);
+  }
+}
+
+export const isHttpError = (e: unknown, status?: number): e is HttpError =>
+  e instanceof HttpError && (status === undefined || e.status === status);
+export const isNetworkError = (e: unknown): e is NetworkError => e instanceof NetworkError;
+export const isAbortError = (e: unknown): e is AbortError => e instanceof AbortError;

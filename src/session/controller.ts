@@ -1,0 +1,337 @@
+// The session: hydration, login, logout, refresh, organization choice and permission checks
+// (SPEC §4, §5, §8; D4–D9, D21). React-free; React reads `store` through use-session.tsx.
+import { createClient, type Client } from '../http/client';
+import { isAbortError, isHttpError, isNetworkError } from '../http/errors';
+import { emit, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
+import { isExpired, isWellFormed, subject } from '../lib/jwt';
+import { createStore, patch } from '../lib/store';
+import { clearSessionStorage, createStorage, KEYS, readRedirect, storeRedirect, type AppStorage } from '../lib/storage';
+import { defaultLock, type WithLock } from './lock';
+import { chooseOrg, parseProfile, SessionInvalidError } from './profile';
+import { LOGGED_OUT, type LoginPayload, type Profile, type SessionState, type TokenResponse } from './types';
+
+/** SPEC §4 Session load: poll every 100 ms while another load runs; force it after more than 30 tries. */
+export const LOAD_POLL_MS = 100;
+export const LOAD_MAX_TRIES = 30;
+/** A load that failed for lack of network is tried again after this long (or when back online). */
+export const LOAD_RETRY_MS = 5_000;
+/** SPEC §9: session lifetime with and without remember me. */
+export const REMEMBER_ME_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** SPEC §8 messages. */
+export const MSG_LOGIN_BAD_CREDENTIALS = 'Login failed. Check your credentials.';
+export const MSG_LOGIN_FAILED = 'Login failed. Please try again.';
+export const MSG_SESSION_NOT_LOADED = 'Session could not be loaded. Please log in again.';
+
+export const PATHS = { login: '/v1/auth/login/', refresh: '/v1/auth/refresh/', logout: '/v1/auth/logout/', me: '/v1/auth/me/' } as const;
+
+/** A failed login; `message` is the text to show the person. */
+export class LoginError extends Error {
+  override name = 'LoginError';
+}
+
+export interface SessionDeps {
+  storage?: AppStorage;
+  fetch?: typeof fetch;
+  /** D1: API base, read at call time so the runtime config wins. */
+  base?: () => string;
+  navigate: (to: string, opts?: { replace?: boolean }) => void;
+  currentPath: () => string;
+  /** Full page load at a path (organization switch from the user menu). */
+  assign: (to: string) => void;
+  lock?: WithLock;
+  online?: () => boolean;
+  win?: Window;
+  log?: Pick<Console, 'warn' | 'error'>;
+}
+
+const initialState = (): SessionState => ({ ...LOGGED_OUT, loading: true, hydrationComplete: false, hydrationError: null });
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export function createSession(deps: SessionDeps) {
+  const storage = deps.storage ?? createStorage();
+  const win = deps.win ?? window;
+  const online = deps.online ?? (() => win.navigator.onLine !== false);
+  const lock = deps.lock ?? defaultLock();
+  const store = createStore<SessionState>(initialState());
+  // D21: the organization this tab shows; another tab changing the stored one reloads this tab.
+  let tabOrgId = storage.getInt(KEYS.currentOrgId);
+
+  const client: Client = createClient({
+    base: deps.base ?? (() => '/api'),
+    accessToken: () => storage.get(KEYS.accessToken),
+    orgId: () => tabOrgId,
+    refresh: () => doRefresh(),
+    onRefreshFailed: () => expire(),
+    // SPEC §5: a non-auth request without a token is cancelled; flag it and remember the path.
+    onMissingToken: () => {
+      storage.set(KEYS.hydrationFailed, 'true');
+      storeRedirect(storage, deps.currentPath(), null);
+    },
+    fetch: deps.fetch,
+    log: deps.log,
+  });
+
+  const set = (partial: Partial<SessionState>) => patch(store, partial);
+
+  function clearSession(): void {
+    clearSessionStorage(storage);
+  }
+
+  function setLoggedOut(extra: Partial<SessionState> = {}): void {
+    set({ ...LOGGED_OUT, loading: false, hydrationComplete: true, hydrationError: null, ...extra });
+  }
+
+  /** SPEC §8: 401 and the refresh fails → session cleared, hydration_failed set, sessionExpired fires. */
+  function expire(): void {
+    storeRedirect(storage, deps.currentPath(), subject(storage.get(KEYS.accessToken)));
+    clearSession();
+    storage.set(KEYS.hydrationFailed, 'true');
+    set({ expired: true });
+    emit(SESSION_EXPIRED_EVENT, win);
+  }
+
+  function storeTokens(res: TokenResponse): void {
+    if (!isWellFormed(res.access_token) || typeof res.refresh_token !== 'string' || !res.refresh_token) {
+      throw new SessionInvalidError();
+    }
+    storage.set(KEYS.accessToken, res.access_token);
+    storage.set(KEYS.refreshToken, res.refresh_token);
+    if (typeof res.session_id === 'number') storage.set(KEYS.sessionId, String(res.session_id));
+    // SPEC §4: the refresh extends the refresh expiry; the server's own figure wins when it sends one.
+    const fromServer = res.refresh_expires_at ? Date.parse(res.refresh_expires_at) : NaN;
+    const lifetime = storage.get(KEYS.rememberMe) === 'false' ? SESSION_LIFETIME_MS : REMEMBER_ME_LIFETIME_MS;
+    storage.set(KEYS.refreshExpiresAt, String(Number.isFinite(fromServer) ? fromServer : Date.now() + lifetime));
+  }
+
+  /** D8: rotates the tokens under the cross-tab lock; skips the call when another tab just did it. */
+  async function rotateTokens(): Promise<void> {
+    const seen = storage.get(KEYS.refreshToken);
+    await lock(async () => {
+      const current = storage.get(KEYS.refreshToken);
+      const access = storage.get(KEYS.accessToken);
+      if (current && current !== seen && isWellFormed(access) && !isExpired(access)) return;
+      if (!current) throw new SessionInvalidError();
+      storeTokens(await client.post<TokenResponse>(PATHS.refresh, { refresh_token: current }));
+    });
+  }
+
+  async function fetchProfile(): Promise<Profile> {
+    try {
+      return parseProfile(await client.get(PATHS.me));
+    } catch (error) {
+      // D4: a stored organization the user no longer belongs to is answered 403; forget it and ask again.
+      if (isHttpError(error, 403) && tabOrgId !== null) {
+        tabOrgId = null;
+        storage.remove(KEYS.currentOrgId);
+        return parseProfile(await client.get(PATHS.me));
+      }
+      throw error;
+    }
+  }
+
+  function applyProfile(p: Profile): void {
+    const org = chooseOrg(p.organizations, tabOrgId, p.favorite_org_id);
+    if (org && org.id !== tabOrgId) {
+      tabOrgId = org.id;
+      storage.set(KEYS.currentOrgId, String(org.id));
+    }
+    set({
+      isAuthenticated: true,
+      expired: false,
+      currentOrg: org,
+      user: p.user,
+      organizations: p.organizations,
+      permissions: org ? p.permissions : [],
+      features: org ? p.features : [],
+      role: org ? p.role : null,
+      prefs: p.prefs,
+      favoriteOrgId: p.favorite_org_id,
+      hydrationError: null,
+    });
+  }
+
+  /** SPEC §4 Refresh: new tokens, extended expiry, reloaded profile, idle queries refetched once. */
+  async function doRefresh(): Promise<void> {
+    await rotateTokens();
+    applyProfile(await fetchProfile());
+    emit(TOKENS_REFRESHED_EVENT, win);
+  }
+
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** D7: run the load again once the browser is back online (or after LOAD_RETRY_MS). */
+  function loadWhenOnline(): void {
+    if (retryTimer !== undefined) return;
+    const again = () => {
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      win.removeEventListener('online', again);
+      void load();
+    };
+    win.addEventListener('online', again);
+    retryTimer = setTimeout(again, LOAD_RETRY_MS);
+  }
+
+  async function hydrate(): Promise<void> {
+    const access = storage.get(KEYS.accessToken);
+    const refreshToken = storage.get(KEYS.refreshToken);
+    if (!isWellFormed(access) && !refreshToken) {
+      clearSession(); // SPEC §4: no valid token
+      return setLoggedOut();
+    }
+    if (!online()) return loadWhenOnline(); // D7: no call, keep the stored session
+    const refreshExpiry = storage.getInt(KEYS.refreshExpiresAt);
+    if (refreshToken && refreshExpiry !== null && refreshExpiry <= Date.now()) {
+      // SPEC §4: the refresh lifetime has passed.
+      storeRedirect(storage, deps.currentPath(), subject(access));
+      clearSession();
+      setLoggedOut();
+      return deps.navigate('/login', { replace: true });
+    }
+    try {
+      if (!isWellFormed(access) || isExpired(access)) {
+        if (!refreshToken) {
+          clearSession();
+          return setLoggedOut();
+        }
+        await rotateTokens();
+      }
+      applyProfile(await fetchProfile());
+      set({ loading: false, hydrationComplete: true });
+    } catch (error) {
+      if (isNetworkError(error)) return loadWhenOnline();
+      // SPEC §4 / D4: the current-user call (or its refresh) failed, or the profile is unusable.
+      clearSession();
+      storage.set(KEYS.toastReason, MSG_SESSION_NOT_LOADED);
+      setLoggedOut({ hydrationError: MSG_SESSION_NOT_LOADED });
+      deps.navigate('/login', { replace: true });
+    }
+  }
+
+  let running: symbol | null = null;
+  /** SPEC §4 Session load, single-flight: a second caller polls, then forces its way through. */
+  async function load(): Promise<void> {
+    if (running) {
+      let tries = 0;
+      while (running && tries <= LOAD_MAX_TRIES) {
+        await sleep(LOAD_POLL_MS);
+        tries++;
+      }
+      if (!running) return;
+      deps.log?.warn('Session load still running after waiting; forcing a new one');
+    }
+    const mine = Symbol('load');
+    running = mine;
+    if (!store.getState().loading) set({ loading: true });
+    try {
+      await hydrate();
+    } finally {
+      if (running === mine) running = null;
+    }
+  }
+
+  /** D6: the stored redirect target, once, when it is in-app and was stored by this user. */
+  function takeRedirect(): string | null {
+    const target = readRedirect(storage);
+    const sub = subject(storage.get(KEYS.accessToken));
+    storage.remove(KEYS.postLoginRedirect);
+    return target && (target.sub === null || target.sub === sub) ? target.path : null;
+  }
+
+  /** Where a signed-in person goes next: the D6 target when an organization is chosen. */
+  function destination(): string {
+    const { currentOrg } = store.getState();
+    if (!currentOrg) return '/org-picker';
+    return takeRedirect() ?? '/dashboard';
+  }
+
+  async function login({ email, password, remember_me = true }: LoginPayload, signal?: AbortSignal): Promise<{ to: string }> {
+    let res: TokenResponse;
+    try {
+      res = await client.post<TokenResponse>(PATHS.login, { email, password, remember_me }, { signal });
+      storage.set(KEYS.rememberMe, String(remember_me));
+      storeTokens(res);
+    } catch (error) {
+      clearSession(); // SPEC §8: stored tokens are cleared on either failure
+      if (isAbortError(error)) throw error;
+      const status = isHttpError(error) ? error.status : 0;
+      throw new LoginError(status === 400 || status === 401 ? MSG_LOGIN_BAD_CREDENTIALS : MSG_LOGIN_FAILED);
+    }
+    storage.remove(KEYS.hydrationFailed);
+    storage.set(KEYS.postLoginTriggered, 'true');
+    set({ postLogin: true });
+    try {
+      await load();
+      const { hydrationError, isAuthenticated } = store.getState();
+      if (!isAuthenticated) {
+        const reason = storage.get(KEYS.toastReason) ?? hydrationError ?? MSG_LOGIN_FAILED;
+        storage.remove(KEYS.toastReason);
+        throw new LoginError(reason);
+      }
+      const to = destination();
+      deps.navigate(to, { replace: true });
+      return { to };
+    } finally {
+      storage.remove(KEYS.postLoginTriggered);
+      set({ postLogin: false });
+    }
+  }
+
+  /** SPEC §4 Logout: tell the server (failure ignored), clear, remember the path, go to /login. */
+  async function logout(): Promise<void> {
+    const access = storage.get(KEYS.accessToken);
+    const refreshToken = storage.get(KEYS.refreshToken);
+    const sessionId = storage.getInt(KEYS.sessionId);
+    const path = deps.currentPath();
+    try {
+      if (refreshToken) await client.post(PATHS.logout, { refresh_token: refreshToken, session_id: sessionId });
+    } catch {
+      /* SPEC §4: failure ignored */
+    }
+    clearSession();
+    storeRedirect(storage, path, subject(access));
+    setLoggedOut();
+    deps.navigate('/login', { replace: true });
+  }
+
+  /** SPEC §4: selecting an organization stores its id and re-runs the load; then on to the dashboard. */
+  async function selectOrg(id: number): Promise<void> {
+    tabOrgId = id;
+    storage.set(KEYS.currentOrgId, String(id));
+    await load();
+    if (store.getState().currentOrg?.id === id) deps.navigate(destination(), { replace: true });
+  }
+
+  /** SPEC §2 user menu: set the organization and reload the app at /dashboard. */
+  function switchOrg(id: number): void {
+    storage.set(KEYS.currentOrgId, String(id));
+    tabOrgId = id;
+    deps.assign('/dashboard');
+  }
+
+  // D9: the checks really check.
+  const can = (permission: string) => store.getState().permissions.includes(permission);
+  const hasFeature = (feature: string) => store.getState().features.includes(feature);
+  const hasRole = (role: string) => store.getState().role === role;
+
+  return {
+    store,
+    client,
+    storage,
+    load,
+    login,
+    logout,
+    /** Refreshes through the client's single flight; a failed refresh expires the session (SPEC §8). */
+    refresh: () => client.refresh(),
+    selectOrg,
+    switchOrg,
+    can,
+    hasFeature,
+    hasRole,
+    /** D21: the organization this tab sends as X-Organization-ID. */
+    tabOrgId: () => tabOrgId,
+  };
+}
+
+export type Session = ReturnType<typeof createSession>;

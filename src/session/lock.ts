@@ -1,0 +1,71 @@
+// D8: one refresh at a time across tabs. Web Locks where the browser has them, else a lock
+// record in localStorage; either way a holder that does not finish in time is overtaken.
+
+/** D8: a lock not released within this time is stolen, so a crashed tab never blocks the others. */
+export const LOCK_STEAL_MS = 5_000;
+const STORAGE_LOCK_POLL_MS = 25;
+export const LOCK_NAME = 'auth_refresh_lock';
+
+export type WithLock = <T>(fn: () => Promise<T>) => Promise<T>;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Web Locks: wait up to `stealMs` for the lock, then take it over with `steal: true`. */
+export function webLock(locks: LockManager, name = LOCK_NAME, stealMs = LOCK_STEAL_MS): WithLock {
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    const waited = new AbortController();
+    const timer = setTimeout(() => waited.abort(), stealMs);
+    try {
+      return await locks.request(name, { signal: waited.signal }, () => {
+        clearTimeout(timer);
+        return fn();
+      });
+    } catch (error) {
+      if (!waited.signal.aborted) throw error;
+      return locks.request(name, { steal: true }, fn);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/**
+ * Fallback for browsers without navigator.locks: a `{ id, until }` record in storage. A record
+ * past `until` is free to take; after writing we re-read to see whether a racing tab won.
+ */
+export function storageLock(kv: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>, name = LOCK_NAME, stealMs = LOCK_STEAL_MS): WithLock {
+  const read = (): { id: string; until: number } | null => {
+    try {
+      const v: unknown = JSON.parse(kv.getItem(name) ?? 'null');
+      return v && typeof v === 'object' && 'id' in v && 'until' in v && typeof v.id === 'string' && typeof v.until === 'number'
+        ? { id: v.id, until: v.until }
+        : null;
+    } catch {
+      return null;
+    }
+  };
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    const id = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    for (;;) {
+      const held = read();
+      if (!held || held.until <= Date.now()) {
+        kv.setItem(name, JSON.stringify({ id, until: Date.now() + stealMs }));
+        await sleep(STORAGE_LOCK_POLL_MS);
+        if (read()?.id === id) break;
+      } else {
+        await sleep(STORAGE_LOCK_POLL_MS);
+      }
+    }
+    try {
+      return await fn();
+    } finally {
+      if (read()?.id === id) kv.removeItem(name);
+    }
+  };
+}
+
+export function defaultLock(): WithLock {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (locks && typeof locks.request === 'function') return webLock(locks);
+  return storageLock(localStorage);
+}

@@ -1,0 +1,73 @@
+// SPEC §3 entities as the client holds them.
+
+export interface User {
+  email: string;
+  first_name: string;
+  avatar_url: string | null;
+}
+
+export interface Organization {
+  id: number;
+  name: string;
+  logo_url: string | null;
+}
+
+/** SPEC §3 Current-user response (GET /v1/auth/me/), after validation. */
+export interface Profile {
+  user: User;
+  organizations: Organization[];
+  permissions: string[];
+  features: string[];
+  role: string | null;
+  prefs: Record<string, unknown>;
+  favorite_org_id: number | null;
+}
+
+/** SPEC §3 session state plus the profile it was loaded with. */
+export interface SessionState {
+  isAuthenticated: boolean;
+  currentOrg: Organization | null;
+  loading: boolean;
+  hydrationComplete: boolean;
+  hydrationError: string | null;
+  /** The refresh failed while signed in: storage is cleared, the Session Expired dialog is up. */
+  expired: boolean;
+  /** A login is handing over to its destination (post_login_triggered); /login must not redirect. */
+  postLogin: boolean;
+  user: User | null;
+  organizations: Organization[];
+  permissions: string[];
+  features: string[];
+  role: string | null;
+  prefs: Record<string, unknown>;
+  favoriteOrgId: number | null;
+}
+
+export const LOGGED_OUT: Omit<SessionState, 'loading' | 'hydrationComplete' | 'hydrationError'> = {
+  isAuthenticated: false,
+  currentOrg: null,
+  expired: false,
+  postLogin: false,
+  user: null,
+  organizations: [],
+  permissions: [],
+  features: [],
+  role: null,
+  prefs: {},
+  favoriteOrgId: null,
+};
+
+export interface LoginPayload {
+  email: string;
+  password: string;
+  /** SPEC §3: defaults to true. */
+  remember_me?: boolean;
+}
+
+/** POST /v1/auth/login/ and /v1/auth/refresh/ answers (SPEC §7); refresh_expires_at is our server's extra. */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  session_id?: number;
+  refresh_expires_at?: string;
+}

@@ -1,2 +1,0 @@
-import { expect, test } from 'vitest';
-test('happy-dom is the environment', () => { expect(typeof document).toBe('object'); });
