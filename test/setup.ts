@@ -1,1 +1,5 @@
-export {};
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+// vitest runs without globals, so Testing Library cannot register its own cleanup.
+afterEach(() => cleanup());

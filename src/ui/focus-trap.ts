@@ -1,0 +1,59 @@
+// D15: the drawer and dialogs trap focus while open and return it when closed; Escape closes them.
+import { useEffect, useRef, type RefObject } from 'react';
+
+const FOCUSABLE =
+  'a[href],button:not([disabled]),input:not([disabled]):not([type="hidden"]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+
+export function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[inert],[hidden]'));
+}
+
+/**
+ * While `active`: moves focus into `ref` (its `[data-autofocus]` element, else the first focusable),
+ * keeps Tab and Shift+Tab inside, and calls `onEscape` on Escape. When it ends, focus goes back to
+ * `returnTo` (or to whatever had focus before).
+ */
+export function useFocusTrap(
+  ref: RefObject<HTMLElement | null>,
+  active: boolean,
+  onEscape: () => void,
+  returnTo?: RefObject<HTMLElement | null>,
+): void {
+  const escape = useRef(onEscape);
+  escape.current = onEscape;
+
+  useEffect(() => {
+    const root = ref.current;
+    if (!active || !root) return;
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const first = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root;
+    first.focus();
+
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        escape.current();
+        return;
+      }
+      if (e.key !== 'Tab') return;
+      const items = focusables(root);
+      const head = items[0];
+      const tail = items[items.length - 1];
+      if (!head || !tail) return e.preventDefault();
+      const current = document.activeElement;
+      if (e.shiftKey && (current === head || !root.contains(current))) {
+        e.preventDefault();
+        tail.focus();
+      } else if (!e.shiftKey && (current === tail || !root.contains(current))) {
+        e.preventDefault();
+        head.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      (returnTo?.current ?? previous)?.focus();
+    };
+  }, [active, ref, returnTo]);
+}

@@ -1,0 +1,101 @@
+// SPEC §9 Toasts: top-right, auto-close after 5000 ms, Alt+T focuses them. D15: a polite live region.
+// The store is module-level and React-free so any layer (session, pages) can call toast.error().
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { createStore } from '../lib/store';
+
+/** SPEC §9: a toast closes by itself after this long (paused while hovered or focused). */
+export const TOAST_LIFETIME_MS = 5_000;
+/** At most this many toasts are shown; the oldest goes first. */
+export const MAX_TOASTS = 4;
+
+export type ToastKind = 'error' | 'success' | 'info';
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+}
+
+export const toasts = createStore<readonly Toast[]>([]);
+let nextId = 1;
+
+function push(kind: ToastKind, message: string): number {
+  // The same message twice in a row (a double click, two failing calls) shows once.
+  const same = toasts.getState().find((t) => t.kind === kind && t.message === message);
+  if (same) return same.id;
+  const id = nextId++;
+  toasts.setState((list) => [...list, { id, kind, message }].slice(-MAX_TOASTS));
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  toasts.setState((list) => (list.some((t) => t.id === id) ? list.filter((t) => t.id !== id) : list));
+}
+
+/** Shows a toast from anywhere: `toast.error('…')`. Returns its id. */
+export const toast = {
+  error: (message: string) => push('error', message),
+  success: (message: string) => push('success', message),
+  info: (message: string) => push('info', message),
+};
+
+const isFocusHotkey = (e: KeyboardEvent) => e.altKey && !e.ctrlKey && !e.metaKey && (e.code === 'KeyT' || e.key.toLowerCase() === 't');
+
+function ToastItem({ item, paused }: { item: Toast; paused: boolean }) {
+  const remaining = useRef(TOAST_LIFETIME_MS);
+  useEffect(() => {
+    if (paused) return;
+    const started = Date.now();
+    const timer = setTimeout(() => dismissToast(item.id), remaining.current);
+    return () => {
+      clearTimeout(timer);
+      remaining.current = Math.max(0, remaining.current - (Date.now() - started));
+    };
+  }, [paused, item.id]);
+  return (
+    <li className="toast" data-kind={item.kind}>
+      <p className="toast-message">{item.message}</p>
+      <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismissToast(item.id)}>
+        ×
+      </button>
+    </li>
+  );
+}
+
+/** The toast region: mount once, near the root. */
+export function Toaster() {
+  const list = useSyncExternalStore(toasts.subscribe, toasts.getState, toasts.getState);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const region = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!isFocusHotkey(e)) return;
+      e.preventDefault();
+      region.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <section
+      ref={region}
+      className="toaster"
+      aria-label="Notifications (Alt+T)"
+      tabIndex={-1}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
+      <ol aria-live="polite" aria-relevant="additions text">
+        {list.map((t) => (
+          <ToastItem key={t.id} item={t} paused={hovered || focused} />
+        ))}
+      </ol>
+    </section>
+  );
+}
