@@ -1,0 +1,142 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import '../ui/no-console';
+import LoginPage from '../../src/pages/login/LoginPage';
+import { Toaster, toasts } from '../../src/ui/toast';
+import { ACME, jwt, json, makeSession, renderWithSession, type TestSession } from './session-helper';
+
+beforeEach(() => toasts.setState([]));
+afterEach(() => toasts.setState([]));
+
+function show(t: TestSession) {
+  return renderWithSession(
+    t,
+    <>
+      <LoginPage />
+      <Toaster />
+    </>,
+  );
+}
+const email = () => screen.getByLabelText('Email') as HTMLInputElement;
+const password = () => screen.getByLabelText('Password') as HTMLInputElement;
+const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+function fill(e: string, p: string) {
+  fireEvent.change(email(), { target: { value: e } });
+  fireEvent.change(password(), { target: { value: p } });
+}
+
+describe('login screen', () => {
+  it('SPEC §2 Login: title, an email-type Email field, Password, Remember Me checked by default, Log In', () => {
+    show(makeSession());
+    expect(screen.getByRole('heading', { level: 1, name: 'Login' })).toBeTruthy();
+    expect(email().type).toBe('email');
+    expect(password().type).toBe('password');
+    expect((screen.getByRole('checkbox', { name: 'Remember Me' }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy();
+  });
+
+  it("SPEC §5 empty fields show 'Email is required' and 'Password is required' and send nothing", () => {
+    const t = makeSession();
+    show(t);
+    submit();
+    expect(screen.getByText('Email is required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(email().getAttribute('aria-invalid')).toBe('true');
+    expect(email().getAttribute('aria-describedby')).toBe(screen.getByText('Email is required').id);
+    expect(document.activeElement).toBe(email());
+    expect(t.fetch).not.toHaveBeenCalled();
+  });
+
+  it("SPEC §5 only the missing password is reported when the email is filled", () => {
+    show(makeSession());
+    fireEvent.change(email(), { target: { value: 'owner@demo.test' } });
+    submit();
+    expect(screen.queryByText('Email is required')).toBeNull();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(document.activeElement).toBe(password());
+  });
+
+  it("SPEC §2 the button reads 'Logging in…' while submitting and a second press sends nothing", async () => {
+    let answer!: (r: Response) => void;
+    const t = makeSession({ fetch: () => new Promise<Response>((r) => (answer = r)) });
+    show(t);
+    fill('owner@demo.test', 'demo-password');
+    submit();
+    const busy = screen.getByRole('button', { name: 'Logging in…' }) as HTMLButtonElement;
+    expect(busy.disabled).toBe(true);
+    fireEvent.submit(busy.form!);
+    expect(t.fetch).toHaveBeenCalledTimes(1);
+    await act(async () => answer(json({ detail: 'Invalid email or password.' }, 401)));
+    expect(await screen.findByRole('button', { name: 'Log In' })).toBeTruthy();
+  });
+
+  it("SPEC §8 a 401 shows 'Login failed. Check your credentials.' as an error toast; the email stays", async () => {
+    const t = makeSession({ fetch: async () => json({ detail: 'Invalid email or password.', code: 'invalid_credentials' }, 401) });
+    show(t);
+    fill('owner@demo.test', 'wrong');
+    submit();
+    const msg = await screen.findByText('Login failed. Check your credentials.');
+    expect(msg.closest('[data-kind]')?.getAttribute('data-kind')).toBe('error');
+    expect(email().value).toBe('owner@demo.test');
+    expect(password().value).toBe('');
+    expect(document.activeElement).toBe(password());
+  });
+
+  it("SPEC §8 a 400 also shows 'Login failed. Check your credentials.'", async () => {
+    show(makeSession({ fetch: async () => json({ detail: 'email: required' }, 400) }));
+    fill('x@demo.test', 'pw');
+    submit();
+    expect(await screen.findByText('Login failed. Check your credentials.')).toBeTruthy();
+  });
+
+  it("SPEC §8 any other failure shows 'Login failed. Please try again.'", async () => {
+    show(makeSession({ fetch: async () => json({ detail: 'boom' }, 503) }));
+    fill('owner@demo.test', 'demo-password');
+    submit();
+    expect(await screen.findByText('Login failed. Please try again.')).toBeTruthy();
+  });
+
+  it("SPEC §8 a network failure shows 'Login failed. Please try again.'", async () => {
+    show(makeSession());
+    fill('owner@demo.test', 'demo-password');
+    submit();
+    expect(await screen.findByText('Login failed. Please try again.')).toBeTruthy();
+  });
+
+  it('SPEC §3 the login payload carries email, password and remember_me (true by default, false when unticked)', async () => {
+    const t = makeSession({ fetch: async () => json({}, 401) });
+    show(t);
+    fill(' owner@demo.test ', 'demo-password');
+    submit();
+    await screen.findByText('Login failed. Check your credentials.');
+    expect(JSON.parse(String(t.fetch.mock.calls[0]?.[1]?.body))).toEqual({ email: 'owner@demo.test', password: 'demo-password', remember_me: true });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Remember Me' }));
+    fill('owner@demo.test', 'demo-password');
+    submit();
+    await waitFor(() => expect(t.fetch).toHaveBeenCalledTimes(2));
+    expect(JSON.parse(String(t.fetch.mock.calls[1]?.[1]?.body)).remember_me).toBe(false);
+  });
+
+  it('a successful login hands over to the session, which goes to the dashboard', async () => {
+    const t = makeSession({
+      fetch: async (input) =>
+        String(input).endsWith('/v1/auth/login/')
+          ? json({ access_token: jwt(), refresh_token: 'r1', session_id: 7 })
+          : json({ user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null }, organizations: [ACME], permissions: ['dashboard:view'], features: [], role: 'member' }),
+    });
+    show(t);
+    fill('solo@demo.test', 'demo-password');
+    submit();
+    await waitFor(() => expect(t.navigate).toHaveBeenCalledWith('/dashboard', { replace: true }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('SPEC §2 a stored toast reason is shown as an error on load and then cleared', () => {
+    const t = makeSession();
+    t.kv.data.set('toast_reason', 'Session could not be loaded. Please log in again.');
+    show(t);
+    const msg = screen.getByText('Session could not be loaded. Please log in again.');
+    expect(msg.closest('[data-kind]')?.getAttribute('data-kind')).toBe('error');
+    expect(t.kv.data.has('toast_reason')).toBe(false);
+  });
+});
