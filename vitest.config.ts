@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 // Two projects: the browser app runs in happy-dom, the API server in plain Node.
 export default defineConfig({
-  esbuild: { jsx: 'automatic' },
   test: {
     projects: [
       {

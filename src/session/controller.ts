@@ -174,6 +174,7 @@ export function createSession(deps: SessionDeps) {
   }
 
   async function hydrate(): Promise<void> {
+    tabOrgId ??= storage.getInt(KEYS.currentOrgId);
     const access = storage.get(KEYS.accessToken);
     const refreshToken = storage.get(KEYS.refreshToken);
     if (!isWellFormed(access) && !refreshToken) {

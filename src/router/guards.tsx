@@ -1,0 +1,60 @@
+// Guards are components that render <Navigate replace/> or their children (STYLE, SPEC §2, D9).
+import { useLayoutEffect, type ReactNode } from 'react';
+import { subject } from '../lib/jwt';
+import { KEYS, storeRedirect } from '../lib/storage';
+import { useSession, useSessionActions } from '../session/use-session';
+import { Navigate } from './Link';
+import { currentPath } from './location';
+
+type Children = { children: ReactNode };
+
+/** D9: not authenticated → /login with the current path stored as post_login_redirect. */
+function ToLogin() {
+  const { storage } = useSessionActions();
+  const from = currentPath(); // read during render: <Navigate> changes the URL in its own effect first
+  useLayoutEffect(() => storeRedirect(storage, from, subject(storage.get(KEYS.accessToken))), [storage, from]);
+  return <Navigate to="/login" />;
+}
+
+/** SPEC §2 Login: only for signed-out users; nothing renders until the stored session has loaded. */
+export function PublicOnly({ children }: Children) {
+  const s = useSession();
+  if (s.loading) return null;
+  if (s.isAuthenticated && !s.expired && !s.postLogin && !s.hydrationError) {
+    return <Navigate to={s.currentOrg ? '/dashboard' : '/org-picker'} />;
+  }
+  return <>{children}</>;
+}
+
+/** SPEC §2 Other routes: 'Checking session...' while loading; /login when loading failed or signed out. */
+export function RequireAuth({ children }: Children) {
+  const s = useSession();
+  if (s.loading) return <p className="checking" role="status">Checking session...</p>;
+  if (s.hydrationError || !s.isAuthenticated) return <ToLogin />;
+  return <>{children}</>;
+}
+
+/** SPEC §2 Application shell: needs a chosen organization and no session-load error. */
+export function RequireOrg({ children }: Children) {
+  const s = useSession();
+  if (s.hydrationError || !s.isAuthenticated) return <ToLogin />;
+  if (!s.currentOrg) return <Navigate to="/org-picker" />;
+  return <>{children}</>;
+}
+
+/** SPEC §2 Organization picker: signed in, no load error, no organization chosen. */
+export function OrgPickerGuard({ children }: Children) {
+  const s = useSession();
+  if (s.loading) return null;
+  if (s.isAuthenticated && !s.hydrationError && !s.currentOrg) return <>{children}</>;
+  return <Navigate to={s.isAuthenticated && !s.hydrationError ? '/dashboard' : '/login'} />;
+}
+
+/** D9: a failed permission or role check leads to /forbidden; signed out leads to /login. */
+export function RequirePermission({ permission, role, children }: Children & { permission?: string; role?: string }) {
+  const s = useSession();
+  const { can, hasRole } = useSessionActions();
+  if (!s.isAuthenticated) return <ToLogin />;
+  if ((permission && !can(permission)) || (role && !hasRole(role))) return <Navigate to="/forbidden" />;
+  return <>{children}</>;
+}
