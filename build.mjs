@@ -27,6 +27,7 @@ export function appOptions({ dev = false, entryPoints, outdir } = {}) {
     assetNames: 'media/[name]-[hash]',
     metafile: true,
     legalComments: 'none',
+    charset: 'utf8',
     define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
     logLevel: 'warning',
   };

@@ -1,4 +1,22 @@
+// Boot: the theme is already on <html> (inline script, D11); render, then start the background work.
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { appConfig } from './app/config';
+import { startConnectivity } from './http/connectivity';
+import { currentPath, navigate, page } from './router/location';
+import { createSession } from './session/controller';
+import { startSessionWatchers } from './session/watchers';
 
-const el = document.getElementById('root');
-if (el) createRoot(el).render(<p>Loading…</p>);
+const config = appConfig();
+const session = createSession({ base: () => config.apiBase, navigate, currentPath, assign: page.assign });
+
+startConnectivity();
+void session.load();
+startSessionWatchers(session, { reload: page.reload });
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App session={session} />
+  </StrictMode>,
+);

@@ -1,6 +1,17 @@
 // React bindings of the query cache: useQuery and useMutation.
 import { createContext, useCallback, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
-import type { QueryCache, QuerySnapshot } from './cache';
+import { createQueryCache, type QueryCache, type QuerySnapshot } from './cache';
+
+// The app's cache is created with the first page that queries (pages load lazily, so the cache
+// costs the login screen nothing); tests pass their own through <QueryProvider>.
+let appCache: QueryCache | null = null;
+function defaultCache(): QueryCache {
+  if (!appCache) {
+    appCache = createQueryCache();
+    appCache.listen();
+  }
+  return appCache;
+}
 
 const CacheContext = createContext<QueryCache | null>(null);
 
@@ -9,9 +20,7 @@ export function QueryProvider({ cache, children }: { cache: QueryCache; children
 }
 
 export function useQueryCache(): QueryCache {
-  const c = useContext(CacheContext);
-  if (!c) throw new Error('useQueryCache needs a <QueryProvider>');
-  return c;
+  return useContext(CacheContext) ?? defaultCache();
 }
 
 export interface QueryResult<T> extends QuerySnapshot<T> {
@@ -26,8 +35,7 @@ export function useQuery<T>(key: string, fetcher: (signal: AbortSignal) => Promi
   const snap = useSyncExternalStore(subscribe, getSnap, getSnap);
   useEffect(() => {
     if (enabled && cache.isStale(key)) cache.fetchQuery(key, fetcher).catch(() => undefined);
-    // the fetcher is keyed: a new key means a new query, a new closure alone does not
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The fetcher is identified by its key: a new key is a new query, a new closure alone is not.
   }, [cache, key, enabled]);
   const refetch = useCallback(() => cache.fetchQuery(key, fetcher), [cache, key, fetcher]);
   return { ...snap, refetch };
@@ -56,8 +64,8 @@ export function useMutation<A, R>(fn: (arg: A) => Promise<R>, { invalidates = []
         throw error;
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [cache, fn, invalidates.join('\n')],
+    [cache, fn, invalidates.join('\n')], // keys compared by value, so callers may pass a fresh array
+
   );
   return { ...state, mutate };
 }

@@ -6,7 +6,7 @@ import { emit, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/even
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
 import { clearSessionStorage, createStorage, KEYS, readRedirect, storeRedirect, type AppStorage } from '../lib/storage';
-import { defaultLock, type WithLock } from './lock';
+import type { WithLock } from './lock';
 import { chooseOrg, parseProfile, SessionInvalidError } from './profile';
 import { LOGGED_OUT, type LoginPayload, type Profile, type SessionState, type TokenResponse } from './types';
 
@@ -53,7 +53,8 @@ export function createSession(deps: SessionDeps) {
   const storage = deps.storage ?? createStorage();
   const win = deps.win ?? window;
   const online = deps.online ?? (() => win.navigator.onLine !== false);
-  const lock = deps.lock ?? defaultLock();
+  // The cross-tab lock is loaded with the first refresh: the login screen does not need it.
+  const lock: WithLock = deps.lock ?? (async (fn) => (await import('./lock')).defaultLock()(fn));
   const store = createStore<SessionState>(initialState());
   // D21: the organization this tab shows; another tab changing the stored one reloads this tab.
   let tabOrgId = storage.getInt(KEYS.currentOrgId);

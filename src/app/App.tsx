@@ -1,0 +1,82 @@
+// The app: providers, global layers and the route switch (SPEC §2 routes and guards).
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import LoginPage from '../pages/login/LoginPage';
+import { OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg, RequirePermission } from '../router/guards';
+import { Navigate } from '../router/Link';
+import { useLocation } from '../router/location';
+import { findRoute } from '../router/match';
+import type { Session } from '../session/controller';
+import { SessionProvider, useSession } from '../session/use-session';
+import { ErrorBoundary } from '../ui/error-boundary';
+import { OfflineBanner } from '../ui/offline-banner';
+import { SessionExpiredDialog } from '../ui/session-expired';
+import { Spinner } from '../ui/spinner';
+import { Toaster } from '../ui/toast';
+import { screen, SHELL_ROUTES, type ShellRoute } from './routes';
+
+const Shell = lazy(() => import('./lazy').then((m) => ({ default: m.Shell })));
+const OrgPickerPage = lazy(screen('OrgPickerPage'));
+const pages = new Map<ShellRoute, LazyExoticComponent<ComponentType>>(SHELL_ROUTES.map((r) => [r, lazy(r.load)]));
+
+const Centered = () => (
+  <div className="center-screen">
+    <Spinner />
+  </div>
+);
+
+/** SPEC §2: which screen a path shows, behind which guards. */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  const s = useSession();
+  if (s.loading) return <Centered />; // SPEC §2: a centred spinner replaces all routes while loading
+  if (pathname === '/login') {
+    return (
+      <PublicOnly>
+        <LoginPage />
+      </PublicOnly>
+    );
+  }
+  if (pathname === '/org-picker') {
+    return (
+      <OrgPickerGuard>
+        <Suspense fallback={<Centered />}>
+          <OrgPickerPage />
+        </Suspense>
+      </OrgPickerGuard>
+    );
+  }
+  if (pathname === '/' || pathname === '') return <Navigate to="/dashboard" />; // SPEC §2: the index of / is the dashboard
+  const match = findRoute(SHELL_ROUTES, pathname.replace(/(.)\/$/, '$1'));
+  // SPEC §2: an unknown path goes to /dashboard when signed in (the shell's guards take it on from
+  // there), otherwise to /login.
+  if (!match) return <Navigate to={s.isAuthenticated && !s.hydrationError ? '/dashboard' : '/login'} />;
+  const Page = pages.get(match.route)!;
+  return (
+    <RequireAuth>
+      <RequireOrg>
+        <Suspense fallback={<Centered />}>
+          <Shell title={match.route.title}>
+            <RequirePermission permission={match.route.permission}>
+              <Suspense fallback={<Spinner />}>
+                <Page />
+              </Suspense>
+            </RequirePermission>
+          </Shell>
+        </Suspense>
+      </RequireOrg>
+    </RequireAuth>
+  );
+}
+
+export function App({ session, onError }: { session: Session; onError?: (e: unknown) => void }) {
+  return (
+    <ErrorBoundary onError={onError}>
+      <SessionProvider session={session}>
+        <OfflineBanner />
+        <AppRoutes />
+        <Toaster />
+        <SessionExpiredDialog />
+      </SessionProvider>
+    </ErrorBoundary>
+  );
+}

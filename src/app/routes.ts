@@ -1,0 +1,42 @@
+// Routes are data (STYLE): the shell's pages with their titles, permissions (SPEC §2 route table,
+// D10) and lazy loaders, plus href builders so no screen spells a path by hand.
+import type { ComponentType } from 'react';
+
+type Screens = typeof import('./lazy');
+/** Loads a screen from the lazy group (see lazy.ts). */
+export const screen = (name: keyof Screens) => () => import('./lazy').then((m) => ({ default: m[name] as ComponentType }));
+
+export interface ShellRoute {
+  path: string;
+  title: string;
+  /** D9/D10: the permission a person needs to open the page; a failed check leads to /forbidden. */
+  permission?: string;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+/** D12: 'customers/new' is listed (and so matched) before 'customers/:id'. */
+export const SHELL_ROUTES: readonly ShellRoute[] = [
+  { path: '/dashboard', title: 'Dashboard', permission: 'dashboard:view', load: screen('DashboardPage') },
+  { path: '/sms', title: 'SMS', permission: 'sms:view', load: screen('SmsPage') },
+  { path: '/email', title: 'Email', permission: 'email:view', load: screen('EmailPage') },
+  { path: '/calls', title: 'Calls', permission: 'calls:view', load: screen('CallsPage') },
+  { path: '/customers', title: 'Customers', permission: 'customers:view', load: screen('CustomersPage') },
+  { path: '/customers/new', title: 'Add Customer', permission: 'customers:create', load: screen('AddCustomerPage') },
+  { path: '/customers/:id', title: 'Customer Dashboard', permission: 'customers:view', load: screen('CustomerDashboardPage') },
+  { path: '/customers/:id/edit', title: 'Edit Customer', permission: 'customers:update', load: screen('EditCustomerPage') },
+  { path: '/jobs', title: 'Jobs', permission: 'jobs:view', load: screen('JobsPage') },
+  { path: '/team', title: 'Team', permission: 'team:view', load: screen('TeamPage') },
+  { path: '/permissions', title: 'Permissions', permission: 'permissions:view', load: screen('PermissionsPage') },
+  { path: '/forbidden', title: 'Forbidden', load: screen('ForbiddenPage') },
+];
+
+export const href = {
+  login: () => '/login',
+  orgPicker: () => '/org-picker',
+  dashboard: () => '/dashboard',
+  customers: () => '/customers',
+  newCustomer: () => '/customers/new',
+  customer: (id: number) => `/customers/${id}`,
+  editCustomer: (id: number) => `/customers/${id}/edit`,
+  forbidden: () => '/forbidden',
+};
