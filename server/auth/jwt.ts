@@ -1,0 +1,62 @@
+// D16: access tokens are HS256 JWTs (three dot-separated parts) with exp, sub and sid.
+// Verification accepts exactly HS256: `alg: none` or any other algorithm is refused.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export interface AccessClaims {
+  /** User id, as a string (RFC 7519 StringOrURI). */
+  sub: string;
+  /** Session id; the session must still be live for the token to count. */
+  sid: number;
+  iat: number;
+  exp: number;
+}
+
+export type VerifyFailure = 'malformed' | 'bad_signature' | 'expired';
+export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: VerifyFailure };
+
+const MAX_TOKEN_CHARS = 4096;
+const HEADER = { alg: 'HS256', typ: 'JWT' } as const;
+const B64URL = /^[A-Za-z0-9_-]+$/;
+
+const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const sign = (input: string, secret: string) => createHmac('sha256', secret).update(input).digest();
+
+export function signAccessToken(claims: AccessClaims, secret: string): string {
+  const input = `${encode(HEADER)}.${encode(claims)}`;
+  return `${input}.${sign(input, secret).toString('base64url')}`;
+}
+
+function decodeJson(part: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Checks form, algorithm, signature and expiry. Never throws, whatever the input. */
+export function verifyAccessToken(token: string, secret: string, nowS: number): VerifyResult {
+  if (token.length > MAX_TOKEN_CHARS) return { ok: false, reason: 'malformed' };
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) return { ok: false, reason: 'malformed' };
+  const [h, p, s] = parts as [string, string, string];
+  const header = decodeJson(h);
+  if (!isObject(header) || header.alg !== HEADER.alg || (header.typ !== undefined && header.typ !== HEADER.typ) || 'crit' in header) {
+    return { ok: false, reason: 'malformed' };
+  }
+  const expected = sign(`${h}.${p}`, secret);
+  const given = Buffer.from(s, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  const payload = decodeJson(p);
+  if (!isObject(payload)) return { ok: false, reason: 'malformed' };
+  const { sub, sid, iat, exp } = payload;
+  if (typeof sub !== 'string' || !/^[1-9]\d{0,15}$/.test(sub)) return { ok: false, reason: 'malformed' };
+  if (typeof sid !== 'number' || !Number.isSafeInteger(sid) || sid < 1) return { ok: false, reason: 'malformed' };
+  if (typeof exp !== 'number' || !Number.isFinite(exp) || typeof iat !== 'number' || !Number.isFinite(iat)) {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (nowS >= exp) return { ok: false, reason: 'expired' };
+  return { ok: true, claims: { sub, sid, iat, exp } };
+}

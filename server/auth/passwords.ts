@@ -1,0 +1,79 @@
+// D17: scrypt from node:crypto at OWASP's parameters, compared in constant time; an unknown email
+// costs one scrypt like a wrong password. Hashes are PHC strings: $scrypt$ln=17,r=8,p=1$<salt>$<hash>.
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+export interface ScryptCost {
+  /** log2 of N, the CPU/memory cost. */
+  log2N: number;
+  r: number;
+  p: number;
+}
+
+/** D17: OWASP Password Storage Cheat Sheet, scrypt N=2^17, r=8, p=1. */
+export const OWASP_SCRYPT: ScryptCost = { log2N: 17, r: 8, p: 1 };
+
+const KEY_BYTES = 32;
+const SALT_BYTES = 16;
+// scrypt needs 128·N·r bytes; node's default maxmem (32 MiB) is below the 128 MiB of N=2^17, r=8.
+const MAXMEM_FACTOR = 2;
+// Bounds for parameters read back from the database, so a damaged row cannot ask for terabytes.
+const MAX_LOG2N = 22;
+const MAX_R = 32;
+const MAX_P = 16;
+
+const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+
+function derive(password: string, salt: Buffer, cost: ScryptCost, keyBytes = KEY_BYTES): Promise<Buffer> {
+  const N = 2 ** cost.log2N;
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, keyBytes, { N, r: cost.r, p: cost.p, maxmem: 128 * N * cost.r * MAXMEM_FACTOR }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+const b64 = (buf: Buffer) => buf.toString('base64').replace(/=+$/, '');
+
+export async function hashPassword(password: string, cost: ScryptCost = OWASP_SCRYPT): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, cost);
+  return `$scrypt$ln=${cost.log2N},r=${cost.r},p=${cost.p}$${b64(salt)}$${b64(key)}`;
+}
+
+interface Parsed {
+  cost: ScryptCost;
+  salt: Buffer;
+  key: Buffer;
+}
+
+export function parseHash(stored: string): Parsed | null {
+  const m = PHC.exec(stored);
+  if (!m) return null;
+  const cost = { log2N: Number(m[1]), r: Number(m[2]), p: Number(m[3]) };
+  if (cost.log2N < 1 || cost.log2N > MAX_LOG2N || cost.r < 1 || cost.r > MAX_R || cost.p < 1 || cost.p > MAX_P) return null;
+  return { cost, salt: Buffer.from(m[4] ?? '', 'base64'), key: Buffer.from(m[5] ?? '', 'base64') };
+}
+
+/** True when password matches the stored hash; constant-time comparison of the derived keys. */
+export async function verifyPassword(password: string, stored: string, fallbackCost: ScryptCost = OWASP_SCRYPT): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed || parsed.key.length === 0) {
+    await burnPasswordTime(password, fallbackCost); // a damaged row must not answer faster
+    return false;
+  }
+  const key = await derive(password, parsed.salt, parsed.cost, parsed.key.length);
+  return timingSafeEqual(key, parsed.key);
+}
+
+/** D17: spends what one verification costs, for an email that has no account. Always false. */
+export async function burnPasswordTime(password: string, cost: ScryptCost = OWASP_SCRYPT): Promise<false> {
+  const key = await derive(password, randomBytes(SALT_BYTES), cost);
+  timingSafeEqual(key, randomBytes(key.length));
+  return false;
+}
+
+/** A hash weaker than today's parameters is upgraded at the next successful login (never downgraded). */
+export function needsRehash(stored: string, cost: ScryptCost = OWASP_SCRYPT): boolean {
+  const parsed = parseHash(stored);
+  return !parsed || parsed.cost.log2N < cost.log2N || parsed.cost.r < cost.r || parsed.cost.p < cost.p;
+}

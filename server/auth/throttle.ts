@@ -1,0 +1,62 @@
+// D18: login throttling per email and per client address. Failures are rows in login_attempts, so every
+// instance on one database sees the same counts. A sliding window: once `max` failures lie within the
+// window, logins for that key wait until the max-th most recent failure leaves it.
+import { isIPv6 } from 'node:net';
+import type { Db } from '../db';
+
+export interface ThrottleLimits {
+  windowS: number;
+  maxFailuresPerEmail: number;
+  maxFailuresPerClient: number;
+}
+
+/** Failed attempts are kept at least this long (and at least one window) for the record. */
+const ATTEMPT_RETENTION_MS = 24 * 3600 * 1000;
+
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+/** IPv6 clients are counted per /64, the block a single subscriber usually gets. */
+export function clientKey(address: string): string {
+  const plain = address.replace(/%.*$/, '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (!isIPv6(plain)) return plain;
+  const [head = '', tail = ''] = plain.split('::');
+  const left = head ? head.split(':') : [];
+  const right = plain.includes('::') && tail ? tail.split(':') : [];
+  const groups = plain.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+async function blockedUntil(db: Db, sql: string, key: string, max: number, nowMs: number, windowS: number): Promise<number | null> {
+  const [row] = await db.query<{ attempted_at: Date }>(sql, [key, new Date(nowMs - windowS * 1000), max - 1]);
+  return row ? row.attempted_at.getTime() + windowS * 1000 : null;
+}
+
+const EMAIL_SQL = `
+  select attempted_at from login_attempts
+   where email_key = $1 and not succeeded and attempted_at > $2
+     and attempted_at > coalesce((select max(attempted_at) from login_attempts where email_key = $1 and succeeded), '-infinity'::timestamptz)
+   order by attempted_at desc offset $3 limit 1`;
+// A success does not reset the per-address count: one valid account must not unlock guessing at others.
+const CLIENT_SQL = `
+  select attempted_at from login_attempts
+   where client_key = $1 and not succeeded and attempted_at > $2
+   order by attempted_at desc offset $3 limit 1`;
+
+/** Seconds until a login for this email from this client may be tried, or null when it may now. */
+export async function retryAfterSeconds(db: Db, limits: ThrottleLimits, email: string, client: string, nowMs: number): Promise<number | null> {
+  const until = Math.max(
+    (await blockedUntil(db, EMAIL_SQL, email, limits.maxFailuresPerEmail, nowMs, limits.windowS)) ?? 0,
+    (await blockedUntil(db, CLIENT_SQL, client, limits.maxFailuresPerClient, nowMs, limits.windowS)) ?? 0,
+  );
+  return until > nowMs ? Math.max(1, Math.ceil((until - nowMs) / 1000)) : null;
+}
+
+export async function recordAttempt(db: Db, email: string, client: string, succeeded: boolean, nowMs: number): Promise<void> {
+  await db.query('insert into login_attempts (email_key, client_key, succeeded, attempted_at) values ($1, $2, $3, $4)', [
+    email, client, succeeded, new Date(nowMs),
+  ]);
+}
+
+export async function pruneAttempts(db: Db, windowS: number, nowMs: number): Promise<void> {
+  await db.query('delete from login_attempts where attempted_at < $1', [new Date(nowMs - Math.max(windowS * 1000, ATTEMPT_RETENTION_MS))]);
+}

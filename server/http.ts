@@ -1,0 +1,145 @@
+// D19: JSON errors { detail, code } with the right status; request bodies read with a size limit and
+// parsed defensively, so nothing a client sends can crash the process or earn a 500.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+
+/** Past the body limit we keep reading (and discarding) this much so the client sees the 413. */
+const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly headers: OutgoingHttpHeaders = {},
+    readonly extra: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+/** D19: 400 naming the field. */
+export const fieldError = (field: string, detail: string, code = 'invalid_field') =>
+  new HttpError(400, code, `${field}: ${detail}`, {}, { field });
+
+/** D20: on every response. Pages add their CSP in static.ts. */
+export const BASE_SECURITY_HEADERS: OutgoingHttpHeaders = {
+  'X-Content-Type-Options': 'nosniff',
+  // CRM URLs name customers; nothing of them should leave for other sites.
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+};
+
+/** API answers are data, never a page: nothing may run or be framed, and nothing cached (tokens). */
+const API_HEADERS: OutgoingHttpHeaders = {
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Cache-Control': 'no-store',
+};
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = status === 204 ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...BASE_SECURITY_HEADERS,
+    ...API_HEADERS,
+    ...(status === 204 ? {} : { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: HttpError): void {
+  sendJson(res, err.status, { detail: err.detail, code: err.code, ...err.extra }, err.headers);
+}
+
+type BodyRead = { kind: 'ok'; body: Buffer } | { kind: 'too_large'; drained: boolean } | { kind: 'aborted' };
+
+/**
+ * Reads the body up to `limit` bytes. Past it, keeps reading and discarding up to DRAIN_LIMIT_BYTES so
+ * the client, still sending, can read our 413; beyond that the connection is closed after the answer.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: BodyRead) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > DRAIN_LIMIT_BYTES) finish({ kind: 'too_large', drained: false });
+    };
+    const complete = (): BodyRead => (size > limit ? { kind: 'too_large', drained: true } : { kind: 'ok', body: Buffer.concat(chunks) });
+    const onEnd = () => finish(complete());
+    const onError = () => finish({ kind: 'aborted' });
+    const onClose = () => finish(req.complete ? complete() : { kind: 'aborted' });
+    if (req.readableEnded) return resolve(complete());
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+const tooLarge = (limit: number, drained: boolean) =>
+  new HttpError(413, 'payload_too_large', `Request body is larger than ${limit} bytes`, drained ? {} : { Connection: 'close' });
+
+/** D19: 415 unless the body is declared JSON (UTF-8), 413 past `limit`, 400 unless a JSON object. */
+export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  const [mime = '', ...params] = type.split(';').map((s) => s.trim());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (!/^application\/([\w.+-]+\+)?json$/.test(mime) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    const read = await readBody(req, 0);
+    const close = read.kind === 'too_large' && !read.drained ? { Connection: 'close' } : {};
+    throw new HttpError(415, 'unsupported_media_type', 'Request body must be JSON (Content-Type: application/json)', close);
+  }
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > DRAIN_LIMIT_BYTES) throw tooLarge(limit, false);
+  const read = await readBody(req, limit);
+  if (read.kind === 'too_large') throw tooLarge(limit, read.drained);
+  if (read.kind === 'aborted') throw new HttpError(400, 'bad_request', 'Request body was not received completely');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read.body);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'Request body is not valid UTF-8');
+  }
+  if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'Request body is empty; expected a JSON object');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'Request body is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'invalid_json', 'Request body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * The client's address. X-Forwarded-For is believed only with TRUST_PROXY=n: the address n hops back,
+ * i.e. the one our own n proxies appended; entries further left are whatever the client wrote.
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: number): string {
+  const socket = req.socket.remoteAddress ?? 'unknown';
+  if (trustProxy <= 0) return socket;
+  const header = req.headers['x-forwarded-for'];
+  const list = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const candidate = list[Math.max(0, list.length - trustProxy)];
+  return candidate && isIP(candidate) ? candidate : socket;
+}
+
+/** The path of a request target, percent-decoded; null when it cannot be decoded. */
+export function requestPath(rawUrl: string | undefined): { raw: string; decoded: string } | null {
+  const raw = (rawUrl ?? '/').split(/[?#]/, 1)[0] ?? '/';
+  if (!raw.startsWith('/')) return null;
+  try {
+    return { raw, decoded: decodeURIComponent(raw) };
+  } catch {
+    return null;
+  }
+}
