@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import { SHELL_ROUTES } from '../../src/app/routes';
+import { findRoute, isPositiveId, matchPath } from '../../src/router/match';
+
+describe('route matching', () => {
+  test('patterns match whole paths and decode params', () => {
+    expect(matchPath('/customers/:id', '/customers/12')).toEqual({ id: '12' });
+    expect(matchPath('/customers/:id', '/customers/a%20b')).toEqual({ id: 'a b' });
+    expect(matchPath('/customers/:id', '/customers')).toBeNull();
+    expect(matchPath('/customers/:id', '/customers/1/edit')).toBeNull();
+    expect(matchPath('/customers/:id', '/customers/%E0%A4%A')).toBeNull(); // malformed escape: no crash
+  });
+
+  test('D12 customers/new is matched before customers/{id}', () => {
+    expect(findRoute(SHELL_ROUTES, '/customers/new')?.route.title).toBe('Add Customer');
+    expect(findRoute(SHELL_ROUTES, '/customers/5')?.route.title).toBe('Customer Dashboard');
+    expect(findRoute(SHELL_ROUTES, '/customers/5/edit')?.route.title).toBe('Edit Customer');
+  });
+
+  test('D12 an id is a positive integer', () => {
+    for (const ok of ['1', '42', '9007199254740']) expect(isPositiveId(ok), ok).toBe(true);
+    for (const bad of ['0', '-1', '01', '1.5', 'abc', '', ' 1', '1e3', undefined]) expect(isPositiveId(bad), String(bad)).toBe(false);
+  });
+
+  test('SPEC §2 + D10 the route table carries each page and its permission', () => {
+    const table = Object.fromEntries(SHELL_ROUTES.map((r) => [r.path, r.permission ?? null]));
+    expect(table).toEqual({
+      '/dashboard': 'dashboard:view',
+      '/sms': 'sms:view',
+      '/email': 'email:view',
+      '/calls': 'calls:view',
+      '/customers': 'customers:view',
+      '/customers/new': 'customers:create',
+      '/customers/:id': 'customers:view',
+      '/customers/:id/edit': 'customers:update',
+      '/jobs': 'jobs:view',
+      '/team': 'team:view',
+      '/permissions': 'permissions:view',
+      '/forbidden': null,
+    });
+  });
+});
