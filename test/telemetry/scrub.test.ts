@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { FILTERED, scrub, scrubBreadcrumb, scrubString } from '../../src/telemetry/scrub';
+
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIiwiZXhwIjo5OTk5OTk5OTk5fQ.c2lnbmF0dXJl';
+
+describe('scrubbing (D13)', () => {
+  it('D13 JWT-looking strings are filtered anywhere in a string', () => {
+    expect(scrubString(`token was ${JWT} in the message`)).toBe(`token was ${FILTERED} in the message`);
+  });
+
+  it('D13 bearer credentials and token or password query parameters are filtered', () => {
+    expect(scrubString('Authorization: Bearer abc.def')).toBe(`Authorization: Bearer ${FILTERED}`);
+    expect(scrubString('/cb?access_token=abc&x=1&refresh_token=def#password=ghi')).toBe(
+      `/cb?access_token=${FILTERED}&x=1&refresh_token=${FILTERED}#password=${FILTERED}`,
+    );
+  });
+
+  it('D13 secrets inside text: key=value pairs and JSON held in a string', () => {
+    expect(scrubString('retry with refresh_token=r1; ok')).toBe(`retry with refresh_token=${FILTERED}; ok`);
+    expect(scrubString('{"email":"a@b.c","password":"hu\\"nter2","remember_me":true}')).toBe(
+      `{"email":"a@b.c","password":"${FILTERED}","remember_me":true}`,
+    );
+    expect(scrubString('{"access_token": "abc", "refresh_token":"def"}')).toBe(`{"access_token": "${FILTERED}", "refresh_token":"${FILTERED}"}`);
+  });
+
+  it('D13 tokens, passwords, refresh_token and Authorization headers are filtered by key at any depth', () => {
+    const out = scrub({
+      headers: { Authorization: 'Bearer x', 'X-Organization-ID': '1' },
+      extra: { body: { email: 'a@b.c', password: 'hunter2', refresh_token: 'r', access_token: 'a' } },
+      list: [{ accessToken: 'a', newPassword: 'p' }],
+    });
+    expect(out).toEqual({
+      headers: { Authorization: FILTERED, 'X-Organization-ID': '1' },
+      extra: { body: { email: 'a@b.c', password: FILTERED, refresh_token: FILTERED, access_token: FILTERED } },
+      list: [{ accessToken: FILTERED, newPassword: FILTERED }],
+    });
+  });
+
+  it('D13 the bodies of /v1/auth/ calls are dropped', () => {
+    const out = scrub({ request: { url: 'https://app.test/api/v1/auth/login/', method: 'POST', data: '{"email":"a","password":"b"}' } });
+    expect(out.request).toEqual({ url: 'https://app.test/api/v1/auth/login/', method: 'POST', data: FILTERED });
+    const other = scrub({ request: { url: '/api/v1/customers/', data: { name: 'Ann' } } });
+    expect(other.request.data).toEqual({ name: 'Ann' });
+  });
+
+  it('D13 an auth-call breadcrumb keeps only method, URL and status', () => {
+    const crumb = scrubBreadcrumb({
+      category: 'fetch',
+      data: { method: 'POST', url: '/api/v1/auth/refresh/', status_code: 200, body: '{"refresh_token":"r"}', response: { access_token: JWT } },
+    });
+    expect(crumb).toEqual({ category: 'fetch', data: { method: 'POST', url: '/api/v1/auth/refresh/', status_code: 200 } });
+  });
+
+  it('scrubbing copies: the original is left alone, and cycles do not loop', () => {
+    const original: Record<string, unknown> = { password: 'p' };
+    original.self = original;
+    const out = scrub(original);
+    expect(original.password).toBe('p');
+    expect(out.password).toBe(FILTERED);
+    expect(out.self).toBe(FILTERED);
+  });
+});
