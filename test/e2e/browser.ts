@@ -1,0 +1,66 @@
+// Helpers for the browser journeys: launch Debian's Chromium through playwright-core, open contexts
+// at a given size, collect console errors, sign in as a person would.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
+export const baseURL = inject('baseURL');
+export const skipReason = inject('skipReason');
+export const DEMO_PASSWORD = 'demo-password';
+export const DESKTOP = { width: 1400, height: 900 };
+export const PHONE = { width: 800, height: 900 };
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: inject('chromium'),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface Tab {
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  /** API calls made, as 'METHOD /path'. */
+  api: string[];
+}
+
+export async function newContext(browser: Browser, { viewport = DESKTOP, colorScheme = 'light' as 'light' | 'dark' } = {}): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, viewport, colorScheme });
+}
+
+export async function newTab(context: BrowserContext): Promise<Tab> {
+  const page = await context.newPage();
+  const tab: Tab = { page, errors: [], api: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') tab.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => tab.errors.push(String(e)));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/api/')) tab.api.push(`${r.method()} ${u.pathname}`);
+  });
+  return tab;
+}
+
+/** Signs in through the form, as a person would. */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  if (!page.url().endsWith('/login')) await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+export async function storage(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));
+}
+
+export async function pathOf(page: Page): Promise<string> {
+  return new URL(page.url()).pathname;
+}
+
+/** Waits for the URL path to become `path`. */
+export async function expectPath(page: Page, path: string) {
+  await page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
+  expect(new URL(page.url()).pathname).toBe(path);
+}
