@@ -1,0 +1,231 @@
+// Test helpers: a controllable clock, a small built-app fixture, a server started on an ephemeral port,
+// and HTTP helpers that talk to it as a client would.
+import { createHash, createHmac } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { hashPassword, type ScryptCost } from '../../server/auth/passwords';
+import type { Db } from '../../server/db';
+import { num } from '../../server/db';
+import type { Logger } from '../../server/log';
+import { startServer, type RunningServer, type StartOptions } from '../../server/server';
+
+/** Cheap scrypt for speed; one test proves the default is OWASP's. */
+export const TEST_SCRYPT: ScryptCost = { log2N: 10, r: 8, p: 1 };
+export const DEMO_PASSWORD = 'demo-password';
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const DAY = 24 * 3600 * SECOND;
+
+export interface Clock {
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+export function makeClock(start = Date.now()): Clock {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
+}
+
+export const THEME_SCRIPT = 'document.documentElement.dataset.theme="light"';
+export const ASSET_JS = '/assets/main-ABC123.js';
+
+/** A dist/ like build.mjs writes: index.html with an inline script, hashed assets, build output. */
+export function makeDist(dir: string): string {
+  mkdirSync(path.join(dir, 'assets/chunks'), { recursive: true });
+  mkdirSync(path.join(dir, 'server'), { recursive: true });
+  mkdirSync(path.join(dir, 'logos'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>CRM</title>\n<script>${THEME_SCRIPT}</script>\n` +
+      `<link rel="stylesheet" href="/assets/app-DEF456.css">\n<script type="module" src="${ASSET_JS}"></script>\n</head>\n<body><div id="root"></div></body>\n</html>\n`,
+  );
+  writeFileSync(path.join(dir, ASSET_JS), `export const app = ${JSON.stringify('x'.repeat(4000))};\n`);
+  writeFileSync(path.join(dir, 'assets/app-DEF456.css'), 'body { margin: 0 }\n');
+  writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  copyFileSync(path.resolve('static/logos/acme.svg'), path.join(dir, 'logos/acme.svg'));
+  writeFileSync(path.join(dir, 'server/main.mjs'), '// server code, never served\n');
+  writeFileSync(path.join(dir, 'meta.json'), '{}');
+  return dir;
+}
+
+export interface TestServer extends RunningServer {
+  logs: string[];
+  dist: string;
+}
+
+export function collectingLogger(logs: string[]): Logger {
+  return { info: (m) => logs.push(m), error: (m) => logs.push(m) };
+}
+
+/** The real server on 127.0.0.1:0 with a fresh PGlite in a temp dir unless told otherwise. */
+export async function startTestServer(opts: StartOptions & { logs?: string[] } = {}): Promise<TestServer> {
+  const logs = opts.logs ?? [];
+  const ownDist = opts.distDir ? null : makeDist(tempDir('dist'));
+  const ownData = opts.databaseUrl || opts.dataDir ? null : tempDir('data');
+  const dist = opts.distDir ?? (ownDist as string);
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    scryptCost: TEST_SCRYPT,
+    log: collectingLogger(logs),
+    ...opts,
+    ...(ownData ? { dataDir: ownData } : {}),
+    env: opts.env ?? {},
+    distDir: dist,
+  });
+  const close = server.close;
+  return Object.assign(server, {
+    logs,
+    dist,
+    close: async () => {
+      await close();
+      for (const dir of [ownDist, ownData]) if (dir) removeDir(dir);
+    },
+  });
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+async function reply(res: Response): Promise<Reply> {
+  const text = await res.text();
+  let body: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+  } catch {
+    // not JSON: callers look at text
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+let addressCounter = 0;
+/** A fresh client address, honoured when the server runs with TRUST_PROXY. */
+export function newAddress(): string {
+  addressCounter += 1;
+  return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+}
+
+/**
+ * A client of one server. With an address, every request comes from it (X-Forwarded-For, believed
+ * with TRUST_PROXY); without, each request from a fresh one, so throttling never spills between tests.
+ */
+export function client(baseUrl: string, address?: string) {
+  const url = (p: string) => new URL(p.replace(/^\//, ''), baseUrl).toString();
+  const common = () => ({ 'X-Forwarded-For': address ?? newAddress() });
+  return {
+    async post(p: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+      return reply(await fetch(url(p), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...common(), ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }));
+    },
+    async get(p: string, headers: Record<string, string> = {}): Promise<Reply> {
+      return reply(await fetch(url(p), { headers: { ...common(), ...headers } }));
+    },
+    async request(p: string, init: RequestInit): Promise<Reply> {
+      return reply(await fetch(url(p), { ...init, headers: { ...common(), ...(init.headers as Record<string, string> | undefined) } }));
+    },
+    login(email: string, password = DEMO_PASSWORD, extra: Record<string, unknown> = {}) {
+      return this.post('/api/v1/auth/login/', { email, password, ...extra });
+    },
+    refresh(refreshToken: unknown) {
+      return this.post('/api/v1/auth/refresh/', { refresh_token: refreshToken });
+    },
+    me(accessToken: string, orgId?: string | number) {
+      return this.get('/api/v1/auth/me/', {
+        Authorization: `Bearer ${accessToken}`,
+        ...(orgId === undefined ? {} : { 'X-Organization-ID': String(orgId) }),
+      });
+    },
+    logout(body: Record<string, unknown>, accessToken?: string) {
+      return this.post('/api/v1/auth/logout/', body, accessToken ? { Authorization: `Bearer ${accessToken}` } : {});
+    },
+  };
+}
+
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  session_id: number;
+  refresh_expires_at: string;
+}
+
+export function tokens(r: Reply): Tokens {
+  if (r.status !== 200) throw new Error(`expected 200, got ${r.status}: ${r.text}`);
+  return r.body as unknown as Tokens;
+}
+
+/** The JSON parts of a JWT. */
+export function decodeJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
+  const [h = '', p = ''] = token.split('.');
+  const part = (s: string) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Record<string, unknown>;
+  return { header: part(h), payload: part(p) };
+}
+
+export function forgeJwt(header: object, payload: object, secret: string | null): string {
+  const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const input = `${enc(header)}.${enc(payload)}`;
+  return `${input}.${secret === null ? '' : createHmac('sha256', secret).update(input).digest('base64url')}`;
+}
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+let userCounter = 0;
+/** A user of our own (so tests can fail logins without locking the shared demo accounts). */
+export async function createUser(
+  db: Db,
+  opts: { password?: string; memberships?: [orgName: string, role: string][]; favorite?: string } = {},
+): Promise<{ email: string; password: string; id: number }> {
+  userCounter += 1;
+  const email = `user${userCounter}.${process.pid}.${Math.random().toString(36).slice(2, 8)}@test.example`;
+  const password = opts.password ?? `pw-${userCounter}-secret`;
+  const [row] = await db.query<{ id: unknown }>('insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id', [
+    email, `Tester${userCounter}`, await hashPassword(password, TEST_SCRYPT),
+  ]);
+  const id = num(row?.id);
+  for (const [org, role] of opts.memberships ?? []) {
+    await db.query('insert into memberships (user_id, org_id, role) select $1, id, $3 from organizations where name = $2', [id, org, role]);
+  }
+  if (opts.favorite) await db.query('update users set favorite_org_id = (select id from organizations where name = $2) where id = $1', [id, opts.favorite]);
+  return { email, password, id };
+}
+
+export async function orgId(db: Db, name: string): Promise<number> {
+  const [row] = await db.query<{ id: unknown }>('select id from organizations where name = $1', [name]);
+  return num(row?.id);
+}
+
+/** Sends raw bytes (for requests fetch will not send) and returns the raw answer. */
+export function rawRequest(port: number, data: string | Buffer, timeoutMs = 5000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    }, timeoutMs);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', (e) => (chunks.length ? undefined : reject(e)));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    socket.write(data);
+  });
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,66 @@
+// The API suite on a real PostgreSQL server that this file starts and stops, plus what only matters
+// there: several instances on one database share the JWT secret, sessions and throttling.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { defineApiSuite, SUITE_ENV } from './api-suite';
+import { client, createUser, startTestServer, tokens, type TestServer } from './helpers';
+import { findPostgresBin, startCluster, type Cluster } from './postgres-cluster';
+
+const bin = findPostgresBin();
+const MISSING =
+  'PostgreSQL server binaries (initdb, pg_ctl, postgres) not found: install PostgreSQL (e.g. apt-get install -y postgresql) or set PG_BIN';
+
+if (!bin) {
+  // Under CI a missing PostgreSQL is a failure, not a silent skip.
+  if (process.env.CI === 'true') test('PostgreSQL is installed', () => expect.fail(MISSING));
+  else test.skip(`PostgreSQL suite skipped: ${MISSING}`, () => {});
+} else {
+  let cluster: Cluster | null = null;
+  const clusterReady = (async () => (cluster = await startCluster(bin)))();
+  afterAll(async () => {
+    await clusterReady.catch(() => {});
+    await cluster?.stop();
+  });
+
+  defineApiSuite('PostgreSQL', async () => ({ options: { databaseUrl: (await clusterReady).url }, cleanup: async () => {} }));
+
+  describe('D2 D16 D18 several instances on one PostgreSQL', () => {
+    let a: TestServer;
+    let b: TestServer;
+    beforeAll(async () => {
+      const { url } = await clusterReady;
+      // A database of its own, so this starts from empty like a fresh deployment.
+      const admin = await startTestServer({ databaseUrl: url, seed: 'none' });
+      await admin.db.query('create database crm_instances');
+      await admin.close();
+      const databaseUrl = url.replace(/\/postgres$/, '/crm_instances');
+      // Started together: migrations and seeding must happen exactly once.
+      [a, b] = await Promise.all([startTestServer({ databaseUrl, env: SUITE_ENV }), startTestServer({ databaseUrl, env: SUITE_ENV })]);
+    });
+    afterAll(async () => {
+      await a?.close();
+      await b?.close();
+    });
+
+    test('D2 instances starting together migrate and seed the database once', async () => {
+      expect([a.seeded, b.seeded].filter(Boolean)).toHaveLength(1);
+      const [row] = await a.db.query<{ n: unknown }>("select count(*)::int as n from users where email like '%@demo.test'");
+      expect(Number(row?.n)).toBe(4);
+    });
+
+    test('D16 a session started on one instance is refreshed, used and ended on the other', async () => {
+      const t = tokens(await client(a.url).login('owner@demo.test'));
+      expect((await client(b.url).me(t.access_token)).status).toBe(200); // shared JWT secret
+      const n = tokens(await client(b.url).refresh(t.refresh_token));
+      expect(tokens(await client(a.url).refresh(t.refresh_token)).refresh_token).toBe(n.refresh_token); // D8 grace, across instances
+      expect((await client(a.url).logout({ refresh_token: n.refresh_token })).status).toBe(204);
+      expect((await client(b.url).me(n.access_token)).status).toBe(401);
+    });
+
+    test('D18 failures counted on one instance throttle the other', async () => {
+      const user = await createUser(a.db);
+      for (let i = 0; i < 3; i++) await client(i % 2 ? a.url : b.url).login(user.email, 'wrong');
+      expect((await client(b.url).login(user.email, user.password)).status).toBe(429);
+      expect((await client(a.url).login(user.email, user.password)).status).toBe(429);
+    });
+  });
+}
