@@ -4,7 +4,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSession, useSessionActions } from '../session/use-session';
 import { Icon } from '../ui/icon';
-import { initials, OrgAvatar } from '../ui/org-avatar';
+import { OrgAvatar } from '../ui/org-avatar';
 
 export function UserMenu() {
   const { user, currentOrg, organizations } = useSession();
@@ -48,7 +48,7 @@ export function UserMenu() {
     >
       <button ref={button} type="button" className="user-button" aria-label={user.email} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         <span className="avatar" aria-hidden="true">
-          {initials(user.first_name || user.email)}
+          {(user.first_name || user.email).charAt(0).toUpperCase()}
         </span>
         <span className="user-button-email">{user.email}</span>
         <Icon name="chevron" />

@@ -28,7 +28,7 @@ function push(kind: ToastKind, message: string): number {
 }
 
 export function dismissToast(id: number): void {
-  toasts.setState((list) => (list.some((t) => t.id === id) ? list.filter((t) => t.id !== id) : list));
+  toasts.setState((list) => list.filter((t) => t.id !== id));
 }
 
 /** Shows a toast from anywhere: `toast.error('…')`. Returns its id. */
@@ -91,7 +91,7 @@ export function Toaster() {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
       }}
     >
-      <ol aria-live="polite" aria-relevant="additions text">
+      <ol aria-live="polite">
         {list.map((t) => (
           <ToastItem key={t.id} item={t} paused={hovered || focused} />
         ))}

@@ -1,4 +1,5 @@
-// SPEC §2 Login screen, §5 validation, §8 login failures. Kept small: it is on the first screen.
+// SPEC §2 Login screen, §5 validation, §8 login failures. Kept small: it is on the first screen,
+// so the inputs are uncontrolled and read from the form on submit.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { isAbortError } from '../../http/errors';
 import { KEYS } from '../../lib/storage';
@@ -7,6 +8,11 @@ import { useSessionActions } from '../../session/use-session';
 import { toast } from '../../ui/toast';
 
 type Errors = { email?: string; password?: string };
+interface LoginFields extends HTMLFormControlsCollection {
+  email: HTMLInputElement;
+  password: HTMLInputElement;
+  remember_me: HTMLInputElement;
+}
 
 /** SPEC §5: 'Email is required', 'Password is required'. */
 export function validateLogin(email: string, password: string): Errors {
@@ -17,17 +23,11 @@ export function validateLogin(email: string, password: string): Errors {
 }
 
 export default function LoginPage() {
-  const session = useSessionActions();
-  const { storage } = session;
+  const { login, storage } = useSessionActions();
   const id = useId();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(true); // SPEC §3: remember_me defaults to true
   const [errors, setErrors] = useState<Errors>({});
   const [submitting, setSubmitting] = useState(false);
   const busy = useRef(false); // a second press before the re-render must not send twice
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
   const pending = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -40,79 +40,68 @@ export default function LoginPage() {
     return () => pending.current?.abort();
   }, [storage]);
 
-  async function submit(e: FormEvent) {
+  async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (busy.current) return;
-    const found = validateLogin(email, password);
+    const { email, password, remember_me } = e.currentTarget.elements as LoginFields;
+    const found = validateLogin(email.value, password.value);
     setErrors(found);
-    if (found.email || found.password) return (found.email ? emailRef : passwordRef).current?.focus();
+    if (found.email || found.password) return (found.email ? email : password).focus();
     busy.current = true;
     setSubmitting(true);
     const ctrl = (pending.current = new AbortController());
     try {
-      await session.login({ email: email.trim(), password, remember_me: remember }, ctrl.signal);
+      // SPEC §3: remember_me is sent as ticked (ticked by default). On success the session navigates.
+      await login({ email: email.value.trim(), password: password.value, remember_me: remember_me.checked }, ctrl.signal);
     } catch (error) {
       if (ctrl.signal.aborted || isAbortError(error)) return;
       // SPEC §8: the session layer's message is the one to show; the email stays, the password goes.
       toast.error(error instanceof Error && error.message ? error.message : MSG_LOGIN_FAILED);
-      setPassword('');
-      passwordRef.current?.focus();
+      password.value = '';
+      password.focus();
     } finally {
       busy.current = false;
       if (!ctrl.signal.aborted) setSubmitting(false);
     }
   }
 
-  const field = (name: keyof Errors) => ({
-    id: id + name,
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? id + name + 'e' : undefined,
-  });
-  const error = (name: keyof Errors) =>
-    errors[name] && (
-      <p id={id + name + 'e'} className="field-error">
-        {errors[name]}
-      </p>
-    );
+  const field = (name: keyof Errors, label: string, type: string, autoComplete: string) => (
+    <div className="field">
+      <label htmlFor={id + name}>{label}</label>
+      <input
+        id={id + name}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? id + name + 'e' : undefined}
+      />
+      {errors[name] && (
+        <p id={id + name + 'e'} className="field-error">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
 
   return (
     <main className="auth-screen">
-      <form className="card auth-card" onSubmit={submit} noValidate aria-labelledby={id + 'h'}>
+      <form
+        className="card auth-card"
+        onSubmit={submit}
+        // An error goes away as soon as its field is edited.
+        onChange={(e) => {
+          const name = (e.target as unknown as HTMLInputElement).name as keyof Errors;
+          if (errors[name]) setErrors({ ...errors, [name]: undefined });
+        }}
+        noValidate
+        aria-labelledby={id + 'h'}
+      >
         <h1 id={id + 'h'}>Login</h1>
-        <div className="field">
-          <label htmlFor={id + 'email'}>Email</label>
-          <input
-            ref={emailRef}
-            {...field('email')}
-            type="email"
-            name="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              if (errors.email) setErrors({ ...errors, email: undefined });
-            }}
-          />
-          {error('email')}
-        </div>
-        <div className="field">
-          <label htmlFor={id + 'password'}>Password</label>
-          <input
-            ref={passwordRef}
-            {...field('password')}
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              if (errors.password) setErrors({ ...errors, password: undefined });
-            }}
-          />
-          {error('password')}
-        </div>
+        {field('email', 'Email', 'email', 'username')}
+        {field('password', 'Password', 'password', 'current-password')}
         <label className="check">
-          <input type="checkbox" name="remember_me" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          <input type="checkbox" name="remember_me" defaultChecked />
           Remember Me
         </label>
         <button type="submit" className="btn btn-primary btn-block" disabled={submitting} aria-busy={submitting || undefined}>
