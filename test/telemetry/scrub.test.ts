@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import '../ui/no-console';
 import { FILTERED, scrub, scrubBreadcrumb, scrubString } from '../../src/telemetry/scrub';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIiwiZXhwIjo5OTk5OTk5OTk5fQ.c2lnbmF0dXJl';

@@ -1,6 +1,7 @@
 // D13 scrubbing through the real SDK: events go to an in-memory transport and are read back.
 import { addBreadcrumb, captureException, close, createTransport, flush, setContext, setExtra } from '@sentry/browser';
 import { afterAll, describe, expect, it } from 'vitest';
+import '../ui/no-console';
 import { initSentry, sentryOptions, TRACES_SAMPLE_RATE } from '../../src/telemetry/sentry';
 
 const DSN = 'https://public@o1.ingest.example.test/1';

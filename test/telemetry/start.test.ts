@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import '../ui/no-console';
 import { bufferEarlyErrors, captureError, resetTelemetry, startTelemetry } from '../../src/telemetry/index';
 
 afterEach(() => {
