@@ -7,6 +7,9 @@ import { startConnectivity } from './http/connectivity';
 import { currentPath, navigate, page } from './router/location';
 import { createSession } from './session/controller';
 import { startSessionWatchers } from './session/watchers';
+import { bufferEarlyErrors, captureError, startTelemetry } from './telemetry';
+
+bufferEarlyErrors(); // D13: errors before error reporting loads are kept, then reported
 
 const config = appConfig();
 const session = createSession({ base: () => config.apiBase, navigate, currentPath, assign: page.assign });
@@ -17,6 +20,8 @@ startSessionWatchers(session, { reload: page.reload });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App session={session} />
+    <App session={session} onError={captureError} />
   </StrictMode>,
 );
+// D13: error reporting loads after first render, as its own chunk, and only with a DSN.
+setTimeout(() => void startTelemetry(), 0);

@@ -27,7 +27,7 @@ export const SHELL_ROUTES: readonly ShellRoute[] = [
   { path: '/jobs', title: 'Jobs', permission: 'jobs:view', load: screen('JobsPage') },
   { path: '/team', title: 'Team', permission: 'team:view', load: screen('TeamPage') },
   { path: '/permissions', title: 'Permissions', permission: 'permissions:view', load: screen('PermissionsPage') },
-  { path: '/forbidden', title: 'Forbidden', load: screen('ForbiddenPage') },
+  { path: '/forbidden', title: 'Access denied', load: screen('ForbiddenPage') },
 ];
 
 export const href = {
