@@ -512,7 +512,10 @@ export function defineApiSuite(label: 'PGlite' | 'PostgreSQL', backend: () => Pr
             expect(typeof r.body.code === 'string' || r.status === 200 || r.status === 204).toBe(true);
           }
         }
-        for (const headers of [{ 'X-Organization-ID': '\u00e9' }, { Authorization: 'Bearer \u00ff.\u00ff.\u00ff' }, { 'Content-Type': 'application/json' }]) {
+        const hostileHeaders: Record<string, string>[] = [
+          { 'X-Organization-ID': '\u00e9' }, { Authorization: 'Bearer \u00ff.\u00ff.\u00ff' }, { 'Content-Type': 'application/json' },
+        ];
+        for (const headers of hostileHeaders) {
           const r = await api.request(ME, { headers });
           expect(r.status).toBeLessThan(500);
         }

@@ -1,0 +1,135 @@
+// The server as `npm start` runs it: OWASP scrypt cost, a generated JWT secret kept in the database,
+// X-Forwarded-For ignored; and what happens across restarts on one data directory.
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseHash } from '../../server/auth/passwords';
+import { openDb } from '../../server/db';
+import { startServer } from '../../server/server';
+import { client, createUser, DEMO_PASSWORD, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
+
+const OWASP = undefined; // startTestServer's scryptCost: undefined → the server's default
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+describe('defaults and restarts', () => {
+  const dataDir = tempDir('defaults');
+  let server: TestServer;
+  const start = async (env: Record<string, string> = {}) => {
+    await server?.close();
+    server = await startTestServer({ dataDir, env, scryptCost: OWASP });
+  };
+  beforeAll(() => start());
+  afterAll(async () => {
+    await server?.close();
+    removeDir(dataDir);
+  });
+
+  test('D17 stored password hashes use scrypt N=2^17, r=8, p=1 by default, each with its own salt', async () => {
+    const rows = await server.db.query<{ password_hash: string }>("select password_hash from users where email like '%@demo.test'");
+    expect(rows).toHaveLength(4);
+    const parsed = rows.map((r) => parseHash(r.password_hash));
+    for (const p of parsed) {
+      expect(p?.cost).toEqual({ log2N: 17, r: 8, p: 1 });
+      expect(p?.salt.length).toBe(16);
+    }
+    expect(new Set(parsed.map((p) => p?.salt.toString('hex'))).size).toBe(4);
+    expect(rows[0]?.password_hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
+  });
+
+  test('D3 the demo accounts sign in with demo-password', async () => {
+    expect(server.seeded).toBe(true);
+    expect(server.demoAccounts.join('\n')).toContain('owner@demo.test');
+    expect((await client(server.url).login('owner@demo.test', DEMO_PASSWORD)).status).toBe(200);
+  });
+
+  test('D17 an unknown email costs about as much time as a wrong password', async () => {
+    const timeOf = async (email: string) => {
+      const t = performance.now();
+      const r = await client(server.url).login(email, 'wrong-password');
+      expect(r.status).toBe(401);
+      return performance.now() - t;
+    };
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      wrong.push(await timeOf('viewer@demo.test'));
+      unknown.push(await timeOf(`unknown${i}@test.example`));
+    }
+    // Without the dummy scrypt an unknown email would answer in a few ms instead of hundreds.
+    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+    expect(median(wrong)).toBeGreaterThan(20);
+  });
+
+  test('D17 a weaker stored hash is upgraded to the OWASP parameters at the next login', async () => {
+    const user = await createUser(server.db); // hashed at the cheap test cost
+    expect((await client(server.url).login(user.email, user.password)).status).toBe(200);
+    const storedHash = async () =>
+      (await server.db.query<{ password_hash: string }>('select password_hash from users where id = $1', [user.id]))[0]?.password_hash ?? '';
+    let hash = await storedHash();
+    for (let i = 0; i < 50 && !hash.startsWith('$scrypt$ln=17'); i++) {
+      await new Promise((r) => setTimeout(r, 100)); // the upgrade runs after the login has answered
+      hash = await storedHash();
+    }
+    expect(parseHash(hash)?.cost).toEqual({ log2N: 17, r: 8, p: 1 });
+    expect((await client(server.url).login(user.email, user.password)).status).toBe(200);
+  });
+
+  test('D16 the generated JWT secret is kept in the database: access tokens survive a restart', async () => {
+    const [row] = await server.db.query<{ value: string }>("select value from app_settings where key = 'jwt_secret'");
+    expect(row?.value.length).toBeGreaterThanOrEqual(43);
+    const t = tokens(await client(server.url).login('solo@demo.test'));
+    expect(t.access_token.split('.')[2]).toBe(createHmac('sha256', row?.value ?? '').update(t.access_token.split('.').slice(0, 2).join('.')).digest('base64url'));
+    await start();
+    expect((await client(server.url).me(t.access_token)).status).toBe(200);
+    expect((await client(server.url).refresh(t.refresh_token)).status).toBe(200);
+  });
+
+  test('D2 a restart on an existing database applies no migration and seeds nothing', async () => {
+    await start();
+    expect(server.seeded).toBe(false);
+    const [users] = await server.db.query<{ n: unknown }>('select count(*)::int as n from users');
+    const migrations = await server.db.query('select version from schema_migrations');
+    expect(migrations).toHaveLength(2);
+    expect(Number(users?.n)).toBeGreaterThanOrEqual(4);
+  });
+
+  test('D16 JWT_SECRET from the environment signs the access tokens', async () => {
+    const secret = 'an-operator-chosen-secret-of-enough-length-0123456789';
+    const before = tokens(await client(server.url).login('solo@demo.test'));
+    await start({ JWT_SECRET: secret });
+    const t = tokens(await client(server.url).login('solo@demo.test'));
+    const [h, p, s] = t.access_token.split('.');
+    expect(s).toBe(createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url'));
+    expect((await client(server.url).me(t.access_token)).status).toBe(200);
+    expect((await client(server.url).me(before.access_token)).status).toBe(401); // signed with the old key
+    await start();
+  });
+
+  test('D18 without TRUST_PROXY, X-Forwarded-For does not change the client address', async () => {
+    await start({ LOGIN_MAX_FAILURES_PER_CLIENT: '2' });
+    await server.db.query('delete from login_attempts'); // earlier tests' failures, all from 127.0.0.1
+    try {
+      for (let i = 0; i < 2; i++) expect((await client(server.url).login(`spoof${i}@test.example`, 'x')).status).toBe(401);
+      const r = await client(server.url).login('solo@demo.test');
+      expect(r.status).toBe(429); // each request claimed a fresh X-Forwarded-For; all counted for 127.0.0.1
+    } finally {
+      await server.db.query('delete from login_attempts');
+      await start();
+    }
+  });
+
+  test('D2 a second server on the same data directory is refused', async () => {
+    await expect(startServer({ dataDir, port: 0, host: '127.0.0.1', env: {}, log: { info() {}, error() {} } })).rejects.toThrow(/in use by process/);
+    expect((await client(server.url).login('solo@demo.test')).status).toBe(200);
+  });
+
+  test('D2 a database schema newer than the server is refused at start', async () => {
+    await server.db.query("insert into schema_migrations (version, name) values (999, 'from the future')");
+    await server.close();
+    await expect(startTestServer({ dataDir, env: {} })).rejects.toThrow(/newer than this server/);
+    const db = await openDb({ databaseUrl: null, dataDir }); // the failed start released the data directory
+    await db.query('delete from schema_migrations where version = 999');
+    await db.close();
+    await start();
+    expect((await client(server.url).login('solo@demo.test')).status).toBe(200);
+  });
+});

@@ -1,0 +1,173 @@
+// Serving the built app: D1 runtime config in the page, D20 headers and caching, the SPA fallback, and
+// the dev live-reload stream. One database, restarted with other settings where a test needs them.
+import { createHash } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ASSET_JS, client, makeDist, removeDir, startTestServer, tempDir, THEME_SCRIPT, type TestServer } from './helpers';
+
+const SENTRY_DSN = 'https://0123456789abcdef@o42.ingest.sentry.io/4242';
+const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
+
+function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
+}
+
+describe('serving the app', () => {
+  const dataDir = tempDir('static');
+  let server: TestServer;
+  let web: ReturnType<typeof client>;
+  const restart = async (env: Record<string, string>, distDir?: string) => {
+    await server?.close();
+    server = await startTestServer({ dataDir, seed: 'none', env, ...(distDir ? { distDir } : {}) });
+    web = client(server.url);
+  };
+  beforeAll(() => restart({}));
+  afterAll(async () => {
+    await server?.close();
+    removeDir(dataDir);
+  });
+
+  test('D1 the runtime config is written into the page before any other script', async () => {
+    const r = await web.get('/');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const scripts = inlineScripts(r.text);
+    expect(scripts[0]).toBe('window.__APP_CONFIG__={"apiBase":"/api","sentryDsn":null}');
+    expect(r.text.indexOf('__APP_CONFIG__')).toBeLessThan(r.text.indexOf(THEME_SCRIPT));
+    expect(r.text.indexOf('__APP_CONFIG__')).toBeLessThan(r.text.indexOf(ASSET_JS));
+  });
+
+  test('D20 the page CSP allows scripts from self plus the sha256 of each inline script, and no framing', async () => {
+    const r = await web.get('/');
+    const csp = r.headers.get('content-security-policy') ?? '';
+    const scriptSrc = csp.split('; ').find((d) => d.startsWith('script-src ')) ?? '';
+    expect(scriptSrc.split(' ').sort()).toEqual(['script-src', "'self'", ...inlineScripts(r.text).map(sha)].sort());
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("connect-src 'self';");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+  });
+
+  test('D20 nosniff and Referrer-Policy on pages, files and API answers', async () => {
+    for (const p of ['/', '/dashboard', ASSET_JS, '/favicon.svg', '/api/v1/auth/me/', '/api/nope/', '/missing.png']) {
+      const r = await web.get(p);
+      expect(r.headers.get('x-content-type-options'), p).toBe('nosniff');
+      expect(r.headers.get('referrer-policy'), p).toBe('no-referrer');
+    }
+    expect((await web.get('/api/v1/auth/me/')).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  test('D20 hashed assets are cached immutably; index.html is never cached', async () => {
+    const asset = await web.get(ASSET_JS);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const p of ['/', '/index.html', '/customers/12']) expect((await web.get(p)).headers.get('cache-control'), p).toBe('no-store');
+    expect((await web.get('/favicon.svg')).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  test('SPA fallback: page paths get index.html; a missing asset or file is a 404', async () => {
+    for (const p of ['/dashboard', '/customers/12/edit', '/org-picker', '/login?next=%2Fx']) {
+      const r = await web.get(p);
+      expect(r.status, p).toBe(200);
+      expect(r.text, p).toContain('__APP_CONFIG__');
+    }
+    for (const p of ['/assets/main-GONE.js', '/assets/nothing', '/favicon.ico', '/logos/beacon.svg']) {
+      const r = await web.get(p);
+      expect(r.status, p).toBe(404);
+      expect(r.body.code, p).toBe('not_found');
+    }
+    expect((await web.get('/logos/acme.svg')).headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  test('build output, dotfiles and paths outside dist/ are never served', async () => {
+    writeFileSync(path.join(server.dist, '.env'), 'SECRET=1');
+    for (const p of ['/server/main.mjs', '/meta.json', '/.env', '/assets/../server/main.mjs', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc%2fpasswd', '/assets/..%5c..%5cserver%5cmain.mjs']) {
+      const r = await web.get(p);
+      expect(r.text, p).not.toContain('server code');
+      expect(r.text, p).not.toContain('SECRET');
+      expect(r.text, p).not.toContain('root:');
+      expect(r.status, p).toBeLessThan(500);
+    }
+  });
+
+  test('D19 a wrong method on a page is a 405 in JSON with Allow', async () => {
+    const r = await web.request('/dashboard', { method: 'POST', body: 'x' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD');
+    expect(r.body.code).toBe('method_not_allowed');
+  });
+
+  test('HEAD, conditional GET and compression of files', async () => {
+    const head = await web.request(ASSET_JS, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    const etag = (await web.get('/favicon.svg')).headers.get('etag') ?? '';
+    expect((await web.get('/favicon.svg', { 'If-None-Match': etag })).status).toBe(304);
+    const raw = await fetch(new URL(ASSET_JS, server.url), { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(raw.headers.get('content-encoding')).toBe('gzip');
+    expect((await raw.text()).length).toBeGreaterThan(4000); // fetch decompresses it back
+    const br = await fetch(new URL(ASSET_JS, server.url), { headers: { 'Accept-Encoding': 'br;q=1, gzip;q=0.5' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding');
+  });
+
+  test('the page is served again when the build rewrites index.html', async () => {
+    const file = path.join(server.dist, 'index.html');
+    const original = (await web.get('/')).text;
+    writeFileSync(file, '<!doctype html><html><head><script>console.log("v2")</script></head><body></body></html>');
+    const r = await web.get('/');
+    expect(r.text).toContain('v2');
+    expect(r.headers.get('content-security-policy')).toContain(sha('console.log("v2")'));
+    rmSync(file);
+    const missing = await web.get('/');
+    expect(missing.status).toBe(503);
+    expect(missing.body.code).toBe('app_not_built');
+    makeDist(server.dist);
+    expect((await web.get('/')).text).toBe(original);
+  });
+
+  test('D20 connect-src adds the Sentry host when SENTRY_DSN is set, and D1 passes the DSN to the page', async () => {
+    await restart({ SENTRY_DSN });
+    const r = await web.get('/');
+    const csp = r.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("connect-src 'self' https://o42.ingest.sentry.io;");
+    expect(r.text).toContain(`"sentryDsn":"${SENTRY_DSN}"`);
+    expect(csp.split('; ').find((d) => d.startsWith('script-src'))).toContain(sha(inlineScripts(r.text)[0] ?? ''));
+    await restart({});
+  });
+
+  test('D1 API_BASE moves the API and is written into the page', async () => {
+    await restart({ API_BASE: '/backend/' });
+    expect((await web.get('/')).text).toContain('"apiBase":"/backend"');
+    expect((await web.get('/backend/v1/auth/me/')).body.code).toBe('not_authenticated');
+    expect((await web.get('/backend/health/')).body).toEqual({ status: 'ok' });
+    expect((await web.get('/api/v1/auth/me/')).text).toContain('__APP_CONFIG__'); // now just a page path
+    await restart({});
+  });
+
+  test('npm run dev: with DEV_RELOAD=1, GET /esbuild sends `change` when the app is rebuilt', async () => {
+    await restart({ DEV_RELOAD: '1' });
+    const controller = new AbortController();
+    const res = await fetch(new URL('/esbuild', server.url), { signal: controller.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let seen = '';
+    const gotChange = (async () => {
+      while (!seen.includes('event: change')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen += new TextDecoder().decode(value);
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(path.join(server.dist, 'meta.json'), JSON.stringify({ rebuilt: Date.now() }));
+    await gotChange;
+    expect(seen).toContain('event: change');
+    controller.abort();
+    await restart({});
+    expect((await web.get('/esbuild')).text).toContain('__APP_CONFIG__'); // without DEV_RELOAD: just a page path
+  });
+});

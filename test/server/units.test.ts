@@ -1,0 +1,171 @@
+// The server's pure parts, checked directly: configuration, JWT, refresh-token sealing, passwords,
+// client keys and the page's config injection.
+import { describe, expect, test } from 'vitest';
+import { signAccessToken, verifyAccessToken } from '../../server/auth/jwt';
+import { burnPasswordTime, hashPassword, needsRehash, parseHash, verifyPassword } from '../../server/auth/passwords';
+import { MAX_SESSION_AGE_MS, sessionExpiry } from '../../server/auth/sessions';
+import { clientKey } from '../../server/auth/throttle';
+import { hashToken, newRefreshToken, openSuccessor, sealSuccessor } from '../../server/auth/tokens';
+import { ConfigError, loadConfig } from '../../server/config';
+import { MIGRATIONS } from '../../server/migrations';
+import { demoCustomers } from '../../server/seed-data';
+import { contentSecurityPolicy, injectConfig, inlineScriptHashes, scriptJson } from '../../server/static';
+import { DAY, forgeJwt, TEST_SCRYPT } from './helpers';
+
+const SECRET = 'unit-test-secret-unit-test-secret-0123';
+
+describe('configuration', () => {
+  test('D2 defaults: port 8080, ./data, /api, demo seed, 15-minute access tokens', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.dataDir.endsWith('data')).toBe(true);
+    expect(c.apiBase).toBe('/api');
+    expect(c.seed).toBe('demo');
+    expect(c.accessTokenTtlS).toBe(900);
+    expect(c.trustProxy).toBe(0);
+    expect(c.databaseUrl).toBeNull();
+  });
+
+  test('bad values stop the start with a message naming the variable', () => {
+    for (const [env, name] of [
+      [{ PORT: 'http' }, 'PORT'], [{ PORT: '70000' }, 'PORT'], [{ SEED: 'all' }, 'SEED'], [{ API_BASE: 'api' }, 'API_BASE'],
+      [{ API_BASE: '/' }, 'API_BASE'], [{ JWT_SECRET: 'short' }, 'JWT_SECRET'], [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+      [{ SENTRY_DSN: 'not a url' }, 'SENTRY_DSN'], [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'], [{ ACCESS_TOKEN_TTL: '5' }, 'ACCESS_TOKEN_TTL'],
+    ] as const) {
+      expect(() => loadConfig(env), name).toThrow(ConfigError);
+      expect(() => loadConfig(env), name).toThrow(name);
+    }
+  });
+
+  test('D3 SEED=none; TRUST_PROXY true or a hop count; API_BASE loses its trailing slash', () => {
+    const c = loadConfig({ SEED: 'none', TRUST_PROXY: 'true', API_BASE: '/backend/' });
+    expect([c.seed, c.trustProxy, c.apiBase]).toEqual(['none', 1, '/backend']);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+});
+
+describe('D16 access tokens', () => {
+  const claims = { sub: '7', sid: 3, iat: 1000, exp: 1900 };
+
+  test('D16 a signed token verifies until exp, then is expired', () => {
+    const token = signAccessToken(claims, SECRET);
+    expect(verifyAccessToken(token, SECRET, 1899)).toEqual({ ok: true, claims });
+    expect(verifyAccessToken(token, SECRET, 1900)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  test('D16 only HS256 with our key and well-formed claims is accepted', () => {
+    const bad = [
+      forgeJwt({ alg: 'none', typ: 'JWT' }, claims, null),
+      forgeJwt({ alg: 'HS256', typ: 'JWT' }, claims, 'other-key'),
+      forgeJwt({ alg: 'HS384', typ: 'JWT' }, claims, SECRET),
+      forgeJwt({ alg: 'HS256', typ: 'JWT', crit: ['x'] }, claims, SECRET),
+      forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sub: 7 }, SECRET),
+      forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sid: '3' }, SECRET),
+      forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, exp: undefined }, SECRET),
+      forgeJwt({ alg: 'HS256', typ: 'JWT' }, [1, 2], SECRET),
+      'a.b', 'a.b.c.d', '..', 'e30.e30.e30', `${'a'.repeat(5000)}.b.c`, 'é.é.é',
+    ];
+    for (const token of bad) expect(verifyAccessToken(token, SECRET, 1000).ok, token.slice(0, 60)).toBe(false);
+  });
+
+  test('D16 session expiry: 30 days or 1 day from now, never past 90 days from login', () => {
+    expect(sessionExpiry(0, 0, true)).toBe(30 * DAY);
+    expect(sessionExpiry(0, 0, false)).toBe(DAY);
+    expect(sessionExpiry(0, 80 * DAY, true)).toBe(MAX_SESSION_AGE_MS);
+    expect(MAX_SESSION_AGE_MS).toBe(90 * DAY);
+  });
+});
+
+describe('D16 D8 refresh tokens', () => {
+  test('D16 refresh tokens are 256-bit random strings; the stored form is their SHA-256', () => {
+    const a = newRefreshToken();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newRefreshToken()).not.toBe(a);
+    expect(hashToken(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashToken(a)).not.toContain(a);
+  });
+
+  test('D8 the sealed successor opens only with the token it was sealed under', () => {
+    const old = newRefreshToken();
+    const next = newRefreshToken();
+    const sealed = sealSuccessor(next, old);
+    expect(sealed).not.toContain(next);
+    expect(openSuccessor(sealed, old)).toBe(next);
+    expect(openSuccessor(sealed, newRefreshToken())).toBeNull();
+    expect(openSuccessor(sealed.slice(0, -4) + 'AAAA', old)).toBeNull();
+    expect(openSuccessor('', old)).toBeNull();
+  });
+});
+
+describe('D17 passwords', () => {
+  test('D17 hashes verify the right password only, in PHC format', async () => {
+    const hash = await hashPassword('correct horse', TEST_SCRYPT);
+    expect(hash).toMatch(/^\$scrypt\$ln=10,r=8,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(await verifyPassword('correct horse', hash)).toBe(true);
+    expect(await verifyPassword('correct horsf', hash)).toBe(false);
+    expect(await verifyPassword('x', 'garbage', TEST_SCRYPT)).toBe(false);
+    expect(await burnPasswordTime('x', TEST_SCRYPT)).toBe(false);
+  });
+
+  test('D17 parameters read from the database are bounded; weaker hashes need a rehash, stronger ones do not', async () => {
+    expect(parseHash('$scrypt$ln=40,r=8,p=1$AAAA$AAAA')).toBeNull();
+    expect(parseHash('$scrypt$ln=17,r=99,p=1$AAAA$AAAA')).toBeNull();
+    const weak = await hashPassword('p', TEST_SCRYPT);
+    expect(needsRehash(weak)).toBe(true);
+    expect(needsRehash(weak, TEST_SCRYPT)).toBe(false);
+    expect(needsRehash('$scrypt$ln=18,r=8,p=1$AAAA$AAAA')).toBe(false);
+  });
+});
+
+describe('D18 client keys', () => {
+  test('D18 IPv4 as is (also when IPv4-mapped); IPv6 per /64', () => {
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+  });
+});
+
+describe('D1 D20 the page', () => {
+  test('D1 config JSON cannot end the script early', () => {
+    const json = scriptJson({ apiBase: '/api', sentryDsn: '</script><script>alert(1)</script>\u2028<!--' });
+    expect(json).not.toMatch(/[<>\u2028]/);
+    expect(JSON.parse(json)).toEqual({ apiBase: '/api', sentryDsn: '</script><script>alert(1)</script>\u2028<!--' });
+  });
+
+  test('D1 the config script goes before the first script in <head>, or at its end', () => {
+    const cfg = { apiBase: '/api', sentryDsn: null };
+    const withScript = injectConfig('<html><head><meta charset="utf-8"><script>a()</script></head></html>', cfg);
+    expect(withScript).toMatch(/<meta charset="utf-8"><script>window.__APP_CONFIG__=.*<\/script>\n<script>a\(\)/);
+    const without = injectConfig('<html><head><title>x</title></head><body><script>b()</script></body></html>', cfg);
+    expect(without.indexOf('__APP_CONFIG__')).toBeLessThan(without.indexOf('</head>'));
+  });
+
+  test('D20 inline scripts are hashed, external ones are not; the CSP lists them', () => {
+    const hashes = inlineScriptHashes('<script>x()</script><script type="module" src="/a.js"></script><script type="module">y()</script>');
+    expect(hashes).toHaveLength(2);
+    const csp = contentSecurityPolicy(hashes, 'https://o1.ingest.sentry.io');
+    expect(csp).toContain(`script-src 'self' ${hashes.join(' ')};`);
+    expect(csp).toContain("connect-src 'self' https://o1.ingest.sentry.io;");
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('schema and demo data', () => {
+  test('migrations are numbered 1, 2, … without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  test('D3 demo customers are deterministic, unique by name, with fictional emails and phones', () => {
+    const a = demoCustomers(11, 36, 5, 0);
+    expect(demoCustomers(11, 36, 5, 0)).toEqual(a);
+    expect(new Set(a.map((c) => c.name)).size).toBe(36);
+    for (const c of a) {
+      expect(c.email).toMatch(/@([a-z0-9-]+\.)*(example\.(com|net|org)|[a-z0-9]+\.example|mail\.example)$/);
+      expect(c.phone).toMatch(/^\(503\) 555-01\d\d$/);
+      expect(c.address).toMatch(/^\d+ .+, .+, [A-Z]{2} \d{5}$/);
+    }
+  });
+});
