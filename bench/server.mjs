@@ -1,0 +1,124 @@
+// Server benchmark, all figures from one run: start-up of the built server on an empty data directory
+// (initdb, migrations, demo seed with OWASP-cost scrypt) and on an existing one, and the time of a
+// login (one scrypt) next to an authenticated call that does no password work.
+//   node bench/server.mjs [runs]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from '../build.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Number(process.argv[2] ?? 3);
+const LOGINS = 5;
+const START_TIMEOUT_MS = 60_000;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => `${x.toFixed(0)} ms`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the built server; resolves when it says it is listening, with the time that took. */
+async function start(dataDir) {
+  const port = await freePort();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.join(root, 'dist/server/main.mjs')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', SEED: 'demo' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const elapsed = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
+    const onData = (chunk) => {
+      output += chunk;
+      if (/listening on http/.test(output)) {
+        clearTimeout(timer);
+        resolve(performance.now() - t0);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+  });
+  return {
+    elapsed,
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+async function timed(fn) {
+  const t = performance.now();
+  const res = await fn();
+  if (!res.ok) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+  const body = res.status === 204 ? null : await res.json();
+  return { time: performance.now() - t, body };
+}
+
+await build();
+const dirs = [];
+const tmp = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'crm-bench-'));
+  dirs.push(dir);
+  return dir;
+};
+
+try {
+  const cold = [];
+  const warm = [];
+  let existing = '';
+  for (let i = 0; i < RUNS; i++) {
+    existing = tmp();
+    const s = await start(existing);
+    cold.push(s.elapsed);
+    await s.stop();
+  }
+  for (let i = 0; i < RUNS; i++) {
+    const s = await start(existing);
+    warm.push(s.elapsed);
+    await s.stop();
+  }
+
+  const s = await start(existing);
+  const logins = [];
+  const calls = [];
+  try {
+    const login = () => fetch(`${s.url}/api/v1/auth/login/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@demo.test', password: 'demo-password' }),
+    });
+    await timed(login); // warm-up
+    for (let i = 0; i < LOGINS; i++) {
+      const { time, body } = await timed(login);
+      logins.push(time);
+      calls.push((await timed(() => fetch(`${s.url}/api/v1/auth/me/`, { headers: { Authorization: `Bearer ${body.access_token}` } }))).time);
+    }
+  } finally {
+    await s.stop();
+  }
+
+  const [c, w, l, m] = [median(cold), median(warm), median(logins), median(calls)];
+  console.log(`server start, empty data dir (initdb + migrations + seed), median of ${RUNS}: ${ms(c)}`);
+  console.log(`server start, existing data dir, median of ${RUNS}:                     ${ms(w)}   (empty/existing ${(c / w).toFixed(1)}x)`);
+  console.log(`login (scrypt N=2^17, r=8, p=1), median of ${LOGINS}:                       ${ms(l)}`);
+  console.log(`GET /api/v1/auth/me/ (token + session check), median of ${LOGINS}:         ${m.toFixed(1)} ms   (login/me ${(l / m).toFixed(0)}x)`);
+  console.log(`node ${process.version}, ${os.cpus().length} CPU(s)`);
+} finally {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+}
