@@ -135,7 +135,9 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
 
 /** The path of a request target, percent-decoded; null when it cannot be decoded. */
 export function requestPath(rawUrl: string | undefined): { raw: string; decoded: string } | null {
-  const raw = (rawUrl ?? '/').split(/[?#]/, 1)[0] ?? '/';
+  // Absolute-form targets (`GET http://host/path`) are allowed by HTTP/1.1; keep the path.
+  const target = (rawUrl ?? '/').replace(/^https?:\/\/[^/?#]*/i, '') || '/';
+  const raw = target.split(/[?#]/, 1)[0] ?? '/';
   if (!raw.startsWith('/')) return null;
   try {
     return { raw, decoded: decodeURIComponent(raw) };

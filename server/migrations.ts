@@ -128,10 +128,14 @@ async function currentVersion(q: Queryable): Promise<number> {
 
 /** Applies pending migrations; returns the versions applied. Safe to run from several instances at once. */
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  await db.query(`create table if not exists schema_migrations (
-    version integer primary key,
-    name text not null,
-    applied_at timestamptz not null default now())`);
+  // Under the lock too: two sessions running CREATE TABLE IF NOT EXISTS at once can still collide.
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+    await tx.query(`create table if not exists schema_migrations (
+      version integer primary key,
+      name text not null,
+      applied_at timestamptz not null default now())`);
+  });
   const latest = migrations.at(-1)?.version ?? 0;
   const applied: number[] = [];
   for (const m of migrations) {

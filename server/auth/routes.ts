@@ -69,7 +69,7 @@ export const refresh: Handler = async (req, res, ctx) => {
     case 'expired':
       throw new HttpError(401, 'session_expired', 'The session has expired; log in again');
     case 'reused':
-      ctx.log.info('refresh token reused after its grace window: session revoked');
+      ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
       throw new HttpError(401, 'refresh_token_reused', 'Refresh token was already used; the session has been ended');
     case 'rotated':
     case 'grace':

@@ -48,7 +48,8 @@ export function createSession(db: Db, userId: number, rememberMe: boolean, nowMs
 
 export type RotateResult =
   | ({ kind: 'rotated' | 'grace' } & IssuedSession)
-  | { kind: 'unknown' | 'revoked' | 'expired' | 'reused' };
+  | { kind: 'unknown' | 'revoked' | 'expired' }
+  | { kind: 'reused'; sessionId: number };
 
 type TokenRow = {
   id: unknown;
@@ -100,7 +101,7 @@ export async function rotateRefreshToken(db: Db, token: string, nowMs: number): 
     }
     // D8: reuse after the grace window: someone else may hold this token. End the session for everyone.
     await revokeIn(tx, sessionId, 'refresh_token_reuse', now);
-    return { kind: 'reused' };
+    return { kind: 'reused', sessionId };
   });
 }
 
