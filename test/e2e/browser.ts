@@ -23,6 +23,8 @@ export interface Tab {
   errors: string[];
   /** API calls made, as 'METHOD /path'. */
   api: string[];
+  /** Responses with a 5xx status (a 4xx is often the point of a journey; Chromium logs those itself). */
+  serverErrors: string[];
 }
 
 export async function newContext(browser: Browser, { viewport = DESKTOP, colorScheme = 'light' as 'light' | 'dark' } = {}): Promise<BrowserContext> {
@@ -31,9 +33,13 @@ export async function newContext(browser: Browser, { viewport = DESKTOP, colorSc
 
 export async function newTab(context: BrowserContext): Promise<Tab> {
   const page = await context.newPage();
-  const tab: Tab = { page, errors: [], api: [] };
+  const tab: Tab = { page, errors: [], api: [], serverErrors: [] };
   page.on('console', (m) => {
-    if (m.type() === 'error') tab.errors.push(m.text());
+    // Chromium's own 'Failed to load resource' line accompanies every 4xx; serverErrors covers 5xx.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) tab.errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 500) tab.serverErrors.push(`${r.status()} ${r.url()}`);
   });
   page.on('pageerror', (e) => tab.errors.push(String(e)));
   page.on('request', (r) => {
