@@ -16,6 +16,7 @@ if (!bin) {
 } else {
   let cluster: Cluster | null = null;
   const clusterReady = (async () => (cluster = await startCluster(bin)))();
+  clusterReady.catch(() => {}); // reported by the hooks that await it, not as an unhandled rejection
   afterAll(async () => {
     await clusterReady.catch(() => {});
     await cluster?.stop();
