@@ -191,7 +191,7 @@ export function createStatic({ distDir, appConfig, sentryOrigin }: StaticOptions
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed`, { Allow: 'GET, HEAD' });
     }
-    if (decodedPath === '/' || decodedPath === '/index.html') return servePage(req, res);
+    if (path.posix.normalize(decodedPath).replace(/^\/+/, '/') === '/index.html' || decodedPath === '/') return servePage(req, res);
     const file = resolveFile(decodedPath);
     const s = file ? await stat(file).catch(() => null) : null;
     if (file && s?.isFile()) {
@@ -201,7 +201,7 @@ export function createStatic({ distDir, appConfig, sentryOrigin }: StaticOptions
         entry = { key, body: await readFile(file), encoded: new Map() };
         files.set(file, entry);
       }
-      const etag = `"${key}"`;
+      const etag = `W/"${key}"`; // weak: the same for the plain and the compressed copy
       const immutable = decodedPath.startsWith('/assets/');
       const headers = { ETag: etag, 'Cache-Control': immutable ? IMMUTABLE : REVALIDATE };
       if (req.headers['if-none-match'] === etag) {

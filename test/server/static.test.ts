@@ -82,6 +82,14 @@ describe('serving the app', () => {
     expect((await web.get('/logos/acme.svg')).headers.get('content-type')).toBe('image/svg+xml');
   });
 
+  test('D1 D20 index.html under any spelling is the page with config and CSP, never the raw file', async () => {
+    for (const p of ['/index.html', '/./index.html', '/assets/../index.html', '//index.html']) {
+      const r = await web.request(p.replace(/^\/\//, '/%2F'), {});
+      expect(r.text, p).toContain('__APP_CONFIG__');
+      expect(r.headers.get('content-security-policy'), p).toContain('script-src');
+    }
+  });
+
   test('build output, dotfiles and paths outside dist/ are never served', async () => {
     writeFileSync(path.join(server.dist, '.env'), 'SECRET=1');
     for (const p of ['/server/main.mjs', '/meta.json', '/.env', '/assets/../server/main.mjs', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc%2fpasswd', '/assets/..%5c..%5cserver%5cmain.mjs']) {
