@@ -2,22 +2,29 @@
 // X-Forwarded-For ignored; and what happens across restarts on one data directory.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseHash } from '../../server/auth/passwords';
+import { parseHash, type ScryptCost } from '../../server/auth/passwords';
 import { openDb } from '../../server/db';
 import { startServer } from '../../server/server';
-import { client, createUser, DEMO_PASSWORD, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
+import { client, createUser, DEMO_PASSWORD, freshDataDir, removeDir, startTestServer, TEST_SCRYPT, tokens, type TestServer } from './helpers';
 
 const OWASP = undefined; // startTestServer's scryptCost: undefined → the server's default
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 describe('defaults and restarts', () => {
-  const dataDir = tempDir('defaults');
+  let dataDir = '';
   let server: TestServer;
-  const start = async (env: Record<string, string> = {}) => {
+  /** Restarts on the same data directory; `cost` cheapens password work for tests that are not about it. */
+  const start = async (env: Record<string, string> = {}, cost: ScryptCost | undefined = OWASP) => {
     await server?.close();
-    server = await startTestServer({ dataDir, env, scryptCost: OWASP });
+    server = await startTestServer({ dataDir, env, scryptCost: cost });
   };
-  beforeAll(() => start());
+  let quick: { email: string; password: string };
+  const signIn = () => client(server.url).login(quick.email, quick.password);
+  beforeAll(async () => {
+    dataDir = await freshDataDir('defaults');
+    await start();
+    quick = await createUser(server.db); // hashed cheaply: for tests that only need a session
+  });
   afterAll(async () => {
     await server?.close();
     removeDir(dataDir);
@@ -76,7 +83,7 @@ describe('defaults and restarts', () => {
   test('D16 the generated JWT secret is kept in the database: access tokens survive a restart', async () => {
     const [row] = await server.db.query<{ value: string }>("select value from app_settings where key = 'jwt_secret'");
     expect(row?.value.length).toBeGreaterThanOrEqual(43);
-    const t = tokens(await client(server.url).login('solo@demo.test'));
+    const t = tokens(await signIn());
     expect(t.access_token.split('.')[2]).toBe(createHmac('sha256', row?.value ?? '').update(t.access_token.split('.').slice(0, 2).join('.')).digest('base64url'));
     await start();
     expect((await client(server.url).me(t.access_token)).status).toBe(200);
@@ -94,22 +101,21 @@ describe('defaults and restarts', () => {
 
   test('D16 JWT_SECRET from the environment signs the access tokens', async () => {
     const secret = 'an-operator-chosen-secret-of-enough-length-0123456789';
-    const before = tokens(await client(server.url).login('solo@demo.test'));
-    await start({ JWT_SECRET: secret });
-    const t = tokens(await client(server.url).login('solo@demo.test'));
+    const before = tokens(await signIn());
+    await start({ JWT_SECRET: secret }, TEST_SCRYPT);
+    const t = tokens(await signIn());
     const [h, p, s] = t.access_token.split('.');
     expect(s).toBe(createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url'));
     expect((await client(server.url).me(t.access_token)).status).toBe(200);
     expect((await client(server.url).me(before.access_token)).status).toBe(401); // signed with the old key
-    await start();
   });
 
   test('D18 without TRUST_PROXY, X-Forwarded-For does not change the client address', async () => {
-    await start({ LOGIN_MAX_FAILURES_PER_CLIENT: '2' });
+    await start({ LOGIN_MAX_FAILURES_PER_CLIENT: '2' }, TEST_SCRYPT);
     await server.db.query('delete from login_attempts'); // earlier tests' failures, all from 127.0.0.1
     try {
       for (let i = 0; i < 2; i++) expect((await client(server.url).login(`spoof${i}@test.example`, 'x')).status).toBe(401);
-      const r = await client(server.url).login('solo@demo.test');
+      const r = await signIn();
       expect(r.status).toBe(429); // each request claimed a fresh X-Forwarded-For; all counted for 127.0.0.1
     } finally {
       await server.db.query('delete from login_attempts');
@@ -119,7 +125,7 @@ describe('defaults and restarts', () => {
 
   test('D2 a second server on the same data directory is refused', async () => {
     await expect(startServer({ dataDir, port: 0, host: '127.0.0.1', env: {}, log: { info() {}, error() {} } })).rejects.toThrow(/in use by process/);
-    expect((await client(server.url).login('solo@demo.test')).status).toBe(200);
+    expect((await signIn()).status).toBe(200);
   });
 
   test('D2 a database schema newer than the server is refused at start', async () => {
@@ -130,6 +136,6 @@ describe('defaults and restarts', () => {
     await db.query('delete from schema_migrations where version = 999');
     await db.close();
     await start();
-    expect((await client(server.url).login('solo@demo.test')).status).toBe(200);
+    expect((await signIn()).status).toBe(200);
   });
 });

@@ -1,10 +1,11 @@
 // Test helpers: a controllable clock, a small built-app fixture, a server started on an ephemeral port,
 // and HTTP helpers that talk to it as a client would.
 import { createHash, createHmac } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { hashPassword, type ScryptCost } from '../../server/auth/passwords';
 import type { Db } from '../../server/db';
 import { num } from '../../server/db';
@@ -30,6 +31,29 @@ export function makeClock(start = Date.now()): Clock {
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
+}
+
+/**
+ * A fresh, empty PGlite data directory. PGlite's initdb takes seconds, so the first caller makes a
+ * pristine template (per PGlite version, shared by the suite's processes) and every caller gets a copy:
+ * a database no server has touched; migrations and seeding still run on it.
+ */
+export async function freshDataDir(prefix: string): Promise<string> {
+  const version = (JSON.parse(readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+  const template = path.join(os.tmpdir(), `crm-pglite-template-${version}`);
+  if (!existsSync(path.join(template, 'pgdata', 'PG_VERSION'))) {
+    const staging = tempDir('pglite-staging');
+    const db = await PGlite.create(path.join(staging, 'pgdata'));
+    await db.close();
+    try {
+      renameSync(staging, template); // atomic: a half-made template is never seen
+    } catch {
+      removeDir(staging); // another process was quicker
+    }
+  }
+  const dir = tempDir(prefix);
+  cpSync(template, dir, { recursive: true });
+  return dir;
 }
 
 export const THEME_SCRIPT = 'document.documentElement.dataset.theme="light"';
@@ -67,7 +91,7 @@ export function collectingLogger(logs: string[]): Logger {
 export async function startTestServer(opts: StartOptions & { logs?: string[] } = {}): Promise<TestServer> {
   const logs = opts.logs ?? [];
   const ownDist = opts.distDir ? null : makeDist(tempDir('dist'));
-  const ownData = opts.databaseUrl || opts.dataDir ? null : tempDir('data');
+  const ownData = opts.databaseUrl || opts.dataDir ? null : await freshDataDir('data');
   const dist = opts.distDir ?? (ownDist as string);
   const server = await startServer({
     port: 0,

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ASSET_JS, client, makeDist, removeDir, startTestServer, tempDir, THEME_SCRIPT, type TestServer } from './helpers';
+import { ASSET_JS, client, freshDataDir, makeDist, removeDir, startTestServer, THEME_SCRIPT, type TestServer } from './helpers';
 
 const SENTRY_DSN = 'https://0123456789abcdef@o42.ingest.sentry.io/4242';
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
@@ -14,7 +14,7 @@ function inlineScripts(html: string): string[] {
 }
 
 describe('serving the app', () => {
-  const dataDir = tempDir('static');
+  let dataDir = '';
   let server: TestServer;
   let web: ReturnType<typeof client>;
   const restart = async (env: Record<string, string>, distDir?: string) => {
@@ -22,7 +22,10 @@ describe('serving the app', () => {
     server = await startTestServer({ dataDir, seed: 'none', env, ...(distDir ? { distDir } : {}) });
     web = client(server.url);
   };
-  beforeAll(() => restart({}));
+  beforeAll(async () => {
+    dataDir = await freshDataDir('static');
+    await restart({});
+  });
   afterAll(async () => {
     await server?.close();
     removeDir(dataDir);
