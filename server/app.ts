@@ -34,9 +34,10 @@ async function api(req: IncomingMessage, res: ServerResponse, ctx: Ctx, route: s
     const hint = API_ROUTES[`${route}/`] ? `; did you mean ${ctx.config.apiBase}${route}/ ?` : '';
     throw new HttpError(404, 'not_found', `No such endpoint${hint}`);
   }
-  const allow = [...Object.keys(methods), 'OPTIONS'].join(', ');
+  const allow = [...Object.keys(methods), ...(methods.GET ? ['HEAD'] : []), 'OPTIONS'].join(', ');
   if (req.method === 'OPTIONS') return sendJson(res, 204, null, { Allow: allow });
-  const handler = methods[req.method as Method];
+  // HEAD runs the GET handler; Node leaves the body out (health checks often use HEAD).
+  const handler = methods[(req.method === 'HEAD' ? 'GET' : req.method) as Method];
   if (!handler) throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed; use ${allow}`, { Allow: allow });
   await handler(req, res, ctx);
 }

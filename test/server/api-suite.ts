@@ -473,6 +473,12 @@ export function defineApiSuite(label: 'PGlite' | 'PostgreSQL', backend: () => Pr
         expect(noSlash.body.detail).toContain('/api/v1/auth/login/');
       });
 
+      test('health check answers GET and HEAD for load balancers', async () => {
+        expect((await api.get('/api/health/')).body).toEqual({ status: 'ok' });
+        const head = await api.request('/api/health/', { method: 'HEAD' });
+        expect([head.status, head.text]).toEqual([200, '']);
+      });
+
       test('D19 a wrong method is a 405 in JSON with Allow', async () => {
         for (const [method, p, allow] of [
           ['GET', LOGIN, 'POST'], ['PUT', REFRESH, 'POST'], ['DELETE', LOGOUT, 'POST'], ['POST', ME, 'GET'], ['PATCH', ME, 'GET'],
