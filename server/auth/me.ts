@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Ctx, Handler } from '../context';
 import { num } from '../db';
-import { HttpError, sendJson } from '../http';
+import { fieldError, HttpError, sendJson } from '../http';
 import { authenticate } from './authenticate';
 
 export const ORG_HEADER = 'x-organization-id';
@@ -42,7 +42,7 @@ export function requestOrganization(req: IncomingMessage, memberships: Membershi
   const text = Array.isArray(raw) ? raw.join(',') : raw.trim();
   const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
   if (!(id >= 1 && id <= MAX_ORG_ID)) {
-    throw new HttpError(400, 'invalid_organization_id', 'X-Organization-ID: must be a positive integer', {}, { field: 'X-Organization-ID' });
+    throw fieldError('X-Organization-ID', 'must be a positive integer', 'invalid_organization_id');
   }
   const org = memberships.find((m) => m.id === id);
   if (!org) throw new HttpError(403, 'not_a_member', `You are not a member of organization ${id}`);

@@ -1,7 +1,7 @@
 // SPEC §7 authentication calls: login, refresh, logout. The current-user call is in me.ts.
 import type { Handler } from '../context';
 import { num } from '../db';
-import { clientAddress, HttpError, readJsonObject, sendJson } from '../http';
+import { clientAddress, fieldError, HttpError, readJsonObject, sendJson } from '../http';
 import { optionalBoolean, optionalPositiveInt, optionalString, requiredString } from '../validate';
 import { authenticate, issueAccessToken } from './authenticate';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from './passwords';
@@ -19,7 +19,7 @@ const invalidCredentials = () => new HttpError(401, 'invalid_credentials', 'Inva
 export const login: Handler = async (req, res, ctx) => {
   const body = await readJsonObject(req, ctx.config.maxBodyBytes);
   const email = requiredString(body, 'email', MAX_EMAIL_CHARS).trim();
-  if (!EMAIL_SHAPE.test(email)) throw new HttpError(400, 'invalid_field', 'email: must be an email address', {}, { field: 'email' });
+  if (!EMAIL_SHAPE.test(email)) throw fieldError('email', 'must be an email address');
   const password = requiredString(body, 'password', MAX_PASSWORD_CHARS);
   const rememberMe = optionalBoolean(body, 'remember_me', true); // SPEC §3, §9: defaults to on
 
