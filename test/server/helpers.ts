@@ -93,6 +93,9 @@ export async function startTestServer(opts: StartOptions & { logs?: string[] } =
   const ownDist = opts.distDir ? null : makeDist(tempDir('dist'));
   const ownData = opts.databaseUrl || opts.dataDir ? null : await freshDataDir('data');
   const dist = opts.distDir ?? (ownDist as string);
+  const removeOwn = () => {
+    for (const dir of [ownDist, ownData]) if (dir) removeDir(dir);
+  };
   const server = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -102,6 +105,9 @@ export async function startTestServer(opts: StartOptions & { logs?: string[] } =
     ...(ownData ? { dataDir: ownData } : {}),
     env: opts.env ?? {},
     distDir: dist,
+  }).catch((err: unknown) => {
+    removeOwn();
+    throw err;
   });
   const close = server.close;
   return Object.assign(server, {
@@ -109,7 +115,7 @@ export async function startTestServer(opts: StartOptions & { logs?: string[] } =
     dist,
     close: async () => {
       await close();
-      for (const dir of [ownDist, ownData]) if (dir) removeDir(dir);
+      removeOwn();
     },
   });
 }
