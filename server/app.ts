@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { me } from './auth/me';
 import { login, logout, refresh } from './auth/routes';
 import type { Ctx, Handler } from './context';
+import { listCustomers } from './customers';
 import { isConnectionError } from './db';
 import { DEV_RELOAD_PATH } from './dev-reload';
 import { HttpError, requestPath, sendError, sendJson } from './http';
@@ -23,6 +24,7 @@ export const API_ROUTES: Routes = {
   '/v1/auth/refresh/': { POST: refresh },
   '/v1/auth/logout/': { POST: logout },
   '/v1/auth/me/': { GET: me },
+  '/v1/customers/': { GET: listCustomers }, // D9: needs X-Organization-ID and customers:view
   '/health/': { GET: health }, // for load balancers: 200 when this instance can reach the database
 };
 

@@ -7,6 +7,8 @@ import { fieldError, HttpError, sendJson } from '../http';
 import { authenticate } from './authenticate';
 
 export const ORG_HEADER = 'x-organization-id';
+/** As clients spell it, in error answers. */
+export const ORG_HEADER_NAME = 'X-Organization-ID';
 const MAX_ORG_ID = 2_147_483_647; // integer column
 
 export interface Membership {
@@ -30,19 +32,26 @@ export async function membershipsOf(ctx: Ctx, userId: number): Promise<Membershi
   return rows.map((r) => ({ id: num(r.id), name: r.name, logo_url: r.logo_url, role: r.role, features: features(r.features) }));
 }
 
+/** D9: the id in X-Organization-ID, or null without the header; a malformed value is a 400 naming it. */
+export function organizationIdFrom(req: IncomingMessage): number | null {
+  const raw = req.headers[ORG_HEADER];
+  if (raw === undefined) return null;
+  const text = Array.isArray(raw) ? raw.join(',') : raw.trim();
+  const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+  if (!(id >= 1 && id <= MAX_ORG_ID)) {
+    throw fieldError(ORG_HEADER_NAME, 'must be a positive integer', 'invalid_organization_id');
+  }
+  return id;
+}
+
 /**
  * D9: the organization a request acts in. A malformed X-Organization-ID is a 400, one the user is not a
  * member of a 403. Without the header: the favorite, else the only organization, else none.
  */
 export function requestOrganization(req: IncomingMessage, memberships: Membership[], favoriteOrgId: number | null): Membership | null {
-  const raw = req.headers[ORG_HEADER];
-  if (raw === undefined) {
+  const id = organizationIdFrom(req);
+  if (id === null) {
     return memberships.find((m) => m.id === favoriteOrgId) ?? (memberships.length === 1 ? (memberships[0] ?? null) : null);
-  }
-  const text = Array.isArray(raw) ? raw.join(',') : raw.trim();
-  const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
-  if (!(id >= 1 && id <= MAX_ORG_ID)) {
-    throw fieldError('X-Organization-ID', 'must be a positive integer', 'invalid_organization_id');
   }
   const org = memberships.find((m) => m.id === id);
   if (!org) throw new HttpError(403, 'not_a_member', `You are not a member of organization ${id}`);

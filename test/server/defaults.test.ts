@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseHash, type ScryptCost } from '../../server/auth/passwords';
 import { openDb } from '../../server/db';
+import { MIGRATIONS } from '../../server/migrations';
 import { startServer } from '../../server/server';
 import { client, createUser, DEMO_PASSWORD, freshDataDir, removeDir, startTestServer, TEST_SCRYPT, tokens, type TestServer } from './helpers';
 
@@ -95,7 +96,7 @@ describe('defaults and restarts', () => {
     expect(server.seeded).toBe(false);
     const [users] = await server.db.query<{ n: unknown }>('select count(*)::int as n from users');
     const migrations = await server.db.query('select version from schema_migrations');
-    expect(migrations).toHaveLength(2);
+    expect(migrations).toHaveLength(MIGRATIONS.length);
     expect(Number(users?.n)).toBeGreaterThanOrEqual(4);
   });
 

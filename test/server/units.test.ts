@@ -7,6 +7,7 @@ import { MAX_SESSION_AGE_MS, sessionExpiry } from '../../server/auth/sessions';
 import { clientKey } from '../../server/auth/throttle';
 import { hashToken, newRefreshToken, openSuccessor, sealSuccessor } from '../../server/auth/tokens';
 import { ConfigError, loadConfig } from '../../server/config';
+import { containsPattern, parseListQuery } from '../../server/customers';
 import { MIGRATIONS } from '../../server/migrations';
 import { demoCustomers } from '../../server/seed-data';
 import { contentSecurityPolicy, injectConfig, inlineScriptHashes, scriptJson } from '../../server/static';
@@ -167,5 +168,23 @@ describe('schema and demo data', () => {
       expect(c.phone).toMatch(/^\(503\) 555-01\d\d$/);
       expect(c.address).toMatch(/^\d+ .+, .+, [A-Z]{2} \d{5}$/);
     }
+  });
+});
+
+describe('customers list query', () => {
+  test('D9 defaults: no search, page 1, 25 per page; q is trimmed; unknown parameters are ignored', () => {
+    expect(parseListQuery('/api/v1/customers/')).toEqual({ q: null, page: 1, pageSize: 25 });
+    expect(parseListQuery('/api/v1/customers/?q=%20%20Ann+Lee%20&page=3&page_size=100&sort=x#frag')).toEqual({ q: 'Ann Lee', page: 3, pageSize: 100 });
+    expect(parseListQuery('/api/v1/customers/?q=')).toEqual({ q: null, page: 1, pageSize: 25 });
+  });
+
+  test('D19 each bad value throws a 400 naming its parameter', () => {
+    for (const [query, field] of [['page=0', 'page'], ['page_size=101', 'page_size'], [`q=${'x'.repeat(101)}`, 'q'], ['q=%00', 'q'], ['q=a&q=b', 'q']] as const) {
+      expect(() => parseListQuery(`/x/?${query}`), query).toThrow(expect.objectContaining({ status: 400, extra: { field } }));
+    }
+  });
+
+  test('LIKE patterns take %, _ and \\ literally', () => {
+    expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
   });
 });
