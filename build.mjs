@@ -2,7 +2,7 @@
 //   node build.mjs            production build into dist/
 //   node build.mjs --watch    rebuild on change; the page reloads itself (dev only)
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,14 +72,13 @@ function serverOptions() {
     logLevel: 'warning',
   };
 }
-const hasServer = () => existsSync(path.join(root, 'server/main.ts'));
 
 export async function build({ dev = false } = {}) {
   rmSync(dist, { recursive: true, force: true });
   copyStatic();
   const result = await esbuild.build(appOptions({ dev }));
   writeHtml(result.metafile, dev);
-  if (hasServer()) await esbuild.build(serverOptions());
+  await esbuild.build(serverOptions());
   return result;
 }
 
@@ -94,7 +93,7 @@ async function watchMode() {
   };
   const ctx = await esbuild.context({ ...appOptions({ dev: true }), plugins: [htmlPlugin] });
   await ctx.watch();
-  if (hasServer()) {
+  {
     // Our API server serves dist/ and, with DEV_RELOAD=1, the /esbuild reload stream the dev page
     // listens to; it is restarted after each server rebuild, so esbuild's own server is not needed.
     const { spawn } = await import('node:child_process');
@@ -122,12 +121,6 @@ async function watchMode() {
     const sctx = await esbuild.context({ ...serverOptions(), plugins: [restartPlugin] });
     await sctx.watch();
     for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop().then(() => process.exit(0)));
-    return;
-  }
-  // Without our API server, esbuild's own server serves dist/ with the /esbuild reload stream.
-  if (!process.env.NO_SERVE) {
-    const { port } = await ctx.serve({ servedir: dist, port: Number(process.env.DEV_PORT ?? 8000), fallback: path.join(dist, 'index.html') });
-    console.log(`dev: http://localhost:${port}/ (rebuilds on change and reloads the page)`);
   }
 }
 
