@@ -93,35 +93,33 @@ async function watchMode() {
   };
   const ctx = await esbuild.context({ ...appOptions({ dev: true }), plugins: [htmlPlugin] });
   await ctx.watch();
-  {
-    // Our API server serves dist/ and, with DEV_RELOAD=1, the /esbuild reload stream the dev page
-    // listens to; it is restarted after each server rebuild, so esbuild's own server is not needed.
-    const { spawn } = await import('node:child_process');
-    let child = null;
-    let queue = Promise.resolve();
-    const stop = () => new Promise((resolve) => {
-      const c = child;
-      child = null;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
-      c.once('exit', resolve);
-      c.kill('SIGTERM'); // it closes its database (and the data directory's lock) before exiting
+  // Our API server serves dist/ and, with DEV_RELOAD=1, the /esbuild reload stream the dev page
+  // listens to; it is restarted after each server rebuild, so esbuild's own server is not needed.
+  const { spawn } = await import('node:child_process');
+  let child = null;
+  let queue = Promise.resolve();
+  const stop = () => new Promise((resolve) => {
+    const c = child;
+    child = null;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+    c.once('exit', resolve);
+    c.kill('SIGTERM'); // it closes its database (and the data directory's lock) before exiting
+  });
+  const restart = () => (queue = queue.then(stop).then(() => {
+    child = spawn(process.execPath, ['--enable-source-maps', path.join(dist, 'server/main.mjs')], {
+      stdio: 'inherit',
+      env: { ...process.env, DEV_RELOAD: '1' },
     });
-    const restart = () => (queue = queue.then(stop).then(() => {
-      child = spawn(process.execPath, ['--enable-source-maps', path.join(dist, 'server/main.mjs')], {
-        stdio: 'inherit',
-        env: { ...process.env, DEV_RELOAD: '1' },
-      });
-    }));
-    const restartPlugin = {
-      name: 'restart-server',
-      setup(b) {
-        b.onEnd((r) => { if (r.errors.length === 0 && !process.env.NO_SERVE) restart(); });
-      },
-    };
-    const sctx = await esbuild.context({ ...serverOptions(), plugins: [restartPlugin] });
-    await sctx.watch();
-    for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop().then(() => process.exit(0)));
-  }
+  }));
+  const restartPlugin = {
+    name: 'restart-server',
+    setup(b) {
+      b.onEnd((r) => { if (r.errors.length === 0 && !process.env.NO_SERVE) restart(); });
+    },
+  };
+  const sctx = await esbuild.context({ ...serverOptions(), plugins: [restartPlugin] });
+  await sctx.watch();
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop().then(() => process.exit(0)));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
