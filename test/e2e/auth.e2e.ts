@@ -1,25 +1,13 @@
 // Issue 5 journeys: signing in and out as each demo account (D3), validation, the stored keys
 // (SPEC §3), reload without a login flash, and the deep-link return (D6).
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { expectPath, launch, newContext, newTab, signIn, skipReason, storage, type Tab } from './browser';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { expectPath, signIn, skipReason, storage, useBrowser, type Tab } from './browser';
 
 describe.skipIf(skipReason)('signing in and out', () => {
-  let browser: Browser;
-  let ctx: BrowserContext;
+  const browser = useBrowser();
   let tab: Tab;
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
   beforeEach(async () => {
-    ctx = await newContext(browser);
-    tab = await newTab(ctx);
-  });
-  afterEach(async () => {
-    expect(tab.errors, 'console errors').toEqual([]);
-    expect(tab.serverErrors, 'server errors').toEqual([]);
-    await ctx.close();
+    tab = await browser.open();
   });
 
   test('SPEC §5 empty fields show the validation messages and send nothing', async () => {

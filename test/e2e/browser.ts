@@ -1,7 +1,7 @@
 // Helpers for the browser journeys: launch Debian's Chromium through playwright-core, open contexts
 // at a given size, collect console errors, sign in as a person would.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 
 export const baseURL = inject('baseURL');
 export const skipReason = inject('skipReason');
@@ -69,4 +69,43 @@ export async function pathOf(page: Page): Promise<string> {
 export async function expectPath(page: Page, path: string) {
   await page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
   expect(new URL(page.url()).pathname).toBe(path);
+}
+
+/**
+ * One browser per test file, fresh contexts per test. After each test every tab opened through it
+ * must have logged no console error and seen no 5xx; then its contexts are closed.
+ */
+export function useBrowser() {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const tabs: Tab[] = [];
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => browser?.close());
+  afterEach(async () => {
+    for (const t of tabs.splice(0)) {
+      expect(t.errors, 'console errors').toEqual([]);
+      expect(t.serverErrors, 'server errors').toEqual([]);
+    }
+    for (const c of contexts.splice(0)) await c.close();
+  });
+  const context = async (opts?: Parameters<typeof newContext>[1]) => {
+    const ctx = await newContext(browser, opts);
+    contexts.push(ctx);
+    return ctx;
+  };
+  const tab = async (ctx: BrowserContext) => {
+    const t = await newTab(ctx);
+    tabs.push(t);
+    return t;
+  };
+  return {
+    context,
+    tab,
+    /** A tab in a context of its own. */
+    open: async (opts?: Parameters<typeof newContext>[1]) => tab(await context(opts)),
+    /** Stops checking a tab (e.g. one the test closed on purpose). */
+    forget: (t: Tab) => void tabs.splice(tabs.indexOf(t), 1),
+  };
 }

@@ -1,8 +1,8 @@
 // Issue 5 journeys: connectivity (SPEC §4), session expiry (SPEC §8), refresh of an expired token
 // (SPEC §4), and tabs: cross-tab logout (SPEC §4), organization switch (D21), one refresh (D8).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { baseURL, expectPath, launch, newContext, newTab, signIn, skipReason, storage, type Tab } from './browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { baseURL, expectPath, signIn, skipReason, storage, useBrowser, type Tab } from './browser';
 
 /** A well-formed access token that expired a minute ago (the client reads exp; the server never sees it). */
 function expiredToken(): string {
@@ -13,30 +13,9 @@ function expiredToken(): string {
 const refreshCalls = (t: Tab) => t.api.filter((c) => c === 'POST /api/v1/auth/refresh/').length;
 
 describe.skipIf(skipReason)('session, connectivity and tabs', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const tabs: Tab[] = [];
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
-  afterEach(async () => {
-    for (const t of tabs.splice(0)) {
-      expect(t.errors, 'console errors').toEqual([]);
-      expect(t.serverErrors, 'server errors').toEqual([]);
-    }
-    for (const c of contexts.splice(0)) await c.close();
-  });
-  async function context() {
-    const ctx = await newContext(browser);
-    contexts.push(ctx);
-    return ctx;
-  }
-  async function tabIn(ctx: BrowserContext) {
-    const t = await newTab(ctx);
-    tabs.push(t);
-    return t;
-  }
+  const browser = useBrowser();
+  const context = () => browser.context();
+  const tabIn = browser.tab;
   const bodyOffline = (page: Page) => page.evaluate(() => document.body.classList.contains('offline'));
 
   test('SPEC §4 going offline shows the banner and the body class; coming back removes them', async () => {
@@ -159,7 +138,7 @@ describe.skipIf(skipReason)('session, connectivity and tabs', () => {
     await expectPath(first.page, '/dashboard');
     await first.page.evaluate((t) => localStorage.setItem('access_token', t), expiredToken());
     await first.page.close();
-    tabs.splice(tabs.indexOf(first), 1);
+    browser.forget(first);
     const three = await Promise.all([tabIn(ctx), tabIn(ctx), tabIn(ctx)]);
     await Promise.all(three.map((t) => t.page.goto('/dashboard')));
     for (const t of three) await t.page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

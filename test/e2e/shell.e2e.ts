@@ -1,31 +1,11 @@
 // Issue 5 journeys: the shell at phone and desktop width (SPEC §2), organization switching, the
 // theme (D11), unknown paths, /forbidden, the error screen, and landmarks and titles everywhere.
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { DESKTOP, expectPath, launch, newContext, newTab, PHONE, signIn, skipReason, storage, type Tab } from './browser';
+import { describe, expect, test } from 'vitest';
+import { DESKTOP, expectPath, PHONE, signIn, skipReason, storage, useBrowser } from './browser';
 
 describe.skipIf(skipReason)('the shell', () => {
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const tabs: Tab[] = [];
-  beforeAll(async () => {
-    browser = await launch();
-  });
-  afterAll(async () => browser?.close());
-  afterEach(async () => {
-    for (const t of tabs.splice(0)) {
-      expect(t.errors, 'console errors').toEqual([]);
-      expect(t.serverErrors, 'server errors').toEqual([]);
-    }
-    for (const c of contexts.splice(0)) await c.close();
-  });
-  async function open(viewport = DESKTOP, colorScheme: 'light' | 'dark' = 'light') {
-    const ctx = await newContext(browser, { viewport, colorScheme });
-    contexts.push(ctx);
-    const tab = await newTab(ctx);
-    tabs.push(tab);
-    return tab;
-  }
+  const browser = useBrowser();
+  const open = (viewport = DESKTOP, colorScheme: 'light' | 'dark' = 'light') => browser.open({ viewport, colorScheme });
 
   test('SPEC §2 switching organization from the user menu reloads at /dashboard in the other organization', async () => {
     const { page } = await open();
