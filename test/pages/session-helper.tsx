@@ -50,8 +50,18 @@ export interface TestSession {
   kv: ReturnType<typeof memoryKV>;
 }
 
-export function makeSession({ state = {}, fetch }: { state?: Partial<SessionState>; fetch?: typeof globalThis.fetch } = {}): TestSession {
+export function makeSession({
+  state = {},
+  fetch,
+  stored = {},
+}: {
+  state?: Partial<SessionState>;
+  fetch?: typeof globalThis.fetch;
+  /** Storage as an earlier visit left it (tokens, current_org_id), read when the session is made. */
+  stored?: Record<string, string>;
+} = {}): TestSession {
   const kv = memoryKV();
+  for (const [k, v] of Object.entries(stored)) kv.setItem(k, v);
   const navigate = vi.fn();
   const assign = vi.fn();
   const f = vi.fn(fetch ?? (() => Promise.reject(new TypeError('no network in this test'))));
