@@ -107,7 +107,9 @@ export function isInAppPath(path: unknown): path is string {
 
 export function storeRedirect(storage: AppStorage, path: string, sub: string | null) {
   if (!isInAppPath(path)) return;
-  storage.set(KEYS.postLoginRedirect, JSON.stringify({ path, sub }));
+  // D6: a write that cannot tell whose it is (no token left) keeps the owner already recorded, so an
+  // expired account's target is never handed to the next account.
+  storage.set(KEYS.postLoginRedirect, JSON.stringify({ path, sub: sub ?? readRedirect(storage)?.sub ?? null }));
 }
 
 /** Reads post_login_redirect; accepts a bare path or the JSON form; garbage reads as null. */
