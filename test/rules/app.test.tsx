@@ -12,7 +12,7 @@ import { currentPath, navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';
 import { toasts } from '../../src/ui/toast';
-import { json, ORGS } from '../helpers/fake-api';
+import { json, ORGS, profile } from '../helpers/fake-api';
 import { makeSession } from '../helpers/session';
 
 const ALL = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'jobs:view', 'sms:view', 'email:view', 'calls:view', 'team:view', 'permissions:view'];
@@ -103,6 +103,43 @@ describe('SPEC §2 / §8 global layers in the app', () => {
     const toast = await screen.findByText('Session could not be loaded. Please log in again.');
     expect(toast.closest('[data-kind]')?.getAttribute('data-kind')).toBe('error');
     expect(t.storage.get(KEYS.toastReason)).toBeNull(); // shown, then cleared
+  });
+});
+
+describe('SPEC §2 / D4 signing in through the app', () => {
+  async function signIn(me: () => Response) {
+    const t = appSession();
+    t.api.me = me;
+    await t.session.load();
+    mount('/login', t);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'owner@demo.test' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'demo-password' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Log In' })));
+    await settle();
+    return t;
+  }
+
+  test('SPEC §2 several organizations: login → /org-picker; choosing one → /dashboard in that organization', async () => {
+    await signIn(() => json(200, profile()));
+    expect(path()).toBe('/org-picker');
+    fireEvent.click(await screen.findByRole('button', { name: 'Beacon Electric' }));
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    expect(path()).toBe('/dashboard');
+    expect(within(screen.getByRole('complementary', { name: 'Sidebar' })).getByText('Beacon Electric')).toBeTruthy();
+  });
+
+  test('SPEC §2 exactly one organization: login goes straight to /dashboard', async () => {
+    await signIn(() => json(200, profile({ organizations: [ORGS[0]] })));
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    expect(path()).toBe('/dashboard');
+  });
+
+  test("D4 no organization: login stays on /login and shows 'Session could not be loaded. Please log in again.'", async () => {
+    const t = await signIn(() => json(200, profile({ organizations: [] })));
+    expect(path()).toBe('/login');
+    expect(await screen.findByText('Session could not be loaded. Please log in again.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Login', level: 1 })).toBeTruthy();
+    expect(t.storage.get(KEYS.accessToken)).toBeNull();
   });
 });
 
