@@ -1,5 +1,5 @@
 // Issue 5: screenshots of login, picker, dashboard, customers and the drawer, in light and dark, at
-// desktop and phone width, saved under test-results/screenshots/. With UPDATE_DOCS_SCREENSHOTS=1 a
+// desktop and phone width (and the customers list on a small phone), saved under test-results/screenshots/. With UPDATE_DOCS_SCREENSHOTS=1 a
 // few of them are also written, small, to docs/screenshots/ for the README.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -8,6 +8,8 @@ import { DESKTOP, expectPath, launch, newContext, newTab, PHONE, signIn, skipRea
 
 const OUT = 'test-results/screenshots';
 const DOCS = 'docs/screenshots';
+/** A small phone, under the list's 640px breakpoint. */
+const NARROW = { width: 390, height: 844 };
 const FOR_DOCS = new Set(['login-light-desktop', 'dashboard-light-desktop', 'dashboard-dark-desktop', 'drawer-dark-phone', 'org-picker-light-phone']);
 
 async function shoot(page: Page, name: string) {
@@ -42,10 +44,19 @@ describe.skipIf(skipReason)('screenshots', () => {
         await page.getByRole('button', { name: 'Acme Plumbing' }).click();
         await expectPath(page, '/dashboard');
         await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+        await page.getByRole('region', { name: 'Customers' }).getByText(/^\d+$/).waitFor(); // the total has arrived
         await shoot(page, `dashboard-${suffix}`);
         await page.goto('/customers');
         await page.getByRole('heading', { name: 'Customers', level: 1 }).waitFor();
+        await page.getByRole('table').waitFor();
         await shoot(page, `customers-${suffix}`);
+        if (width === 'phone') {
+          // Under 640px the rows stack: nothing may scroll sideways.
+          await page.setViewportSize(NARROW);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+          await shoot(page, `customers-${theme}-narrow`);
+          await page.setViewportSize(viewport);
+        }
         if (width === 'phone') {
           await page.getByRole('button', { name: 'Open menu' }).click();
           await page.getByRole('complementary', { name: 'Sidebar' }).waitFor();
