@@ -1,7 +1,7 @@
 // The app: providers, global layers and the route switch (SPEC §2 routes and guards).
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import LoginPage from '../pages/login/LoginPage';
-import { OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg, RequirePermission } from '../router/guards';
+import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg, RequirePermission } from '../router/guards';
 import { Navigate } from '../router/Link';
 import { useLocation } from '../router/location';
 import { findRoute } from '../router/match';
@@ -18,9 +18,9 @@ const Shell = lazy(() => import('./lazy').then((m) => ({ default: m.Shell })));
 const OrgPickerPage = lazy(screen('OrgPickerPage'));
 const pages = new Map<ShellRoute, LazyExoticComponent<ComponentType>>(SHELL_ROUTES.map((r) => [r, lazy(r.load)]));
 
-const Centered = () => (
+const Centered = ({ label }: { label?: string }) => (
   <div className="center-screen">
-    <Spinner />
+    <Spinner label={label} showLabel={label !== undefined} />
   </div>
 );
 
@@ -28,7 +28,9 @@ const Centered = () => (
 export function AppRoutes() {
   const { pathname } = useLocation();
   const s = useSession();
-  if (s.loading) return <Centered />; // SPEC §2: a centred spinner replaces all routes while loading
+  // SPEC §2: while the session loads a centred spinner replaces all routes; on protected routes it
+  // reads 'Checking session...', on /login nothing else is rendered.
+  if (s.loading) return <Centered label={pathname === '/login' ? undefined : CHECKING_SESSION} />;
   if (pathname === '/login') {
     return (
       <PublicOnly>

@@ -10,3 +10,6 @@ export const TOKENS_REFRESHED_EVENT = 'app:tokens-refreshed';
 export function emit(name: string, target: EventTarget | undefined = globalThis.window): void {
   target?.dispatchEvent(new Event(name));
 }
+
+/** Fired when the session is cleared (logout, expiry, failed load): the query cache empties itself. */
+export const SESSION_CLEARED_EVENT = 'app:session-cleared';

@@ -1,7 +1,7 @@
 // D14 / SPEC §7: the app's own small query cache. 2 retries (none on a 4xx), 60 s freshness,
 // no refetch on window focus; after a token refresh, idle queries are refetched once.
 import { isAbortError, isHttpError } from '../http/errors';
-import { TOKENS_REFRESHED_EVENT } from '../lib/events';
+import { SESSION_CLEARED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 
 export const QUERY_RETRIES = 2;
 export const QUERY_FRESH_MS = 60_000;
@@ -124,11 +124,16 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
       update(entry(key), { status: 'success', data, error: null, updatedAt: Date.now() });
     },
     clear: () => entries.clear(),
-    /** Wires D14's refetch-after-refresh to the session's window event. */
+    /** Wires D14's refetch-after-refresh, and emptying on sign-out, to the session's window events. */
     listen(win: Window = window): () => void {
-      const on = () => refetchIdle();
-      win.addEventListener(TOKENS_REFRESHED_EVENT, on);
-      return () => win.removeEventListener(TOKENS_REFRESHED_EVENT, on);
+      const refetch = () => refetchIdle();
+      const empty = () => entries.clear();
+      win.addEventListener(TOKENS_REFRESHED_EVENT, refetch);
+      win.addEventListener(SESSION_CLEARED_EVENT, empty);
+      return () => {
+        win.removeEventListener(TOKENS_REFRESHED_EVENT, refetch);
+        win.removeEventListener(SESSION_CLEARED_EVENT, empty);
+      };
     },
   };
 }

@@ -26,10 +26,13 @@ export function PublicOnly({ children }: Children) {
   return <>{children}</>;
 }
 
+/** SPEC §2: what protected routes show while the session loads. */
+export const CHECKING_SESSION = 'Checking session...';
+
 /** SPEC §2 Other routes: 'Checking session...' while loading; /login when loading failed or signed out. */
 export function RequireAuth({ children }: Children) {
   const s = useSession();
-  if (s.loading) return <p className="checking" role="status">Checking session...</p>;
+  if (s.loading) return <p className="checking" role="status">{CHECKING_SESSION}</p>;
   if (s.hydrationError || !s.isAuthenticated) return <ToLogin />;
   return <>{children}</>;
 }

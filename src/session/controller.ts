@@ -2,7 +2,7 @@
 // (SPEC §4, §5, §8; D4–D9, D21). React-free; React reads `store` through use-session.tsx.
 import { createClient, type Client } from '../http/client';
 import { isAbortError, isHttpError, isNetworkError } from '../http/errors';
-import { emit, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
+import { emit, SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
 import { clearSessionStorage, createStorage, KEYS, readRedirect, storeRedirect, type AppStorage } from '../lib/storage';
@@ -78,6 +78,7 @@ export function createSession(deps: SessionDeps) {
 
   function clearSession(): void {
     clearSessionStorage(storage);
+    emit(SESSION_CLEARED_EVENT, win); // cached data of this session must not outlive it
   }
 
   function setLoggedOut(extra: Partial<SessionState> = {}): void {
@@ -225,7 +226,8 @@ export function createSession(deps: SessionDeps) {
     }
     const mine = Symbol('load');
     running = mine;
-    if (!store.getState().loading) set({ loading: true });
+    // `loading` means the first restore of the stored session only: later loads (after login, an
+    // organization choice, coming back online) keep the current screen, so a form never unmounts.
     try {
       await hydrate();
     } finally {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createClient, type ClientDeps } from '../../src/http/client';
 import { connectivity, setOnline, startConnectivity } from '../../src/http/connectivity';
 import { AbortError, HttpError, isAbortError, isHttpError, isNetworkError } from '../../src/http/errors';
-import { accessToken, FakeApi, json } from '../helpers/fake-api';
+import { FakeApi, json } from '../helpers/fake-api';
 
 function setup(over: Partial<ClientDeps> = {}) {
   const api = new FakeApi();
@@ -209,8 +209,4 @@ describe('SPEC §8 error handling', () => {
     expect(document.body.classList.contains('offline')).toBe(false);
     stop();
   });
-});
-
-test('a token string that merely looks different is still a fresh token for the single flight', () => {
-  expect(accessToken()).not.toBe(accessToken());
 });

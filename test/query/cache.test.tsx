@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { HttpError, NetworkError } from '../../src/http/errors';
-import { TOKENS_REFRESHED_EVENT } from '../../src/lib/events';
+import { SESSION_CLEARED_EVENT, TOKENS_REFRESHED_EVENT } from '../../src/lib/events';
 import { createQueryCache, QUERY_FRESH_MS, QUERY_RETRIES } from '../../src/query/cache';
 import { QueryProvider, useMutation, useQuery } from '../../src/query/use-query';
 
@@ -76,6 +76,16 @@ describe('D14 query cache', () => {
     expect(unwatched).toHaveBeenCalledTimes(1);
     expect(cache.isStale('unwatched')).toBe(true);
     unsub();
+    stop();
+  });
+
+  test("clearing the session empties the cache, so the next account never sees the last one's data", async () => {
+    const cache = createQueryCache();
+    const stop = cache.listen(window);
+    await cache.fetchQuery('customers', async () => ['Ann']);
+    window.dispatchEvent(new Event(SESSION_CLEARED_EVENT));
+    expect(cache.snapshot('customers').data).toBeUndefined();
+    expect(cache.isStale('customers')).toBe(true);
     stop();
   });
 

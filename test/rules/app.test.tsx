@@ -140,6 +140,40 @@ describe('SPEC §2 / D4 signing in through the app', () => {
     expect(await screen.findByText('Session could not be loaded. Please log in again.')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Login', level: 1 })).toBeTruthy();
     expect(t.storage.get(KEYS.accessToken)).toBeNull();
+    // the form stayed on screen through the attempt: what was typed is still there
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('owner@demo.test');
+  });
+
+  test('SPEC §2 the login form stays on screen while signing in: no full-screen spinner replaces it', async () => {
+    let release!: () => void;
+    const t = await (async () => {
+      const s = appSession();
+      s.api.me = () => json(200, profile({ organizations: [ORGS[0]] }));
+      await s.session.load();
+      return s;
+    })();
+    const original = t.api.fetch.getMockImplementation()!;
+    t.api.fetch.mockImplementation(async (input, init) => {
+      if (String(input).endsWith('/me/')) await new Promise<void>((r) => (release = r));
+      return original(input, init);
+    });
+    mount('/login', t);
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'solo@demo.test' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'demo-password' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Log In' })));
+    expect(screen.getByRole('button', { name: 'Logging in…' })).toBeTruthy(); // the form, mid-login
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('solo@demo.test');
+    await act(async () => release());
+    await settle();
+    expect(path()).toBe('/dashboard');
+  });
+
+  test("SPEC §2 while the stored session loads, protected routes show 'Checking session...' and /login shows nothing else", () => {
+    mount('/customers', appSession());
+    expect(screen.getByText('Checking session...', { selector: '.center-screen *' })).toBeTruthy();
+    mount('/login', appSession());
+    expect(screen.queryByText('Checking session...')).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Login' })).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../../src/lib/events';
+import { SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../../src/lib/events';
 import { KEYS } from '../../src/lib/storage';
 import {
   LOAD_MAX_TRIES, LOAD_POLL_MS, LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED, MSG_SESSION_NOT_LOADED,
@@ -339,6 +339,17 @@ describe('login and logout', () => {
     expect(JSON.parse(t.storage.get(KEYS.postLoginRedirect) ?? '{}').path).toBe('/customers/9');
     expect(t.navigate).toHaveBeenLastCalledWith('/login', { replace: true });
     expect(t.session.store.getState().isAuthenticated).toBe(false);
+  });
+
+  test('logout announces that the session was cleared (the query cache empties itself)', async () => {
+    const t = makeSession();
+    t.seed();
+    await t.session.load();
+    const heard = vi.fn();
+    window.addEventListener(SESSION_CLEARED_EVENT, heard);
+    await t.session.logout();
+    window.removeEventListener(SESSION_CLEARED_EVENT, heard);
+    expect(heard).toHaveBeenCalled();
   });
 
   test('SPEC §4 a failing logout call is ignored', async () => {

@@ -7,7 +7,6 @@ import { page } from '../../src/router/location';
 import { ErrorBoundary } from '../../src/ui/error-boundary';
 import { OfflineBanner } from '../../src/ui/offline-banner';
 import { SessionExpiredDialog } from '../../src/ui/session-expired';
-import { Spinner } from '../../src/ui/spinner';
 
 afterEach(() => {
   connectivity.setState(true);
@@ -118,9 +117,3 @@ describe('error screen', () => {
   });
 });
 
-describe('spinner', () => {
-  it('SPEC §2 the spinner is a status with a name', () => {
-    render(<Spinner label="Checking session..." showLabel />);
-    expect(screen.getByRole('status').textContent).toBe('Checking session...');
-  });
-});
