@@ -10,7 +10,7 @@ const OUT = 'test-results/screenshots';
 const DOCS = 'docs/screenshots';
 /** A small phone, under the list's 640px breakpoint. */
 const NARROW = { width: 390, height: 844 };
-const FOR_DOCS = new Set(['login-light-desktop', 'dashboard-light-desktop', 'dashboard-dark-desktop', 'drawer-dark-phone', 'org-picker-light-phone']);
+const FOR_DOCS = new Set(['login-light-desktop', 'customers-light-desktop', 'dashboard-dark-desktop', 'drawer-dark-phone', 'org-picker-light-phone']);
 
 async function shoot(page: Page, name: string) {
   await page.evaluate(() => document.fonts.ready);
