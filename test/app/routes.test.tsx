@@ -7,18 +7,8 @@ import { navigate } from '../../src/router/location';
 import { RequireAuth } from '../../src/router/guards';
 import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';
-import { ORGS } from '../helpers/fake-api';
-import { makeSession } from '../helpers/session';
+import { makeSession, NO_ORG, SIGNED_OUT, WITH_ORG } from '../helpers/session';
 
-const ALL = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'jobs:view', 'sms:view', 'email:view', 'calls:view', 'team:view', 'permissions:view'];
-const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComplete: true, isAuthenticated: false };
-const NO_ORG: Partial<SessionState> = {
-  ...SIGNED_OUT,
-  isAuthenticated: true,
-  organizations: ORGS,
-  user: { email: 'owner@demo.test', first_name: 'O', avatar_url: null },
-};
-const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ORGS[0]!, permissions: ALL, role: 'owner' };
 
 function at(path: string, state: Partial<SessionState>) {
   cleanup(); // one app at a time: an earlier tree would react to this URL change too

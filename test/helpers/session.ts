@@ -2,7 +2,8 @@
 import { vi } from 'vitest';
 import { createStorage, KEYS } from '../../src/lib/storage';
 import { createSession, type SessionDeps } from '../../src/session/controller';
-import { FakeApi, MemoryStorage } from './fake-api';
+import type { SessionState } from '../../src/session/types';
+import { FakeApi, MemoryStorage, ORGS } from './fake-api';
 
 export function makeSession(over: Partial<SessionDeps> & { api?: FakeApi; kv?: MemoryStorage; path?: string } = {}) {
   const api = over.api ?? new FakeApi();
@@ -36,3 +37,14 @@ export function makeSession(over: Partial<SessionDeps> & { api?: FakeApi; kv?: M
   };
   return { session, api, kv, storage, navigate, assign, log, seed, setPath: (p: string) => (path = p), path: () => path };
 }
+
+/** Session states for route tests: signed out; signed in without and with an organization. */
+export const ALL_VIEW_PERMISSIONS = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'jobs:view', 'sms:view', 'email:view', 'calls:view', 'team:view', 'permissions:view'];
+export const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComplete: true, isAuthenticated: false };
+export const NO_ORG: Partial<SessionState> = {
+  ...SIGNED_OUT,
+  isAuthenticated: true,
+  organizations: ORGS,
+  user: { email: 'owner@demo.test', first_name: 'Olive', avatar_url: null },
+};
+export const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ORGS[0]!, permissions: ALL_VIEW_PERMISSIONS, role: 'owner' };

@@ -13,17 +13,8 @@ import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';
 import { toasts } from '../../src/ui/toast';
 import { json, ORGS, profile } from '../helpers/fake-api';
-import { makeSession } from '../helpers/session';
+import { makeSession, NO_ORG, SIGNED_OUT, WITH_ORG } from '../helpers/session';
 
-const ALL = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'jobs:view', 'sms:view', 'email:view', 'calls:view', 'team:view', 'permissions:view'];
-const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComplete: true, isAuthenticated: false };
-const NO_ORG: Partial<SessionState> = {
-  ...SIGNED_OUT,
-  isAuthenticated: true,
-  organizations: ORGS,
-  user: { email: 'owner@demo.test', first_name: 'Olive', avatar_url: null },
-};
-const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ORGS[0]!, permissions: ALL, role: 'owner' };
 
 /** A session whose navigation is the app's real one (the URL changes). */
 const appSession = () => makeSession({ navigate: (to, opts) => navigate(to, opts), currentPath });
