@@ -109,8 +109,6 @@ export function createClient(deps: ClientDeps) {
     post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body }),
     /** Joins or starts the single-flight refresh (timers use it too, so failures are handled once). */
     refresh: () => refreshOnce(deps.accessToken()),
-    /** True while a refresh is running. */
-    isRefreshing: () => refreshing !== null,
   };
 }
 
