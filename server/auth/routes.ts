@@ -6,7 +6,7 @@ import { optionalBoolean, optionalPositiveInt, optionalString, requiredString } 
 import { authenticate, issueAccessToken } from './authenticate';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { createSession, revokeSession, rotateRefreshToken, sessionOfRefreshToken } from './sessions';
-import { clientKey, emailKey, recordAttempt, retryAfterSeconds } from './throttle';
+import { clientKey, emailKey, markAttemptSucceeded, startAttempt } from './throttle';
 
 const MAX_EMAIL_CHARS = 254; // RFC 5321 path limit
 const MAX_PASSWORD_CHARS = 1024;
@@ -23,11 +23,13 @@ export const login: Handler = async (req, res, ctx) => {
   const password = requiredString(body, 'password', MAX_PASSWORD_CHARS);
   const rememberMe = optionalBoolean(body, 'remember_me', true); // SPEC §3, §9: defaults to on
 
-  // D18: throttled before any password work, per email and per client address.
+  // D18: throttled before any password work, per email and per client address; the attempt counts as a
+  // failure from here on unless the password proves right.
   const ekey = emailKey(email);
   const ckey = clientKey(clientAddress(req, ctx.config.trustProxy));
-  const wait = await retryAfterSeconds(ctx.db, ctx.config.throttle, ekey, ckey, ctx.now());
-  if (wait !== null) {
+  const attempt = await startAttempt(ctx.db, ctx.config.throttle, ekey, ckey, ctx.now());
+  if (attempt.kind === 'throttled') {
+    const wait = attempt.retryAfterS;
     throw new HttpError(429, 'too_many_attempts', `Too many failed logins; try again in ${wait} s`, { 'Retry-After': String(wait) });
   }
 
@@ -37,8 +39,8 @@ export const login: Handler = async (req, res, ctx) => {
   );
   // D17: an unknown email costs one scrypt too, so timing does not tell which emails have accounts.
   const ok = user ? await verifyPassword(password, user.password_hash, ctx.scryptCost) : await burnPasswordTime(password, ctx.scryptCost);
-  await recordAttempt(ctx.db, ekey, ckey, ok, ctx.now());
   if (!user || !ok) throw invalidCredentials();
+  await markAttemptSucceeded(ctx.db, attempt.attemptId);
 
   const userId = num(user.id);
   if (needsRehash(user.password_hash, ctx.scryptCost)) {

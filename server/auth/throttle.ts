@@ -2,7 +2,8 @@
 // instance on one database sees the same counts. A sliding window: once `max` failures lie within the
 // window, logins for that key wait until the max-th most recent failure leaves it.
 import { isIPv6 } from 'node:net';
-import type { Db } from '../db';
+import type { Db, Queryable } from '../db';
+import { num } from '../db';
 
 export interface ThrottleLimits {
   windowS: number;
@@ -12,6 +13,9 @@ export interface ThrottleLimits {
 
 /** Failed attempts are kept at least this long (and at least one window) for the record. */
 const ATTEMPT_RETENTION_MS = 24 * 3600 * 1000;
+/** Advisory-lock namespaces (two-key form, apart from the schema lock's single key), one per kind of key. */
+const EMAIL_LOCK_NAMESPACE = 72_410_101;
+const CLIENT_LOCK_NAMESPACE = 72_410_102;
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
@@ -26,7 +30,7 @@ export function clientKey(address: string): string {
   return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
-async function blockedUntil(db: Db, sql: string, key: string, max: number, nowMs: number, windowS: number): Promise<number | null> {
+async function blockedUntil(db: Queryable, sql: string, key: string, max: number, nowMs: number, windowS: number): Promise<number | null> {
   const [row] = await db.query<{ attempted_at: Date }>(sql, [key, new Date(nowMs - windowS * 1000), max - 1]);
   return row ? row.attempted_at.getTime() + windowS * 1000 : null;
 }
@@ -43,7 +47,7 @@ const CLIENT_SQL = `
    order by attempted_at desc offset $3 limit 1`;
 
 /** Seconds until a login for this email from this client may be tried, or null when it may now. */
-export async function retryAfterSeconds(db: Db, limits: ThrottleLimits, email: string, client: string, nowMs: number): Promise<number | null> {
+export async function retryAfterSeconds(db: Queryable, limits: ThrottleLimits, email: string, client: string, nowMs: number): Promise<number | null> {
   const until = Math.max(
     (await blockedUntil(db, EMAIL_SQL, email, limits.maxFailuresPerEmail, nowMs, limits.windowS)) ?? 0,
     (await blockedUntil(db, CLIENT_SQL, client, limits.maxFailuresPerClient, nowMs, limits.windowS)) ?? 0,
@@ -51,10 +55,31 @@ export async function retryAfterSeconds(db: Db, limits: ThrottleLimits, email: s
   return until > nowMs ? Math.max(1, Math.ceil((until - nowMs) / 1000)) : null;
 }
 
-export async function recordAttempt(db: Db, email: string, client: string, succeeded: boolean, nowMs: number): Promise<void> {
-  await db.query('insert into login_attempts (email_key, client_key, succeeded, attempted_at) values ($1, $2, $3, $4)', [
-    email, client, succeeded, new Date(nowMs),
-  ]);
+export type AttemptStart = { kind: 'started'; attemptId: number } | { kind: 'throttled'; retryAfterS: number };
+
+/**
+ * D18: checks both limits and, when neither is reached, records this attempt as a failure before any
+ * password work, under per-email and per-address locks. Guesses sent at once are therefore counted
+ * against each other; checking first and recording after the password check let them all through.
+ */
+export function startAttempt(db: Db, limits: ThrottleLimits, email: string, client: string, nowMs: number): Promise<AttemptStart> {
+  return db.transaction(async (tx): Promise<AttemptStart> => {
+    // Always the email's lock first, then the address's: two logins never wait for each other in a cycle.
+    await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [EMAIL_LOCK_NAMESPACE, email]);
+    await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [CLIENT_LOCK_NAMESPACE, client]);
+    const wait = await retryAfterSeconds(tx, limits, email, client, nowMs);
+    if (wait !== null) return { kind: 'throttled', retryAfterS: wait };
+    const [row] = await tx.query<{ id: unknown }>(
+      'insert into login_attempts (email_key, client_key, succeeded, attempted_at) values ($1, $2, false, $3) returning id',
+      [email, client, new Date(nowMs)],
+    );
+    return { kind: 'started', attemptId: num(row?.id) };
+  });
+}
+
+/** The attempt turned out right: it stops counting as a failure (and resets its email's count). */
+export async function markAttemptSucceeded(db: Db, attemptId: number): Promise<void> {
+  await db.query('update login_attempts set succeeded = true where id = $1', [attemptId]);
 }
 
 export async function pruneAttempts(db: Db, windowS: number, nowMs: number): Promise<void> {

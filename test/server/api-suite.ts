@@ -601,6 +601,17 @@ export function defineApiSuite(label: 'PGlite' | 'PostgreSQL', backend: () => Pr
         expect((await client(server.url).login(user.email, user.password)).status).toBe(200);
       });
 
+      test('D18 guesses sent all at once are counted against each other: no more than the limit are checked, per email and per address', async () => {
+        const user = await createUser(server.db);
+        const perEmail = await Promise.all(Array.from({ length: 12 }, () => client(server.url).login(user.email, 'wrong')));
+        expect(perEmail.map((r) => r.status).sort()).toEqual([...Array<number>(3).fill(401), ...Array<number>(9).fill(429)]);
+        const from = client(server.url, newAddress());
+        const perAddress = await Promise.all(Array.from({ length: 12 }, (_, i) => from.login(`burst${i}-${Date.now()}@test.example`, 'wrong')));
+        expect(perAddress.map((r) => r.status).sort()).toEqual([...Array<number>(5).fill(401), ...Array<number>(7).fill(429)]);
+        // The right password, tried next, is throttled too.
+        expect((await client(server.url).login(user.email, user.password)).status).toBe(429);
+      });
+
       test('D18 throttling state lives in the database', async () => {
         const user = await createUser(server.db);
         for (let i = 0; i < 3; i++) await client(server.url).login(user.email, 'wrong');
