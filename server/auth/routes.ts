@@ -11,7 +11,8 @@ import { clientKey, emailKey, markAttemptSucceeded, startAttempt } from './throt
 const MAX_EMAIL_CHARS = 254; // RFC 5321 path limit
 const MAX_PASSWORD_CHARS = 1024;
 const MAX_REFRESH_TOKEN_CHARS = 512;
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+$/;
+// No spaces and no control characters: PostgreSQL text cannot hold NUL, so it must never reach a query (D19).
+const EMAIL_SHAPE = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+$/;
 
 const invalidCredentials = () => new HttpError(401, 'invalid_credentials', 'Invalid email or password');
 

@@ -694,6 +694,15 @@ export function defineApiSuite(label: 'PGlite' | 'PostgreSQL', backend: () => Pr
         expect((await api.login('solo@demo.test')).status).toBe(200);
       });
 
+      test('D19 an email with a NUL or another control character is a 400 naming the field, never a 500', async () => {
+        for (const email of ['a\u0000@b.example', 'a@b.example\u0000', 'a\u0007b@c.example', 'a@b\u007f.example', '\u001b[31ma@b.example']) {
+          const r = await api.post(LOGIN, { email, password: 'x' });
+          expectError(r, 400, 'invalid_field');
+          expect(r.body.field, JSON.stringify(email)).toBe('email');
+        }
+        expect((await api.login('solo@demo.test')).status).toBe(200);
+      });
+
       test('D19 hostile bodies and headers on every endpoint never get a 500', async () => {
         const t = tokens(await api.login('solo@demo.test'));
         const bodies: unknown[] = [
