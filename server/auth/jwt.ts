@@ -46,8 +46,10 @@ export function verifyAccessToken(token: string, secret: string, nowS: number): 
   if (!isObject(header) || header.alg !== HEADER.alg || (header.typ !== undefined && header.typ !== HEADER.typ) || 'crit' in header) {
     return { ok: false, reason: 'malformed' };
   }
-  const expected = sign(`${h}.${p}`, secret);
-  const given = Buffer.from(s, 'base64url');
+  // Compared as text, in constant time: decoded bytes would also accept other spellings of the signature
+  // (the spare low bits of its last character), and a token counts only exactly as we wrote it.
+  const expected = Buffer.from(sign(`${h}.${p}`, secret).toString('base64url'));
+  const given = Buffer.from(s);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
   const payload = decodeJson(p);
   if (!isObject(payload)) return { ok: false, reason: 'malformed' };

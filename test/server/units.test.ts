@@ -69,6 +69,17 @@ describe('D16 access tokens', () => {
     for (const token of bad) expect(verifyAccessToken(token, SECRET, 1000).ok, token.slice(0, 60)).toBe(false);
   });
 
+  test('D16 a signature spelled another way in base64url (the spare bits of its last character) is refused', () => {
+    const token = signAccessToken(claims, SECRET);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(token.at(-1) ?? '');
+    // 32 bytes are 43 characters; the last one carries 4 bits and 2 spare ones, so 3 other spellings decode alike.
+    const variants = [1, 2, 3].map((bits) => `${token.slice(0, -1)}${alphabet[last ^ bits] ?? ''}`);
+    for (const v of variants) expect(Buffer.from(v.split('.')[2] ?? '', 'base64url')).toEqual(Buffer.from(token.split('.')[2] ?? '', 'base64url'));
+    for (const v of variants) expect(verifyAccessToken(v, SECRET, 1000)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyAccessToken(token, SECRET, 1000).ok).toBe(true);
+  });
+
   test('D16 session expiry: 30 days or 1 day from now, never past 90 days from login', () => {
     expect(sessionExpiry(0, 0, true)).toBe(30 * DAY);
     expect(sessionExpiry(0, 0, false)).toBe(DAY);
