@@ -130,6 +130,7 @@ export interface StaticOptions {
 export function createStatic({ distDir, appConfig, sentryOrigin }: StaticOptions) {
   const root = path.resolve(distDir);
   const indexFile = path.join(root, 'index.html');
+  const assetsDir = path.join(root, 'assets') + path.sep; // hashed names only (build.mjs)
   let page: Page | null = null;
   const files = new Map<string, FileEntry>();
 
@@ -193,6 +194,8 @@ export function createStatic({ distDir, appConfig, sentryOrigin }: StaticOptions
     }
     if (path.posix.normalize(decodedPath).replace(/^\/+/, '/') === '/index.html' || decodedPath === '/') return servePage(req, res);
     const file = resolveFile(decodedPath);
+    // D1 D20: index.html however spelled (`/index.html/`, …) is the page with its config and CSP, never the raw file.
+    if (file === indexFile) return servePage(req, res);
     const s = file ? await stat(file).catch(() => null) : null;
     if (file && s?.isFile()) {
       const key = versionKey(s);
@@ -202,7 +205,8 @@ export function createStatic({ distDir, appConfig, sentryOrigin }: StaticOptions
         files.set(file, entry);
       }
       const etag = `W/"${key}"`; // weak: the same for the plain and the compressed copy
-      const immutable = decodedPath.startsWith('/assets/');
+      // D20: judged by where the file is, not how the path was spelled (`/assets/../favicon.svg` is not hashed).
+      const immutable = file.startsWith(assetsDir);
       const headers = { ETag: etag, 'Cache-Control': immutable ? IMMUTABLE : REVALIDATE };
       if (req.headers['if-none-match'] === etag) {
         res.writeHead(304, { ...BASE_SECURITY_HEADERS, ...headers });

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ASSET_JS, client, freshDataDir, makeDist, removeDir, startTestServer, THEME_SCRIPT, type TestServer } from './helpers';
+import { ASSET_JS, client, freshDataDir, makeDist, rawRequest, removeDir, startTestServer, THEME_SCRIPT, type TestServer } from './helpers';
 
 const SENTRY_DSN = 'https://0123456789abcdef@o42.ingest.sentry.io/4242';
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
@@ -91,6 +91,25 @@ describe('serving the app', () => {
       expect(r.text, p).toContain('__APP_CONFIG__');
       expect(r.headers.get('content-security-policy'), p).toContain('script-src');
     }
+  });
+
+  test('D20 index.html reached with a trailing slash is the page with its config and CSP, never the raw file', async () => {
+    for (const p of ['/index.html/', '/index.html//', '/assets/..%2Findex.html/']) {
+      const r = await web.get(p);
+      expect(r.status, p).toBe(200);
+      expect(r.text, p).toContain('__APP_CONFIG__');
+      expect(r.headers.get('content-security-policy'), p).toContain("frame-ancestors 'none'");
+      expect(r.headers.get('cache-control'), p).toBe('no-store');
+    }
+  });
+
+  test('D20 only files under /assets/ are cached immutably, however the path is spelled', async () => {
+    const cacheOf = async (target: string) => /\r\ncache-control: ([^\r]*)/i.exec(await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))?.[1];
+    for (const p of ['/assets/%2e%2e/favicon.svg', '/assets/..%2Ffavicon.svg', '/assets/%2E%2E/logos/acme.svg']) {
+      expect(await cacheOf(p), p).toBe('no-cache');
+    }
+    expect(await cacheOf(ASSET_JS)).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf(`/logos/..%2F${ASSET_JS.slice(1)}`)).toBe('public, max-age=31536000, immutable');
   });
 
   test('build output, dotfiles and paths outside dist/ are never served', async () => {
