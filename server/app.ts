@@ -61,6 +61,8 @@ export function createApp(ctx: Ctx, parts: AppParts) {
     });
     try {
       if (!path) throw new HttpError(400, 'bad_request', 'Malformed request path');
+      // RFC 9112 §3.2: an HTTP/1.1 request must name its Host (the server turns off Node's bodiless refusal).
+      if (req.httpVersion === '1.1' && req.headers.host === undefined) throw new HttpError(400, 'bad_request', 'Host header is required');
       if (path.raw === base || path.raw.startsWith(`${base}/`)) return await api(req, res, ctx, path.raw.slice(base.length) || '/');
       if (parts.devReload && path.raw === DEV_RELOAD_PATH && req.method === 'GET') return parts.devReload.handle(req, res);
       await parts.serveStatic(req, res, path.decoded);

@@ -1,6 +1,7 @@
 // startServer(): the one programmatic entry, used by main.ts and the tests. Opens the database, migrates,
 // seeds (D3), and serves the API and the built app on one port (D2).
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import type { Ctx } from './context';
 import type { Db } from './db';
 import { openDb } from './db';
 import { createDevReload } from './dev-reload';
+import { BASE_SECURITY_HEADERS, HttpError, sendError } from './http';
 import type { Logger } from './log';
 import { consoleLogger, describeError } from './log';
 import { migrate } from './migrations';
@@ -70,6 +72,21 @@ async function jwtSecret(db: Db, configured: string | null): Promise<string> {
   return row.value;
 }
 
+/** D19 D20: a JSON error written straight to the socket, for requests that never reach a handler; then close. */
+function rawAnswer(socket: Duplex, status: number, code: string, detail: string, headers: OutgoingHttpHeaders = {}): void {
+  const body = JSON.stringify({ detail, code });
+  const all: OutgoingHttpHeaders = {
+    ...BASE_SECURITY_HEADERS,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    ...headers,
+    Connection: 'close',
+  };
+  const lines = Object.entries(all).map(([name, value]) => `${name}: ${String(value)}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines}\r\n${body}`);
+}
+
 /** D19: even a request Node cannot parse (e.g. headers over the limit) gets a JSON answer. */
 function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable || err.code === 'ECONNRESET') {
@@ -80,11 +97,13 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
     err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', 'Request headers are too large']
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'Request took too long to arrive']
     : [400, 'bad_request', 'Malformed HTTP request'];
-  const body = JSON.stringify({ detail, code });
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-  );
+  rawAnswer(socket, status, code, detail);
+}
+
+/** D19: CONNECT (a proxy's method) would otherwise get the connection dropped without a word. */
+function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy()); // Node hands the socket over without its own error handler
+  rawAnswer(socket, 405, 'method_not_allowed', 'Method CONNECT not allowed', { Allow: 'GET, HEAD, POST, OPTIONS' });
 }
 
 function displayUrl(host: string, port: number): string {
@@ -120,11 +139,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     });
     const app = createApp(ctx, { serveStatic, devReload });
 
-    const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
+    // requireHostHeader off: Node's own refusal is an empty 400; the app refuses in JSON instead (D19).
+    const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, requireHostHeader: false }, (req, res) => {
       void app(req, res);
     });
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     server.on('clientError', answerClientError);
+    server.on('connect', answerConnect);
+    // D19: an Expect other than 100-continue; Node's own answer is an empty 417. The body is never read.
+    server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+      sendError(res, new HttpError(417, 'expectation_failed', 'Only "Expect: 100-continue" is supported', { Connection: 'close' })),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => {

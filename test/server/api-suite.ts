@@ -1,6 +1,7 @@
 // The API's rules (SPEC §7, D3, D8–D10, D16–D19), run against PGlite and against a real PostgreSQL.
 // One server per backend with demo data; each test uses its own login, client address and, where it
 // fails logins on purpose, its own user, so tests do not disturb each other.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StartOptions } from '../../server/server';
 import {
@@ -701,6 +702,36 @@ export function defineApiSuite(label: 'PGlite' | 'PostgreSQL', backend: () => Pr
           expect(r.body.field, JSON.stringify(email)).toBe('email');
         }
         expect((await api.login('solo@demo.test')).status).toBe(200);
+      });
+
+      test('D19 requests Node would refuse by itself (no Host, an unknown Expect, CONNECT) get JSON errors with the security headers', async () => {
+        const noHost = await rawRequest(server.port, `GET ${ME} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+        expect(noHost).toMatch(/^HTTP\/1\.1 400 [^]*\r\n\r\n\{"detail":"Host header is required","code":"bad_request"\}$/);
+        expect(await rawRequest(server.port, 'GET /api/health/ HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 [^]*\{"status":"ok"\}$/); // 1.0 needs no Host
+        const teapot = await rawRequest(
+          server.port,
+          `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+        );
+        expect(teapot).toMatch(/^HTTP\/1\.1 417 [^]*"code":"expectation_failed"/);
+        const tunnel = await rawRequest(server.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+        expect(tunnel).toMatch(/^HTTP\/1\.1 405 [^]*\r\nAllow: GET, HEAD, POST, OPTIONS\r\n[^]*"code":"method_not_allowed"/);
+        const overflow = await rawRequest(server.port, `GET ${ME} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+        for (const raw of [noHost, teapot, tunnel, overflow]) {
+          expect(raw).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/i);
+          expect(raw).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+          expect(raw).toMatch(/\r\nReferrer-Policy: no-referrer\r\n/i);
+          expect(raw).toMatch(/\r\nX-Frame-Options: DENY\r\n/i);
+        }
+        // A CONNECT whose client vanishes at once does not take the server down.
+        await new Promise<void>((resolve) => {
+          const socket = connect(server.port, '127.0.0.1', () => {
+            socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', () => socket.resetAndDestroy());
+          });
+          socket.on('error', () => {});
+          socket.on('close', () => resolve());
+        });
+        await new Promise((r) => setTimeout(r, 50));
+        expect((await api.get('/api/health/')).status).toBe(200);
       });
 
       test('D19 hostile bodies and headers on every endpoint never get a 500', async () => {
