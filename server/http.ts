@@ -130,7 +130,17 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
   const header = req.headers['x-forwarded-for'];
   const list = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
   const candidate = list[Math.max(0, list.length - trustProxy)];
-  return candidate && isIP(candidate) ? candidate : socket;
+  return (candidate && forwardedAddress(candidate)) ?? socket;
+}
+
+/**
+ * An X-Forwarded-For entry as a bare address, or null. Some proxies add the port (`203.0.113.7:5678`,
+ * `[2001:db8::1]:443`); refusing those would put every client behind such a proxy in one D18 bucket.
+ */
+function forwardedAddress(entry: string): string | null {
+  const m = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(entry) ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(entry);
+  const address = m?.[1] ?? entry;
+  return isIP(address) ? address : null;
 }
 
 /** The path of a request target, percent-decoded; null when it cannot be decoded. */

@@ -1,5 +1,6 @@
 // The server's pure parts, checked directly: configuration, JWT, refresh-token sealing, passwords,
 // client keys and the page's config injection.
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { signAccessToken, verifyAccessToken } from '../../server/auth/jwt';
 import { burnPasswordTime, hashPassword, needsRehash, parseHash, verifyPassword } from '../../server/auth/passwords';
@@ -8,6 +9,7 @@ import { clientKey } from '../../server/auth/throttle';
 import { hashToken, newRefreshToken, openSuccessor, sealSuccessor } from '../../server/auth/tokens';
 import { ConfigError, loadConfig } from '../../server/config';
 import { containsPattern, parseListQuery } from '../../server/customers';
+import { clientAddress } from '../../server/http';
 import { MIGRATIONS } from '../../server/migrations';
 import { demoCustomers } from '../../server/seed-data';
 import { contentSecurityPolicy, injectConfig, inlineScriptHashes, scriptJson } from '../../server/static';
@@ -130,6 +132,21 @@ describe('D17 passwords', () => {
 });
 
 describe('D18 client keys', () => {
+  const request = (forwarded: string | undefined) =>
+    ({ socket: { remoteAddress: '10.9.9.9' }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+
+  test('D18 a forwarded address written with a port counts as that address, not as the proxy', () => {
+    expect(clientAddress(request('198.51.100.1, 203.0.113.7:5678'), 1)).toBe('203.0.113.7');
+    expect(clientAddress(request('[2001:db8::1]:443'), 1)).toBe('2001:db8::1');
+    expect(clientAddress(request('[2001:db8::2]'), 1)).toBe('2001:db8::2');
+    expect(clientAddress(request('203.0.113.7'), 1)).toBe('203.0.113.7');
+    expect(clientAddress(request('2001:db8::3'), 1)).toBe('2001:db8::3');
+    // Not an address: the connection's own; without TRUST_PROXY the header is never read.
+    for (const bad of ['unknown', 'evil.example:80', '203.0.113.7:port', '[nope]:1', '']) expect(clientAddress(request(bad), 1), bad).toBe('10.9.9.9');
+    expect(clientAddress(request(undefined), 1)).toBe('10.9.9.9');
+    expect(clientAddress(request('203.0.113.7:5678'), 0)).toBe('10.9.9.9');
+  });
+
   test('D18 IPv4 as is (also when IPv4-mapped); IPv6 per /64', () => {
     expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
     expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
