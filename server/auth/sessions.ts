@@ -51,17 +51,8 @@ export type RotateResult =
   | { kind: 'unknown' | 'revoked' | 'expired' }
   | { kind: 'reused'; sessionId: number };
 
-type TokenRow = {
-  id: unknown;
-  session_id: unknown;
-  used_at: Date | null;
-  successor_sealed: string | null;
-  user_id: unknown;
-  remember_me: boolean;
-  created_at: Date;
-  expires_at: Date;
-  revoked_at: Date | null;
-};
+type SessionRow = { user_id: unknown; remember_me: boolean; created_at: Date; expires_at: Date; revoked_at: Date | null };
+type TokenRow = { id: unknown; used_at: Date | null; successor_sealed: string | null };
 
 /**
  * D8/D16: trades a refresh token for its successor. Unused: rotate and slide the session's expiry.
@@ -70,34 +61,37 @@ type TokenRow = {
  */
 export async function rotateRefreshToken(db: Db, token: string, nowMs: number): Promise<RotateResult> {
   const now = new Date(nowMs);
+  const tokenHash = hashToken(token);
   return db.transaction(async (tx): Promise<RotateResult> => {
-    // FOR UPDATE: two instances presenting the same token at once are serialized; the second sees it used.
-    const [row] = await tx.query<TokenRow>(
-      `select t.id, t.session_id, t.used_at, t.successor_sealed, s.user_id, s.remember_me, s.created_at, s.expires_at, s.revoked_at
-         from refresh_tokens t join sessions s on s.id = t.session_id
-        where t.token_hash = $1
-        for update of t, s`,
-      [hashToken(token)],
+    // Row locks, always the session's first and then its tokens' (as revocation takes them), so a refresh
+    // racing a logout or another refresh of the session waits instead of deadlocking. FOR UPDATE: two
+    // instances presenting the same token at once are serialized; the second sees it used.
+    const [owner] = await tx.query<{ session_id: unknown }>('select session_id from refresh_tokens where token_hash = $1', [tokenHash]);
+    if (!owner) return { kind: 'unknown' };
+    const sessionId = num(owner.session_id);
+    const [session] = await tx.query<SessionRow>(
+      'select user_id, remember_me, created_at, expires_at, revoked_at from sessions where id = $1 for update',
+      [sessionId],
     );
-    if (!row) return { kind: 'unknown' };
-    const sessionId = num(row.session_id);
-    const userId = num(row.user_id);
-    if (row.revoked_at) return { kind: 'revoked' };
-    if (row.expires_at.getTime() <= nowMs) return { kind: 'expired' };
+    const [row] = await tx.query<TokenRow>('select id, used_at, successor_sealed from refresh_tokens where token_hash = $1 for update', [tokenHash]);
+    if (!session || !row) return { kind: 'unknown' }; // deleted meanwhile by housekeeping
+    const userId = num(session.user_id);
+    if (session.revoked_at) return { kind: 'revoked' };
+    if (session.expires_at.getTime() <= nowMs) return { kind: 'expired' };
 
     if (row.used_at === null) {
       const next = await insertRefreshToken(tx, sessionId, now);
       await tx.query('update refresh_tokens set used_at = $2, successor_id = $3, successor_sealed = $4 where id = $1', [
         num(row.id), now, next.id, sealSuccessor(next.token, token),
       ]);
-      const expiresAt = new Date(sessionExpiry(row.created_at.getTime(), nowMs, row.remember_me));
+      const expiresAt = new Date(sessionExpiry(session.created_at.getTime(), nowMs, session.remember_me));
       await tx.query('update sessions set last_refresh_at = $2, expires_at = $3 where id = $1', [sessionId, now, expiresAt]);
       return { kind: 'rotated', sessionId, userId, refreshToken: next.token, expiresAt };
     }
 
     const successor = row.successor_sealed ? openSuccessor(row.successor_sealed, token) : null;
     if (nowMs - row.used_at.getTime() <= REFRESH_GRACE_MS && successor) {
-      return { kind: 'grace', sessionId, userId, refreshToken: successor, expiresAt: row.expires_at };
+      return { kind: 'grace', sessionId, userId, refreshToken: successor, expiresAt: session.expires_at };
     }
     // D8: reuse after the grace window: someone else may hold this token. End the session for everyone.
     await revokeIn(tx, sessionId, 'refresh_token_reuse', now);
@@ -105,6 +99,7 @@ export async function rotateRefreshToken(db: Db, token: string, nowMs: number): 
   });
 }
 
+/** Locks the session row, then its tokens' rows: the order rotateRefreshToken keeps too. */
 async function revokeIn(q: Queryable, sessionId: number, reason: string, now: Date): Promise<void> {
   await q.query('update sessions set revoked_at = coalesce(revoked_at, $2), revoked_reason = coalesce(revoked_reason, $3) where id = $1', [
     sessionId, now, reason,
@@ -135,7 +130,10 @@ export async function isSessionLive(db: Queryable, sessionId: number, userId: nu
 /** Housekeeping: forget long-ended sessions and drop sealed successors whose grace window has passed. */
 export async function pruneSessions(db: Db, nowMs: number): Promise<void> {
   await db.query('delete from sessions where expires_at < $1 or revoked_at < $1', [new Date(nowMs - ENDED_SESSION_RETENTION_MS)]);
-  await db.query('update refresh_tokens set successor_sealed = null where successor_sealed is not null and used_at < $1', [
-    new Date(nowMs - REFRESH_GRACE_MS),
-  ]);
+  // SKIP LOCKED: rows a refresh or logout holds are left for the next round, so this never waits in a lock cycle.
+  await db.query(
+    `update refresh_tokens set successor_sealed = null
+      where id in (select id from refresh_tokens where successor_sealed is not null and used_at < $1 for update skip locked)`,
+    [new Date(nowMs - REFRESH_GRACE_MS)],
+  );
 }

@@ -57,6 +57,28 @@ if (!bin) {
       expect((await client(b.url).me(n.access_token)).status).toBe(401);
     });
 
+    test('D8 D16 a refresh with a rotated-out token racing a logout of its session waits for it, never deadlocks', async () => {
+      const t = tokens(await client(a.url).login('solo@demo.test'));
+      const n = tokens(await client(a.url).refresh(t.refresh_token)); // t is rotated out: a second tab still holds it
+      const { late } = await a.db.transaction(async (tx) => {
+        // A logout's first step: the session row.
+        await tx.query('update sessions set revoked_reason = revoked_reason where id = $1', [t.session_id]);
+        const late = client(b.url).refresh(t.refresh_token); // D8: the second tab refreshes on the other instance
+        for (let i = 0; i < 250; i++) {
+          const waiting = await a.db.query("select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()");
+          if (waiting.length > 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        // Its second step: the session's token rows. A refresh holding its token row while waiting for the
+        // session row would close a cycle here, and PostgreSQL would end one side with "deadlock detected".
+        await tx.query('update refresh_tokens set successor_sealed = successor_sealed where session_id = $1', [t.session_id]);
+        return { late }; // wrapped: awaiting it inside the transaction would wait for our own lock
+      });
+      const r = await late;
+      expect(r.status, r.text).toBe(200);
+      expect(tokens(r).refresh_token).toBe(n.refresh_token);
+    });
+
     test('D18 failures counted on one instance throttle the other', async () => {
       const user = await createUser(a.db);
       for (let i = 0; i < 3; i++) await client(i % 2 ? a.url : b.url).login(user.email, 'wrong');
