@@ -7,7 +7,8 @@ import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
 import { clearSessionStorage, createStorage, KEYS, readRedirect, storeRedirect, type AppStorage } from '../lib/storage';
 import type { WithLock } from './lock';
-import { chooseOrg, parseProfile, SessionInvalidError } from './profile';
+import { chooseOrg, parseProfile } from './profile';
+import { rotateTokens as rotate, saveTokens } from './tokens';
 import { LOGGED_OUT, type LoginPayload, type Profile, type SessionState, type TokenResponse } from './types';
 
 /** SPEC §4 Session load: poll every 100 ms while another load runs; force it after more than 30 tries. */
@@ -15,9 +16,6 @@ export const LOAD_POLL_MS = 100;
 export const LOAD_MAX_TRIES = 30;
 /** A load that failed for lack of network is tried again after this long (or when back online). */
 export const LOAD_RETRY_MS = 5_000;
-/** SPEC §9: session lifetime with and without remember me. */
-export const REMEMBER_ME_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** SPEC §8 messages. */
 export const MSG_LOGIN_BAD_CREDENTIALS = 'Login failed. Check your credentials.';
@@ -94,30 +92,9 @@ export function createSession(deps: SessionDeps) {
     emit(SESSION_EXPIRED_EVENT, win);
   }
 
-  function storeTokens(res: TokenResponse): void {
-    if (!isWellFormed(res.access_token) || typeof res.refresh_token !== 'string' || !res.refresh_token) {
-      throw new SessionInvalidError();
-    }
-    storage.set(KEYS.accessToken, res.access_token);
-    storage.set(KEYS.refreshToken, res.refresh_token);
-    if (typeof res.session_id === 'number') storage.set(KEYS.sessionId, String(res.session_id));
-    // SPEC §4: the refresh extends the refresh expiry; the server's own figure wins when it sends one.
-    const fromServer = res.refresh_expires_at ? Date.parse(res.refresh_expires_at) : NaN;
-    const lifetime = storage.get(KEYS.rememberMe) === 'false' ? SESSION_LIFETIME_MS : REMEMBER_ME_LIFETIME_MS;
-    storage.set(KEYS.refreshExpiresAt, String(Number.isFinite(fromServer) ? fromServer : Date.now() + lifetime));
-  }
-
-  /** D8: rotates the tokens under the cross-tab lock; skips the call when another tab just did it. */
-  async function rotateTokens(): Promise<void> {
-    const seen = storage.get(KEYS.refreshToken);
-    await lock(async () => {
-      const current = storage.get(KEYS.refreshToken);
-      const access = storage.get(KEYS.accessToken);
-      if (current && current !== seen && isWellFormed(access) && !isExpired(access)) return;
-      if (!current) throw new SessionInvalidError();
-      storeTokens(await client.post<TokenResponse>(PATHS.refresh, { refresh_token: current }));
-    });
-  }
+  const storeTokens = (res: TokenResponse) => saveTokens(storage, res);
+  /** D8: rotates the tokens under the cross-tab lock (see tokens.ts). */
+  const rotateTokens = () => rotate(storage, lock, (refresh_token) => client.post<TokenResponse>(PATHS.refresh, { refresh_token }));
 
   async function fetchProfile(): Promise<Profile> {
     try {

@@ -3,8 +3,8 @@ import { SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } 
 import { KEYS } from '../../src/lib/storage';
 import {
   LOAD_MAX_TRIES, LOAD_POLL_MS, LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED, MSG_SESSION_NOT_LOADED,
-  REMEMBER_ME_LIFETIME_MS, SESSION_LIFETIME_MS,
 } from '../../src/session/controller';
+import { REMEMBER_ME_LIFETIME_MS, SESSION_LIFETIME_MS } from '../../src/session/tokens';
 import { accessToken, json, ORGS, profile } from '../helpers/fake-api';
 import { makeSession } from '../helpers/session';
 
