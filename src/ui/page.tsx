@@ -17,6 +17,12 @@ export function Page({ title, description, actions, children }: { title: string;
 }
 
 /** SPEC §1: the SMS, email, calls and jobs pages show only placeholder text. */
-export function Placeholder({ children }: { children: ReactNode }) {
-  return <div className="card placeholder">{children}</div>;
+export function PlaceholderPage({ title, text }: { title: string; text: string }) {
+  return (
+    <Page title={title}>
+      <div className="card placeholder">
+        <p>{text}</p>
+      </div>
+    </Page>
+  );
 }
