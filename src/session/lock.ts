@@ -6,23 +6,29 @@ export const LOCK_STEAL_MS = 5_000;
 const STORAGE_LOCK_POLL_MS = 25;
 export const LOCK_NAME = 'auth_refresh_lock';
 
-export type WithLock = <T>(fn: () => Promise<T>) => Promise<T>;
+/** Runs `fn` holding the lock; `waited` tells it whether another holder had the lock first. */
+export type WithLock = <T>(fn: (waited: boolean) => Promise<T>) => Promise<T>;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Web Locks: wait up to `stealMs` for the lock, then take it over with `steal: true`. */
+/**
+ * Web Locks: take the lock if it is free; else wait up to `stealMs` for it, then take it over
+ * with `steal: true`.
+ */
 export function webLock(locks: LockManager, name = LOCK_NAME, stealMs = LOCK_STEAL_MS): WithLock {
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    const waited = new AbortController();
-    const timer = setTimeout(() => waited.abort(), stealMs);
+  return async <T>(fn: (waited: boolean) => Promise<T>): Promise<T> => {
+    const first = await locks.request(name, { ifAvailable: true }, async (free) => (free ? { value: await fn(false) } : null));
+    if (first) return first.value;
+    const waiting = new AbortController();
+    const timer = setTimeout(() => waiting.abort(), stealMs);
     try {
-      return await locks.request(name, { signal: waited.signal }, () => {
+      return await locks.request(name, { signal: waiting.signal }, () => {
         clearTimeout(timer);
-        return fn();
+        return fn(true);
       });
     } catch (error) {
-      if (!waited.signal.aborted) throw error;
-      return locks.request(name, { steal: true }, fn);
+      if (!waiting.signal.aborted) throw error;
+      return locks.request(name, { steal: true }, () => fn(true));
     } finally {
       clearTimeout(timer);
     }
@@ -44,8 +50,9 @@ export function storageLock(kv: Pick<Storage, 'getItem' | 'setItem' | 'removeIte
       return null;
     }
   };
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
+  return async <T>(fn: (waited: boolean) => Promise<T>): Promise<T> => {
     const id = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    let waited = false;
     for (;;) {
       const held = read();
       if (!held || held.until <= Date.now()) {
@@ -55,9 +62,10 @@ export function storageLock(kv: Pick<Storage, 'getItem' | 'setItem' | 'removeIte
       } else {
         await sleep(STORAGE_LOCK_POLL_MS);
       }
+      waited = true;
     }
     try {
-      return await fn();
+      return await fn(waited);
     } finally {
       if (read()?.id === id) kv.removeItem(name);
     }

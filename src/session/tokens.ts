@@ -24,13 +24,26 @@ export function saveTokens(storage: AppStorage, res: TokenResponse): void {
 }
 
 /**
+ * D8: how long a tab that waited for the lock gives the previous holder's new tokens to show up in
+ * its storage. Browsers deliver another tab's localStorage writes and the lock grant separately, so
+ * the grant can arrive first; without this pause the tab would refresh again with the old token.
+ */
+export const HANDOFF_MS = 1_000;
+const HANDOFF_POLL_MS = 20;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
  * D8: rotates the tokens under the cross-tab lock. A tab that waited re-reads storage and skips
  * the call when another tab rotated meanwhile (the refresh token changed and the access token is good).
  */
 export async function rotateTokens(storage: AppStorage, lock: WithLock, refresh: (token: string) => Promise<TokenResponse>): Promise<void> {
   const seen = storage.get(KEYS.refreshToken);
-  await lock(async () => {
-    const current = storage.get(KEYS.refreshToken);
+  await lock(async (waited) => {
+    let current = storage.get(KEYS.refreshToken);
+    for (let t = 0; waited && current === seen && t < HANDOFF_MS; t += HANDOFF_POLL_MS) {
+      await sleep(HANDOFF_POLL_MS);
+      current = storage.get(KEYS.refreshToken);
+    }
     const access = storage.get(KEYS.accessToken);
     if (current && current !== seen && isWellFormed(access) && !isExpired(access)) return;
     if (!current) throw new SessionInvalidError();

@@ -23,7 +23,7 @@ test('the app signs in against the real server: login â†’ organization picker â†
     navigate,
     currentPath,
     assign: page.assign,
-    lock: (fn) => fn(),
+    lock: (fn) => fn(false),
   });
   navigate('/login', { replace: true });
   render(<App session={session} />);

@@ -22,7 +22,7 @@ export function makeSession(over: Partial<SessionDeps> & { api?: FakeApi; kv?: M
     navigate,
     currentPath: () => path,
     assign,
-    lock: (fn) => fn(),
+    lock: (fn) => fn(false),
     online: () => true,
     log,
     ...over,

@@ -71,7 +71,7 @@ export function makeSession({
     navigate,
     assign,
     currentPath: () => window.location.pathname,
-    lock: (fn) => fn(),
+    lock: (fn) => fn(false),
     online: () => true,
     log: { warn: vi.fn(), error: vi.fn() },
   });

@@ -12,6 +12,7 @@ import { defaultLock } from '../../src/session/lock';
 import { OfflineBanner } from '../../src/ui/offline-banner';
 import { FakeApi, MemoryStorage } from '../helpers/fake-api';
 import { makeSession } from '../helpers/session';
+import { FakeLocks } from '../helpers/tabs';
 
 afterEach(() => {
   connectivity.setState(true);
@@ -55,11 +56,11 @@ describe('D7 offline at start', () => {
 
 describe('D8 Web Lock with a fallback', () => {
   test('D8 the refresh lock uses navigator.locks when the browser has it', async () => {
-    const request = vi.fn((_name: string, _opts: LockOptions, cb: () => Promise<unknown>) => cb());
-    Object.defineProperty(window.navigator, 'locks', { value: { request }, configurable: true });
+    const locks = new FakeLocks();
+    Object.defineProperty(window.navigator, 'locks', { value: locks.asManager(), configurable: true });
     try {
       await expect(defaultLock()(async () => 'done')).resolves.toBe('done');
-      expect(request).toHaveBeenCalledTimes(1);
+      expect(locks.requests).toEqual([{ ifAvailable: true }]);
     } finally {
       Reflect.deleteProperty(window.navigator, 'locks');
     }

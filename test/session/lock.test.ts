@@ -2,6 +2,8 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { KEYS } from '../../src/lib/storage';
 import { LOCK_NAME, LOCK_STEAL_MS, storageLock, webLock } from '../../src/session/lock';
 import { FakeApi, MemoryStorage } from '../helpers/fake-api';
+import { FakeLocks, LaggingStorage } from '../helpers/tabs';
+import { HANDOFF_MS, rotateTokens } from '../../src/session/tokens';
 import { makeSession } from '../helpers/session';
 
 afterEach(() => vi.useRealTimers());
@@ -71,20 +73,10 @@ describe('D8 one refresh at a time, across tabs too', () => {
 
   test('D8 a Web Lock that is never released is stolen after the timeout', async () => {
     vi.useFakeTimers();
-    // A LockManager whose lock is held forever by a crashed tab; steal: true takes it.
-    const requests: string[] = [];
-    const locks = {
-      request: (_name: string, opts: LockOptions, cb: () => Promise<unknown>) => {
-        if (opts.steal) {
-          requests.push('steal');
-          return cb();
-        }
-        requests.push('wait');
-        return new Promise((_, reject) => opts.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
-      },
-    } as unknown as LockManager;
+    const locks = new FakeLocks();
+    locks.holdForever();
     let ran = false;
-    const p = webLock(locks)(async () => {
+    const p = webLock(locks.asManager())(async () => {
       ran = true;
       return 5;
     });
@@ -92,14 +84,81 @@ describe('D8 one refresh at a time, across tabs too', () => {
     expect(ran).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     await expect(p).resolves.toBe(5);
-    expect(requests).toEqual(['wait', 'steal']);
+    expect(locks.requests.map((o) => (o.ifAvailable ? 'if-free' : o.steal ? 'steal' : 'wait'))).toEqual(['if-free', 'wait', 'steal']);
   });
 
-  test('D8 a free Web Lock runs at once without stealing', async () => {
-    const calls: LockOptions[] = [];
-    const locks = { request: (_n: string, opts: LockOptions, cb: () => Promise<unknown>) => (calls.push(opts), cb()) } as unknown as LockManager;
-    await expect(webLock(locks)(async () => 'ok')).resolves.toBe('ok');
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.steal).toBeUndefined();
+  test('D8 a free Web Lock runs at once without waiting or stealing', async () => {
+    const locks = new FakeLocks();
+    const waited: boolean[] = [];
+    await expect(webLock(locks.asManager())(async (w) => (waited.push(w), 'ok'))).resolves.toBe('ok');
+    expect(locks.requests).toEqual([{ ifAvailable: true }]);
+    expect(waited).toEqual([false]);
+  });
+
+  test('D8 the Web Lock runs holders one at a time and tells a holder that another had it first', async () => {
+    const locks = new FakeLocks();
+    const lock = webLock(locks.asManager());
+    const order: string[] = [];
+    const work = (name: string) => async (waited: boolean) => {
+      order.push(`${name} in${waited ? ' after waiting' : ''}`);
+      await new Promise((r) => setTimeout(r, 10));
+      order.push(`${name} out`);
+    };
+    await Promise.all([lock(work('a')), lock(work('b'))]);
+    expect(order).toEqual(['a in', 'a out', 'b in after waiting', 'b out']);
+  });
+
+  test('D8 the storage lock tells a holder that another had it first', async () => {
+    const kv = new MemoryStorage();
+    const waited: boolean[] = [];
+    const work = async (w: boolean) => {
+      waited.push(w);
+      await new Promise((r) => setTimeout(r, 30));
+    };
+    await Promise.all([storageLock(kv)(work), storageLock(kv)(work)]);
+    expect(waited).toEqual([false, true]);
+  });
+
+  test("D8 a tab that waited for the lock gets the other tab's new tokens even when they reach its storage after the lock does", async () => {
+    const api = new FakeApi();
+    const tabsStorage = new LaggingStorage(60);
+    const locks = new FakeLocks();
+    const a = makeSession({ api, kv: tabsStorage.tab(), lock: webLock(locks.asManager()) });
+    a.seed();
+    a.storage.set(KEYS.accessToken, 'expired.x.y');
+    a.storage.set(KEYS.currentOrgId, '1');
+    const b = makeSession({ api, kv: tabsStorage.tab(), lock: webLock(locks.asManager()) });
+    await Promise.all([a.session.load(), b.session.load()]);
+    expect(api.count('/api/v1/auth/refresh/')).toBe(1);
+    expect(a.session.store.getState().isAuthenticated).toBe(true);
+    expect(b.session.store.getState().isAuthenticated).toBe(true);
+    expect(b.storage.get(KEYS.refreshToken)).toBe(tabsStorage.shared.getItem(KEYS.refreshToken));
+  });
+
+  test('D8 a tab that waited for a holder that did not rotate refreshes itself after HANDOFF_MS', async () => {
+    vi.useFakeTimers();
+    const api = new FakeApi();
+    const t = makeSession({ api });
+    t.seed();
+    const refresh = vi.fn(async (token: string) => {
+      expect(token).toBe(t.storage.get(KEYS.refreshToken));
+      return api.issue();
+    });
+    const p = rotateTokens(t.storage, (fn) => fn(true), refresh);
+    await vi.advanceTimersByTimeAsync(HANDOFF_MS - 50);
+    expect(refresh).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(100);
+    await p;
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  test('D8 a tab that had the lock at once refreshes without pausing', async () => {
+    vi.useFakeTimers();
+    const api = new FakeApi();
+    const t = makeSession({ api });
+    t.seed();
+    const refresh = vi.fn(async () => api.issue());
+    await rotateTokens(t.storage, (fn) => fn(false), refresh);
+    expect(refresh).toHaveBeenCalledTimes(1);
   });
 });
