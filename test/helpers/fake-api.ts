@@ -1,5 +1,6 @@
 // An in-memory stand-in for the API server: real Response objects, call log, programmable failures.
 import { vi } from 'vitest';
+import type { Organization, User } from '../../src/session/types';
 
 const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -22,14 +23,14 @@ export interface Call {
   credentials: RequestCredentials | undefined;
 }
 
-export const ORGS = [
-  { id: 1, name: 'Acme Plumbing', logo_url: '/logos/acme.svg' },
-  { id: 2, name: 'Beacon Electric', logo_url: null },
-];
+export const ACME: Organization = { id: 1, name: 'Acme Plumbing', logo_url: '/logos/acme.svg' };
+export const BEACON: Organization = { id: 2, name: 'Beacon Electric', logo_url: null };
+export const ORGS = [ACME, BEACON];
+export const USER: User = { email: 'owner@demo.test', first_name: 'Olive', avatar_url: null };
 
 export function profile(over: Record<string, unknown> = {}) {
   return {
-    user: { email: 'owner@demo.test', first_name: 'Olive', avatar_url: null },
+    user: { ...USER },
     organizations: ORGS,
     permissions: ['dashboard:view', 'customers:view'],
     features: ['sms'],
@@ -113,7 +114,11 @@ export class FakeApi {
 
 /** A Storage-shaped map; two sessions sharing one act like two tabs. */
 export class MemoryStorage implements Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> {
-  map = new Map<string, string>();
+  map: Map<string, string>;
+  /** `entries`: what an earlier visit left in storage. */
+  constructor(entries: Record<string, string> = {}) {
+    this.map = new Map(Object.entries(entries));
+  }
   getItem(k: string) {
     return this.map.get(k) ?? null;
   }

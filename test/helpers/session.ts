@@ -3,21 +3,30 @@ import { vi } from 'vitest';
 import { createStorage, KEYS } from '../../src/lib/storage';
 import { createSession, type SessionDeps } from '../../src/session/controller';
 import type { SessionState } from '../../src/session/types';
-import { FakeApi, MemoryStorage, ORGS } from './fake-api';
+import { ACME, FakeApi, MemoryStorage, ORGS, USER } from './fake-api';
 
-export function makeSession(over: Partial<SessionDeps> & { api?: FakeApi; kv?: MemoryStorage; path?: string } = {}) {
-  const api = over.api ?? new FakeApi();
-  const kv = over.kv ?? new MemoryStorage();
+export interface SessionOptions extends Partial<SessionDeps> {
+  api?: FakeApi;
+  /** Storage; `new MemoryStorage({...})` for what an earlier visit left (read when the session is made). */
+  kv?: MemoryStorage;
+  /** The current path until the session navigates. */
+  path?: string;
+  /** Puts the store in this state with loading done, as a page sees a session that is up. */
+  state?: Partial<SessionState>;
+}
+
+export function makeSession({ api = new FakeApi(), kv = new MemoryStorage(), path: startPath = '/dashboard', state, ...over }: SessionOptions = {}) {
   const storage = createStorage(kv);
-  let path = over.path ?? '/dashboard';
+  let path = startPath;
   const navigate = vi.fn((to: string) => {
     path = to;
   });
   const assign = vi.fn();
   const log = { warn: vi.fn(), error: vi.fn() };
+  /** What the session fetches with: the FakeApi's fetch unless another is given; a mock either way. */
+  const fetch = vi.fn<typeof globalThis.fetch>(over.fetch ?? (api.fetch as unknown as typeof globalThis.fetch));
   const session = createSession({
     storage,
-    fetch: api.fetch as unknown as typeof fetch,
     base: () => '/api',
     navigate,
     currentPath: () => path,
@@ -26,7 +35,9 @@ export function makeSession(over: Partial<SessionDeps> & { api?: FakeApi; kv?: M
     online: () => true,
     log,
     ...over,
+    fetch,
   });
+  if (state) session.store.setState((s) => ({ ...s, loading: false, hydrationComplete: true, ...state }));
   /** Puts a signed-in session (valid tokens) into storage, as a previous visit would have. */
   const seed = (tokens = api.issue(), expiresInMs = 30 * 86_400_000) => {
     storage.set(KEYS.accessToken, tokens.access_token);
@@ -35,16 +46,20 @@ export function makeSession(over: Partial<SessionDeps> & { api?: FakeApi; kv?: M
     storage.set(KEYS.refreshExpiresAt, String(Date.now() + expiresInMs));
     return tokens;
   };
-  return { session, api, kv, storage, navigate, assign, log, seed, setPath: (p: string) => (path = p), path: () => path };
+  return { session, api, kv, storage, fetch, navigate, assign, log, seed, setPath: (p: string) => (path = p), path: () => path };
 }
 
-/** Session states for route tests: signed out; signed in without and with an organization. */
-export const ALL_VIEW_PERMISSIONS = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'jobs:view', 'sms:view', 'email:view', 'calls:view', 'team:view', 'permissions:view'];
+export type TestSession = ReturnType<typeof makeSession>;
+
+/** A session for page and shell tests: its current path is the window's, which the router moves. */
+export const pageSession = (options: SessionOptions = {}) => makeSession({ currentPath: () => window.location.pathname, ...options });
+
+/** Session states for route and page tests: signed out; signed in without and with an organization. */
+export const ALL_PERMISSIONS = [
+  'dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'customers:delete',
+  'jobs:view', 'sms:view', 'email:view', 'calls:view', 'team:view', 'team:manage', 'permissions:view',
+];
 export const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComplete: true, isAuthenticated: false };
-export const NO_ORG: Partial<SessionState> = {
-  ...SIGNED_OUT,
-  isAuthenticated: true,
-  organizations: ORGS,
-  user: { email: 'owner@demo.test', first_name: 'Olive', avatar_url: null },
-};
-export const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ORGS[0]!, permissions: ALL_VIEW_PERMISSIONS, role: 'owner' };
+export const NO_ORG: Partial<SessionState> = { ...SIGNED_OUT, isAuthenticated: true, organizations: ORGS, user: USER };
+/** Acme chosen, as its owner, with every permission. */
+export const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ACME, permissions: ALL_PERMISSIONS, role: 'owner' };

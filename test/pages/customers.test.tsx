@@ -12,7 +12,9 @@ import { createQueryCache } from '../../src/query/cache';
 import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { json, jwt, makeSession, renderWithSession, SIGNED_IN } from './session-helper';
+import { accessToken, json, MemoryStorage } from '../helpers/fake-api';
+import { renderWithSession } from '../helpers/render';
+import { pageSession, WITH_ORG } from '../helpers/session';
 
 const FIRST = ['Ava', 'Ben', 'Chloe', 'Diego', 'Emma', 'Fatima', 'Grace', 'Hannah', 'Isaac', 'Kenji'];
 const LAST = ['Patel', 'Okafor', 'Nguyen'];
@@ -51,15 +53,15 @@ function customersApi() {
       if (api.held) await api.held;
       const failure = api.failures.shift();
       if (failure === 'network') throw new TypeError('Failed to fetch');
-      if (failure) return json({ detail: 'failed', code: 'x' }, failure);
-      if (url.pathname !== '/api/v1/customers/') return json({ detail: 'No such endpoint', code: 'not_found' }, 404);
-      if (!headers.get('authorization')?.startsWith('Bearer ')) return json({ detail: 'Authentication required', code: 'not_authenticated' }, 401);
-      if (headers.get('x-organization-id') !== '1') return json({ detail: 'not a member', code: 'not_a_member' }, 403);
+      if (failure) return json(failure, { detail: 'failed', code: 'x' });
+      if (url.pathname !== '/api/v1/customers/') return json(404, { detail: 'No such endpoint', code: 'not_found' });
+      if (!headers.get('authorization')?.startsWith('Bearer ')) return json(401, { detail: 'Authentication required', code: 'not_authenticated' });
+      if (headers.get('x-organization-id') !== '1') return json(403, { detail: 'not a member', code: 'not_a_member' });
       const q = (url.searchParams.get('q') ?? '').toLowerCase();
       const page = Number(url.searchParams.get('page') ?? 1);
       const size = Number(url.searchParams.get('page_size') ?? 25);
       const matches = PEOPLE.filter((c) => [c.name, c.email, c.phone].some((v) => v?.toLowerCase().includes(q)));
-      return json({ count: matches.length, results: matches.slice((page - 1) * size, page * size) });
+      return json(200, { count: matches.length, results: matches.slice((page - 1) * size, page * size) });
     },
     /** The customers calls made, as their query strings. */
     queries: () => api.seen.map((s) => s.url.search),
@@ -70,11 +72,11 @@ function customersApi() {
 type Api = ReturnType<typeof customersApi>;
 
 /** Renders a page at `path` with a fresh cache (no retries); `setup` programs the API first. */
-function show(Page: () => ReactNode, path: string, state: Partial<SessionState> = SIGNED_IN, setup: (api: Api) => void = () => {}) {
+function show(Page: () => ReactNode, path: string, state: Partial<SessionState> = WITH_ORG, setup: (api: Api) => void = () => {}) {
   navigate(path, { replace: true });
   const api = customersApi();
   setup(api);
-  const t = makeSession({ state, fetch: api.fetch, stored: { access_token: jwt(), refresh_token: 'r', current_org_id: '1' } });
+  const t = pageSession({ state, fetch: api.fetch, kv: new MemoryStorage({ access_token: accessToken(), refresh_token: 'r', current_org_id: '1' }) });
   renderWithSession(
     t,
     <QueryProvider cache={createQueryCache({ retries: 0 })}>
@@ -84,7 +86,7 @@ function show(Page: () => ReactNode, path: string, state: Partial<SessionState> 
   return api;
 }
 
-const showList = (path = '/customers', state: Partial<SessionState> = SIGNED_IN, setup?: (api: Api) => void) => show(CustomersPage, path, state, setup);
+const showList = (path = '/customers', state: Partial<SessionState> = WITH_ORG, setup?: (api: Api) => void) => show(CustomersPage, path, state, setup);
 const search = () => screen.getByRole('searchbox', { name: 'Search customers' }) as HTMLInputElement;
 const table = () => screen.findByRole('table');
 const nameLinks = () => within(screen.getByRole('table')).getAllByRole('link');
@@ -111,7 +113,7 @@ describe('customers list', () => {
   });
 
   it('shows a loading state until the list arrives', async () => {
-    const api = showList('/customers', SIGNED_IN, (a) => a.hold());
+    const api = showList('/customers', WITH_ORG, (a) => a.hold());
     expect(screen.getByRole('status').textContent).toContain('Loading customers…');
     expect(screen.queryByRole('table')).toBeNull();
     await act(async () => api.release());
@@ -185,7 +187,7 @@ describe('customers list', () => {
   });
 
   it('an error shows a message with Retry, and Retry loads the list', async () => {
-    const api = showList('/customers', SIGNED_IN, (a) => a.failures.push(500));
+    const api = showList('/customers', WITH_ORG, (a) => a.failures.push(500));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Could not load customers. Please try again.');
     expect(screen.queryByRole('table')).toBeNull();
@@ -196,12 +198,12 @@ describe('customers list', () => {
   });
 
   it('SPEC §8 no response: the error says the server could not be reached', async () => {
-    showList('/customers', SIGNED_IN, (a) => a.failures.push('network'));
+    showList('/customers', WITH_ORG, (a) => a.failures.push('network'));
     expect((await screen.findByRole('alert')).textContent).toContain('Could not reach the server. Check your connection and try again.');
   });
 
   it('D9 a 403 says the person may not view these customers', async () => {
-    showList('/customers', SIGNED_IN, (a) => a.failures.push(403));
+    showList('/customers', WITH_ORG, (a) => a.failures.push(403));
     expect((await screen.findByRole('alert')).textContent).toContain('You do not have permission to view the customers of this organization.');
   });
 
@@ -212,7 +214,7 @@ describe('customers list', () => {
   });
 
   it('D9 without customers:create there is no Add Customer', async () => {
-    showList('/customers', { ...SIGNED_IN, permissions: ['dashboard:view', 'customers:view'] });
+    showList('/customers', { ...WITH_ORG, permissions: ['dashboard:view', 'customers:view'] });
     await table();
     expect(screen.queryByRole('link', { name: 'Add Customer' })).toBeNull();
   });
@@ -249,13 +251,13 @@ describe('dashboard customer card', () => {
   });
 
   it('D9 is not shown without customers:view, and nothing is fetched', () => {
-    const api = show(DashboardPage, '/dashboard', { ...SIGNED_IN, permissions: ['dashboard:view'] });
+    const api = show(DashboardPage, '/dashboard', { ...WITH_ORG, permissions: ['dashboard:view'] });
     expect(screen.queryByRole('region', { name: 'Customers' })).toBeNull();
     expect(api.seen).toEqual([]);
   });
 
   it('an error offers Retry', async () => {
-    show(DashboardPage, '/dashboard', SIGNED_IN, (a) => a.failures.push(503));
+    show(DashboardPage, '/dashboard', WITH_ORG, (a) => a.failures.push(503));
     const card = screen.getByRole('region', { name: 'Customers' });
     expect(await within(card).findByText(/Could not load the total/)).toBeTruthy();
     fireEvent.click(within(card).getByRole('button', { name: 'Retry' }));

@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import LoginPage from '../../src/pages/login/LoginPage';
 import { Toaster, toasts } from '../../src/ui/toast';
-import { ACME, jwt, json, makeSession, renderWithSession, type TestSession } from './session-helper';
+import { accessToken, ACME, json } from '../helpers/fake-api';
+import { renderWithSession } from '../helpers/render';
+import { pageSession, type TestSession } from '../helpers/session';
 
 beforeEach(() => toasts.setState([]));
 afterEach(() => toasts.setState([]));
@@ -27,7 +29,7 @@ function fill(e: string, p: string) {
 
 describe('login screen', () => {
   it('SPEC §2 Login: title, an email-type Email field, Password, Remember Me checked by default, Log In', () => {
-    show(makeSession());
+    show(pageSession());
     expect(screen.getByRole('heading', { level: 1, name: 'Login' })).toBeTruthy();
     expect(email().type).toBe('email');
     expect(password().type).toBe('password');
@@ -36,7 +38,7 @@ describe('login screen', () => {
   });
 
   it("SPEC §5 empty fields show 'Email is required' and 'Password is required' and send nothing", () => {
-    const t = makeSession();
+    const t = pageSession();
     show(t);
     submit();
     expect(screen.getByText('Email is required')).toBeTruthy();
@@ -48,7 +50,7 @@ describe('login screen', () => {
   });
 
   it("SPEC §5 only the missing password is reported when the email is filled", () => {
-    show(makeSession());
+    show(pageSession());
     fireEvent.change(email(), { target: { value: 'owner@demo.test' } });
     submit();
     expect(screen.queryByText('Email is required')).toBeNull();
@@ -58,7 +60,7 @@ describe('login screen', () => {
 
   it("SPEC §2 the button reads 'Logging in…' while submitting and a second press sends nothing", async () => {
     let answer!: (r: Response) => void;
-    const t = makeSession({ fetch: () => new Promise<Response>((r) => (answer = r)) });
+    const t = pageSession({ fetch: () => new Promise<Response>((r) => (answer = r)) });
     show(t);
     fill('owner@demo.test', 'demo-password');
     submit();
@@ -66,12 +68,12 @@ describe('login screen', () => {
     expect(busy.disabled).toBe(true);
     fireEvent.submit(busy.form!);
     expect(t.fetch).toHaveBeenCalledTimes(1);
-    await act(async () => answer(json({ detail: 'Invalid email or password.' }, 401)));
+    await act(async () => answer(json(401, { detail: 'Invalid email or password.' })));
     expect(await screen.findByRole('button', { name: 'Log In' })).toBeTruthy();
   });
 
   it("SPEC §8 a 401 shows 'Login failed. Check your credentials.' as an error toast; the email stays", async () => {
-    const t = makeSession({ fetch: async () => json({ detail: 'Invalid email or password.', code: 'invalid_credentials' }, 401) });
+    const t = pageSession({ fetch: async () => json(401, { detail: 'Invalid email or password.', code: 'invalid_credentials' }) });
     show(t);
     fill('owner@demo.test', 'wrong');
     submit();
@@ -83,28 +85,30 @@ describe('login screen', () => {
   });
 
   it("SPEC §8 a 400 also shows 'Login failed. Check your credentials.'", async () => {
-    show(makeSession({ fetch: async () => json({ detail: 'email: required' }, 400) }));
+    show(pageSession({ fetch: async () => json(400, { detail: 'email: required' }) }));
     fill('x@demo.test', 'pw');
     submit();
     expect(await screen.findByText('Login failed. Check your credentials.')).toBeTruthy();
   });
 
   it("SPEC §8 any other failure shows 'Login failed. Please try again.'", async () => {
-    show(makeSession({ fetch: async () => json({ detail: 'boom' }, 503) }));
+    show(pageSession({ fetch: async () => json(503, { detail: 'boom' }) }));
     fill('owner@demo.test', 'demo-password');
     submit();
     expect(await screen.findByText('Login failed. Please try again.')).toBeTruthy();
   });
 
   it("SPEC §8 a network failure shows 'Login failed. Please try again.'", async () => {
-    show(makeSession());
+    const t = pageSession();
+    t.api.offline = true;
+    show(t);
     fill('owner@demo.test', 'demo-password');
     submit();
     expect(await screen.findByText('Login failed. Please try again.')).toBeTruthy();
   });
 
   it('SPEC §3 the login payload carries email, password and remember_me (true by default, false when unticked)', async () => {
-    const t = makeSession({ fetch: async () => json({}, 401) });
+    const t = pageSession({ fetch: async () => json(401, {}) });
     show(t);
     fill(' owner@demo.test ', 'demo-password');
     submit();
@@ -118,11 +122,11 @@ describe('login screen', () => {
   });
 
   it('a successful login hands over to the session, which goes to the dashboard', async () => {
-    const t = makeSession({
+    const t = pageSession({
       fetch: async (input) =>
         String(input).endsWith('/v1/auth/login/')
-          ? json({ access_token: jwt(), refresh_token: 'r1', session_id: 7 })
-          : json({ user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null }, organizations: [ACME], permissions: ['dashboard:view'], features: [], role: 'member' }),
+          ? json(200, { access_token: accessToken(), refresh_token: 'r1', session_id: 7 })
+          : json(200, { user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null }, organizations: [ACME], permissions: ['dashboard:view'], features: [], role: 'member' }),
     });
     show(t);
     fill('solo@demo.test', 'demo-password');
@@ -132,11 +136,11 @@ describe('login screen', () => {
   });
 
   it('SPEC §2 a stored toast reason is shown as an error on load and then cleared', () => {
-    const t = makeSession();
-    t.kv.data.set('toast_reason', 'Session could not be loaded. Please log in again.');
+    const t = pageSession();
+    t.kv.map.set('toast_reason', 'Session could not be loaded. Please log in again.');
     show(t);
     const msg = screen.getByText('Session could not be loaded. Please log in again.');
     expect(msg.closest('[data-kind]')?.getAttribute('data-kind')).toBe('error');
-    expect(t.kv.data.has('toast_reason')).toBe(false);
+    expect(t.kv.map.has('toast_reason')).toBe(false);
   });
 });

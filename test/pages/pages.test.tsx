@@ -16,9 +16,10 @@ import PermissionsPage from '../../src/pages/permissions/PermissionsPage';
 import SmsPage from '../../src/pages/sms/SmsPage';
 import TeamPage from '../../src/pages/team/TeamPage';
 import { navigate } from '../../src/router/location';
-import { makeSession, renderWithSession, SIGNED_IN } from './session-helper';
+import { renderWithSession } from '../helpers/render';
+import { pageSession, WITH_ORG } from '../helpers/session';
 
-const show = (Page: ComponentType, state = SIGNED_IN) => renderWithSession(makeSession({ state }), <Page />);
+const show = (Page: ComponentType, state = WITH_ORG) => renderWithSession(pageSession({ state }), <Page />);
 const title = () => screen.getByRole('heading', { level: 1 }).textContent;
 
 beforeEach(() => navigate('/', { replace: true }));
@@ -83,12 +84,12 @@ describe('pages', () => {
   });
 
   it('D9 Add Customer is offered on the list only to people with customers:create', () => {
-    show(CustomersPage, { ...SIGNED_IN, permissions: ['dashboard:view', 'customers:view'] });
+    show(CustomersPage, { ...WITH_ORG, permissions: ['dashboard:view', 'customers:view'] });
     expect(screen.queryByRole('link', { name: 'Add Customer' })).toBeNull();
   });
 
   it('the dashboard greets the person in their organization', () => {
     show(DashboardPage);
-    expect(screen.getByText('Welcome back, Olivia. You are working in Acme Plumbing.')).toBeTruthy();
+    expect(screen.getByText('Welcome back, Olive. You are working in Acme Plumbing.')).toBeTruthy();
   });
 });

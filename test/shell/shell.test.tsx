@@ -5,7 +5,9 @@ import { navigate } from '../../src/router/location';
 import { NAV } from '../../src/shell/nav';
 import { collapsedSections } from '../../src/shell/sections';
 import Shell from '../../src/shell/Shell';
-import { BEACON, makeSession, renderWithSession, SIGNED_IN, type TestSession } from '../pages/session-helper';
+import { BEACON } from '../helpers/fake-api';
+import { renderWithSession } from '../helpers/render';
+import { pageSession, WITH_ORG, type TestSession } from '../helpers/session';
 
 beforeEach(() => {
   collapsedSections.setState(new Set());
@@ -16,7 +18,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function show(t: TestSession = makeSession({ state: SIGNED_IN }), title = 'Dashboard') {
+function show(t: TestSession = pageSession({ state: WITH_ORG }), title = 'Dashboard') {
   renderWithSession(
     t,
     <Shell title={title}>
@@ -38,7 +40,7 @@ describe('sidebar', () => {
   });
 
   it('SPEC §2 an organization without a logo shows two-letter initials', () => {
-    show(makeSession({ state: { ...SIGNED_IN, currentOrg: BEACON } }));
+    show(pageSession({ state: { ...WITH_ORG, currentOrg: BEACON } }));
     expect(sidebar().querySelector('img')).toBeNull();
     expect(within(sidebar()).getByText('BE')).toBeTruthy();
     expect(within(sidebar()).getByText('Beacon Electric')).toBeTruthy();
@@ -66,7 +68,7 @@ describe('sidebar', () => {
   });
 
   it('D9 the sidebar hides links the user may not open, and sections left empty', () => {
-    show(makeSession({ state: { ...SIGNED_IN, role: 'viewer', permissions: ['dashboard:view', 'customers:view'] } }));
+    show(pageSession({ state: { ...WITH_ORG, role: 'viewer', permissions: ['dashboard:view', 'customers:view'] } }));
     expect(within(nav()).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Customers']);
     expect(within(nav()).queryByRole('button', { name: 'Communication' })).toBeNull();
     expect(within(nav()).queryByRole('button', { name: 'Admin' })).toBeNull();
@@ -199,7 +201,7 @@ describe('user menu', () => {
     const t = show();
     open();
     fireEvent.click(screen.getByRole('button', { name: /Beacon Electric/ }));
-    expect(t.kv.data.get('current_org_id')).toBe('2');
+    expect(t.kv.map.get('current_org_id')).toBe('2');
     expect(t.assign).toHaveBeenCalledWith('/dashboard');
   });
 
@@ -213,11 +215,11 @@ describe('user menu', () => {
 
   it('SPEC §4 Logout signs out and goes to /login', async () => {
     const t = show();
-    t.kv.data.set('access_token', 'x.y.z');
+    t.kv.map.set('access_token', 'x.y.z');
     open();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Logout' })));
     expect(t.navigate).toHaveBeenCalledWith('/login', { replace: true });
-    expect(t.kv.data.has('access_token')).toBe(false);
+    expect(t.kv.map.has('access_token')).toBe(false);
     expect(t.session.store.getState().isAuthenticated).toBe(false);
   });
 
