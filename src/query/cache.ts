@@ -2,6 +2,7 @@
 // no refetch on window focus; after a token refresh, idle queries are refetched once.
 import { isAbortError, isHttpError } from '../http/errors';
 import { SESSION_CLEARED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
+import { sleep } from '../lib/time';
 
 export const QUERY_RETRIES = 2;
 export const QUERY_FRESH_MS = 60_000;
@@ -33,7 +34,6 @@ const EMPTY: QuerySnapshot<never> = { status: 'pending', data: undefined, error:
 
 /** No retry for client errors (4xx) or cancellations: they will not get better by asking again. */
 const retryable = (e: unknown) => !isAbortError(e) && !(isHttpError(e) && e.status >= 400 && e.status < 500);
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRESH_MS } = {}) {
   const entries = new Map<string, Entry>();

@@ -5,6 +5,7 @@ import { isAbortError, isHttpError, isNetworkError } from '../http/errors';
 import { emit, SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
+import { sleep } from '../lib/time';
 import { clearSessionStorage, createStorage, KEYS, readRedirect, storeRedirect, type AppStorage } from '../lib/storage';
 import type { WithLock } from './lock';
 import { chooseOrg, parseProfile } from './profile';
@@ -45,7 +46,6 @@ export interface SessionDeps {
 }
 
 const initialState = (): SessionState => ({ ...LOGGED_OUT, loading: true, hydrationComplete: false, hydrationError: null });
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createSession(deps: SessionDeps) {
   const storage = deps.storage ?? createStorage();

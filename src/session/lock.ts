@@ -9,6 +9,7 @@ export const LOCK_NAME = 'auth_refresh_lock';
 /** Runs `fn` holding the lock; `waited` tells it whether another holder had the lock first. */
 export type WithLock = <T>(fn: (waited: boolean) => Promise<T>) => Promise<T>;
 
+// Its own sleep: importing the app's (lib/time) would split a one-line chunk off the login path.
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**

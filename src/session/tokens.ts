@@ -1,6 +1,7 @@
 // Token persistence and rotation (SPEC §4 Refresh, §9 lifetimes, D8 one refresh across tabs).
 import { isExpired, isWellFormed } from '../lib/jwt';
 import { KEYS, type AppStorage } from '../lib/storage';
+import { sleep } from '../lib/time';
 import type { WithLock } from './lock';
 import { SessionInvalidError } from './profile';
 import type { TokenResponse } from './types';
@@ -30,7 +31,6 @@ export function saveTokens(storage: AppStorage, res: TokenResponse): void {
  */
 export const HANDOFF_MS = 1_000;
 const HANDOFF_POLL_MS = 20;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * D8: rotates the tokens under the cross-tab lock. A tab that waited re-reads storage and skips
