@@ -1,5 +1,5 @@
 // Server configuration: every environment variable the server reads, parsed and checked once at start.
-// docs/server.md has the table; keep both in step.
+// docs/operations.md has the table; keep both in step.
 import path from 'node:path';
 
 export const DEFAULT_PORT = 8080; // D2

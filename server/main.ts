@@ -1,4 +1,4 @@
-// `node dist/server/main.mjs` (npm start): configuration from the environment, see docs/server.md.
+// `node dist/server/main.mjs` (npm start): configuration from the environment, see docs/operations.md.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config';
