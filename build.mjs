@@ -73,12 +73,19 @@ function serverOptions() {
   };
 }
 
+/** D2: the PGlite worker is loaded by path at run time (db.ts), not bundled: it sits beside main.mjs. */
+function copyServerWorker() {
+  mkdirSync(path.join(dist, 'server'), { recursive: true });
+  cpSync(path.join(root, 'server/pglite-worker.mjs'), path.join(dist, 'server/pglite-worker.mjs'));
+}
+
 export async function build({ dev = false } = {}) {
   rmSync(dist, { recursive: true, force: true });
   copyStatic();
   const result = await esbuild.build(appOptions({ dev }));
   writeHtml(result.metafile, dev);
   await esbuild.build(serverOptions());
+  copyServerWorker();
   return result;
 }
 
@@ -117,6 +124,7 @@ async function watchMode() {
       b.onEnd((r) => { if (r.errors.length === 0 && !process.env.NO_SERVE) restart(); });
     },
   };
+  copyServerWorker();
   const sctx = await esbuild.context({ ...serverOptions(), plugins: [restartPlugin] });
   await sctx.watch();
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => stop().then(() => process.exit(0)));

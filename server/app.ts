@@ -6,6 +6,7 @@ import { login, logout, refresh } from './auth/routes';
 import type { Ctx, Handler } from './context';
 import { listCustomers } from './customers';
 import { isConnectionError } from './db';
+import { SaturatedError } from './db-gate';
 import { DEV_RELOAD_PATH } from './dev-reload';
 import { HttpError, requestPath, sendError, sendJson } from './http';
 import { describeError } from './log';
@@ -14,7 +15,7 @@ type Method = 'GET' | 'POST';
 type Routes = Record<string, Partial<Record<Method, Handler>>>;
 
 const health: Handler = async (_req, res, ctx) => {
-  await ctx.db.query('select 1');
+  await ctx.db.ping(); // D2: not queued behind requests, so a busy server still answers its health check
   sendJson(res, 200, { status: 'ok' });
 };
 
@@ -68,6 +69,8 @@ export function createApp(ctx: Ctx, parts: AppParts) {
       await parts.serveStatic(req, res, path.decoded);
     } catch (err) {
       if (err instanceof HttpError) return sendError(res, err);
+      // D2: a saturated server says so at once rather than letting the request wait many seconds.
+      if (err instanceof SaturatedError) return sendError(res, new HttpError(503, 'server_busy', 'The server is busy; try again shortly', { 'Retry-After': '1' }));
       if (isConnectionError(err)) {
         ctx.log.error(`database unavailable: ${err instanceof Error ? err.message : String(err)}`);
         return sendError(res, new HttpError(503, 'service_unavailable', 'The service is temporarily unavailable', { 'Retry-After': '5' }));

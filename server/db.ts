@@ -1,9 +1,13 @@
 // D2: one tiny query interface over PGlite (embedded, data in DATA_DIR) and PostgreSQL (postgres.js).
 // Queries are plain SQL with $1… placeholders; both drivers return timestamptz as Date and jsonb parsed.
+// D2: PGlite runs in a worker thread (pglite-worker.mjs), never on the thread that answers HTTP, and every
+// operation of either backend passes one gate (db-gate.ts) that refuses work a saturated server cannot
+// start in time.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import postgres from 'postgres';
+import { DbGate, type GateOptions, type GateStats } from './db-gate';
 
 export type SqlParam = string | number | boolean | null | Date;
 export type Row = Record<string, unknown>;
@@ -16,46 +20,157 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** D2 health: resolves when the database answers; never waits in the gate's queue. */
+  ping(): Promise<void>;
+  /** D2: the gate's figures (queue length, oldest wait) for health and load reports. */
+  queueStats(): GateStats;
   close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Tests shorten the queue's deadline or limit; the server keeps db-gate.ts's defaults. */
+  gate?: Pick<GateOptions, 'queueLimit' | 'queueTimeoutMs'>;
+  /** Tests substitute a worker (one that crashes, say); the server always runs pglite-worker.mjs. */
+  pgliteWorker?: URL;
 }
 
 const PG_POOL_SIZE = 10;
 const PG_CONNECT_TIMEOUT_S = 10;
 const PG_IDLE_TIMEOUT_S = 60;
+/** PGlite is one connection: a second operation would only wait in its mutex, out of the gate's sight. */
+const PGLITE_SLOTS = 1;
+const PGLITE_WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+const WORKER_CLOSE_TIMEOUT_MS = 10_000;
+/** Error code of calls to a worker that has stopped; isConnectionError counts it (503, logged). */
+export const WORKER_STOPPED_CODE = 'PGLITE_WORKER_STOPPED';
 const LOCK_FILE = 'server.lock';
 
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in dataDir/pgdata. */
-export async function openDb(opts: { databaseUrl: string | null; dataDir: string }): Promise<Db> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+export async function openDb(opts: OpenOptions): Promise<Db> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.gate) : openPglite(opts.dataDir, opts.gate, opts.pgliteWorker);
 }
 
-async function openPglite(dataDir: string): Promise<Db> {
+type WorkerRequest =
+  | { op: 'query'; text: string; params: SqlParam[] }
+  | { op: 'begin' }
+  | { op: 'txQuery'; tx: number; text: string; params: SqlParam[] }
+  | { op: 'commit' | 'rollback'; tx: number }
+  | { op: 'ping' }
+  | { op: 'close' };
+type ErrorData = { message: string } & Record<string, string | undefined>;
+type WorkerMessage = { ready: true } | { ready: false; error: ErrorData } | { id: number; ok: true; rows?: Row[] } | { id: number; ok: false; error: ErrorData };
+
+/** A worker's error as an Error again, with PostgreSQL's fields (code, detail, constraint…) as properties. */
+function rebuildError({ message, ...fields }: ErrorData): Error {
+  return Object.assign(new Error(message), fields);
+}
+
+/** D2: PGlite in a worker thread; this side only posts messages, so its WebAssembly never blocks HTTP. */
+async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], workerUrl = PGLITE_WORKER_URL): Promise<Db> {
   mkdirSync(dataDir, { recursive: true });
   const unlock = lockDataDir(dataDir);
-  let pg: PGlite;
-  try {
-    pg = await PGlite.create(path.join(dataDir, 'pgdata'));
-  } catch (err) {
+  const worker = new Worker(workerUrl, { workerData: { dataDir: path.join(dataDir, 'pgdata') } });
+  const pending = new Map<number, { resolve: (rows: Row[]) => void; reject: (err: Error) => void }>();
+  let nextId = 1;
+  let stopped: Error | null = null;
+  let onReady: { resolve: () => void; reject: (err: Error) => void } | null = null;
+  const ready = new Promise<void>((resolve, reject) => (onReady = { resolve, reject }));
+
+  // A crash rejects every pending and later call with a clear error, never leaves one hanging.
+  const stop = (reason: string) => {
+    stopped ??= Object.assign(new Error(`the PGlite worker stopped: ${reason}`), { code: WORKER_STOPPED_CODE });
+    onReady?.reject(stopped);
+    for (const p of pending.values()) p.reject(stopped);
+    pending.clear();
+  };
+  worker.on('error', (err) => stop(err.message));
+  worker.on('exit', (code) => stop(`it exited with code ${code}`));
+  worker.on('message', (msg: WorkerMessage) => {
+    if ('ready' in msg) {
+      if (msg.ready) onReady?.resolve();
+      else onReady?.reject(rebuildError(msg.error));
+      onReady = null;
+      return;
+    }
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    if (pending.size === 0) worker.unref(); // an idle worker does not keep the process alive
+    if (msg.ok) p.resolve(msg.rows ?? []);
+    else p.reject(rebuildError(msg.error));
+  });
+  const call = (request: WorkerRequest, id = nextId++): Promise<Row[]> => {
+    if (stopped) return Promise.reject(stopped);
+    return new Promise<Row[]>((resolve, reject) => {
+      worker.postMessage({ id, ...request }); // throws (rejecting this promise) for a parameter that cannot be cloned
+      pending.set(id, { resolve, reject });
+      if (pending.size === 1) worker.ref(); // a reply is awaited: keep the process alive for it
+    });
+  };
+  const stopWorker = async () => {
+    await worker.terminate();
     unlock();
+  };
+
+  try {
+    await ready;
+  } catch (err) {
+    await stopWorker();
     throw err;
   }
-  const run = async <R extends Row>(q: Pick<PGlite, 'query'>, text: string, params: readonly SqlParam[] = []) =>
-    (await q.query<R>(text, [...params])).rows;
+  worker.unref();
+
+  const gate = new DbGate({ slots: PGLITE_SLOTS, ...gateOptions });
+  const query = <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
+    gate.run(() => call({ op: 'query', text, params: [...params] })) as Promise<R[]>;
+  let closing: Promise<void> | null = null;
   return {
     kind: 'pglite',
-    query: (text, params) => run(pg, text, params),
-    transaction: (fn) => pg.transaction((tx) => fn({ query: (text, params) => run(tx, text, params) })),
-    close: async () => {
-      try {
-        await pg.close();
-      } finally {
-        unlock();
-      }
+    query,
+    // The transaction holds the gate's one slot from BEGIN to COMMIT, so only its own queries reach PGlite.
+    transaction: (fn) =>
+      gate.run(async () => {
+        const tx = nextId++; // the worker knows the transaction by its begin request's id
+        await call({ op: 'begin' }, tx);
+        let result: Awaited<ReturnType<typeof fn>>;
+        try {
+          result = await fn({
+            query: <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
+              call({ op: 'txQuery', tx, text, params: [...params] }) as Promise<R[]>,
+          });
+        } catch (err) {
+          await call({ op: 'rollback', tx }).catch(() => {}); // fn's error is the one worth reporting
+          throw err;
+        }
+        await call({ op: 'commit', tx });
+        return result;
+      }),
+    ping: async () => {
+      await call({ op: 'ping' });
     },
+    queueStats: () => gate.stats(),
+    close: () =>
+      (closing ??= (async () => {
+        gate.close();
+        try {
+          if (!stopped) {
+            let timer: NodeJS.Timeout | undefined;
+            const timeout = new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new Error(`PGlite did not close within ${WORKER_CLOSE_TIMEOUT_MS} ms`)), WORKER_CLOSE_TIMEOUT_MS);
+            });
+            await Promise.race([call({ op: 'close' }), timeout]).finally(() => clearTimeout(timer));
+          }
+        } finally {
+          stopped ??= Object.assign(new Error('the database is closed'), { code: WORKER_STOPPED_CODE });
+          await stopWorker();
+        }
+      })()),
   };
 }
 
-async function openPostgres(url: string): Promise<Db> {
+async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Promise<Db> {
   const sql = postgres(url, {
     max: PG_POOL_SIZE,
     connect_timeout: PG_CONNECT_TIMEOUT_S,
@@ -64,14 +179,24 @@ async function openPostgres(url: string): Promise<Db> {
   });
   const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = []) =>
     [...(await q.unsafe<R[]>(text, [...params], { prepare: true }))];
+  // D2: as many slots as connections, so the queue (and its deadline) is ours, not postgres.js's.
+  const gate = new DbGate({ slots: PG_POOL_SIZE, ...gateOptions });
   const db: Db = {
     kind: 'postgres',
-    query: (text, params) => run(sql, text, params),
-    transaction: async (fn) => {
-      const result = await sql.begin((tx) => fn({ query: (text, params) => run(tx, text, params) }));
-      return result as Awaited<ReturnType<typeof fn>>;
+    query: (text, params) => gate.run(() => run(sql, text, params)),
+    transaction: (fn) =>
+      gate.run(async () => {
+        const result = await sql.begin((tx) => fn({ query: (text, params) => run(tx, text, params) }));
+        return result as Awaited<ReturnType<typeof fn>>;
+      }),
+    ping: async () => {
+      await run(sql, 'select 1');
     },
-    close: () => sql.end({ timeout: 5 }),
+    queueStats: () => gate.stats(),
+    close: async () => {
+      gate.close();
+      await sql.end({ timeout: 5 });
+    },
   };
   await db.query('select 1'); // fail at start, not on the first request
   return db;
@@ -121,5 +246,5 @@ export function num(value: unknown): number {
 export function isConnectionError(err: unknown): boolean {
   if (!(err instanceof Error) || !('code' in err)) return false;
   const code = String(err.code);
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '57P01', '57P03'].includes(code);
+  return [WORKER_STOPPED_CODE, 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '57P01', '57P03'].includes(code);
 }

@@ -1,0 +1,307 @@
+// D2: the embedded database in its worker thread, the gate in front of both backends, and what a
+// saturated server answers. D8: an operation refused by the gate never runs late.
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Db } from '../../server/db';
+import { isConnectionError, openDb, WORKER_STOPPED_CODE } from '../../server/db';
+import { DB_QUEUE_LIMIT, DB_QUEUE_TIMEOUT_MS, DbGate, SaturatedError } from '../../server/db-gate';
+import { client, freshDataDir, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
+import { findPostgresBin, startCluster, type Cluster } from './postgres-cluster';
+
+/** The Db tests' own deadline and limit, so refusals show in a fraction of the server's figures. */
+const TEST_QUEUE_TIMEOUT_MS = 300;
+const TEST_QUEUE_LIMIT = 3;
+/** D2: the health check and a new connection must be answered within this, however busy the server. */
+const FAST_ANSWER_MS = 500;
+/** Three times FAST_ANSWER_MS: on the HTTP thread it would block timers and connections for all of it. */
+const LONG_QUERY_S = 1.5;
+const TIMER_MS = 20;
+const CLIENTS = 50;
+const LOAD_MS = 1_500;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A GET on a connection of its own (no keep-alive pool): status and milliseconds to the full answer. */
+function freshGet(url: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+    }).on('error', reject);
+  });
+}
+
+/** The longest lateness of a TIMER_MS timer, re-armed until `until` settles. */
+async function timerLag(until: Promise<unknown>): Promise<number> {
+  let done = false;
+  void until.finally(() => (done = true));
+  let worst = 0;
+  while (!done) {
+    const t = performance.now();
+    await sleep(TIMER_MS);
+    worst = Math.max(worst, performance.now() - t - TIMER_MS);
+  }
+  return worst;
+}
+
+describe('PGlite behind its worker and the gate', () => {
+  let dataDir: string;
+  let db: Db;
+
+  beforeAll(async () => {
+    dataDir = await freshDataDir('db');
+    db = await openDb({ databaseUrl: null, dataDir, gate: { queueTimeoutMs: TEST_QUEUE_TIMEOUT_MS, queueLimit: TEST_QUEUE_LIMIT } });
+    await db.query('create table items (id integer primary key, note text)');
+  });
+  afterAll(async () => {
+    await db?.close();
+    if (dataDir) removeDir(dataDir);
+  });
+
+  test('D2 the worker-backed database answers queries; dates, jsonb and parameters survive the thread hop', async () => {
+    expect(db.kind).toBe('pglite');
+    const at = new Date('2024-05-06T07:08:09.123Z');
+    const [row] = await db.query<{ n: number; at: Date; doc: unknown; s: string }>(
+      `select 1 + $1::int as n, $2::timestamptz as at, '{"a": [1, "x"]}'::jsonb as doc, $3::text as s`,
+      [41, at, 'é'],
+    );
+    expect(row).toEqual({ n: 42, at, doc: { a: [1, 'x'] }, s: 'é' });
+    await expect(db.ping()).resolves.toBeUndefined();
+  });
+
+  test('D2 a transaction commits when its function resolves and rolls back when it throws', async () => {
+    const result = await db.transaction(async (tx) => {
+      await tx.query('insert into items (id, note) values ($1, $2)', [1, 'kept']);
+      return (await tx.query<{ n: number }>('select count(*)::int as n from items'))[0]?.n;
+    });
+    expect(result).toBe(1);
+    await expect(db.transaction(async (tx) => {
+      await tx.query('insert into items (id, note) values ($1, $2)', [2, 'undone']);
+      throw new Error('changed my mind');
+    })).rejects.toThrow('changed my mind');
+    expect(await db.query('select id, note from items order by id')).toEqual([{ id: 1, note: 'kept' }]);
+  });
+
+  test('D2 a SQL error crosses the thread with its SQLSTATE code and fields, in and out of a transaction', async () => {
+    const err = await db.query('insert into items (id) values (1)').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ code: '23505', constraint: 'items_pkey', detail: 'Key (id)=(1) already exists.' });
+    expect((err as Error).message).toMatch(/duplicate key/);
+    const inTx = await db.transaction((tx) => tx.query('select * from missing_table')).catch((e: unknown) => e);
+    expect(inTx).toMatchObject({ code: '42P01' });
+    expect(await db.query('select 1 as ok')).toEqual([{ ok: 1 }]); // the failed transaction was rolled back
+  });
+
+  test('D2 pg_trgm is available to the embedded database', async () => {
+    await db.query('create extension if not exists pg_trgm');
+    const [row] = await db.query<{ s: number }>("select similarity('abc', 'abd') as s");
+    expect(row?.s).toBeCloseTo(1 / 3, 5);
+  });
+
+  test('D2 the event loop stays free while PGlite runs a long query', async () => {
+    const long = db.query(`select pg_sleep(${LONG_QUERY_S})`);
+    const lag = await timerLag(long);
+    await long;
+    expect(lag).toBeLessThan(FAST_ANSWER_MS);
+  });
+
+  test('D2 D8 an operation that waits past its deadline is refused and never runs', async () => {
+    const hold = db.transaction((tx) => tx.query(`select pg_sleep(${(TEST_QUEUE_TIMEOUT_MS * 2) / 1000})`));
+    const late = db.query("insert into items (id, note) values (10, 'late')").catch((e: unknown) => e);
+    const lateTx = db.transaction((tx) => tx.query("insert into items (id, note) values (11, 'late')")).catch((e: unknown) => e);
+    expect(db.queueStats()).toMatchObject({ running: 1, queued: 2 });
+    await sleep(TEST_QUEUE_TIMEOUT_MS / 2);
+    expect(db.queueStats().oldestWaitMs).toBeGreaterThan(0);
+    expect(await late).toBeInstanceOf(SaturatedError);
+    expect(await lateTx).toMatchObject({ reason: 'queue_timeout' });
+    await hold; // a started transaction runs to the end
+    expect(await db.query('select id from items where id >= 10')).toEqual([]);
+    expect(db.queueStats()).toMatchObject({ running: 0, queued: 0, oldestWaitMs: 0 });
+  });
+
+  test('D2 an operation arriving at a full queue is refused at once and never runs', async () => {
+    const hold = db.query(`select pg_sleep(${TEST_QUEUE_TIMEOUT_MS / 2 / 1000})`);
+    const queued = Array.from({ length: TEST_QUEUE_LIMIT }, (_, i) => db.query('select $1::int as i', [i]));
+    const refused = await db.query("insert into items (id, note) values (20, 'refused')").catch((e: unknown) => e);
+    expect(refused).toMatchObject({ reason: 'queue_full' });
+    expect(db.queueStats()).toMatchObject({ running: 1, queued: TEST_QUEUE_LIMIT }); // refused without waiting
+    expect((await Promise.all(queued)).map((rows) => rows[0])).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
+    await hold;
+    expect(await db.query('select id from items where id = 20')).toEqual([]);
+  });
+});
+
+describe.skipIf(!findPostgresBin())('PostgreSQL behind the gate', () => {
+  let cluster: Cluster;
+  let db: Db;
+
+  beforeAll(async () => {
+    cluster = await startCluster(findPostgresBin() as string);
+    db = await openDb({ databaseUrl: cluster.url, dataDir: '', gate: { queueTimeoutMs: TEST_QUEUE_TIMEOUT_MS, queueLimit: TEST_QUEUE_LIMIT } });
+    await db.query('create table items (id integer primary key)');
+  });
+  afterAll(async () => {
+    await db?.close();
+    await cluster?.stop();
+  });
+
+  test('D2 D8 PostgreSQL gets one slot per pooled connection; an operation past its deadline never runs', async () => {
+    const slots = db.queueStats().slots;
+    const holds = Array.from({ length: slots }, () => db.query(`select pg_sleep(${(TEST_QUEUE_TIMEOUT_MS * 2) / 1000})`));
+    const late = db.transaction((tx) => tx.query('insert into items (id) values (1)')).catch((e: unknown) => e);
+    expect(db.queueStats()).toMatchObject({ slots: 10, running: 10, queued: 1 });
+    expect(await late).toMatchObject({ reason: 'queue_timeout' });
+    await db.ping(); // D2 health: not refused by the gate, whatever its queue
+    await Promise.all(holds);
+    expect(await db.query('select id from items')).toEqual([]);
+    const err = await db.query('insert into items (id) values (2), (2)').catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: '23505' });
+  });
+});
+
+describe('the gate', () => {
+  test('D2 operations take the slots in arrival order; the rest wait', async () => {
+    const gate = new DbGate({ slots: 2 });
+    const order: number[] = [];
+    let running = 0;
+    let most = 0;
+    await Promise.all(Array.from({ length: 6 }, (_, i) => gate.run(async () => {
+      order.push(i);
+      most = Math.max(most, ++running);
+      await sleep(5);
+      running--;
+    })));
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(most).toBe(2);
+    expect(gate.stats()).toMatchObject({ running: 0, queued: 0, refused: 0 });
+  });
+
+  test('D2 D8 a waiter whose deadline passed while the event loop was blocked is refused, not run late', async () => {
+    const gate = new DbGate({ slots: 1, queueTimeoutMs: 50 });
+    let ran = 0;
+    const hold = gate.run(() => sleep(0).then(() => {
+      const until = performance.now() + 80;
+      while (performance.now() < until); // blocks timers too: only the check before running can refuse
+    }));
+    const late = gate.run(async () => void ran++).catch((e: unknown) => e);
+    await hold;
+    expect(await late).toBeInstanceOf(SaturatedError);
+    expect(ran).toBe(0);
+  });
+
+  test('D2 the server defaults: a 2 s deadline and a 500-operation queue', () => {
+    expect(DB_QUEUE_TIMEOUT_MS).toBe(2_000);
+    expect(DB_QUEUE_LIMIT).toBe(500);
+  });
+});
+
+describe('a crashed PGlite worker', () => {
+  test('D2 pending and later calls are rejected with a clear error that counts as the database being unavailable', async () => {
+    const dir = tempDir('crash');
+    const script = path.join(dir, 'crashing-worker.mjs');
+    writeFileSync(script, `import { parentPort } from 'node:worker_threads';
+parentPort.postMessage({ ready: true });
+parentPort.on('message', () => { throw new Error('boom'); });\n`);
+    const db = await openDb({ databaseUrl: null, dataDir: dir, pgliteWorker: pathToFileURL(script) });
+    try {
+      const err = await db.query('select 1').catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: WORKER_STOPPED_CODE });
+      expect((err as Error).message).toMatch(/PGlite worker stopped: boom/);
+      expect(isConnectionError(err)).toBe(true); // answered 503 and logged by the HTTP layer
+      await expect(db.transaction((tx) => tx.query('select 1'))).rejects.toMatchObject({ code: WORKER_STOPPED_CODE });
+      await expect(db.ping()).rejects.toMatchObject({ code: WORKER_STOPPED_CODE });
+    } finally {
+      await db.close();
+      removeDir(dir);
+    }
+  });
+});
+
+describe('a busy server over HTTP', () => {
+  let server: TestServer;
+  let access: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    access = tokens(await client(server.url).login('owner@demo.test')).access_token;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('D2 a new connection is answered at once while PGlite runs a long query', async () => {
+    const long = server.db.query(`select pg_sleep(${LONG_QUERY_S})`);
+    await sleep(50);
+    const r = await freshGet(new URL('/api/no-such-endpoint/', server.url).toString());
+    expect(r.status).toBe(404);
+    expect(r.ms).toBeLessThan(FAST_ANSWER_MS);
+    await long;
+  });
+
+  test('D2 the health check on a new connection answers quickly while clients hammer the API', async () => {
+    const me = new URL('/api/v1/auth/me/', server.url).toString();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+    const stopAt = performance.now() + LOAD_MS;
+    const statuses = new Map<number, number>();
+    const hammer = async () => {
+      while (performance.now() < stopAt) {
+        const status = await new Promise<number>((resolve, reject) => {
+          http.get(me, { agent, headers: { Authorization: `Bearer ${access}` } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          }).on('error', reject);
+        });
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    const load = Promise.all(Array.from({ length: CLIENTS }, hammer));
+    await sleep(300);
+    const health: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await freshGet(new URL('/api/health/', server.url).toString());
+      expect(r.status).toBe(200);
+      health.push(r.ms);
+      await sleep(100);
+    }
+    await load;
+    agent.destroy();
+    expect(Math.max(...health)).toBeLessThan(FAST_ANSWER_MS);
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(CLIENTS);
+    expect([...statuses.keys()].every((s) => s === 200 || s === 503)).toBe(true);
+  });
+
+  test('D2 a flood beyond the queue gets 503 server_busy with Retry-After, none waits for the database; the server recovers', async () => {
+    const extra = 40;
+    const holdMs = DB_QUEUE_TIMEOUT_MS * 2;
+    const hold = server.db.query(`select pg_sleep(${holdMs / 1000})`); // the one slot is taken: every request below queues
+    const me = new URL('/api/v1/auth/me/', server.url).toString();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: DB_QUEUE_LIMIT + extra });
+    const started = performance.now();
+    type Answer = { status: number; ms: number; retry: string | undefined; body: string };
+    const answers = await Promise.all(Array.from({ length: DB_QUEUE_LIMIT + extra }, () => new Promise<Answer>((resolve, reject) => {
+      http.get(me, { agent, headers: { Authorization: `Bearer ${access}` } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, retry: res.headers['retry-after'], body }));
+      }).on('error', reject);
+    })));
+    agent.destroy();
+    const waited = Math.max(...answers.map((a) => a.ms));
+    await hold;
+    for (const a of answers) {
+      expect(a.status).toBe(503);
+      expect(JSON.parse(a.body)).toEqual({ detail: 'The server is busy; try again shortly', code: 'server_busy' });
+      expect(a.retry).toBe('1');
+    }
+    // Those beyond the queue limit are refused on arrival, the rest when their deadline passes:
+    // every answer comes while the database is still busy, none after it.
+    expect(answers.filter((a) => a.ms < DB_QUEUE_TIMEOUT_MS).length).toBeGreaterThanOrEqual(extra);
+    expect(waited).toBeLessThan(holdMs);
+    expect((await freshGet(new URL('/api/health/', server.url).toString())).status).toBe(200);
+    expect((await client(server.url).me(access)).status).toBe(200);
+  });
+});
