@@ -17,9 +17,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // One file per feature, each on PGlite and on a database of its own in one PostgreSQL cluster
+          // that test/server/global-setup.ts starts for the whole run.
           name: 'server',
           environment: 'node',
           include: ['test/server/**/*.test.ts'],
+          globalSetup: ['test/server/global-setup.ts'],
+          // Two workers even on two cores: a file mostly waits on its servers and PostgreSQL, and the slow
+          // CPU-bound file (defaults: OWASP scrypt) then runs beside the rest. Its own maxWorkers needs its
+          // own group, run after the app's.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

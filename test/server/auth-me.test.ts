@@ -1,0 +1,108 @@
+// SPEC §7 me: the user, organizations, role and permissions (D3 D4 D9 D10), and D3's demo data.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { D10, expectError, sorted } from './api-common';
+import { forEachBackend, type Api } from './backends';
+import { createUser, orgId, tokens, type TestServer } from './helpers';
+
+forEachBackend('API me', (backend) => {
+  let server: TestServer;
+  let api: Api;
+  beforeAll(() => {
+    ({ server, api } = backend());
+  });
+
+  describe('SPEC §7 me', () => {
+    test('SPEC §7 me returns user, organizations, permissions, features, role, prefs, favorite_org_id', async () => {
+      const t = tokens(await api.login('solo@demo.test'));
+      const r = await api.me(t.access_token);
+      expect(r.status).toBe(200);
+      expect(Object.keys(r.body).sort()).toEqual(['favorite_org_id', 'features', 'organizations', 'permissions', 'prefs', 'role', 'user']);
+      expect(r.body.user).toEqual({ email: 'solo@demo.test', first_name: 'Sam', avatar_url: null });
+      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Acme Plumbing'), name: 'Acme Plumbing', logo_url: '/logos/acme.svg' }]);
+      expect(r.body.features).toEqual([]);
+      expect(r.body.prefs).toEqual({});
+      expect(r.body.favorite_org_id).toBeNull();
+      expect(r.headers.get('cache-control')).toBe('no-store');
+    });
+
+    test('D3 owner@demo.test: Acme Plumbing (owner) and Beacon Electric (admin), no favorite, so no role without X-Organization-ID', async () => {
+      const t = tokens(await api.login('owner@demo.test'));
+      const r = await api.me(t.access_token);
+      expect(r.body.organizations).toEqual([
+        { id: await orgId(server.db, 'Acme Plumbing'), name: 'Acme Plumbing', logo_url: '/logos/acme.svg' },
+        { id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null },
+      ]);
+      expect(r.body.favorite_org_id).toBeNull();
+      expect(r.body.role).toBeNull();
+      expect(r.body.permissions).toEqual([]);
+    });
+
+    test('D9 D10 X-Organization-ID picks the role: owner in Acme Plumbing, admin in Beacon Electric', async () => {
+      const t = tokens(await api.login('owner@demo.test'));
+      const acme = await api.me(t.access_token, await orgId(server.db, 'Acme Plumbing'));
+      expect(acme.body.role).toBe('owner');
+      expect(sorted(acme.body.permissions)).toEqual(sorted(D10.owner));
+      const beacon = await api.me(t.access_token, await orgId(server.db, 'Beacon Electric'));
+      expect(beacon.body.role).toBe('admin');
+      expect(sorted(beacon.body.permissions)).toEqual(sorted(D10.admin));
+      expect(beacon.body.permissions).not.toContain('permissions:manage');
+    });
+
+    test('D3 D10 solo@demo.test is a member of Acme Plumbing only, chosen without a header', async () => {
+      const r = await api.me(tokens(await api.login('solo@demo.test')).access_token);
+      expect(r.body.role).toBe('member');
+      expect(sorted(r.body.permissions)).toEqual(sorted(D10.member));
+    });
+
+    test('D3 D10 viewer@demo.test may view but not create or edit customers', async () => {
+      const r = await api.me(tokens(await api.login('viewer@demo.test')).access_token);
+      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null }]);
+      expect(r.body.role).toBe('viewer');
+      expect(sorted(r.body.permissions)).toEqual(sorted(D10.viewer));
+      expect(r.body.permissions).not.toContain('customers:create');
+    });
+
+    test('D3 nobody@demo.test signs in but has no organization', async () => {
+      const r = await api.me(tokens(await api.login('nobody@demo.test')).access_token);
+      expect(r.status).toBe(200);
+      expect(r.body.organizations).toEqual([]);
+      expect(r.body.role).toBeNull();
+      expect(r.body.permissions).toEqual([]);
+    });
+
+    test('D4 the favorite organization is used when no X-Organization-ID is sent', async () => {
+      const user = await createUser(server.db, { memberships: [['Acme Plumbing', 'viewer'], ['Beacon Electric', 'member']], favorite: 'Beacon Electric' });
+      const r = await api.me(tokens(await api.login(user.email, user.password)).access_token);
+      expect(r.body.favorite_org_id).toBe(await orgId(server.db, 'Beacon Electric'));
+      expect(r.body.role).toBe('member');
+    });
+
+    test('D9 a malformed X-Organization-ID is a 400', async () => {
+      const t = tokens(await api.login('owner@demo.test'));
+      for (const value of ['abc', '0', '-1', '1.5', '1e3', '99999999999', '', '1 2', '0x1']) {
+        const r = await api.me(t.access_token, value);
+        expectError(r, 400, 'invalid_organization_id');
+        expect(r.body.field).toBe('X-Organization-ID');
+      }
+    });
+
+    test('D9 X-Organization-ID of an organization the user is not a member of is a 403', async () => {
+      const t = tokens(await api.login('viewer@demo.test'));
+      expectError(await api.me(t.access_token, await orgId(server.db, 'Acme Plumbing')), 403, 'not_a_member');
+      expectError(await api.me(t.access_token, 987654), 403, 'not_a_member');
+    });
+
+    test('D3 each organization has a few dozen realistic customers', async () => {
+      const rows = await server.db.query<{ name: string; n: unknown; with_all: unknown }>(
+        `select o.name, count(c.id)::int as n, count(*) filter (where c.email like '%@%' and c.phone <> '' and c.address <> '')::int as with_all
+           from organizations o join customers c on c.org_id = o.id group by o.name order by o.name`,
+      );
+      expect(rows.map((r) => r.name)).toEqual(['Acme Plumbing', 'Beacon Electric']);
+      for (const r of rows) {
+        expect(Number(r.n)).toBeGreaterThanOrEqual(24);
+        expect(Number(r.n)).toBeLessThanOrEqual(60);
+        expect(Number(r.with_all)).toBe(Number(r.n));
+      }
+    });
+  });
+});
