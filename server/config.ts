@@ -1,11 +1,11 @@
 // Server configuration: every environment variable the server reads, parsed and checked once at start.
 // docs/operations.md has the table; keep both in step.
 import path from 'node:path';
+import { DEFAULT_API_BASE } from '../contract/config';
 
 export const DEFAULT_PORT = 8080; // D2
 export const DEFAULT_HOST = 'localhost';
 export const DEFAULT_DATA_DIR = './data'; // D2
-export const DEFAULT_API_BASE = '/api'; // D1
 export const DEFAULT_ACCESS_TOKEN_TTL_S = 15 * 60; // D16: 15 minutes
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024; // auth payloads are a few hundred bytes
 export const DEFAULT_THROTTLE_WINDOW_S = 15 * 60; // D18

@@ -18,6 +18,12 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * PGlite only (one process owns its data): a number that changes whenever anything may have been
+   * written, so this process can keep answers until then. Null for PostgreSQL, which other instances
+   * write to behind our back.
+   */
+  writeGeneration(): number | null;
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** D2 health: resolves when the database answers; never waits in the gate's queue. */
@@ -123,16 +129,28 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
   worker.unref();
 
   const gate = new DbGate({ slots: PGLITE_SLOTS, ...gateOptions });
-  const query = <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
-    gate.run(() => call({ op: 'query', text, params: [...params] })) as Promise<R[]>;
+  // Bumped before and after every statement that may write and every transaction, so a reader that
+  // captured the number before its read can tell whether a write could have overtaken it.
+  let generation = 0;
+  const query = async <R extends Row>(text: string, params: readonly SqlParam[] = []) => {
+    const writes = mayWrite(text);
+    if (writes) generation += 1;
+    try {
+      return (await gate.run(() => call({ op: 'query', text, params: [...params] }))) as R[];
+    } finally {
+      if (writes) generation += 1;
+    }
+  };
   let closing: Promise<void> | null = null;
   return {
     kind: 'pglite',
     query,
+    writeGeneration: () => generation,
     // The transaction holds the gate's one slot from BEGIN to COMMIT, so only its own queries reach PGlite.
     transaction: (fn) =>
       gate.run(async () => {
         const tx = nextId++; // the worker knows the transaction by its begin request's id
+        generation += 1;
         await call({ op: 'begin' }, tx);
         let result: Awaited<ReturnType<typeof fn>>;
         try {
@@ -143,8 +161,14 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
         } catch (err) {
           await call({ op: 'rollback', tx }).catch(() => {}); // fn's error is the one worth reporting
           throw err;
+        } finally {
+          generation += 1;
         }
-        await call({ op: 'commit', tx });
+        try {
+          await call({ op: 'commit', tx });
+        } finally {
+          generation += 1; // the commit is when the writes become visible
+        }
         return result;
       }),
     ping: async () => {
@@ -183,6 +207,7 @@ async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Prom
   const gate = new DbGate({ slots: PG_POOL_SIZE, ...gateOptions });
   const db: Db = {
     kind: 'postgres',
+    writeGeneration: () => null,
     query: (text, params) => gate.run(() => run(sql, text, params)),
     transaction: (fn) =>
       gate.run(async () => {
@@ -233,6 +258,13 @@ function processAlive(pid: number): boolean {
   } catch (err) {
     return err instanceof Error && 'code' in err && err.code === 'EPERM';
   }
+}
+
+/** A statement that only reads (select, or with … select without a data-changing clause) cannot change an answer. */
+export function mayWrite(text: string): boolean {
+  const t = text.trimStart().slice(0, 6).toLowerCase();
+  if (t === 'select') return false;
+  return !(t.startsWith('with') && !/\b(insert|update|delete|merge)\b/i.test(text));
 }
 
 /** Column values that may come back as number, bigint or string (int8) as a JS number. */

@@ -12,7 +12,7 @@ export class HttpError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly headers: OutgoingHttpHeaders = {},
-    readonly extra: Record<string, string> = {},
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(detail);
   }
@@ -72,7 +72,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
-      else if (size > DRAIN_LIMIT_BYTES) finish({ kind: 'too_large', drained: false });
+      else if (size > limit + DRAIN_LIMIT_BYTES) finish({ kind: 'too_large', drained: false });
     };
     const complete = (): BodyRead => (size > limit ? { kind: 'too_large', drained: true } : { kind: 'ok', body: Buffer.concat(chunks) });
     const onEnd = () => finish(complete());
@@ -86,27 +86,36 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
 const tooLarge = (limit: number, drained: boolean) =>
   new HttpError(413, 'payload_too_large', `Request body is larger than ${limit} bytes`, drained ? {} : { Connection: 'close' });
 
-/** D19: 415 unless the body is declared JSON (UTF-8), 413 past `limit`, 400 unless a JSON object. */
-export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+/**
+ * D19: the body as UTF-8 text: 415 unless its Content-Type passes `accepts` (and any charset is UTF-8),
+ * 413 past `limit` bytes, 400 when it is cut short or not UTF-8.
+ */
+export async function readText(req: IncomingMessage, limit: number, accepts: (mime: string) => boolean, expected: string): Promise<string> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   const [mime = '', ...params] = type.split(';').map((s) => s.trim());
   const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  if (!/^application\/([\w.+-]+\+)?json$/.test(mime) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+  if (!accepts(mime) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
     const read = await readBody(req, 0);
     const close = read.kind === 'too_large' && !read.drained ? { Connection: 'close' } : {};
-    throw new HttpError(415, 'unsupported_media_type', 'Request body must be JSON (Content-Type: application/json)', close);
+    throw new HttpError(415, 'unsupported_media_type', `Request body must be ${expected}`, close);
   }
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > DRAIN_LIMIT_BYTES) throw tooLarge(limit, false);
+  if (declared > limit + DRAIN_LIMIT_BYTES) throw tooLarge(limit, false);
   const read = await readBody(req, limit);
   if (read.kind === 'too_large') throw tooLarge(limit, read.drained);
   if (read.kind === 'aborted') throw new HttpError(400, 'bad_request', 'Request body was not received completely');
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(read.body);
+    return new TextDecoder('utf-8', { fatal: true }).decode(read.body);
   } catch {
-    throw new HttpError(400, 'invalid_json', 'Request body is not valid UTF-8');
+    throw new HttpError(400, mime.includes('json') ? 'invalid_json' : 'invalid_body', 'Request body is not valid UTF-8');
   }
+}
+
+const isJson = (mime: string) => /^application\/([\w.+-]+\+)?json$/.test(mime);
+
+/** D19: 415 unless the body is declared JSON (UTF-8), 413 past `limit`, 400 unless a JSON object. */
+export async function readJsonObject(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  const text = await readText(req, limit, isJson, 'JSON (Content-Type: application/json)');
   if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'Request body is empty; expected a JSON object');
   let value: unknown;
   try {

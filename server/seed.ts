@@ -47,7 +47,7 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
       const customers = demoCustomers(seed, count, businesses, phoneStart);
       const values = customers.map((_, i) => `($1, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6})`).join(', ');
       await tx.query(
-        `insert into customers (org_id, name, email, phone, address, created_at) values ${values}`,
+        `insert into customers (org_id, name, email, phone, address_line, created_at) values ${values}`,
         [orgId, ...customers.flatMap((c) => [c.name, c.email, c.phone, c.address, new Date(nowMs - c.ageDays * DAY_MS)])],
       );
     }

@@ -10,6 +10,7 @@ import type { ScryptCost } from './auth/passwords';
 import { OWASP_SCRYPT } from './auth/passwords';
 import { pruneSessions } from './auth/sessions';
 import { pruneAttempts } from './auth/throttle';
+import { purgeDeleted } from './features/customers/repo';
 import { createApp } from './app';
 import type { Config, Env, SeedMode } from './config';
 import { loadConfig, sentryOrigin } from './config';
@@ -160,13 +161,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     server.on('error', (err) => log.error(`server error: ${describeError(err)}`));
 
     let maintaining: Promise<unknown> = Promise.resolve();
-    const maintain = () => {
-      maintaining = Promise.all([pruneSessions(db, now()), pruneAttempts(db, config.throttle.windowS, now())]).catch((err: unknown) =>
-        log.error(`maintenance failed: ${describeError(err)}`),
-      );
+    const maintain = (vacuum: boolean) => {
+      maintaining = Promise.all([pruneSessions(db, now()), pruneAttempts(db, config.throttle.windowS, now()), purgeDeleted(db, now())])
+        // PGlite has no autovacuum: without it, index-only scans (a deep page of the customers list) read
+        // the table too, and the planner's statistics go stale. PostgreSQL's own autovacuum does this there.
+        // Not at start: it holds PGlite's one connection, and the first requests should not wait for it.
+        .then(() => (vacuum && db.kind === 'pglite' ? db.query('vacuum analyze') : undefined))
+        .catch((err: unknown) => log.error(`maintenance failed: ${describeError(err)}`));
     };
-    const maintenance = setInterval(maintain, MAINTENANCE_INTERVAL_MS).unref();
-    maintain();
+    const maintenance = setInterval(() => maintain(true), MAINTENANCE_INTERVAL_MS).unref();
+    maintain(false);
 
     const port = (server.address() as AddressInfo).port;
     let closing: Promise<void> | null = null;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { BASE_SECURITY_HEADERS, HttpError } from './http';
+import type { AppConfig } from '../contract/config';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'; // D20: hashed names under /assets/
 const REVALIDATE = 'no-cache'; // other files: may be kept, but asked about each time (ETag)
@@ -38,11 +39,8 @@ const TYPES: Record<string, string> = {
 };
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.webmanifest']);
 
-/** D1: what the page learns at run time. */
-export interface AppConfig {
-  apiBase: string;
-  sentryDsn: string | null;
-}
+/** D1: what the page learns at run time (contract/config.ts). */
+export type { AppConfig };
 
 /** JSON that is safe inside an inline <script>: no `</script>`, `<!--`, or line separators. */
 export function scriptJson(value: unknown): string {

@@ -1,32 +1,139 @@
-// D9: the server enforces organization membership and the role's permissions (D10) on every call
-// that acts in an organization. Permissions come from the role_permissions table, as in `me`.
+// D9 D16: who is calling, in one place. Every 401 and 403 of the API is built here. A bearer token
+// counts only while its session is live, so logout and revocation take effect at once; the caller's
+// session, user, membership, role and the role's permissions in the named organization come back in
+// one query (D29: permissions are read per request, so a change applies to the next one).
 import type { IncomingMessage } from 'node:http';
+import type { Permission } from '../../contract/permissions';
 import type { Ctx } from '../context';
+import type { Db } from '../db';
 import { fieldError, HttpError } from '../http';
-import { ORG_HEADER_NAME, organizationIdFrom } from './me';
+import { MAX_INT4 } from '../schema';
+import { verifyAccessToken } from './jwt';
 
-export interface OrgAccess {
-  orgId: number;
-  role: string;
+export const ORG_HEADER = 'x-organization-id';
+/** As clients spell it, in error answers. */
+export const ORG_HEADER_NAME = 'X-Organization-ID';
+
+/** What a valid access token says, before the database is asked. */
+export interface TokenPrincipal {
+  userId: number;
+  sessionId: number;
+}
+
+/** A live session's user. */
+export interface Caller extends TokenPrincipal {
+  email: string;
+  firstName: string;
+}
+
+/** A member acting in one organization, with the role's permissions there. */
+export interface OrgCaller extends Caller {
+  org: { id: number; role: string; permissions: ReadonlySet<string> };
+}
+
+export const unauthorized = (code: string, detail: string) =>
+  new HttpError(401, code, detail, { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${detail}"` });
+export const sessionEnded = () => unauthorized('session_ended', 'The session has ended; log in again');
+export const notAMember = (orgId: number) => new HttpError(403, 'not_a_member', `You are not a member of organization ${orgId}`);
+export const permissionDenied = (role: string, permission: Permission) =>
+  new HttpError(403, 'permission_denied', `Your role (${role}) does not grant ${permission}`);
+
+/** D16: the access token's user and session, checked for form, signature, expiry and claim ranges; or a 401. */
+export function verifyBearer(req: IncomingMessage, ctx: Ctx): TokenPrincipal {
+  const header = req.headers.authorization;
+  if (!header) throw new HttpError(401, 'not_authenticated', 'Authentication required', { 'WWW-Authenticate': 'Bearer' });
+  const m = /^Bearer +(\S+) *$/i.exec(header);
+  if (!m?.[1]) throw unauthorized('invalid_token', 'Authorization must be "Bearer <access token>"');
+  const result = verifyAccessToken(m[1], ctx.jwtSecret, Math.floor(ctx.now() / 1000));
+  if (!result.ok) {
+    throw result.reason === 'expired'
+      ? unauthorized('token_expired', 'Access token has expired')
+      : unauthorized('invalid_token', 'Access token is not valid');
+  }
+  return { userId: Number(result.claims.sub), sessionId: result.claims.sid };
+}
+
+/** D9: the id in X-Organization-ID, or null without the header; a malformed value is a 400 naming it. */
+export function organizationIdFrom(req: IncomingMessage): number | null {
+  const raw = req.headers[ORG_HEADER];
+  if (raw === undefined) return null;
+  const text = Array.isArray(raw) ? raw.join(',') : raw.trim();
+  const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+  if (!(id >= 1 && id <= MAX_INT4)) throw fieldError(ORG_HEADER_NAME, 'must be a positive integer', 'invalid_organization_id');
+  return id;
+}
+
+type CallerRow = { email: string; first_name: string; role: string | null; permissions: unknown; expires_at: Date };
+
+// $1 session, $2 user, $3 organization or null, $4 now. No row: the session is not live.
+const CALLER_SQL = `
+  select u.email, u.first_name, m.role, s.expires_at,
+         (select coalesce(json_agg(rp.permission), '[]'::json)
+            from role_permissions rp where rp.org_id = m.org_id and rp.role = m.role) as permissions
+    from sessions s
+    join users u on u.id = s.user_id
+    left join memberships m on m.user_id = s.user_id and m.org_id = $3
+   where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > $4`;
+
+async function callerRow(db: Db, p: TokenPrincipal, orgId: number | null, nowMs: number): Promise<CallerRow> {
+  const row = await remembered(db, `caller:${p.sessionId}:${p.userId}:${orgId}`, async () => {
+    const [found] = await db.query<CallerRow>(CALLER_SQL, [p.sessionId, p.userId, orgId, new Date(nowMs)]);
+    return found ?? null;
+  });
+  // A remembered session still ends on time: its expiry is checked here, not only in the query.
+  if (!row || row.expires_at.getTime() <= nowMs) throw sessionEnded();
+  return row;
+}
+
+/** Remembered answers are dropped past this many (a crude bound; sessions are few on one machine). */
+const MAX_REMEMBERED = 10_000;
+const memory = new WeakMap<Db, Map<string, { generation: number; value: unknown }>>();
+
+/**
+ * The answer to a read, kept until the database may have been written to. Only PGlite offers a write
+ * generation (one process owns its data, so nothing changes behind our back); on PostgreSQL, which
+ * other instances share, every call reads afresh so logout and revocation stay immediate everywhere.
+ */
+export async function remembered<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
+  const generation = db.writeGeneration();
+  if (generation === null) return load();
+  let answers = memory.get(db);
+  if (!answers) memory.set(db, (answers = new Map()));
+  const hit = answers.get(key);
+  if (hit && hit.generation === generation) return hit.value as T;
+  const value = await load();
+  if (answers.size >= MAX_REMEMBERED) answers.clear();
+  answers.set(key, { generation, value }); // under the generation from before the read: a write meanwhile makes it stale
+  return value;
+}
+
+const asCaller = (p: TokenPrincipal, row: CallerRow): Caller => ({ ...p, email: row.email, firstName: row.first_name });
+
+/** A live session's user, or a 401. */
+export async function requireUser(req: IncomingMessage, ctx: Ctx): Promise<Caller> {
+  const principal = verifyBearer(req, ctx);
+  return asCaller(principal, await callerRow(ctx.db, principal, null, ctx.now()));
 }
 
 /**
- * The organization named by X-Organization-ID, after checking that `userId` is a member whose role
- * grants `permission`. Missing or malformed header: 400 naming it; not a member, or a role without
- * the permission: 403. Call it after authenticate(), so a dead session is a 401 first.
+ * D9 D21: a member of the organization the tab names, whose role grants `permission`. In order: a dead
+ * session is a 401 first (so the client refreshes, SPEC §7), then a missing or malformed header is a
+ * 400, then not a member or not allowed a 403.
  */
-export async function requireOrgPermission(req: IncomingMessage, ctx: Ctx, userId: number, permission: string): Promise<OrgAccess> {
-  const orgId = organizationIdFrom(req);
-  // Calls that act in an organization never guess it (unlike `me`): the tab names the one it shows (D21).
-  if (orgId === null) throw fieldError(ORG_HEADER_NAME, 'header is required', 'missing_organization_id');
-  const [row] = await ctx.db.query<{ role: string; allowed: boolean }>(
-    `select m.role,
-            exists (select 1 from role_permissions rp where rp.role = m.role and rp.permission = $3) as allowed
-       from memberships m
-      where m.user_id = $1 and m.org_id = $2`,
-    [userId, orgId, permission],
-  );
-  if (!row) throw new HttpError(403, 'not_a_member', `You are not a member of organization ${orgId}`);
-  if (!row.allowed) throw new HttpError(403, 'permission_denied', `Your role (${row.role}) does not grant ${permission}`);
-  return { orgId, role: row.role };
+export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: Permission): Promise<OrgCaller> {
+  const principal = verifyBearer(req, ctx);
+  let orgId: number | null;
+  try {
+    orgId = organizationIdFrom(req);
+    // Calls that act in an organization never guess it (unlike `me`): the tab names the one it shows.
+    if (orgId === null) throw fieldError(ORG_HEADER_NAME, 'header is required', 'missing_organization_id');
+  } catch (err) {
+    await callerRow(ctx.db, principal, null, ctx.now()); // 401 wins over 400
+    throw err;
+  }
+  const row = await callerRow(ctx.db, principal, orgId, ctx.now());
+  if (row.role === null) throw notAMember(orgId);
+  const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
+  if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
+  return { ...asCaller(principal, row), org: { id: orgId, role: row.role, permissions } };
 }

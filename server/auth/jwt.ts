@@ -15,6 +15,8 @@ export type VerifyFailure = 'malformed' | 'bad_signature' | 'expired';
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: VerifyFailure };
 
 const MAX_TOKEN_CHARS = 4096;
+/** users.id is a PostgreSQL integer. */
+const MAX_USER_ID = 2_147_483_647;
 const HEADER = { alg: 'HS256', typ: 'JWT' } as const;
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -54,7 +56,8 @@ export function verifyAccessToken(token: string, secret: string, nowS: number): 
   const payload = decodeJson(p);
   if (!isObject(payload)) return { ok: false, reason: 'malformed' };
   const { sub, sid, iat, exp } = payload;
-  if (typeof sub !== 'string' || !/^[1-9]\d{0,15}$/.test(sub)) return { ok: false, reason: 'malformed' };
+  // Claims name database rows: out of their columns' ranges is as invalid as the wrong type (never a 500).
+  if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub) || Number(sub) > MAX_USER_ID) return { ok: false, reason: 'malformed' };
   if (typeof sid !== 'number' || !Number.isSafeInteger(sid) || sid < 1) return { ok: false, reason: 'malformed' };
   if (typeof exp !== 'number' || !Number.isFinite(exp) || typeof iat !== 'number' || !Number.isFinite(iat)) {
     return { ok: false, reason: 'malformed' };

@@ -21,15 +21,40 @@ const MAX_LOG2N = 22;
 const MAX_R = 32;
 const MAX_P = 16;
 
+/**
+ * At most this many scrypt derivations run at once; the rest wait their turn. Each one at OWASP's cost
+ * holds 128 MiB, so eight logins at once would otherwise take a gigabyte (the memory bench measures it).
+ */
+export const MAX_CONCURRENT_SCRYPT = 2;
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** Runs fn when fewer than MAX_CONCURRENT_SCRYPT derivations are running. */
+async function bounded<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT_SCRYPT) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running += 1;
+  try {
+    return await fn();
+  } finally {
+    const next = waiting.shift();
+    if (next) next(); // the slot passes straight to the next waiter
+    else running -= 1;
+  }
+}
+
+/** Derivations running and waiting now (for tests and the memory bench). */
+export const scryptLoad = () => ({ running, waiting: waiting.length });
+
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
 function derive(password: string, salt: Buffer, cost: ScryptCost, keyBytes = KEY_BYTES): Promise<Buffer> {
   const N = 2 ** cost.log2N;
-  return new Promise((resolve, reject) => {
+  return bounded(() => new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, keyBytes, { N, r: cost.r, p: cost.p, maxmem: 128 * N * cost.r * MAXMEM_FACTOR }, (err, key) =>
       err ? reject(err) : resolve(key),
     );
-  });
+  }));
 }
 
 const b64 = (buf: Buffer) => buf.toString('base64').replace(/=+$/, '');

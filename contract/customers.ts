@@ -1,0 +1,167 @@
+// D22 D26: the customer record's fields and limits and the list's options, shared by the app's form and
+// the server's checks so both refuse the same input.
+
+export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
+export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
+export const DEFAULT_CUSTOMER_STATUS: CustomerStatus = 'active';
+
+/** D22: maximum characters per text field (after trimming). */
+export const CUSTOMER_TEXT_LIMITS = {
+  name: 200,
+  company: 200,
+  email: 254,
+  phone: 40,
+  address_line: 200,
+  city: 200,
+  region: 200,
+  postal_code: 200,
+  country: 200,
+} as const;
+export type CustomerTextField = keyof typeof CUSTOMER_TEXT_LIMITS;
+
+export const PHONE_MIN_DIGITS = 7; // D22
+export const MAX_TAGS = 20; // D22
+export const TAG_MAX_LENGTH = 30; // D22
+export const NOTE_MAX_LENGTH = 5_000; // D24
+
+/** D26: page sizes a person can choose; the first is the default. */
+export const PAGE_SIZES = [25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
+export const SEARCH_MAX_LENGTH = 100;
+/** D26: the list's sorts; a leading '-' is descending. */
+export const CUSTOMER_SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+export const DEFAULT_CUSTOMER_SORT: CustomerSort = 'name';
+
+/** D22: control characters are refused in every text field (tab and newline included: all are single-line). */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** A deliberately plain check: one @, something on each side, a dot in the domain, no spaces. */
+export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const phoneDigits = (phone: string): string => phone.replace(/\D/g, '');
+
+/** The person shown as who did something (their first name, as the product greets them). */
+export interface PersonRef {
+  id: number;
+  name: string;
+}
+
+/** D22: a customer as GET /v1/customers/{id}/ answers it. */
+export interface Customer {
+  id: number;
+  name: string;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  address_line: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  status: CustomerStatus;
+  tags: string[];
+  created_at: string;
+  created_by: PersonRef | null;
+  updated_at: string;
+  updated_by: PersonRef | null;
+  /** D31: sent back with a PATCH; a stale one is a 409 conflict. */
+  version: number;
+}
+
+/** The fields a person writes (POST body; PATCH takes any subset plus `version`). */
+export const CUSTOMER_INPUT_FIELDS = [
+  'name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags',
+] as const;
+export type CustomerInputField = (typeof CUSTOMER_INPUT_FIELDS)[number];
+export type CustomerInput = Pick<Customer, CustomerInputField>;
+
+/** D26: a row of GET /v1/customers/ (and of its 'Deleted' view, which adds deleted_at and deleted_by). */
+export interface CustomerListItem {
+  id: number;
+  name: string;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  city: string | null;
+  status: CustomerStatus;
+  tags: string[];
+  updated_at: string;
+  deleted_at?: string;
+  deleted_by?: PersonRef | null;
+}
+
+export interface Page<T> {
+  count: number;
+  results: T[];
+}
+
+/** D23: GET /v1/customers/duplicates/ rows: live customers sharing the email or the phone digits. */
+export interface DuplicateMatch {
+  id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  match: 'email' | 'phone';
+}
+
+/** D24: a note on a customer. */
+export interface Note {
+  id: number;
+  body: string;
+  author: PersonRef | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** D30: an audit entry as the timeline and the activity log show it. */
+export interface AuditEntryView {
+  id: number;
+  at: string;
+  /** Who did it; id is null once that account is gone (the name is kept as it was). */
+  actor: { id: number | null; name: string } | null;
+  action: string;
+  target: { type: string; id: number | null; label: string };
+  /** Updates: field → { from, to }. Creations and imports: the record's fields. */
+  changes: Record<string, unknown>;
+}
+
+/** D24: the customer's timeline, newest first: its notes and every audit entry about it. */
+export type TimelineItem = ({ kind: 'note' } & Note) | ({ kind: 'audit' } & AuditEntryView);
+
+/** D27: import limits. */
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 10_000;
+export type ImportDuplicateMode = 'skip' | 'update';
+
+/** D27: one row of an import preview (line numbers count the header as line 1). */
+export interface ImportPreviewRow {
+  line: number;
+  values: Partial<Record<CustomerInputField, string>>;
+  errors: { field: string; detail: string }[];
+  duplicate: PersonRef | null;
+}
+
+export interface ImportPreview {
+  rows: ImportPreviewRow[];
+  /** Header names that are not D22 fields (ignored). */
+  ignored_columns: string[];
+  summary: { total: number; valid: number; invalid: number; duplicates: number };
+}
+
+export interface ImportResult {
+  created: number;
+  updated: number;
+  skipped: number;
+}
+
+/** D32: GET /v1/dashboard/. Parts the caller may not see are null. */
+export interface DashboardData {
+  customers: {
+    total: number;
+    by_status: Record<CustomerStatus, number>;
+    new_this_week: number;
+    new_this_month: number;
+    recently_updated: CustomerListItem[];
+  } | null;
+  activity: AuditEntryView[] | null;
+}

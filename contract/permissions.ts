@@ -1,0 +1,36 @@
+// D10: the permission strings and the default role matrix, shared by the app and the server.
+// The server copies DEFAULT_ROLE_PERMISSIONS into each new organization (D29); the app only names them.
+
+export const PERMISSIONS = [
+  'dashboard:view',
+  'customers:view',
+  'customers:create',
+  'customers:update',
+  'customers:delete',
+  'customers:export',
+  'jobs:view',
+  'sms:view',
+  'email:view',
+  'calls:view',
+  'team:view',
+  'team:manage',
+  'permissions:view',
+  'permissions:manage',
+  'audit:view',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const isPermission = (value: unknown): value is Permission => (PERMISSIONS as readonly unknown[]).includes(value);
+export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
+
+/** D10 defaults: owner all; admin all but permissions:manage; member the daily work; viewer looks only. */
+export const DEFAULT_ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  owner: PERMISSIONS,
+  admin: PERMISSIONS.filter((p) => p !== 'permissions:manage'),
+  member: ['dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'jobs:view', 'sms:view', 'email:view', 'calls:view'],
+  viewer: ['dashboard:view', 'customers:view'],
+};

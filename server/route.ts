@@ -1,0 +1,84 @@
+// STYLE "Routes are data": each API route declares its method, path, the permission it needs and the
+// checks for its input; router.ts does the rest (authenticate → organization → permission → input →
+// transaction → handler → audit entry → JSON). A handler then reads like its specification.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Permission } from '../contract/permissions';
+import type { AuditEntry } from './audit';
+import type { Caller, OrgCaller, TokenPrincipal } from './auth/access';
+import type { Ctx } from './context';
+import type { Queryable } from './db';
+import type { Parsed, Shape } from './schema';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call a route:
+ * - 'public': anyone (login, refresh, health, invitation look-ups);
+ * - 'token': a valid access token, checked without the database; the handler's own query must check
+ *   that the session is live (only `me` does this, to answer in one round trip);
+ * - 'user': a live session, in no particular organization;
+ * - 'org' (implied by `permission`): a live session of a member of the X-Organization-ID organization
+ *   whose role grants the permission.
+ */
+export type Access = 'public' | 'token' | 'user' | 'org';
+
+/** A handler's answer: data is sent as 200 JSON; reply() sets the status and headers; RAW means it wrote `res` itself. */
+export interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: OutgoingHttpHeaders;
+}
+export const RAW: unique symbol = Symbol('raw response');
+const REPLY = Symbol('reply');
+export const reply = (status: number, body: unknown = null, headers: OutgoingHttpHeaders = {}): Reply =>
+  ({ [REPLY]: true, status, body, headers }) as Reply;
+export const isReply = (v: unknown): v is Reply => typeof v === 'object' && v !== null && REPLY in v;
+
+interface BaseInput<P extends Shape, Q extends Shape, B extends Shape> {
+  req: IncomingMessage;
+  res: ServerResponse;
+  ctx: Ctx;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  /** The body of a `textBody` route ('' otherwise). */
+  text: string;
+  /** The transaction of a change (POST, PUT, PATCH, DELETE), or the database for a read. */
+  tx: Queryable;
+  /** D30: records an audit entry, written in the same transaction before it commits. */
+  audit(entry: AuditEntry): void;
+}
+
+export type HandlerInput<A extends Access, P extends Shape, Q extends Shape, B extends Shape> = BaseInput<P, Q, B> &
+  (A extends 'org' ? { caller: OrgCaller } : A extends 'user' ? { caller: Caller } : A extends 'token' ? { principal: TokenPrincipal } : object);
+
+export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q extends Shape = Shape, B extends Shape = Shape> {
+  method: Method;
+  /** Under the API base, with `:name` segments, ending in '/' (SPEC §7). */
+  path: string;
+  access: A;
+  /** Required when access is 'org'. */
+  permission?: A extends 'org' ? Permission : never;
+  params?: P;
+  query?: Q;
+  /** The JSON body's fields; a route with a body refuses other fields. */
+  body?: B;
+  /** PATCH-style bodies: absent fields stay absent. */
+  partialBody?: boolean;
+  /** A body that is not JSON (a CSV upload): read as UTF-8 text into `text`. */
+  textBody?: { maxBytes: number; accepts: (mime: string) => boolean; expected: string };
+  /** SPEC §7 auth payloads only: fields the route does not know are ignored rather than refused. */
+  ignoreUnknownFields?: boolean;
+  /** A change that must leave this audit action (D30); the router refuses to commit without it. */
+  audit?: string;
+  /** Changes run in a transaction unless this is false (auth routes manage their own). */
+  transaction?: boolean;
+  handler(input: HandlerInput<A, P, Q, B>): Promise<unknown>;
+}
+
+/** Declares a route; the generic parameters are inferred so the handler sees typed input. */
+export function defineRoute<A extends Access, P extends Shape = Shape, Q extends Shape = Shape, B extends Shape = Shape>(
+  def: RouteDef<A, P, Q, B>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}

@@ -1,0 +1,129 @@
+// The API's one wrapper around every route (STYLE "Routes are data"): match the path and method (HEAD
+// runs GET, OPTIONS and 405 list what the path allows), then authenticate → organization → permission
+// → input → transaction (changes) → handler → audit entry in the same transaction (D30) → JSON.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { writeAudit, type AuditEntry } from './audit';
+import { requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
+import type { Ctx } from './context';
+import type { Queryable } from './db';
+import { HttpError, readJsonObject, readText, sendJson } from './http';
+import { isReply, RAW, type Method, type RouteDef } from './route';
+import { parseShape, queryValues, type Shape } from './schema';
+
+const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+interface Compiled {
+  segments: string[];
+  slash: boolean;
+  /** Static segments first, so /customers/duplicates/ wins over /customers/:id/. */
+  rank: string;
+  methods: Map<Method, RouteDef>;
+}
+
+/** Splits '/v1/customers/:id/' into ['v1', 'customers', ':id']. */
+const split = (path: string) => path.split('/').filter(Boolean);
+
+export interface Router {
+  /** Answers one API request; `path` is the raw path under the API base. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+  /** The route table, for documentation and the hostile-input suites. */
+  routes: readonly RouteDef[];
+}
+
+export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
+  const byPath = new Map<string, Compiled>();
+  for (const route of routes) {
+    // SPEC §7: paths end with a slash; a file download names its file instead (export.csv).
+    if (!route.path.endsWith('/') && !/\.[a-z]+$/.test(route.path)) throw new Error(`route ${route.path}: paths end with a slash or a file name`);
+    if (route.access === 'org' && !route.permission) throw new Error(`route ${route.method} ${route.path}: an organization route needs a permission`);
+    const segments = split(route.path);
+    const key = segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
+    const compiled = byPath.get(key) ?? { segments, slash: route.path.endsWith('/'), rank: segments.map((s) => (s.startsWith(':') ? '1' : '0')).join(''), methods: new Map() };
+    if (compiled.methods.has(route.method)) throw new Error(`route ${route.method} ${route.path} is declared twice`);
+    compiled.methods.set(route.method, route);
+    byPath.set(key, compiled);
+  }
+  const table = [...byPath.values()].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+
+  function match(path: string): { compiled: Compiled; params: Record<string, string> } | null {
+    if (path.includes('//')) return null; // one spelling per route: single slashes, trailing as declared
+    const parts = split(path);
+    for (const compiled of table) {
+      if (compiled.segments.length !== parts.length || compiled.slash !== path.endsWith('/')) continue;
+      const params: Record<string, string> = {};
+      const ok = compiled.segments.every((seg, i) => {
+        const part = parts[i] ?? '';
+        if (seg.startsWith(':')) {
+          params[seg.slice(1)] = part;
+          return true;
+        }
+        return seg === part;
+      });
+      if (ok) return { compiled, params };
+    }
+    return null;
+  }
+
+  async function run(route: RouteDef, req: IncomingMessage, res: ServerResponse, rawParams: Record<string, string>, search: URLSearchParams) {
+    // Who: a dead session is a 401 before anything about the input is said.
+    const caller: Caller | OrgCaller | null =
+      route.access === 'org' ? await requireMember(req, ctx, route.permission!)
+      : route.access === 'user' ? await requireUser(req, ctx)
+      : null;
+    const who = route.access === 'token' ? { principal: verifyBearer(req, ctx) } : caller ? { caller } : {};
+    const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
+    const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
+    let body: Record<string, unknown> = {};
+    let text = '';
+    if (route.textBody) text = await readText(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected);
+    else if (route.body) body = parseShape(route.body, await readJsonObject(req, ctx.config.maxBodyBytes), {
+      partial: route.partialBody ?? false,
+      ignoreUnknown: route.ignoreUnknownFields ?? false,
+    });
+    else if (BODY_METHODS.has(route.method) && Number(req.headers['content-length'] ?? 0) > 0) {
+      throw new HttpError(400, 'unexpected_body', 'This request takes no body');
+    }
+
+    const entries: AuditEntry[] = [];
+    const invoke = (tx: Queryable) =>
+      route.handler({ req, res, ctx, params, query, body, text, tx, audit: (entry: AuditEntry) => void entries.push(entry), ...who } as never);
+    const result =
+      route.method === 'GET' || route.transaction === false
+        ? await invoke(ctx.db)
+        : await ctx.db.transaction(async (tx) => {
+            const out = await invoke(tx);
+            if (route.audit && entries.length === 0) throw new Error(`route ${route.method} ${route.path} made no ${route.audit} audit entry`);
+            const orgId = caller && 'org' in caller ? (caller as OrgCaller).org.id : null;
+            const at = new Date(ctx.now());
+            const actor = caller ? { id: caller.userId, label: caller.firstName } : { id: null, label: 'system' };
+            for (const entry of entries) {
+              const org = entry.orgId ?? orgId;
+              if (org === null) throw new Error(`route ${route.method} ${route.path}: an audit entry without an organization`);
+              await writeAudit(tx, org, actor, entry.action ?? route.audit ?? 'unknown', entry, at);
+            }
+            return out;
+          });
+    if (result === RAW) return;
+    if (isReply(result)) return sendJson(res, result.status, result.body, result.headers);
+    sendJson(res, 200, result);
+  }
+
+  return {
+    routes,
+    async handle(req, res, path) {
+      const found = match(path);
+      if (!found) {
+        const hint = match(`${path}/`) ? `; did you mean ${ctx.config.apiBase}${path}/ ?` : '';
+        throw new HttpError(404, 'not_found', `No such endpoint${hint}`);
+      }
+      const { methods } = found.compiled;
+      const allow = [...methods.keys(), ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      if (req.method === 'OPTIONS') return sendJson(res, 204, null, { Allow: allow });
+      // HEAD runs the GET handler; Node leaves the body out (health checks often use HEAD).
+      const route = methods.get((req.method === 'HEAD' ? 'GET' : req.method) as Method);
+      if (!route) throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed; use ${allow}`, { Allow: allow });
+      const search = new URLSearchParams((req.url ?? '').split('#', 1)[0]?.split('?').slice(1).join('?') ?? '');
+      await run(route, req, res, found.params, search);
+    },
+  };
+}

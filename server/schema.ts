@@ -1,0 +1,151 @@
+// D19: small input checks that routes declare for their params, query and body. Each check takes the
+// raw value and the field's name and returns the parsed value or throws a 400 naming the field.
+// Params and query values arrive as text (or undefined); body values as parsed JSON.
+import { CONTROL_CHARS } from '../contract/customers';
+import { fieldError } from './http';
+
+export type Check<T> = (value: unknown, field: string) => T;
+// `any`, not `unknown`: an inline check such as withDefault(bool(), true) would otherwise infer its T from this.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Shape = Record<string, Check<any>>;
+export type Parsed<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? T : never };
+
+/** PostgreSQL integer columns: ids beyond this cannot exist, so they are refused before any query. */
+export const MAX_INT4 = 2_147_483_647;
+
+const missing = (value: unknown) => value === undefined || value === null || value === '';
+
+/** An integer given as a JSON number. */
+export function int({ min = 1, max = MAX_INT4 }: { min?: number; max?: number } = {}): Check<number> {
+  return (value, field) => {
+    if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw fieldError(field, `must be an integer from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
+/** An integer written in a path or query string: digits only, no sign, no spaces. */
+export function intText({ min = 1, max = MAX_INT4 }: { min?: number; max?: number } = {}): Check<number> {
+  return (value, field) => {
+    if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
+    const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+    if (!(n >= min && n <= max)) throw fieldError(field, `must be an integer from ${min} to ${max}`);
+    return n;
+  };
+}
+
+interface TextOptions {
+  max: number;
+  min?: number;
+  /** Trim surrounding white space before the checks (D22: every text field is trimmed). */
+  trim?: boolean;
+  /** Allow tabs and line breaks (notes); other control characters are always refused. */
+  multiline?: boolean;
+  /** Refused unless the (trimmed) text matches. */
+  pattern?: RegExp;
+  patternMessage?: string;
+}
+
+const MULTILINE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Required text. Control characters are refused (PostgreSQL text cannot even hold NUL). */
+export function text(opts: TextOptions): Check<string> {
+  const { max, min = 1, trim = true, multiline = false } = opts;
+  return (value, field) => {
+    if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
+    if (typeof value !== 'string') throw fieldError(field, 'must be a string');
+    const s = trim ? value.trim() : value;
+    if (s.length === 0 && min > 0) throw fieldError(field, 'is required', 'missing_field');
+    if ((multiline ? MULTILINE_CONTROL : CONTROL_CHARS).test(s)) throw fieldError(field, 'must not contain control characters');
+    if (s.length < min) throw fieldError(field, `must be at least ${min} characters`);
+    if (s.length > max) throw fieldError(field, `must be at most ${max} characters`);
+    if (opts.pattern && !opts.pattern.test(s)) throw fieldError(field, opts.patternMessage ?? 'is not in the expected form');
+    return s;
+  };
+}
+
+/** Absent, null or empty (after trimming) is null; anything else must pass `check`. */
+export function optional<T>(check: Check<T>): Check<T | null> {
+  return (value, field) => {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'string' && value.trim() === '') return null;
+    return check(value, field);
+  };
+}
+
+/** Absent (or null) is `fallback`; anything present, even empty, must pass `check`. */
+export function withDefault<T>(check: Check<T>, fallback: T): Check<T> {
+  return (value, field) => (value === undefined || value === null ? fallback : check(value, field));
+}
+
+export function bool(): Check<boolean> {
+  return (value, field) => {
+    if (typeof value !== 'boolean') throw fieldError(field, 'must be true or false');
+    return value;
+  };
+}
+
+/** One of a fixed list of strings. */
+export function oneOf<const T extends string>(values: readonly T[]): Check<T> {
+  return (value, field) => {
+    if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
+    if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
+      throw fieldError(field, `must be one of ${values.join(', ')}`);
+    }
+    return value as T;
+  };
+}
+
+/** A JSON array whose items each pass `item`, named field[i] in errors. */
+export function list<T>(item: Check<T>, { max }: { max: number }): Check<T[]> {
+  return (value, field) => {
+    if (!Array.isArray(value)) throw fieldError(field, 'must be a list');
+    if (value.length > max) throw fieldError(field, `must have at most ${max} items`);
+    return value.map((v, i) => item(v, `${field}[${i}]`));
+  };
+}
+
+/**
+ * Checks an object against a shape: every declared field is checked (absent ones see undefined); with
+ * `partial`, absent fields are left out of the result instead. Undeclared fields are refused, so a
+ * misspelt field is an error rather than silently ignored.
+ */
+export function parseShape<S extends Shape>(
+  shape: S,
+  input: Record<string, unknown>,
+  opts: { partial?: boolean; where?: string; ignoreUnknown?: boolean } = {},
+): Parsed<S> {
+  if (!opts.ignoreUnknown) for (const key of Object.keys(input)) {
+    if (!Object.hasOwn(shape, key)) throw fieldError(key, `is not a known ${opts.where ?? 'field'}`, 'unknown_field');
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, check] of Object.entries(shape)) {
+    if (opts.partial && !Object.hasOwn(input, key)) continue;
+    out[key] = check(input[key], key);
+  }
+  return out as Parsed<S>;
+}
+
+/** A query string as single values; a repeated parameter is a 400 (which one would we believe?). */
+export function queryValues(search: URLSearchParams, shape: Shape): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(search.keys())) {
+    if (!Object.hasOwn(shape, key)) continue; // unknown query parameters are ignored, as browsers and proxies add some
+    const all = search.getAll(key);
+    if (all.length > 1) throw fieldError(key, 'must be given once');
+    out[key] = all[0];
+  }
+  return out;
+}
+
+/** A required string taken exactly as sent (passwords, tokens): not trimmed, any characters. */
+export function rawText({ max }: { max: number }): Check<string> {
+  return (value, field) => {
+    if (value === undefined || value === null || value === '') throw fieldError(field, 'is required', 'missing_field');
+    if (typeof value !== 'string') throw fieldError(field, 'must be a string');
+    if (value.length > max) throw fieldError(field, `must be at most ${max} characters`);
+    return value;
+  };
+}
