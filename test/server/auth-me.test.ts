@@ -94,7 +94,7 @@ forEachBackend('API me', (backend) => {
 
     test('D3 each organization has a few dozen realistic customers', async () => {
       const rows = await server.db.query<{ name: string; n: unknown; with_all: unknown }>(
-        `select o.name, count(c.id)::int as n, count(*) filter (where c.email like '%@%' and c.phone <> '' and c.address <> '')::int as with_all
+        `select o.name, count(c.id)::int as n, count(*) filter (where c.email like '%@%' and c.phone <> '' and c.address_line <> '')::int as with_all
            from organizations o join customers c on c.org_id = o.id group by o.name order by o.name`,
       );
       expect(rows.map((r) => r.name)).toEqual(['Acme Plumbing', 'Beacon Electric']);

@@ -13,7 +13,10 @@ forEachBackend('API customers list', (backend) => {
   });
 
   describe('D9 GET /v1/customers/', () => {
-    type Customer = { id: number; name: string; email: string | null; phone: string | null; address: string | null };
+    type Customer = {
+      id: number; name: string; company: string | null; email: string | null; phone: string | null; city: string | null;
+      status: string; tags: string[]; updated_at: string;
+    };
     /** GET /v1/customers/ with a bearer token, an organization (null: no header) and a query string. */
     const list = (token: string | null, org: number | string | null, query = '') =>
       api.get(`${CUSTOMERS}${query ? `?${query}` : ''}`, {
@@ -23,18 +26,19 @@ forEachBackend('API customers list', (backend) => {
     /** Every customer of an organization straight from the database, in the list's order. */
     const allOf = async (org: string): Promise<Customer[]> => {
       const rows = await server.db.query<Customer & { id: unknown }>(
-        'select c.id, c.name, c.email, c.phone, c.address from customers c join organizations o on o.id = c.org_id where o.name = $1',
+        `select c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.updated_at
+           from customers c join organizations o on o.id = c.org_id where o.name = $1 and c.deleted_at is null`,
         [org],
       );
       const sortKey = (c: Customer) => c.name.toLowerCase();
       return rows
-        .map((r) => ({ ...r, id: Number(r.id) }))
+        .map((r) => ({ ...r, id: Number(r.id), updated_at: new Date(r.updated_at).toISOString() }))
         .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a.id - b.id));
     };
     const results = (r: { body: Record<string, unknown> }) => r.body.results as Customer[];
     const signIn = async (email = 'owner@demo.test') => tokens(await api.login(email)).access_token;
 
-    test('D9 lists the first page of the organization\'s customers with exactly id, name, email, phone, address, by name then id', async () => {
+    test('D9 D26 lists the first page of the organization\'s live customers with the list\'s fields, by name then id', async () => {
       const token = await signIn();
       const acme = await orgId(server.db, 'Acme Plumbing');
       const r = await list(token, acme);
@@ -43,7 +47,7 @@ forEachBackend('API customers list', (backend) => {
       const all = await allOf('Acme Plumbing');
       expect(r.body.count).toBe(all.length);
       expect(results(r)).toHaveLength(25); // the default page size
-      for (const c of results(r)) expect(Object.keys(c).sort()).toEqual(['address', 'email', 'id', 'name', 'phone']);
+      for (const c of results(r)) expect(Object.keys(c).sort()).toEqual(['city', 'company', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at']);
       expect(results(r)).toEqual(all.slice(0, 25));
       expect(r.headers.get('cache-control')).toBe('no-store');
     });
@@ -166,7 +170,9 @@ forEachBackend('API customers list', (backend) => {
       // Every D10 role may view customers, so a role without it is made for this test: the server
       // reads permissions from role_permissions, never from code.
       await server.db.query("insert into roles (name) values ('test-dashboard-only') on conflict do nothing");
-      await server.db.query("insert into role_permissions (role, permission) values ('test-dashboard-only', 'dashboard:view') on conflict do nothing");
+      await server.db.query(
+        "insert into role_permissions (org_id, role, permission) select id, 'test-dashboard-only', 'dashboard:view' from organizations on conflict do nothing",
+      );
       const user = await createUser(server.db, { memberships: [['Acme Plumbing', 'viewer']] });
       const token = tokens(await api.login(user.email, user.password)).access_token;
       const acme = await orgId(server.db, 'Acme Plumbing');
@@ -178,15 +184,15 @@ forEachBackend('API customers list', (backend) => {
       expect(Object.keys(r.body).sort()).toEqual(['code', 'detail']);
     });
 
-    test('D19 the customers list answers GET and HEAD only; other methods are a 405', async () => {
+    test('D19 the customers list answers GET, HEAD and POST (create); other methods are a 405', async () => {
       const token = await signIn();
       const acme = await orgId(server.db, 'Acme Plumbing');
       const head = await api.request(CUSTOMERS, { method: 'HEAD', headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(acme) } });
       expect([head.status, head.text]).toEqual([200, '']);
-      for (const method of ['POST', 'DELETE']) {
+      for (const method of ['PUT', 'PATCH', 'DELETE']) {
         const r = await api.request(CUSTOMERS, { method });
         expectError(r, 405, 'method_not_allowed');
-        expect(r.headers.get('allow')).toContain('GET');
+        expect(r.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
       }
     });
   });

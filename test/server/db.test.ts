@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../server/db';
 import { isConnectionError, openDb, WORKER_STOPPED_CODE } from '../../server/db';
 import { DB_QUEUE_LIMIT, DB_QUEUE_TIMEOUT_MS, DbGate, SaturatedError } from '../../server/db-gate';
-import { client, freshDataDir, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
+import { client, freshDataDir, orgId, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
 import { findPostgresBin, startCluster, type Cluster } from './postgres-cluster';
 
 /** The Db tests' own deadline and limit, so refusals show in a fraction of the server's figures. */
@@ -243,14 +243,15 @@ describe('a busy server over HTTP', () => {
   });
 
   test('D2 the health check on a new connection answers quickly while clients hammer the API', async () => {
-    const me = new URL('/api/v1/auth/me/', server.url).toString();
+    const list = new URL('/api/v1/customers/', server.url).toString();
+    const acme = await orgId(server.db, 'Acme Plumbing');
     const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
     const stopAt = performance.now() + LOAD_MS;
     const statuses = new Map<number, number>();
     const hammer = async () => {
       while (performance.now() < stopAt) {
         const status = await new Promise<number>((resolve, reject) => {
-          http.get(me, { agent, headers: { Authorization: `Bearer ${access}` } }, (res) => {
+          http.get(list, { agent, headers: { Authorization: `Bearer ${access}`, 'X-Organization-ID': String(acme) } }, (res) => {
             res.resume();
             res.on('end', () => resolve(res.statusCode ?? 0));
           }).on('error', reject);
@@ -277,13 +278,15 @@ describe('a busy server over HTTP', () => {
   test('D2 a flood beyond the queue gets 503 server_busy with Retry-After, none waits for the database; the server recovers', async () => {
     const extra = 40;
     const holdMs = DB_QUEUE_TIMEOUT_MS * 2;
+    // The customers list reads the database on every call (the caller's own row may be remembered).
+    const list = new URL('/api/v1/customers/', server.url).toString();
+    const acme = await orgId(server.db, 'Acme Plumbing');
     const hold = server.db.query(`select pg_sleep(${holdMs / 1000})`); // the one slot is taken: every request below queues
-    const me = new URL('/api/v1/auth/me/', server.url).toString();
     const agent = new http.Agent({ keepAlive: true, maxSockets: DB_QUEUE_LIMIT + extra });
     const started = performance.now();
     type Answer = { status: number; ms: number; retry: string | undefined; body: string };
     const answers = await Promise.all(Array.from({ length: DB_QUEUE_LIMIT + extra }, () => new Promise<Answer>((resolve, reject) => {
-      http.get(me, { agent, headers: { Authorization: `Bearer ${access}` } }, (res) => {
+      http.get(list, { agent, headers: { Authorization: `Bearer ${access}`, 'X-Organization-ID': String(acme) } }, (res) => {
         let body = '';
         res.setEncoding('utf8').on('data', (c: string) => (body += c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, retry: res.headers['retry-after'], body }));

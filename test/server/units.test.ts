@@ -8,7 +8,9 @@ import { MAX_SESSION_AGE_MS, sessionExpiry } from '../../server/auth/sessions';
 import { clientKey } from '../../server/auth/throttle';
 import { hashToken, newRefreshToken, openSuccessor, sealSuccessor } from '../../server/auth/tokens';
 import { ConfigError, loadConfig } from '../../server/config';
-import { containsPattern, parseListQuery } from '../../server/customers';
+import { containsPattern } from '../../server/features/customers/repo';
+import { listQuery } from '../../server/features/customers/schema';
+import { parseShape, queryValues } from '../../server/schema';
 import { clientAddress } from '../../server/http';
 import { MIGRATIONS } from '../../server/migrations';
 import { demoCustomers } from '../../server/seed-data';
@@ -16,6 +18,7 @@ import { contentSecurityPolicy, injectConfig, inlineScriptHashes, scriptJson } f
 import { DAY, forgeJwt, TEST_SCRYPT } from './helpers';
 
 const SECRET = 'unit-test-secret-unit-test-secret-0123';
+const parseListQuery = (search: string) => parseShape(listQuery, queryValues(new URLSearchParams(search), listQuery));
 
 describe('configuration', () => {
   test('D2 defaults: port 8080, ./data, /api, demo seed, 15-minute access tokens', () => {
@@ -201,14 +204,17 @@ describe('schema and demo data', () => {
 
 describe('customers list query', () => {
   test('D9 defaults: no search, page 1, 25 per page; q is trimmed; unknown parameters are ignored', () => {
-    expect(parseListQuery('/api/v1/customers/')).toEqual({ q: null, page: 1, pageSize: 25 });
-    expect(parseListQuery('/api/v1/customers/?q=%20%20Ann+Lee%20&page=3&page_size=100&sort=x#frag')).toEqual({ q: 'Ann Lee', page: 3, pageSize: 100 });
-    expect(parseListQuery('/api/v1/customers/?q=')).toEqual({ q: null, page: 1, pageSize: 25 });
+    const defaults = { q: null, status: null, tag: null, sort: 'name', page: 1, page_size: 25, deleted: 'false' };
+    expect(parseListQuery('')).toEqual(defaults);
+    expect(parseListQuery('q=%20%20Ann+Lee%20&page=3&page_size=100&sort=-updated_at&other=x')).toEqual({ ...defaults, q: 'Ann Lee', page: 3, page_size: 100, sort: '-updated_at' });
+    expect(parseListQuery('q=&status=lead&tag=%20VIP%20')).toEqual({ ...defaults, status: 'lead', tag: 'VIP' });
   });
 
   test('D19 each bad value throws a 400 naming its parameter', () => {
-    for (const [query, field] of [['page=0', 'page'], ['page_size=101', 'page_size'], [`q=${'x'.repeat(101)}`, 'q'], ['q=%00', 'q'], ['q=a&q=b', 'q']] as const) {
-      expect(() => parseListQuery(`/x/?${query}`), query).toThrow(expect.objectContaining({ status: 400, extra: { field } }));
+    const cases = [['page=0', 'page'], ['page_size=101', 'page_size'], [`q=${'x'.repeat(101)}`, 'q'], ['q=%00', 'q'], ['q=a&q=b', 'q'],
+      ['sort=email', 'sort'], ['status=deleted', 'status'], [`tag=${'t'.repeat(31)}`, 'tag']] as const;
+    for (const [query, field] of cases) {
+      expect(() => parseListQuery(query), query).toThrow(expect.objectContaining({ status: 400, extra: { field } }));
     }
   });
 

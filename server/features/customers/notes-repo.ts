@@ -1,0 +1,117 @@
+// D24 notes and the customer's timeline, SQL only, scoped by organization.
+import type { AuditEntryView, Note, TimelineItem } from '../../../contract/customers';
+import type { Queryable } from '../../db';
+import { num } from '../../db';
+import { HttpError } from '../../http';
+
+const NOTE_SELECT = `
+  select n.id, n.body, n.author_id, u.first_name as author_name, n.created_at, n.updated_at
+    from customer_notes n left join users u on u.id = n.author_id`;
+
+type NoteRow = { id: unknown; body: string; author_id: unknown; author_name: unknown; created_at: Date; updated_at: Date };
+
+const toNote = (r: NoteRow): Note => ({
+  id: num(r.id),
+  body: r.body,
+  author: r.author_id === null ? null : { id: num(r.author_id), name: String(r.author_name ?? '') },
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+export const noteNotFound = () => new HttpError(404, 'not_found', 'No such note');
+
+export async function listNotes(db: Queryable, orgId: number, customerId: number, page: number, pageSize: number): Promise<{ count: number; results: Note[] }> {
+  const rows = await db.query<NoteRow & { total: unknown }>(
+    `${NOTE_SELECT.replace('select n.id', 'select count(*) over () as total, n.id')}
+      where n.org_id = $1 and n.customer_id = $2 order by n.created_at desc, n.id desc limit $3 offset $4`,
+    [orgId, customerId, pageSize, (page - 1) * pageSize],
+  );
+  let count = rows.length ? num(rows[0]?.total) : 0;
+  if (!rows.length && page > 1) {
+    const [row] = await db.query<{ n: unknown }>('select count(*) as n from customer_notes where org_id = $1 and customer_id = $2', [orgId, customerId]);
+    count = num(row?.n ?? 0);
+  }
+  return { count, results: rows.map(toNote) };
+}
+
+export async function getNote(db: Queryable, orgId: number, customerId: number, noteId: number, opts: { lock?: boolean } = {}): Promise<Note> {
+  const [row] = await db.query<NoteRow>(
+    `${NOTE_SELECT} where n.org_id = $1 and n.customer_id = $2 and n.id = $3${opts.lock ? ' for update of n' : ''}`,
+    [orgId, customerId, noteId],
+  );
+  if (!row) throw noteNotFound();
+  return toNote(row);
+}
+
+export async function addNote(db: Queryable, orgId: number, customerId: number, authorId: number, body: string, now: Date): Promise<Note> {
+  const [row] = await db.query<{ id: unknown }>(
+    'insert into customer_notes (org_id, customer_id, author_id, body, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning id',
+    [orgId, customerId, authorId, body, now],
+  );
+  return getNote(db, orgId, customerId, num(row?.id));
+}
+
+export async function editNote(db: Queryable, orgId: number, customerId: number, noteId: number, body: string, now: Date): Promise<Note> {
+  await db.query('update customer_notes set body = $4, updated_at = $5 where org_id = $1 and customer_id = $2 and id = $3', [orgId, customerId, noteId, body, now]);
+  return getNote(db, orgId, customerId, noteId);
+}
+
+export async function deleteNote(db: Queryable, orgId: number, customerId: number, noteId: number): Promise<void> {
+  await db.query('delete from customer_notes where org_id = $1 and customer_id = $2 and id = $3', [orgId, customerId, noteId]);
+}
+
+/** The action of an import's one audit entry; its changes list the customers it created or updated. */
+export const IMPORT_ACTION = 'customers.imported';
+
+type TimelineRow = {
+  kind: 'note' | 'audit'; id: unknown; at: Date; actor_id: unknown; actor_name: unknown; body: string | null; updated_at: Date | null;
+  action: string | null; target_type: string | null; target_id: unknown; target_label: string | null; changes: unknown;
+};
+
+/**
+ * D24: newest first, the customer's notes and every audit entry about it: its own entries, and the
+ * imports that created or updated it.
+ */
+export async function timeline(db: Queryable, orgId: number, customerId: number, page: number, pageSize: number): Promise<{ count: number; results: TimelineItem[] }> {
+  const items = `
+    select 'note' as kind, n.id, n.created_at as at, n.author_id as actor_id, u.first_name as actor_name, n.body, n.updated_at,
+           null as action, null as target_type, null::bigint as target_id, null as target_label, null::jsonb as changes
+      from customer_notes n left join users u on u.id = n.author_id
+     where n.org_id = $1 and n.customer_id = $2
+    union all
+    select 'audit', a.id, a.at, a.actor_id, coalesce(u.first_name, a.actor_label), null, null,
+           a.action, a.target_type, a.target_id, a.target_label, a.changes
+      from audit_log a left join users u on u.id = a.actor_id
+     where a.org_id = $1 and ((a.target_type = 'customer' and a.target_id = $2)
+        or (a.action = '${IMPORT_ACTION}' and a.changes -> 'customer_ids' @> to_jsonb($2::int)))`;
+  const rows = await db.query<TimelineRow & { total: unknown }>(
+    `select t.*, count(*) over () as total from (${items}) t order by t.at desc, t.kind, t.id desc limit $3 offset $4`,
+    [orgId, customerId, pageSize, (page - 1) * pageSize],
+  );
+  let count = rows.length ? num(rows[0]?.total) : 0;
+  if (!rows.length && page > 1) {
+    const [row] = await db.query<{ n: unknown }>(`select count(*) as n from (${items}) t`, [orgId, customerId]);
+    count = num(row?.n ?? 0);
+  }
+  return {
+    count,
+    results: rows.map((r): TimelineItem => {
+      if (r.kind === 'note') {
+        const author = r.actor_id === null ? null : { id: num(r.actor_id), name: String(r.actor_name ?? '') };
+        return { kind: 'note', id: num(r.id), body: r.body ?? '', author, created_at: r.at.toISOString(), updated_at: (r.updated_at ?? r.at).toISOString() };
+      }
+      const actor = r.actor_id === null && !r.actor_name ? null : { id: r.actor_id === null ? null : num(r.actor_id), name: String(r.actor_name ?? '') };
+      return { kind: 'audit', ...auditView(r, actor) };
+    }),
+  };
+}
+
+function auditView(r: TimelineRow, actor: AuditEntryView['actor']): AuditEntryView {
+  const changes = typeof r.changes === 'object' && r.changes !== null ? { ...(r.changes as Record<string, unknown>) } : {};
+  delete changes.customer_ids; // an import's list of every customer it touched is not this customer's business
+  return {
+    id: num(r.id), at: r.at.toISOString(), actor, action: r.action ?? '',
+    target: { type: r.target_type ?? '', id: r.target_id === null ? null : num(r.target_id), label: r.target_label ?? '' },
+    changes,
+  };
+}

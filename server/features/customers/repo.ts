@@ -1,0 +1,325 @@
+// Customers SQL, every query scoped by organization (STYLE). The same SQL runs on PGlite and PostgreSQL.
+import type { Customer, CustomerInput, CustomerListItem, CustomerSort, CustomerStatus, DuplicateMatch, PersonRef } from '../../../contract/customers';
+import { phoneDigits } from '../../../contract/customers';
+import type { Queryable } from '../../db';
+import { num } from '../../db';
+import { HttpError } from '../../http';
+
+export interface ListFilter {
+  q: string | null;
+  status: CustomerStatus | null;
+  tag: string | null;
+  sort: CustomerSort;
+  page: number;
+  pageSize: number;
+}
+
+/** Text that is only a phone number's characters: searched by its digits ('5550107' finds '(503) 555-0107'). */
+const PHONE_LIKE = /^[\d\s().+-]*\d[\d\s().+-]*$/;
+/** Digit searches shorter than this match too much to be worth it ('5' is in most numbers). */
+const MIN_PHONE_DIGITS = 3;
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's own characters taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+// Each sort walks its own partial index (migration 4) and ends on id, so pages never overlap.
+const SORT_KEYS: Record<CustomerSort, [key: (t: string) => string, dir: 'asc' | 'desc']> = {
+  name: [(t) => `${t}name_key`, 'asc'],
+  '-name': [(t) => `${t}name_key`, 'desc'],
+  created_at: [(t) => `${t}created_at`, 'asc'],
+  '-created_at': [(t) => `${t}created_at`, 'desc'],
+  updated_at: [(t) => `${t}updated_at`, 'asc'],
+  '-updated_at': [(t) => `${t}updated_at`, 'desc'],
+};
+/** ORDER BY for a sort, on columns of table alias `t` ('' for none). */
+function orderBy(sort: CustomerSort, t = ''): string {
+  const [key, dir] = SORT_KEYS[sort];
+  return `${key(t)} ${dir}, ${t}id ${dir}`;
+}
+
+/** Searches shorter than this match name beginnings only: a trigram index needs three characters. */
+export const MIN_FRAGMENT = 3;
+
+/** The where clause and its parameters ($1 is always the organization). */
+function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>): { sql: string; params: (string | number)[] } {
+  const params: (string | number)[] = [orgId];
+  const clauses = ['org_id = $1', 'deleted_at is null'];
+  const add = (value: string | number) => `$${params.push(value)}`;
+  if (f.status) clauses.push(`status = ${add(f.status)}`);
+  if (f.tag) clauses.push(`tags @> array[${add(f.tag)}]::text[]`);
+  if (f.q) clauses.push(searchClause(f.q, add));
+  return { sql: clauses.join(' and '), params };
+}
+
+/**
+ * D26: three or more characters are found anywhere in the name, company or email (one trigram-indexed
+ * column) or, when the search looks like a phone number, in the phone's digits however it was written.
+ * One or two characters find names that begin with them (behaviour.md).
+ */
+function searchClause(q: string, add: (v: string) => string): string {
+  const text = q.toLowerCase();
+  if (text.length < MIN_FRAGMENT) return `name_key like ${add(`${text.replace(/[\\%_]/g, '\\$&')}%`)}`;
+  const byText = `search_text like ${add(containsPattern(text))}`;
+  const digits = phoneDigits(q);
+  return PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS ? `(${byText} or phone_digits like ${add(containsPattern(digits))})` : byText;
+}
+
+type ItemRow = Omit<CustomerListItem, 'id' | 'updated_at'> & { id: unknown; updated_at: Date; total?: unknown };
+const ITEM_COLUMNS = 'c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.updated_at';
+const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({ ...r, id: num(r.id), tags: r.tags ?? [], updated_at: r.updated_at.toISOString() });
+
+/** D26: one page and the total. */
+export async function listCustomers(db: Queryable, orgId: number, f: ListFilter): Promise<{ count: number; results: CustomerListItem[] }> {
+  const w = where(orgId, f);
+  const n = w.params.length;
+  const limits = [f.pageSize, (f.page - 1) * f.pageSize];
+  if (!f.q && !f.tag) {
+    // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
+    // page), then only those rows are read; the total comes from customer_counts, not from counting.
+    const rows = await db.query<ItemRow>(
+      `with page as (select id from customers where ${w.sql} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
+       select ${ITEM_COLUMNS} from page join customers c on c.id = page.id order by ${orderBy(f.sort, 'c.')}`,
+      [...w.params, ...limits],
+    );
+    const [count] = await db.query<{ n: unknown }>(
+      'select coalesce(sum(n), 0) as n from customer_counts where org_id = $1 and ($2::text is null or status = $2)',
+      [orgId, f.status],
+    );
+    return { count: num(count?.n ?? 0), results: rows.map(toItem) };
+  }
+  // Searching: the matches are found once through the search indexes (materialized, so the planner never
+  // walks the whole sort index hoping for a rare match), then counted and paged in the same query.
+  const rows = await db.query<ItemRow>(
+    `with hits as materialized (select id, name_key, created_at, updated_at from customers where ${w.sql}),
+          page as (select id from hits order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
+     select ${ITEM_COLUMNS}, (select count(*) from hits) as total
+       from (select 1) one left join (page join customers c on c.id = page.id) on true
+      order by ${orderBy(f.sort, 'c.')}`,
+    [...w.params, ...limits],
+  );
+  const count = num(rows[0]?.total ?? 0);
+  return { count, results: rows.filter((r) => r.id !== null).map(toItem) };
+}
+
+// ---- One customer -------------------------------------------------------------------------------
+
+/** D25: how long a deleted customer can be restored before housekeeping removes it for good. */
+export const RESTORE_WINDOW_DAYS = 30;
+
+const person = (id: unknown, name: unknown): PersonRef | null => (id === null || id === undefined ? null : { id: num(id), name: String(name ?? '') });
+
+const CUSTOMER_SELECT = `
+  select c.id, c.name, c.company, c.email, c.phone, c.address_line, c.city, c.region, c.postal_code, c.country,
+         c.status, c.tags, c.created_at, c.created_by, cb.first_name as created_by_name, c.updated_at, c.updated_by,
+         ub.first_name as updated_by_name, c.version
+    from customers c
+    left join users cb on cb.id = c.created_by
+    left join users ub on ub.id = c.updated_by`;
+
+type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version'> & {
+  id: unknown; created_at: Date; updated_at: Date; created_by: unknown; created_by_name: unknown; updated_by: unknown; updated_by_name: unknown; version: unknown;
+};
+
+function toCustomer(r: CustomerRow): Customer {
+  return {
+    id: num(r.id), name: r.name, company: r.company, email: r.email, phone: r.phone, address_line: r.address_line, city: r.city,
+    region: r.region, postal_code: r.postal_code, country: r.country, status: r.status, tags: r.tags ?? [],
+    created_at: r.created_at.toISOString(), created_by: person(r.created_by, r.created_by_name),
+    updated_at: r.updated_at.toISOString(), updated_by: person(r.updated_by, r.updated_by_name), version: num(r.version),
+  };
+}
+
+export const notFound = () => new HttpError(404, 'not_found', 'No such customer');
+
+/** A live customer of the organization, or null (missing, deleted and another organization's look alike). */
+export async function findCustomer(db: Queryable, orgId: number, id: number, opts: { lock?: boolean } = {}): Promise<Customer | null> {
+  const [row] = await db.query<CustomerRow>(
+    `${CUSTOMER_SELECT} where c.org_id = $1 and c.id = $2 and c.deleted_at is null${opts.lock ? ' for update of c' : ''}`,
+    [orgId, id],
+  );
+  return row ? toCustomer(row) : null;
+}
+
+export async function getCustomer(db: Queryable, orgId: number, id: number, opts: { lock?: boolean } = {}): Promise<Customer> {
+  const c = await findCustomer(db, orgId, id, opts);
+  if (!c) throw notFound();
+  return c;
+}
+
+/** D23: 409 naming the live customer that already has this email (another than `except`). */
+export async function assertEmailFree(db: Queryable, orgId: number, email: string | null, except: number | null): Promise<void> {
+  if (!email) return;
+  const [row] = await db.query<{ id: unknown; name: string }>(
+    'select id, name from customers where org_id = $1 and email = $2 and deleted_at is null and id <> coalesce($3, 0) limit 1',
+    [orgId, email, except],
+  );
+  if (row) throw duplicateEmail({ id: num(row.id), name: row.name });
+}
+
+export const duplicateEmail = (existing: PersonRef | null) =>
+  new HttpError(409, 'duplicate_email', existing ? `${existing.name} already has this email` : 'Another customer already has this email', {}, {
+    field: 'email',
+    ...(existing ? { existing } : {}),
+  });
+
+/** A unique violation on the live-email index (two saves racing) is the same 409, never a 500. */
+async function emailSafe<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === '23505' && String((err as { constraint?: unknown }).constraint ?? err.message).includes('customers_org_email_live_key')) {
+      throw duplicateEmail(null);
+    }
+    throw err;
+  }
+}
+
+const INPUT_COLUMNS = ['name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags'] as const;
+
+export async function createCustomer(db: Queryable, orgId: number, userId: number, input: CustomerInput, now: Date): Promise<Customer> {
+  await assertEmailFree(db, orgId, input.email, null);
+  const values = INPUT_COLUMNS.map((c) => input[c]);
+  const [row] = await emailSafe(() =>
+    db.query<{ id: unknown }>(
+      `insert into customers (org_id, ${INPUT_COLUMNS.join(', ')}, created_at, created_by, updated_at, updated_by)
+       values ($1, ${INPUT_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}, $${INPUT_COLUMNS.length + 2}, $${INPUT_COLUMNS.length + 3}, $${INPUT_COLUMNS.length + 2}, $${INPUT_COLUMNS.length + 3})
+       returning id`,
+      [orgId, ...(values as (string | null)[]), now, userId] as never,
+    ),
+  );
+  return getCustomer(db, orgId, num(row?.id));
+}
+
+/** D31: the stale version's answer carries the current record, so the form can show both. */
+export const conflict = (current: Customer) =>
+  new HttpError(409, 'conflict', `${current.updated_by?.name ?? 'Someone'} changed this customer since you opened it`, {}, { current });
+
+export type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/** D31: applies the given fields when `version` is current; returns the customer before and after, and the changes. */
+export async function updateCustomer(
+  db: Queryable, orgId: number, userId: number, id: number, patch: Partial<CustomerInput>, version: number, now: Date,
+): Promise<{ before: Customer; after: Customer; changes: Changes }> {
+  const before = await getCustomer(db, orgId, id, { lock: true });
+  if (before.version !== version) throw conflict(before);
+  const changes: Changes = {};
+  for (const key of INPUT_COLUMNS) {
+    if (!(key in patch)) continue;
+    const to = patch[key];
+    if (JSON.stringify(to) !== JSON.stringify(before[key])) changes[key] = { from: before[key], to };
+  }
+  if (Object.keys(changes).length === 0) return { before, after: before, changes }; // nothing to write, nothing to audit
+  if ('email' in changes) await assertEmailFree(db, orgId, patch.email ?? null, id);
+  const keys = Object.keys(changes) as (typeof INPUT_COLUMNS)[number][];
+  await emailSafe(() =>
+    db.query(
+      `update customers set ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')},
+              version = version + 1, updated_at = $${keys.length + 3}, updated_by = $${keys.length + 4}
+        where org_id = $1 and id = $2`,
+      [orgId, id, ...keys.map((k) => patch[k] as string | null), now, userId] as never,
+    ),
+  );
+  return { before, after: await getCustomer(db, orgId, id), changes };
+}
+
+/** D25: soft delete. */
+export async function deleteCustomer(db: Queryable, orgId: number, userId: number, id: number, now: Date): Promise<Customer> {
+  const before = await getCustomer(db, orgId, id, { lock: true });
+  await db.query('update customers set deleted_at = $3, deleted_by = $4 where org_id = $1 and id = $2', [orgId, id, now, userId]);
+  return before;
+}
+
+/** D25: back from 'Deleted' within the window; refused when its email now belongs to another live customer. */
+export async function restoreCustomer(db: Queryable, orgId: number, userId: number, id: number, now: Date): Promise<Customer> {
+  const [row] = await db.query<{ email: string | null }>(
+    'select email from customers where org_id = $1 and id = $2 and deleted_at is not null and deleted_at > $3 for update',
+    [orgId, id, new Date(now.getTime() - RESTORE_WINDOW_DAYS * 86_400_000)],
+  );
+  if (!row) throw notFound();
+  await assertEmailFree(db, orgId, row.email, id);
+  await emailSafe(() =>
+    db.query(
+      'update customers set deleted_at = null, deleted_by = null, version = version + 1, updated_at = $3, updated_by = $4 where org_id = $1 and id = $2',
+      [orgId, id, now, userId],
+    ),
+  );
+  return getCustomer(db, orgId, id);
+}
+
+/** D25: the 'Deleted' view, most recently deleted first, within the restore window. */
+export async function listDeleted(db: Queryable, orgId: number, page: number, pageSize: number, now: Date): Promise<{ count: number; results: CustomerListItem[] }> {
+  const since = new Date(now.getTime() - RESTORE_WINDOW_DAYS * 86_400_000);
+  const rows = await db.query<ItemRow & { deleted_at: Date; deleted_by: unknown; deleted_by_name: unknown }>(
+    `select ${ITEM_COLUMNS}, c.deleted_at, c.deleted_by, u.first_name as deleted_by_name, count(*) over () as total
+       from customers c left join users u on u.id = c.deleted_by
+      where c.org_id = $1 and c.deleted_at is not null and c.deleted_at > $2
+      order by c.deleted_at desc, c.id desc limit $3 offset $4`,
+    [orgId, since, pageSize, (page - 1) * pageSize],
+  );
+  let count = rows.length ? num(rows[0]?.total) : 0;
+  if (!rows.length && page > 1) {
+    const [row] = await db.query<{ n: unknown }>('select count(*) as n from customers where org_id = $1 and deleted_at > $2', [orgId, since]);
+    count = num(row?.n ?? 0);
+  }
+  return {
+    count,
+    results: rows.map(({ deleted_at, deleted_by, deleted_by_name, ...r }) => ({ ...toItem(r), deleted_at: deleted_at.toISOString(), deleted_by: person(deleted_by, deleted_by_name) })),
+  };
+}
+
+/** D25: housekeeping removes customers deleted longer ago than the window, with their notes. */
+export async function purgeDeleted(db: Queryable, nowMs: number): Promise<number> {
+  const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * 86_400_000)]);
+  return rows.length;
+}
+
+/** D23: live customers with this email or these phone digits, for the warning while typing. */
+export async function findDuplicates(db: Queryable, orgId: number, email: string | null, phone: string | null, exclude: number | null): Promise<DuplicateMatch[]> {
+  const digits = phone ? phoneDigits(phone) : '';
+  const mail = email?.trim().toLowerCase() || null;
+  if (!mail && digits.length < 7) return [];
+  const rows = await db.query<{ id: unknown; name: string; email: string | null; phone: string | null; by_email: boolean }>(
+    `select id, name, email, phone, (email = $2) as by_email from customers
+      where org_id = $1 and deleted_at is null and id <> coalesce($4, 0)
+        and (email = $2 or ($3::text is not null and phone_digits = $3))
+      order by name_key, id limit 5`,
+    [orgId, mail, digits.length >= 7 ? digits : null, exclude],
+  );
+  return rows.map((r) => ({ id: num(r.id), name: r.name, email: r.email, phone: r.phone, match: r.by_email ? 'email' : 'phone' }));
+}
+
+// ---- D27 export ----
+
+/** The export's columns: D22's fields (the header an import reads back), then when it was made and changed. */
+export const EXPORT_COLUMNS = [
+  'name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags', 'created_at', 'updated_at',
+] as const;
+/** Rows per query while exporting: memory stays flat however long the list. */
+export const EXPORT_BATCH = 1_000;
+
+type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown> & { id: unknown; sort_key: unknown };
+
+/**
+ * D27: the filtered list in its sort order, EXPORT_BATCH rows at a time. Each batch continues after the
+ * last row's (sort key, id), so a deep batch costs what the first does (no OFFSET).
+ */
+export async function* exportCustomers(db: Queryable, orgId: number, f: Omit<ListFilter, 'page' | 'pageSize'>): AsyncGenerator<ExportRow[]> {
+  const [key, dir] = SORT_KEYS[f.sort];
+  let after: [unknown, unknown] | null = null;
+  for (;;) {
+    const w = where(orgId, f);
+    const n = w.params.length;
+    const cursor: string = after ? ` and (${key('')}, id) ${dir === 'asc' ? '>' : '<'} ($${n + 1}, $${n + 2})` : '';
+    const params: unknown[] = after ? [...w.params, ...after] : w.params;
+    const rows: ExportRow[] = await db.query<ExportRow>(
+      `select id, ${key('')} as sort_key, ${EXPORT_COLUMNS.join(', ')} from customers
+        where ${w.sql}${cursor} order by ${orderBy(f.sort)} limit ${EXPORT_BATCH}`,
+      params as never,
+    );
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < EXPORT_BATCH) return;
+    const last = rows[rows.length - 1]!;
+    after = [last.sort_key, last.id];
+  }
+}

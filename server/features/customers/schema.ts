@@ -1,0 +1,87 @@
+// D22 D24 D26 D27: what the customers routes accept. Limits come from the contract the app's form uses.
+import {
+  CUSTOMER_SORTS, CUSTOMER_STATUSES, CUSTOMER_TEXT_LIMITS, DEFAULT_CUSTOMER_SORT, DEFAULT_CUSTOMER_STATUS, DEFAULT_PAGE_SIZE, EMAIL_SHAPE,
+  MAX_TAGS, NOTE_MAX_LENGTH, PAGE_SIZES, PHONE_MIN_DIGITS, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, phoneDigits,
+} from '../../../contract/customers';
+import { fieldError } from '../../http';
+import { int, intText, list, oneOf, optional, text, withDefault, type Check } from '../../schema';
+
+/** Far past any real list; keeps OFFSET a sane number. */
+export const MAX_PAGE = 1_000_000;
+export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1] ?? 100;
+
+const page = withDefault(intText({ min: 1, max: MAX_PAGE }), 1);
+const pageSize = withDefault(intText({ min: 1, max: MAX_PAGE_SIZE }), DEFAULT_PAGE_SIZE);
+
+/** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
+export const listFilters = {
+  q: optional(text({ max: SEARCH_MAX_LENGTH })),
+  status: optional(oneOf(CUSTOMER_STATUSES)),
+  tag: optional(text({ max: TAG_MAX_LENGTH })),
+  sort: withDefault(oneOf(CUSTOMER_SORTS), DEFAULT_CUSTOMER_SORT),
+};
+
+/** GET /v1/customers/: D26, plus `deleted=true` for the 'Deleted' view (D25). */
+export const listQuery = { ...listFilters, page, page_size: pageSize, deleted: withDefault(oneOf(['true', 'false'] as const), 'false') };
+
+export const pageQuery = { page, page_size: pageSize };
+
+/** D22: stored lower-cased; the shape check is deliberately plain. */
+const email: Check<string> = (value, field) =>
+  text({ max: CUSTOMER_TEXT_LIMITS.email, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' })(value, field).toLowerCase();
+
+/** D22: at most 40 characters with at least 7 digits, written however the person likes. */
+const phone: Check<string> = (value, field) => {
+  const s = text({ max: CUSTOMER_TEXT_LIMITS.phone })(value, field);
+  if (phoneDigits(s).length < PHONE_MIN_DIGITS) throw fieldError(field, `must have at least ${PHONE_MIN_DIGITS} digits`);
+  return s;
+};
+
+/** D22: up to 20 tags of 1–30 characters, unique regardless of case. */
+const tags: Check<string[]> = (value, field) => {
+  const all = list(text({ max: TAG_MAX_LENGTH }), { max: MAX_TAGS })(value, field);
+  const seen = new Set<string>();
+  for (const tag of all) {
+    const key = tag.toLowerCase();
+    if (seen.has(key)) throw fieldError(field, `has "${tag}" twice`);
+    seen.add(key);
+  }
+  return all;
+};
+
+const optionalText = (max: number) => optional(text({ max }));
+
+/** D22: the writable fields. Empty optional fields are stored as null. */
+export const customerFields = {
+  name: text({ max: CUSTOMER_TEXT_LIMITS.name }),
+  company: optionalText(CUSTOMER_TEXT_LIMITS.company),
+  email: optional(email),
+  phone: optional(phone),
+  address_line: optionalText(CUSTOMER_TEXT_LIMITS.address_line),
+  city: optionalText(CUSTOMER_TEXT_LIMITS.city),
+  region: optionalText(CUSTOMER_TEXT_LIMITS.region),
+  postal_code: optionalText(CUSTOMER_TEXT_LIMITS.postal_code),
+  country: optionalText(CUSTOMER_TEXT_LIMITS.country),
+  status: withDefault(oneOf(CUSTOMER_STATUSES), DEFAULT_CUSTOMER_STATUS),
+  tags: withDefault(tags, [] as string[]),
+};
+
+/** POST /v1/customers/. */
+export const createBody = customerFields;
+
+/** PATCH /v1/customers/{id}/: any subset of the fields, and the version it was based on (D31). */
+export const updateBody = { ...customerFields, status: oneOf(CUSTOMER_STATUSES), tags, version: int({ min: 1 }) };
+
+/** D24 note bodies: multi-line text, 1–5,000 characters after trimming. */
+export const noteBody = { body: text({ max: NOTE_MAX_LENGTH, multiline: true }) };
+
+/** D23: the look-up while a person types. */
+export const duplicatesQuery = {
+  email: optional(text({ max: CUSTOMER_TEXT_LIMITS.email })),
+  phone: optional(text({ max: CUSTOMER_TEXT_LIMITS.phone })),
+  exclude: optional(intText()),
+};
+
+/** D27: what to do with rows whose email already belongs to a customer. */
+export const importQuery = { on_duplicate: withDefault(oneOf(['skip', 'update'] as const), 'skip') };
+
