@@ -3,11 +3,22 @@
 
 export interface DemoCustomer {
   name: string;
+  /** Set for the person who is the contact at a business, null for households. */
+  company: string | null;
   email: string;
   phone: string;
-  address: string;
-  /** Days before seeding that the customer was added. */
+  address_line: string;
+  city: string;
+  region: string;
+  postal_code: string;
+  country: string;
+  status: 'lead' | 'active' | 'inactive';
+  tags: string[];
+  /** Days before seeding that the customer was added, and last changed (≤ ageDays). */
   ageDays: number;
+  changedDays: number;
+  /** Notes a technician or the office wrote, oldest first. */
+  notes: string[];
 }
 
 const FIRST = [
@@ -29,6 +40,19 @@ const TOWNS = [
   ['Gresham', 'OR', '97030'], ['Hillsboro', 'OR', '97124'], ['Vancouver', 'WA', '98661'], ['Milwaukie', 'OR', '97222'],
 ] as const;
 const MAIL_DOMAINS = ['example.com', 'example.net', 'example.org', 'mail.example'];
+const TAGS = ['residential', 'commercial', 'repeat', 'priority', 'maintenance plan', 'referral', 'new build', 'landlord'];
+/** Mostly active customers, some leads still deciding, a few who moved on. */
+const STATUSES = ['active', 'active', 'active', 'active', 'lead', 'lead', 'inactive'] as const;
+const NOTES = [
+  'Prefers a call before we arrive; the side gate sticks.',
+  'Quoted a water heater replacement; waiting for them to confirm.',
+  'Dog in the back yard, friendly. Park on the street.',
+  'Paid by card on site. Asked about a yearly maintenance plan.',
+  'Leak under the kitchen sink fixed; check the shut-off valve next visit.',
+  'Referred by a neighbour. Wants an estimate for the basement.',
+  'Office manager is the contact for access and invoices.',
+  'Rescheduled twice; confirm the day before.',
+];
 const BUSINESSES = [
   'Harbor View Dental', 'Rose City Bakery', 'Northwest Print Co.', 'Cascade Veterinary Clinic', 'Summit Yoga Studio',
   'Pearl District Lofts HOA', 'Bridgetown Brewing', 'Willamette Family Practice', 'Greenleaf Grocers', 'Ironwood Fitness',
@@ -64,12 +88,23 @@ export function demoCustomers(seed: number, count: number, businesses: number, p
     used.add(name);
     const [town, state, zip] = pick(TOWNS);
     const email = isBusiness ? `office@${slug(name)}.example` : `${slug(first)}.${slug(last)}@${pick(MAIL_DOMAINS)}`;
+    const ageDays = out.length < 3 ? out.length * 2 : Math.floor(rnd() * 540); // a few new this week (D32)
+    const tags = TAGS.filter(() => rnd() < 0.18).slice(0, 3);
     out.push({
       name,
+      company: isBusiness ? null : rnd() < 0.15 ? (BUSINESSES[Math.floor(rnd() * BUSINESSES.length)] ?? null) : null,
       email,
       phone: `(503) 555-01${String((phoneStart + out.length) % 100).padStart(2, '0')}`,
-      address: `${100 + Math.floor(rnd() * 9800)} ${pick(STREETS)}, ${town}, ${state} ${zip}`,
-      ageDays: Math.floor(rnd() * 540),
+      address_line: `${100 + Math.floor(rnd() * 9800)} ${pick(STREETS)}`,
+      city: town,
+      region: state,
+      postal_code: zip,
+      country: 'US',
+      status: pick(STATUSES),
+      tags: isBusiness ? ['commercial', ...tags.filter((t) => t !== 'commercial' && t !== 'residential')].slice(0, 3) : tags,
+      ageDays,
+      changedDays: Math.floor(rnd() * (ageDays + 1)),
+      notes: NOTES.filter(() => rnd() < 0.2).slice(0, 3),
     });
   }
   return out;

@@ -1,9 +1,10 @@
 // D3: demo data on an empty database (SEED=none turns it off). All demo accounts use one password.
 import type { ScryptCost } from './auth/passwords';
 import { hashPassword } from './auth/passwords';
-import type { Db } from './db';
+import type { Db, Queryable } from './db';
 import { num } from './db';
-import { demoCustomers } from './seed-data';
+import { writeAudit } from './audit';
+import { demoCustomers, type DemoCustomer } from './seed-data';
 
 export const DEMO_PASSWORD = 'demo-password'; // D3: public by design; use SEED=none in production
 const SEED_LOCK_KEY = 72_410_002;
@@ -41,16 +42,10 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
     const orgIds = new Map<OrgKey, number>();
     for (const org of ORGS) {
       const [created] = await tx.query<{ id: unknown }>('insert into organizations (name, logo_url) values ($1, $2) returning id', [org.name, org.logoUrl]);
-      const orgId = num(created?.id);
-      orgIds.set(org.key, orgId);
-      const { seed, count, businesses, phoneStart } = org.customers;
-      const customers = demoCustomers(seed, count, businesses, phoneStart);
-      const values = customers.map((_, i) => `($1, $${i * 5 + 2}, $${i * 5 + 3}, $${i * 5 + 4}, $${i * 5 + 5}, $${i * 5 + 6})`).join(', ');
-      await tx.query(
-        `insert into customers (org_id, name, email, phone, address_line, created_at) values ${values}`,
-        [orgId, ...customers.flatMap((c) => [c.name, c.email, c.phone, c.address, new Date(nowMs - c.ageDays * DAY_MS)])],
-      );
+      orgIds.set(org.key, num(created?.id));
     }
+    // Who works where: the people who wrote each organization's customers and notes (not its viewers).
+    const writers = new Map<OrgKey, { id: number; name: string }[]>();
     for (const [i, user] of DEMO_USERS.entries()) {
       const [created] = await tx.query<{ id: unknown }>(
         'insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id',
@@ -58,11 +53,56 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
       );
       for (const [org, role] of user.memberships) {
         await tx.query('insert into memberships (user_id, org_id, role) values ($1, $2, $3)', [num(created?.id), orgIds.get(org) ?? 0, role]);
+        if (role !== 'viewer') writers.set(org, [...(writers.get(org) ?? []), { id: num(created?.id), name: user.firstName }]);
       }
+    }
+    for (const org of ORGS) {
+      const { seed, count, businesses, phoneStart } = org.customers;
+      await seedCustomers(tx, orgIds.get(org.key) ?? 0, writers.get(org.key) ?? [], demoCustomers(seed, count, businesses, phoneStart), nowMs);
     }
     return true;
   });
 }
+
+const HOUR_MS = 3600 * 1000;
+
+/**
+ * D3 D22 D24: one organization's customers with the history a real one would have: who added each
+ * and when (an audit entry), a later change for some (lead → active, with its own entry), and notes.
+ */
+async function seedCustomers(tx: Queryable, orgId: number, writers: { id: number; name: string }[], customers: DemoCustomer[], nowMs: number) {
+  for (const [i, c] of customers.entries()) {
+    const creator = writers[i % Math.max(1, writers.length)] ?? null;
+    const changer = writers[(i + 1) % Math.max(1, writers.length)] ?? creator;
+    const createdAt = new Date(nowMs - c.ageDays * DAY_MS - (i % 9) * HOUR_MS);
+    const changed = c.changedDays < c.ageDays && c.status === 'active';
+    const updatedAt = changed ? new Date(nowMs - c.changedDays * DAY_MS) : createdAt;
+    const [row] = await tx.query<{ id: unknown }>(
+      `insert into customers (org_id, name, company, email, phone, address_line, city, region, postal_code, country, status, tags,
+                              created_at, created_by, updated_at, updated_by, version)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, string_to_array($12, '|'), $13, $14, $15, $16, $17) returning id`,
+      [orgId, c.name, c.company, c.email, c.phone, c.address_line, c.city, c.region, c.postal_code, c.country, c.status,
+        c.tags.join('|'), createdAt, creator?.id ?? null, updatedAt, (changed ? changer : creator)?.id ?? null, changed ? 2 : 1],
+    );
+    const id = num(row?.id);
+    const target = { type: 'customer', id, label: c.name };
+    const { notes: _notes, ageDays: _a, changedDays: _c, ...fields } = c;
+    const filled = Object.fromEntries(Object.entries({ ...fields, status: changed ? 'lead' : c.status }).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length)));
+    await writeAudit(tx, orgId, actor(creator), 'customer.created', { target, changes: filled }, createdAt);
+    if (changed) await writeAudit(tx, orgId, actor(changer), 'customer.updated', { target, changes: { status: { from: 'lead', to: 'active' } } }, updatedAt);
+    for (const [n, body] of c.notes.entries()) {
+      const author = writers[(i + n) % Math.max(1, writers.length)] ?? null;
+      const at = new Date(createdAt.getTime() + ((nowMs - createdAt.getTime()) * (n + 1)) / (c.notes.length + 1));
+      const [note] = await tx.query<{ id: unknown }>(
+        'insert into customer_notes (org_id, customer_id, author_id, body, created_at, updated_at) values ($1, $2, $3, $4, $5, $5) returning id',
+        [orgId, id, author?.id ?? null, body, at],
+      );
+      await writeAudit(tx, orgId, actor(author), 'note.added', { target: { type: 'note', id: num(note?.id), label: c.name }, changes: { customer_id: id, body } }, at);
+    }
+  }
+}
+
+const actor = (who: { id: number; name: string } | null) => (who ? { id: who.id, label: who.name } : { id: null, label: 'system' });
 
 /** Lines for the start-up banner: the demo accounts that exist in this database, with their roles. */
 export async function demoAccountLines(db: Db): Promise<string[]> {

@@ -197,8 +197,14 @@ describe('schema and demo data', () => {
     for (const c of a) {
       expect(c.email).toMatch(/@([a-z0-9-]+\.)*(example\.(com|net|org)|[a-z0-9]+\.example|mail\.example)$/);
       expect(c.phone).toMatch(/^\(503\) 555-01\d\d$/);
-      expect(c.address).toMatch(/^\d+ .+, .+, [A-Z]{2} \d{5}$/);
+      expect(`${c.address_line}, ${c.city}, ${c.region} ${c.postal_code}`).toMatch(/^\d+ .+, .+, [A-Z]{2} \d{5}$/);
+      expect(c.changedDays).toBeLessThanOrEqual(c.ageDays);
     }
+    // D22 D32: every status, some tags and notes, and a few customers new this week, so each screen has something to show.
+    expect(new Set(a.map((c) => c.status))).toEqual(new Set(['lead', 'active', 'inactive']));
+    expect(a.filter((c) => c.tags.length > 0).length).toBeGreaterThan(5);
+    expect(a.filter((c) => c.notes.length > 0).length).toBeGreaterThan(5);
+    expect(a.filter((c) => c.ageDays < 7).length).toBeGreaterThanOrEqual(2);
   });
 });
 
