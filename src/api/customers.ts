@@ -1,61 +1,184 @@
-// GET /v1/customers/ as the screens use it: types, cache keys and the call. Shared by the customers
-// list and the dashboard's summary card (pages never import each other).
+// Every customers call the screens make, with its cache key (STYLE "Forms and data in the app"):
+// reads are QueryDefs, writes are MutationDefs that name the keys they make stale. Keys are arrays
+// under ['customers', orgId], so one prefix covers a whole organization's customer data (D21).
+// Shapes and limits come from the shared contract; pages never import each other, so the list, the
+// dashboard and the customer pages all meet here.
+import { useMemo } from 'react';
+import type {
+  Customer, CustomerInput, CustomerListItem, CustomerSort, CustomerStatus, DashboardData, DuplicateMatch, ImportDuplicateMode,
+  ImportPreview, ImportResult, Note, Page, TimelineItem,
+} from '../../contract/customers';
 import type { Client } from '../http/client';
-
-export interface Customer {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-}
-
-export interface CustomerPage {
-  count: number;
-  results: Customer[];
-}
+import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
+import { useSession, useSessionActions } from '../session/use-session';
 
 export const CUSTOMERS_PATH = '/v1/customers/';
-export const CUSTOMER_PAGE_SIZE = 25;
-/** The server refuses a longer q (400). */
-export const SEARCH_MAX_LENGTH = 100;
-/** Every customers query key starts with this, so a write can invalidate them all. */
-export const CUSTOMERS_KEY_PREFIX = 'customers:';
+export const DASHBOARD_PATH = '/v1/dashboard/';
+export const EXPORT_PATH = `${CUSTOMERS_PATH}export.csv`;
+export const IMPORT_PREVIEW_PATH = `${CUSTOMERS_PATH}import/preview/`;
+export const IMPORT_PATH = `${CUSTOMERS_PATH}import/`;
+/** D27: the MIME type an import is sent with. */
+export const CSV_TYPE = 'text/csv';
+/** D27: the byte-order mark that tells spreadsheets the file is UTF-8. */
+const BOM = '\uFEFF';
 
+/** GET /v1/customers/ (D26): filters, sort and paging, named as the server names them. */
 export interface CustomerListParams {
-  /** D21: the organization this tab shows; part of the key so two organizations never share an entry. */
-  orgId: number | null;
-  q: string;
-  page: number;
-  pageSize: number;
+  q?: string;
+  status?: CustomerStatus;
+  tag?: string;
+  sort?: CustomerSort;
+  page?: number;
+  page_size?: number;
+  /** D25: the 'Deleted' view (customers:delete), newest deleted first. */
+  deleted?: boolean;
 }
 
-export const customersKey = ({ orgId, q, page, pageSize }: CustomerListParams): string =>
-  `${CUSTOMERS_KEY_PREFIX}${orgId ?? '-'}:${JSON.stringify([q, page, pageSize])}`;
+/** What the export writes: the list's filters, without paging (D27). */
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'sort'>;
 
-export function customersPath({ q, page, pageSize }: Omit<CustomerListParams, 'orgId'>): string {
+export interface PageParams {
+  page?: number;
+  page_size?: number;
+}
+
+export interface DuplicateQuery {
+  email?: string;
+  phone?: string;
+  /** The customer being edited, who is not a duplicate of themselves. */
+  exclude?: number;
+}
+
+/** PATCH /v1/customers/{id}/: the changed fields and the version they were based on (D31). */
+export interface CustomerUpdate {
+  changes: Partial<CustomerInput>;
+  version: number;
+}
+
+/** The cache keys; every one starts with ['customers', orgId] except the dashboard's. */
+export const customerKeys = {
+  all: (orgId: number | null): QueryKey => ['customers', orgId],
+  list: (orgId: number | null, params: CustomerListParams): QueryKey => ['customers', orgId, 'list', params],
+  /** A customer and everything under it (notes, timeline). */
+  detail: (orgId: number | null, id: number): QueryKey => ['customers', orgId, 'detail', id],
+  notes: (orgId: number | null, id: number, params: PageParams): QueryKey => ['customers', orgId, 'detail', id, 'notes', params],
+  timeline: (orgId: number | null, id: number, params: PageParams): QueryKey => ['customers', orgId, 'detail', id, 'timeline', params],
+  duplicates: (orgId: number | null, query: DuplicateQuery): QueryKey => ['customers', orgId, 'duplicates', query],
+  dashboard: (orgId: number | null): QueryKey => ['dashboard', orgId],
+};
+
+/** A query string of the given parameters, leaving out empty ones (undefined, '', false). */
+export function queryString(params: object): string {
   const search = new URLSearchParams();
-  if (q) search.set('q', q);
-  search.set('page', String(page));
-  search.set('page_size', String(pageSize));
-  return `${CUSTOMERS_PATH}?${search.toString()}`;
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && v !== false) search.set(k, String(v));
+  const s = search.toString();
+  return s ? `?${s}` : '';
 }
 
-const isCustomer = (v: unknown): v is Customer =>
-  typeof v === 'object' && v !== null && typeof (v as Customer).id === 'number' && typeof (v as Customer).name === 'string';
+export const listPath = (params: CustomerListParams): string => CUSTOMERS_PATH + queryString(params);
+/** D27: the export of the list as filtered (the client adds the API base). */
+export const exportPath = (params: CustomerExportParams): string => EXPORT_PATH + queryString(params);
+const customerPath = (id: number) => `${CUSTOMERS_PATH}${id}/`;
 
 /** An answer of another shape is an error here, not a crash in a table later. */
-function parseCustomerPage(data: unknown): CustomerPage {
-  const d = data as Partial<CustomerPage> | null;
-  if (!d || typeof d.count !== 'number' || !Array.isArray(d.results) || !d.results.every(isCustomer)) {
-    throw new TypeError('Unexpected answer from the customers list');
-  }
+export function parsePage<T>(data: unknown): Page<T> {
+  const d = data as Partial<Page<T>> | null;
+  if (!d || typeof d.count !== 'number' || !Array.isArray(d.results)) throw new TypeError('Unexpected answer from the server');
   return { count: d.count, results: d.results };
 }
 
-/** One page of the current organization's customers (the client adds X-Organization-ID). */
-export async function fetchCustomers(client: Pick<Client, 'get'>, params: Omit<CustomerListParams, 'orgId'>, signal: AbortSignal): Promise<CustomerPage> {
-  return parseCustomerPage(await client.get<unknown>(customersPath(params), { signal }));
+export const pageCount = (count: number, pageSize: number): number => Math.max(1, Math.ceil(count / pageSize));
+
+/** What the calls need: the session's client and the organization this tab shows (D21). */
+export interface ApiContext {
+  client: Pick<Client, 'get' | 'post' | 'patch' | 'delete'>;
+  orgId: number | null;
 }
 
-export const pageCount = (count: number, pageSize: number): number => Math.max(1, Math.ceil(count / pageSize));
+/** The customers calls of one organization. */
+export function customersApi({ client, orgId }: ApiContext) {
+  /** Any write to a customer changes lists, the record, its timeline and the dashboard's figures. */
+  const written = [customerKeys.all(orgId), customerKeys.dashboard(orgId)];
+  /** A note changes the customer's notes and timeline, and the dashboard's latest activity. */
+  const noted = (id: number) => [customerKeys.detail(orgId, id), customerKeys.dashboard(orgId)];
+  const csv = (text: string) => new Blob([text], { type: CSV_TYPE });
+
+  return {
+    list: (params: CustomerListParams): QueryDef<Page<CustomerListItem>> => ({
+      key: customerKeys.list(orgId, params),
+      fetch: async (signal) => parsePage<CustomerListItem>(await client.get(listPath(params), { signal })),
+    }),
+    get: (id: number): QueryDef<Customer> => ({
+      key: customerKeys.detail(orgId, id),
+      fetch: (signal) => client.get<Customer>(customerPath(id), { signal }),
+    }),
+    duplicates: (query: DuplicateQuery): QueryDef<{ results: DuplicateMatch[] }> => ({
+      key: customerKeys.duplicates(orgId, query),
+      fetch: (signal) => client.get(`${CUSTOMERS_PATH}duplicates/${queryString(query)}`, { signal }),
+    }),
+    notes: (id: number, params: PageParams = {}): QueryDef<Page<Note>> => ({
+      key: customerKeys.notes(orgId, id, params),
+      fetch: async (signal) => parsePage<Note>(await client.get(`${customerPath(id)}notes/${queryString(params)}`, { signal })),
+    }),
+    timeline: (id: number, params: PageParams = {}): QueryDef<Page<TimelineItem>> => ({
+      key: customerKeys.timeline(orgId, id, params),
+      fetch: async (signal) => parsePage<TimelineItem>(await client.get(`${customerPath(id)}timeline/${queryString(params)}`, { signal })),
+    }),
+    dashboard: (): QueryDef<DashboardData> => ({
+      key: customerKeys.dashboard(orgId),
+      fetch: (signal) => client.get<DashboardData>(DASHBOARD_PATH, { signal }),
+    }),
+
+    /** POST: 201 Customer; D23 409 duplicate_email names the existing customer. */
+    create: { run: (input: Partial<CustomerInput>) => client.post<Customer>(CUSTOMERS_PATH, input), invalidates: written } satisfies MutationDef<Partial<CustomerInput>, Customer>,
+    /** PATCH with the version (D31: a stale one is a 409 conflict carrying the current record). */
+    update: (id: number): MutationDef<CustomerUpdate, Customer> => ({
+      run: ({ changes, version }) => client.patch<Customer>(customerPath(id), { ...changes, version }),
+      invalidates: written,
+    }),
+    /** D25: a soft delete (204). */
+    remove: { run: (id: number) => client.delete<null>(customerPath(id)), invalidates: written } satisfies MutationDef<number, null>,
+    /** D25: back from the 'Deleted' view; 409 duplicate_email when its email now belongs to another. */
+    restore: { run: (id: number) => client.post<Customer>(`${customerPath(id)}restore/`), invalidates: written } satisfies MutationDef<number, Customer>,
+
+    addNote: (id: number): MutationDef<string, Note> => ({
+      run: (body) => client.post<Note>(`${customerPath(id)}notes/`, { body }),
+      invalidates: noted(id),
+    }),
+    editNote: (id: number): MutationDef<{ noteId: number; body: string }, Note> => ({
+      run: ({ noteId, body }) => client.patch<Note>(`${customerPath(id)}notes/${noteId}/`, { body }),
+      invalidates: noted(id),
+    }),
+    deleteNote: (id: number): MutationDef<number, null> => ({
+      run: (noteId) => client.delete<null>(`${customerPath(id)}notes/${noteId}/`),
+      invalidates: noted(id),
+    }),
+
+    /**
+     * D27: the filtered list as CSV, fetched (the client adds the bearer token only to its own calls, so
+     * a plain link would go unauthenticated). The server starts the file with a BOM so spreadsheets read
+     * UTF-8; reading the answer as text usually drops it, so the file gets exactly one again.
+     */
+    exportCsv: async (params: CustomerExportParams): Promise<Blob> => {
+      const text = await client.get<string | null>(exportPath(params), { headers: { Accept: CSV_TYPE } });
+      return new Blob([BOM, String(text ?? '').replace(/^\uFEFF/, '')], { type: CSV_TYPE });
+    },
+    /** D27: each row's errors and duplicates; nothing is written. */
+    previewImport: (text: string) => client.post<ImportPreview>(IMPORT_PREVIEW_PATH, csv(text)),
+    /** D27: all rows or none; a 400 import_invalid carries the rows with errors. */
+    commitImport: {
+      run: ({ text, onDuplicate }: { text: string; onDuplicate: ImportDuplicateMode }) =>
+        client.post<ImportResult>(IMPORT_PATH + queryString({ on_duplicate: onDuplicate }), csv(text)),
+      invalidates: written,
+    } satisfies MutationDef<{ text: string; onDuplicate: ImportDuplicateMode }, ImportResult>,
+  };
+}
+
+export type CustomersApi = ReturnType<typeof customersApi>;
+
+/** The customers calls of the organization this tab shows, for a screen. */
+export function useCustomersApi(): CustomersApi & { orgId: number | null } {
+  const { client } = useSessionActions();
+  const orgId = useSession().currentOrg?.id ?? null;
+  return useMemo(() => ({ ...customersApi({ client, orgId }), orgId }), [client, orgId]);
+}

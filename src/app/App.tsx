@@ -1,7 +1,7 @@
 // The app: providers, global layers and the route switch (SPEC §2 routes and guards).
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense } from 'react';
 import LoginPage from '../pages/login/LoginPage';
-import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg, RequirePermission } from '../router/guards';
+import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg } from '../router/guards';
 import { Navigate } from '../router/Link';
 import { useLocation } from '../router/location';
 import { findRoute } from '../router/match';
@@ -12,11 +12,12 @@ import { OfflineBanner } from '../ui/offline-banner';
 import { SessionExpiredDialog } from '../ui/session-expired';
 import { Spinner } from '../ui/spinner';
 import { Toaster } from '../ui/toast';
-import { screen, SHELL_ROUTES, type ShellRoute } from './routes';
+import { screen, SHELL_ROUTES } from './routes';
 
-const Shell = lazy(() => import('./lazy').then((m) => ({ default: m.Shell })));
+// Everything behind the login form comes from the lazy group (lazy.ts).
+const ShellScreen = lazy(() => import('./lazy').then((m) => ({ default: m.ShellScreen })));
+const SessionExpiredView = lazy(() => import('./lazy').then((m) => ({ default: m.SessionExpiredView })));
 const OrgPickerPage = lazy(screen('OrgPickerPage'));
-const pages = new Map<ShellRoute, LazyExoticComponent<ComponentType>>(SHELL_ROUTES.map((r) => [r, lazy(r.load)]));
 
 const Centered = ({ label }: { label?: string }) => (
   <div className="center-screen">
@@ -52,18 +53,11 @@ export function AppRoutes() {
   // SPEC §2: an unknown path goes to /dashboard when signed in (the shell's guards take it on from
   // there), otherwise to /login.
   if (!match) return <Navigate to={s.isAuthenticated && !s.hydrationError ? '/dashboard' : '/login'} />;
-  const Page = pages.get(match.route)!;
   return (
     <RequireAuth>
       <RequireOrg>
         <Suspense fallback={<Centered />}>
-          <Shell title={match.route.title}>
-            <RequirePermission permission={match.route.permission}>
-              <Suspense fallback={<Spinner />}>
-                <Page />
-              </Suspense>
-            </RequirePermission>
-          </Shell>
+          <ShellScreen route={match.route} params={match.params} />
         </Suspense>
       </RequireOrg>
     </RequireAuth>
@@ -77,7 +71,7 @@ export function App({ session, onError }: { session: Session; onError?: (e: unkn
         <OfflineBanner />
         <AppRoutes />
         <Toaster />
-        <SessionExpiredDialog />
+        <SessionExpiredDialog View={SessionExpiredView} />
       </SessionProvider>
     </ErrorBoundary>
   );

@@ -1,7 +1,7 @@
-// Everything behind the login screen, as ONE lazily loaded chunk. Per-page chunks would each share
-// a different slice of the engine with the first bundle, and esbuild would cut that slice into
-// many small files loaded before the login form; one group keeps the first load to two files.
-export { default as Shell } from '../shell/Shell';
+// Everything behind the login screen, as ONE lazily loaded chunk (the Session Expired dialog too).
+// Each lazily loaded entry that shares a different slice of the first bundle makes esbuild cut that
+// slice into more small files loaded before the login form; one group keeps that to one shared file.
+export { ShellScreen } from './shell-screen';
 export { default as OrgPickerPage } from '../pages/org-picker/OrgPickerPage';
 export { default as DashboardPage } from '../pages/dashboard/DashboardPage';
 export { default as SmsPage } from '../pages/sms/SmsPage';
@@ -15,3 +15,4 @@ export { default as JobsPage } from '../pages/jobs/JobsPage';
 export { default as TeamPage } from '../pages/team/TeamPage';
 export { default as PermissionsPage } from '../pages/permissions/PermissionsPage';
 export { default as ForbiddenPage } from '../pages/forbidden/ForbiddenPage';
+export { default as SessionExpiredView } from '../ui/session-expired-view';

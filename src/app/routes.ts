@@ -1,6 +1,7 @@
 // Routes are data (STYLE): the shell's pages with their titles, permissions (SPEC §2 route table,
-// D10) and lazy loaders, plus href builders so no screen spells a path by hand.
+// D10) and lazy loaders.
 import type { ComponentType } from 'react';
+import type { Permission } from '../../contract/permissions';
 
 type Screens = typeof import('./lazy');
 /** Loads a screen from the lazy group (see lazy.ts). */
@@ -10,7 +11,7 @@ export interface ShellRoute {
   path: string;
   title: string;
   /** D9/D10: the permission a person needs to open the page; a failed check leads to /forbidden. */
-  permission?: string;
+  permission?: Permission;
   load: () => Promise<{ default: ComponentType }>;
 }
 
@@ -29,14 +30,3 @@ export const SHELL_ROUTES: readonly ShellRoute[] = [
   { path: '/permissions', title: 'Permissions', permission: 'permissions:view', load: screen('PermissionsPage') },
   { path: '/forbidden', title: 'Access denied', load: screen('ForbiddenPage') },
 ];
-
-export const href = {
-  login: () => '/login',
-  orgPicker: () => '/org-picker',
-  dashboard: () => '/dashboard',
-  customers: () => '/customers',
-  newCustomer: () => '/customers/new',
-  customer: (id: number) => `/customers/${id}`,
-  editCustomer: (id: number) => `/customers/${id}/edit`,
-  forbidden: () => '/forbidden',
-};

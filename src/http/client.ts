@@ -20,11 +20,14 @@ export interface ClientDeps {
   onRefreshFailed: (error: unknown) => void;
   /** SPEC §5: a non-auth request had no access token and was cancelled before sending. */
   onMissingToken: (path: string) => void;
+  /** D29: a 403 permission_denied means the person's permissions changed; the session will reload them. */
+  onPermissionDenied?: (error: HttpError) => void;
   fetch?: typeof fetch;
   log?: Pick<Console, 'warn' | 'error'>;
 }
 
 export interface RequestOptions {
+  /** Sent as JSON; a Blob is sent as it is, and fetch labels it with the Blob's type (D27: a CSV file). */
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -65,8 +68,9 @@ export function createClient(deps: ClientDeps) {
     if (isWellFormed(token)) headers.Authorization = `Bearer ${token}`; // SPEC §5
     const org = deps.orgId();
     if (org != null) headers['X-Organization-ID'] = String(org);
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: BodyInit | undefined;
+    if (opts.body instanceof Blob) body = opts.body;
+    else if (opts.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(opts.body);
     }
@@ -97,16 +101,27 @@ export function createClient(deps: ClientDeps) {
     const res = await send(method, path, opts, false);
     const data = await parseBody(res);
     if (res.ok) return data as T;
+    const error = new HttpError(res.status, data, path);
     // SPEC §8: 403 logged and passed on; 5xx logged (the banner is already hidden). Never log tokens.
-    if (res.status === 403) log.warn(`403 Forbidden: ${method} ${path}`);
-    else if (res.status >= 500) log.error(`${res.status} from server: ${method} ${path}`);
-    throw new HttpError(res.status, data, path);
+    if (res.status === 403) {
+      log.warn(`403 Forbidden: ${method} ${path}`);
+      if (error.code === 'permission_denied') deps.onPermissionDenied?.(error);
+    } else if (res.status >= 500) log.error(`${res.status} from server: ${method} ${path}`);
+    throw error;
   }
+
+  const withBody =
+    (method: Method) =>
+    <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+      request<T>(method, path, { ...opts, body });
 
   return {
     request,
     get: <T>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, opts),
-    post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, { ...opts, body }),
+    post: withBody('POST'),
+    put: withBody('PUT'),
+    patch: withBody('PATCH'),
+    delete: <T = null>(path: string, opts?: Omit<RequestOptions, 'body'>) => request<T>('DELETE', path, opts),
     /** Joins or starts the single-flight refresh (timers use it too, so failures are handled once). */
     refresh: () => refreshOnce(deps.accessToken()),
   };

@@ -16,8 +16,19 @@ export class HttpError extends RequestError {
   }
   /** The server's human-readable `detail`, when it sent one. */
   get detail(): string | null {
-    const d = this.data;
-    return d && typeof d === 'object' && 'detail' in d && typeof d.detail === 'string' ? d.detail : null;
+    return this.text('detail');
+  }
+  /** D19: the machine-readable `code` ('duplicate_email', 'conflict', 'permission_denied'…). */
+  get code(): string | null {
+    return this.text('code');
+  }
+  /** D19: the input field a 400 (or a 409 duplicate_email) is about, so a form can put it there. */
+  get field(): string | null {
+    return this.text('field');
+  }
+  private text(key: string): string | null {
+    const v = (this.data as Record<string, unknown> | null)?.[key];
+    return typeof v === 'string' ? v : null;
   }
 }
 

@@ -1,5 +1,6 @@
 // D14 / SPEC §7: the app's own small query cache. 2 retries (none on a 4xx), 60 s freshness,
 // no refetch on window focus; after a token refresh, idle queries are refetched once.
+// Keys are arrays (['customers', orgId, 'list', params]); a write invalidates by prefix (STYLE).
 import { isAbortError, isHttpError } from '../http/errors';
 import { SESSION_CLEARED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { sleep } from '../lib/time';
@@ -10,6 +11,7 @@ export const QUERY_FRESH_MS = 60_000;
 export const QUERY_GC_MS = 5 * 60_000;
 const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
 
+export type QueryKey = readonly unknown[];
 export type QueryStatus = 'pending' | 'success' | 'error';
 
 export interface QuerySnapshot<T> {
@@ -20,9 +22,23 @@ export interface QuerySnapshot<T> {
   updatedAt: number;
 }
 
-type Fetcher<T> = (signal: AbortSignal) => Promise<T>;
+export type Fetcher<T> = (signal: AbortSignal) => Promise<T>;
+
+/** A query as api/<resource>.ts defines it: screens never pair a key and a fetcher by hand (STYLE). */
+export interface QueryDef<T> {
+  key: QueryKey;
+  fetch: Fetcher<T>;
+}
+
+/** A write and the keys (prefixes) it makes stale. */
+export interface MutationDef<A, R> {
+  run: (arg: A) => Promise<R>;
+  invalidates: readonly QueryKey[];
+}
 
 interface Entry {
+  key: QueryKey;
+  hash: string;
   snap: QuerySnapshot<unknown>;
   fetcher: Fetcher<unknown> | null;
   inflight: Promise<unknown> | null;
@@ -32,24 +48,48 @@ interface Entry {
 
 const EMPTY: QuerySnapshot<never> = { status: 'pending', data: undefined, error: null, fetching: false, updatedAt: 0 };
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A key's identity: JSON with object properties sorted, so { a, b } and { b, a } are one key. */
+export function hashKey(key: QueryKey): string {
+  return JSON.stringify(key, (_k, v: unknown) =>
+    isPlainObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** True when `key` starts with every element of `prefix` (['customers', 1] matches ['customers', 1, 'list', …]). */
+export const startsWith = (key: QueryKey, prefix: QueryKey): boolean => hashKey(key.slice(0, prefix.length)) === hashKey(prefix);
+
 /** No retry for client errors (4xx) or cancellations: they will not get better by asking again. */
 const retryable = (e: unknown) => !isAbortError(e) && !(isHttpError(e) && e.status >= 400 && e.status < 500);
 
 export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRESH_MS } = {}) {
   const entries = new Map<string, Entry>();
 
-  function entry(key: string): Entry {
-    let e = entries.get(key);
-    if (!e) entries.set(key, (e = { snap: EMPTY, fetcher: null, inflight: null, listeners: new Set() }));
+  function entry(key: QueryKey): Entry {
+    const hash = hashKey(key);
+    let e = entries.get(hash);
+    if (!e) entries.set(hash, (e = { key, hash, snap: EMPTY, fetcher: null, inflight: null, listeners: new Set() }));
     return e;
   }
   function update(e: Entry, patch: Partial<QuerySnapshot<unknown>>) {
     e.snap = { ...e.snap, ...patch };
     for (const l of [...e.listeners]) l();
   }
+  /**
+   * Drops an unobserved entry after QUERY_GC_MS. The timer drops that entry only: after clear() a new
+   * entry may hold the same key (signed in again to the same organization) and must outlive the old one's timer.
+   */
+  function collectLater(e: Entry): void {
+    clearTimeout(e.gc);
+    if (e.listeners.size > 0 || e.inflight || entries.get(e.hash) !== e) return;
+    e.gc = setTimeout(() => {
+      if (entries.get(e.hash) === e && e.listeners.size === 0 && !e.inflight) entries.delete(e.hash);
+    }, QUERY_GC_MS);
+  }
 
   /** Fetches (deduplicating concurrent calls), retrying transient failures. */
-  function fetchQuery<T>(key: string, fetcher: Fetcher<T>): Promise<T> {
+  function fetchQuery<T>(key: QueryKey, fetcher: Fetcher<T>): Promise<T> {
     const e = entry(key);
     e.fetcher = fetcher as Fetcher<unknown>;
     if (e.inflight) return e.inflight as Promise<T>;
@@ -75,42 +115,51 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
         throw error;
       },
     );
-    e.inflight = p.finally(() => (e.inflight = null));
+    e.inflight = p.finally(() => {
+      e.inflight = null;
+      collectLater(e); // fetched with nobody watching (a prefetch, a page left meanwhile)
+    });
     e.inflight.catch(() => undefined);
     return p;
   }
 
-  const isStale = (key: string) => {
-    const s = entries.get(key)?.snap;
+  const isStale = (key: QueryKey) => {
+    const s = entries.get(hashKey(key))?.snap;
     return !s || s.status !== 'success' || Date.now() - s.updatedAt >= freshMs;
   };
 
-  function subscribe(key: string, listener: () => void): () => void {
+  function subscribe(key: QueryKey, listener: () => void): () => void {
     const e = entry(key);
     clearTimeout(e.gc);
     e.listeners.add(listener);
     return () => {
       e.listeners.delete(listener);
-      if (e.listeners.size === 0 && !e.inflight) e.gc = setTimeout(() => entries.delete(key), QUERY_GC_MS);
+      collectLater(e);
     };
   }
 
   /** D14: after a token refresh, observed queries that are not fetching refetch once; the rest go stale. */
   function refetchIdle(): void {
-    for (const [key, e] of entries) {
+    for (const e of entries.values()) {
       if (e.inflight || !e.fetcher) continue;
-      if (e.listeners.size > 0) fetchQuery(key, e.fetcher).catch(() => undefined);
+      if (e.listeners.size > 0) fetchQuery(e.key, e.fetcher).catch(() => undefined);
       else e.snap = { ...e.snap, updatedAt: 0 };
     }
   }
 
-  /** Marks matching entries stale and refetches the observed ones (after a mutation). */
-  function invalidate(prefix: string): void {
-    for (const [key, e] of entries) {
-      if (!key.startsWith(prefix)) continue;
+  /** Marks every entry under `prefix` stale and refetches the observed ones (after a write). */
+  function invalidate(prefix: QueryKey): void {
+    for (const e of entries.values()) {
+      if (!startsWith(e.key, prefix)) continue;
       e.snap = { ...e.snap, updatedAt: 0 };
-      if (e.listeners.size > 0 && e.fetcher && !e.inflight) fetchQuery(key, e.fetcher).catch(() => undefined);
+      if (e.listeners.size > 0 && e.fetcher && !e.inflight) fetchQuery(e.key, e.fetcher).catch(() => undefined);
     }
+  }
+
+  /** Empties the cache (sign-out): no entry, and no clean-up timer, outlives it. */
+  function clear(): void {
+    for (const e of entries.values()) clearTimeout(e.gc);
+    entries.clear();
   }
 
   return {
@@ -119,20 +168,16 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     subscribe,
     refetchIdle,
     invalidate,
-    snapshot: <T>(key: string) => (entries.get(key)?.snap ?? EMPTY) as QuerySnapshot<T>,
-    setData<T>(key: string, data: T) {
-      update(entry(key), { status: 'success', data, error: null, updatedAt: Date.now() });
-    },
-    clear: () => entries.clear(),
+    clear,
+    snapshot: <T>(key: QueryKey) => (entries.get(hashKey(key))?.snap ?? EMPTY) as QuerySnapshot<T>,
     /** Wires D14's refetch-after-refresh, and emptying on sign-out, to the session's window events. */
     listen(win: Window = window): () => void {
       const refetch = () => refetchIdle();
-      const empty = () => entries.clear();
       win.addEventListener(TOKENS_REFRESHED_EVENT, refetch);
-      win.addEventListener(SESSION_CLEARED_EVENT, empty);
+      win.addEventListener(SESSION_CLEARED_EVENT, clear);
       return () => {
         win.removeEventListener(TOKENS_REFRESHED_EVENT, refetch);
-        win.removeEventListener(SESSION_CLEARED_EVENT, empty);
+        win.removeEventListener(SESSION_CLEARED_EVENT, clear);
       };
     },
   };

@@ -1,4 +1,5 @@
 // Guards are components that render <Navigate replace/> or their children (STYLE, SPEC §2, D9).
+// The permission guard is in require-permission.tsx: only screens behind the login form use it.
 import { useLayoutEffect, type ReactNode } from 'react';
 import { subject } from '../lib/jwt';
 import { KEYS, storeRedirect } from '../lib/storage';
@@ -6,7 +7,7 @@ import { useSession, useSessionActions } from '../session/use-session';
 import { Navigate } from './Link';
 import { currentPath } from './location';
 
-type Children = { children: ReactNode };
+export type Children = { children: ReactNode };
 
 /** D9: not authenticated → /login with the current path stored as post_login_redirect. */
 function ToLogin() {
@@ -51,13 +52,4 @@ export function OrgPickerGuard({ children }: Children) {
   if (s.loading) return null;
   if (s.isAuthenticated && !s.hydrationError && !s.currentOrg) return <>{children}</>;
   return <Navigate to={s.isAuthenticated && !s.hydrationError ? '/dashboard' : '/login'} />;
-}
-
-/** D9: a failed permission or role check leads to /forbidden; signed out leads to /login. */
-export function RequirePermission({ permission, role, children }: Children & { permission?: string; role?: string }) {
-  const s = useSession();
-  const { can, hasRole } = useSessionActions();
-  if (!s.isAuthenticated) return <ToLogin />;
-  if ((permission && !can(permission)) || (role && !hasRole(role))) return <Navigate to="/forbidden" />;
-  return <>{children}</>;
 }

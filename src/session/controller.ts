@@ -1,34 +1,26 @@
-// The session: hydration, login, logout, refresh, organization choice and permission checks
-// (SPEC §4, §5, §8; D4–D9, D21). React-free; React reads `store` through use-session.tsx.
+// The session: hydration, logout, refresh, organization choice and permission checks (SPEC §4, §5,
+// §8; D4–D9, D21); the login itself is in login.ts. React-free; React reads `store` through use-session.tsx.
 import { createClient, type Client } from '../http/client';
-import { isAbortError, isHttpError, isNetworkError } from '../http/errors';
+import { isHttpError, isNetworkError } from '../http/errors';
 import { emit, SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
-import { sleep } from '../lib/time';
-import { clearSessionStorage, createStorage, KEYS, readRedirect, storeRedirect, type AppStorage } from '../lib/storage';
+import { clearSessionStorage, createStorage, KEYS, storeRedirect, type AppStorage } from '../lib/storage';
+import type { Permission } from '../../contract/permissions';
 import type { WithLock } from './lock';
+import { destination, LOGIN_PATH, logIn } from './login';
 import { chooseOrg, parseProfile } from './profile';
-import { rotateTokens as rotate, saveTokens } from './tokens';
+import { singleLoad } from './single-load';
+import { rotateTokens as rotate } from './tokens';
 import { LOGGED_OUT, type LoginPayload, type Profile, type SessionState, type TokenResponse } from './types';
 
-/** SPEC §4 Session load: poll every 100 ms while another load runs; force it after more than 30 tries. */
-export const LOAD_POLL_MS = 100;
-export const LOAD_MAX_TRIES = 30;
 /** A load that failed for lack of network is tried again after this long (or when back online). */
 export const LOAD_RETRY_MS = 5_000;
 
-/** SPEC §8 messages. */
-export const MSG_LOGIN_BAD_CREDENTIALS = 'Login failed. Check your credentials.';
-export const MSG_LOGIN_FAILED = 'Login failed. Please try again.';
+/** SPEC §8 message. */
 export const MSG_SESSION_NOT_LOADED = 'Session could not be loaded. Please log in again.';
 
-export const PATHS = { login: '/v1/auth/login/', refresh: '/v1/auth/refresh/', logout: '/v1/auth/logout/', me: '/v1/auth/me/' } as const;
-
-/** A failed login; `message` is the text to show the person. */
-export class LoginError extends Error {
-  override name = 'LoginError';
-}
+export const PATHS = { login: LOGIN_PATH, refresh: '/v1/auth/refresh/', logout: '/v1/auth/logout/', me: '/v1/auth/me/' } as const;
 
 export interface SessionDeps {
   storage?: AppStorage;
@@ -92,7 +84,6 @@ export function createSession(deps: SessionDeps) {
     emit(SESSION_EXPIRED_EVENT, win);
   }
 
-  const storeTokens = (res: TokenResponse) => saveTokens(storage, res);
   /** D8: rotates the tokens under the cross-tab lock (see tokens.ts). */
   const rotateTokens = () => rotate(storage, lock, (refresh_token) => client.post<TokenResponse>(PATHS.refresh, { refresh_token }));
 
@@ -189,75 +180,15 @@ export function createSession(deps: SessionDeps) {
     }
   }
 
-  let running: symbol | null = null;
-  /** SPEC §4 Session load, single-flight: a second caller polls, then forces its way through. */
-  async function load(): Promise<void> {
-    if (running) {
-      let tries = 0;
-      while (running && tries <= LOAD_MAX_TRIES) {
-        await sleep(LOAD_POLL_MS);
-        tries++;
-      }
-      if (!running) return;
-      deps.log?.warn('Session load still running after waiting; forcing a new one');
-    }
-    const mine = Symbol('load');
-    running = mine;
-    // `loading` means the first restore of the stored session only: later loads (after login, an
-    // organization choice, coming back online) keep the current screen, so a form never unmounts.
-    try {
-      await hydrate();
-    } finally {
-      if (running === mine) running = null;
-    }
-  }
+  /**
+   * SPEC §4 Session load, single-flight (single-load.ts). `loading` means the first restore of the stored
+   * session only: later loads (after login, an organization choice, back online) keep the current screen.
+   */
+  const load = singleLoad(hydrate, (message) => deps.log?.warn(message));
 
-  /** D6: the stored redirect target, once, when it is in-app and was stored by this user. */
-  function takeRedirect(): string | null {
-    const target = readRedirect(storage);
-    const sub = subject(storage.get(KEYS.accessToken));
-    storage.remove(KEYS.postLoginRedirect);
-    return target && (target.sub === null || target.sub === sub) ? target.path : null;
-  }
-
-  /** Where a signed-in person goes next: the D6 target when an organization is chosen. */
-  function destination(): string {
-    const { currentOrg } = store.getState();
-    if (!currentOrg) return '/org-picker';
-    return takeRedirect() ?? '/dashboard';
-  }
-
-  async function login({ email, password, remember_me = true }: LoginPayload, signal?: AbortSignal): Promise<{ to: string }> {
-    let res: TokenResponse;
-    try {
-      res = await client.post<TokenResponse>(PATHS.login, { email, password, remember_me }, { signal });
-      storage.set(KEYS.rememberMe, String(remember_me));
-      storeTokens(res);
-    } catch (error) {
-      clearSession(); // SPEC §8: stored tokens are cleared on either failure
-      if (isAbortError(error)) throw error;
-      const status = isHttpError(error) ? error.status : 0;
-      throw new LoginError(status === 400 || status === 401 ? MSG_LOGIN_BAD_CREDENTIALS : MSG_LOGIN_FAILED);
-    }
-    storage.remove(KEYS.hydrationFailed);
-    storage.set(KEYS.postLoginTriggered, 'true');
-    set({ postLogin: true });
-    try {
-      await load();
-      const { hydrationError, isAuthenticated } = store.getState();
-      if (!isAuthenticated) {
-        const reason = storage.get(KEYS.toastReason) ?? hydrationError ?? MSG_LOGIN_FAILED;
-        storage.remove(KEYS.toastReason);
-        throw new LoginError(reason);
-      }
-      const to = destination();
-      deps.navigate(to, { replace: true });
-      return { to };
-    } finally {
-      storage.remove(KEYS.postLoginTriggered);
-      set({ postLogin: false });
-    }
-  }
+  /** SPEC §2/§3 (login.ts): sign in, load the session, go on. */
+  const login = (payload: LoginPayload, signal?: AbortSignal) =>
+    logIn({ client, storage, store, load, clearSession, navigate: deps.navigate }, payload, signal);
 
   /** SPEC §4 Logout: tell the server (failure ignored), clear, remember the path, go to /login. */
   async function logout(): Promise<void> {
@@ -281,7 +212,7 @@ export function createSession(deps: SessionDeps) {
     tabOrgId = id;
     storage.set(KEYS.currentOrgId, String(id));
     await load();
-    if (store.getState().currentOrg?.id === id) deps.navigate(destination(), { replace: true });
+    if (store.getState().currentOrg?.id === id) deps.navigate(destination({ store, storage }), { replace: true });
   }
 
   /** SPEC §2 user menu: set the organization and reload the app at /dashboard. */
@@ -292,7 +223,7 @@ export function createSession(deps: SessionDeps) {
   }
 
   // D9: the checks really check.
-  const can = (permission: string) => store.getState().permissions.includes(permission);
+  const can = (permission: Permission) => store.getState().permissions.includes(permission);
   const hasFeature = (feature: string) => store.getState().features.includes(feature);
   const hasRole = (role: string) => store.getState().role === role;
 

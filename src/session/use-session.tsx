@@ -1,5 +1,6 @@
-// The one React binding of the session store (STYLE: small core, one hook).
+// The one React binding of the session store (STYLE: small core, one hook), and useCan.
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import type { Permission } from '../../contract/permissions';
 import type { Session } from './controller';
 import type { SessionState } from './types';
 
@@ -20,4 +21,11 @@ export function useSessionActions(): Session {
 export function useSession(): SessionState {
   const { store } = useSessionActions();
   return useSyncExternalStore(store.subscribe, store.getState, store.getState);
+}
+
+/** D9: the one permission check for screens; re-renders when the answer changes. No permission: allowed. */
+export function useCan(permission?: Permission): boolean {
+  const { store, can } = useSessionActions();
+  const allowed = () => !permission || can(permission);
+  return useSyncExternalStore(store.subscribe, allowed, allowed);
 }

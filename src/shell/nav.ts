@@ -1,11 +1,12 @@
 // SPEC §2 Sidebar links and sections, with the D9/D10 permission each link needs. Pure data.
+import type { Permission } from '../../contract/permissions';
 import type { IconName } from '../ui/icon';
 
 export interface NavLink {
   label: string;
   to: string;
   icon: IconName;
-  permission: string;
+  permission: Permission;
 }
 export interface NavSection {
   /** null for the links above the first section (Dashboard). */

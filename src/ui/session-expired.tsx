@@ -1,12 +1,10 @@
 // SPEC §2 / §8: the global Session Expired dialog opens on the `sessionExpired` window event.
-// Only this listener is in the first bundle; the dialog itself loads when the event fires.
-import { lazy, Suspense, useEffect, useState } from 'react';
+// Only this listener is in the first bundle; the app hands it the dialog, loaded when the event fires.
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { SESSION_EXPIRED_EVENT } from '../lib/events';
 
-const View = lazy(() => import('./session-expired-view'));
-
-/** Mount once, near the root. */
-export function SessionExpiredDialog() {
+/** Mount once, near the root. `View` is session-expired-view.tsx (lazily loaded by the app). */
+export function SessionExpiredDialog({ View }: { View: ComponentType<{ onClose: () => void }> }) {
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const show = () => setOpen(true);

@@ -124,6 +124,13 @@ describe('SPEC §2 routes and guards', () => {
     expect(screen.queryByRole('heading', { name: 'Customer Dashboard', level: 1 })).toBeNull();
   });
 
+  test('STYLE useParams: the route the app matched gives the page its :id', async () => {
+    at('/customers/42/edit', WITH_ORG);
+    await settle();
+    expect(await screen.findByRole('heading', { name: 'Edit Customer', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Cancel' }).getAttribute('href')).toBe('/customers/42');
+  });
+
   test('SPEC §2 pages load lazily and show a spinner while loading', async () => {
     at('/jobs', WITH_ORG);
     expect(screen.getByRole('status')).toBeTruthy(); // before the lazy group has arrived

@@ -18,8 +18,13 @@ export function accessToken(inSec = 900, sub = '1'): string {
 export interface Call {
   method: string;
   path: string;
+  /** The query string, e.g. '?q=ann&page=2' ('' when none). */
+  search: string;
   headers: Record<string, string>;
+  /** JSON bodies parsed; a Blob's text as it is (see `blobType`). */
   body: unknown;
+  /** The type of a Blob body: fetch sends it as the Content-Type. */
+  blobType?: string;
   credentials: RequestCredentials | undefined;
 }
 
@@ -82,8 +87,9 @@ export class FakeApi {
   fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(String(input), 'http://localhost');
     const headers = Object.fromEntries([...new Headers(init.headers).entries()].map(([k, v]) => [k.toLowerCase(), v]));
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : null;
-    const call: Call = { method: init.method ?? 'GET', path: url.pathname, headers, body, credentials: init.credentials };
+    const blob = init.body instanceof Blob ? init.body : null;
+    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : blob ? await blob.text() : null;
+    const call: Call = { method: init.method ?? 'GET', path: url.pathname, search: url.search, headers, body, blobType: blob?.type, credentials: init.credentials };
     this.calls.push(call);
     await Promise.resolve();
     if (this.offline) throw new TypeError('Failed to fetch');

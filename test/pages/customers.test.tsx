@@ -4,7 +4,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
-import { customersKey, customersPath, type Customer } from '../../src/api/customers';
+import type { CustomerListItem } from '../../contract/customers';
+import { customerKeys, listPath } from '../../src/api/customers';
+import { hashKey, startsWith } from '../../src/query/cache';
 import CustomersPage from '../../src/pages/customers/CustomersPage';
 import { listHref, readListParams } from '../../src/pages/customers/list-params';
 import DashboardPage from '../../src/pages/dashboard/DashboardPage';
@@ -19,13 +21,17 @@ import { pageSession, WITH_ORG } from '../helpers/session';
 const FIRST = ['Ava', 'Ben', 'Chloe', 'Diego', 'Emma', 'Fatima', 'Grace', 'Hannah', 'Isaac', 'Kenji'];
 const LAST = ['Patel', 'Okafor', 'Nguyen'];
 /** 30 customers of organization 1, in the server's order (name, then id). */
-const PEOPLE: Customer[] = FIRST.flatMap((first, i) =>
+const PEOPLE: CustomerListItem[] = FIRST.flatMap((first, i) =>
   LAST.map((last, j) => ({
     id: 100 + i * 3 + j,
     name: `${first} ${last}`,
     email: `${first}.${last}@example.com`.toLowerCase(),
     phone: `(503) 555-01${String(i * 3 + j).padStart(2, '0')}`,
-    address: `${i + 1}0 Oak St, Portland, OR 97214`,
+    company: null,
+    city: 'Portland',
+    status: 'active' as const,
+    tags: [],
+    updated_at: '2024-01-01T00:00:00Z',
   })),
 ).sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 
@@ -230,14 +236,17 @@ describe('customers list URL and cache keys', () => {
   it('writes only what differs from the defaults', () => {
     expect(listHref({ q: '', page: 1 })).toBe('/customers');
     expect(listHref({ q: 'a&b', page: 2 })).toBe('/customers?q=a%26b&page=2');
-    expect(customersPath({ q: 'a b', page: 2, pageSize: 25 })).toBe('/v1/customers/?q=a+b&page=2&page_size=25');
+    expect(listPath({ q: 'a b', page: 2, page_size: 25 })).toBe('/v1/customers/?q=a+b&page=2&page_size=25');
   });
 
-  it('D21 the cache key tells organizations, searches and pages apart', () => {
-    const base = { orgId: 1, q: '', page: 1, pageSize: 25 };
-    const keys = [base, { ...base, orgId: 2 }, { ...base, q: 'a' }, { ...base, page: 2 }, { ...base, pageSize: 1 }].map(customersKey);
-    expect(new Set(keys).size).toBe(keys.length);
-    expect(keys.every((k) => k.startsWith('customers:'))).toBe(true);
+  it('D21 the cache key tells organizations, searches and pages apart, all under the organization prefix', () => {
+    const base = { q: '', page: 1, page_size: 25 };
+    const keys = [
+      customerKeys.list(1, base), customerKeys.list(2, base), customerKeys.list(1, { ...base, q: 'a' }),
+      customerKeys.list(1, { ...base, page: 2 }), customerKeys.list(1, { ...base, page_size: 1 }),
+    ];
+    expect(new Set(keys.map(hashKey)).size).toBe(keys.length);
+    expect(keys.filter((k) => startsWith(k, customerKeys.all(1)))).toHaveLength(4);
   });
 });
 

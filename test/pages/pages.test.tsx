@@ -5,7 +5,6 @@ import '../ui/no-console';
 import CallsPage from '../../src/pages/calls/CallsPage';
 import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
 import CustomerDashboardPage from '../../src/pages/customers/CustomerDashboardPage';
-import { customerIdFrom } from '../../src/pages/customers/customer-id';
 import CustomersPage from '../../src/pages/customers/CustomersPage';
 import EditCustomerPage from '../../src/pages/customers/EditCustomerPage';
 import DashboardPage from '../../src/pages/dashboard/DashboardPage';
@@ -16,10 +15,22 @@ import PermissionsPage from '../../src/pages/permissions/PermissionsPage';
 import SmsPage from '../../src/pages/sms/SmsPage';
 import TeamPage from '../../src/pages/team/TeamPage';
 import { navigate } from '../../src/router/location';
+import { matchPath } from '../../src/router/match';
+import { ParamsContext } from '../../src/router/params';
 import { renderWithSession } from '../helpers/render';
 import { pageSession, WITH_ORG } from '../helpers/session';
 
-const show = (Page: ComponentType, state = WITH_ORG) => renderWithSession(pageSession({ state }), <Page />);
+/** Renders a page with the :params the app would give it for the current path. */
+const PATTERNS = ['/customers/:id/edit', '/customers/:id'];
+function show(Page: ComponentType, state = WITH_ORG) {
+  const params = PATTERNS.map((p) => matchPath(p, window.location.pathname)).find(Boolean) ?? {};
+  return renderWithSession(
+    pageSession({ state }),
+    <ParamsContext.Provider value={params}>
+      <Page />
+    </ParamsContext.Provider>,
+  );
+}
 const title = () => screen.getByRole('heading', { level: 1 }).textContent;
 
 beforeEach(() => navigate('/', { replace: true }));
@@ -68,12 +79,21 @@ describe('pages', () => {
     },
   );
 
-  it('D12 customer ids: positive integers only', () => {
-    expect(customerIdFrom('/customers/42')).toBe(42);
-    expect(customerIdFrom('/customers/42/edit')).toBe(42);
-    expect(customerIdFrom('/customers/042')).toBeNull();
-    expect(customerIdFrom('/customers/new')).toBeNull();
-    expect(customerIdFrom('/customers/1e3')).toBeNull();
+  it.each(['/customers/042', '/customers/1e3', '/customers/99999999999999999'])('D12 customer ids are positive integers only: %s is not found', (path) => {
+    navigate(path);
+    show(CustomerDashboardPage);
+    expect(title()).toBe('Customer not found');
+  });
+
+  it('STYLE useParams: the page reads the id the app matched, not the path', () => {
+    navigate('/customers/42');
+    renderWithSession(
+      pageSession({ state: WITH_ORG }),
+      <ParamsContext.Provider value={{ id: '43' }}>
+        <CustomerDashboardPage />
+      </ParamsContext.Provider>,
+    );
+    expect(screen.getByText('Customer #43')).toBeTruthy();
   });
 
   it('SPEC §2 Add Customer and Edit Customer share one form; Cancel goes back', () => {

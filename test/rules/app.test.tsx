@@ -7,7 +7,7 @@ import '../ui/no-console';
 import { App } from '../../src/app/App';
 import { connectivity } from '../../src/http/connectivity';
 import { KEYS } from '../../src/lib/storage';
-import { RequirePermission } from '../../src/router/guards';
+import { RequirePermission } from '../../src/router/require-permission';
 import { currentPath, navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';

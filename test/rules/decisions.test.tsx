@@ -103,7 +103,7 @@ describe('D21 one organization per tab', () => {
 
 describe('D14 / SPEC §4 refetch after a token refresh, as the app wires it', () => {
   function Things({ session }: { session: Session }) {
-    const q = useQuery('d14-wiring-things', () => session.client.get<{ ok: boolean }>('/v1/things'));
+    const q = useQuery({ key: ['d14-wiring-things'], fetch: () => session.client.get<{ ok: boolean }>('/v1/things') });
     return <p>{q.status}</p>;
   }
 

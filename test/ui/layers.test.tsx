@@ -7,6 +7,7 @@ import { page } from '../../src/router/location';
 import { ErrorBoundary } from '../../src/ui/error-boundary';
 import { OfflineBanner } from '../../src/ui/offline-banner';
 import { SessionExpiredDialog } from '../../src/ui/session-expired';
+import SessionExpiredView from '../../src/ui/session-expired-view';
 
 afterEach(() => {
   connectivity.setState(true);
@@ -21,7 +22,7 @@ async function openSessionExpired() {
 
 describe('Session Expired dialog', () => {
   it('SPEC §2 opens on the sessionExpired window event with the spec text', async () => {
-    render(<SessionExpiredDialog />);
+    render(<SessionExpiredDialog View={SessionExpiredView} />);
     expect(screen.queryByRole('dialog')).toBeNull();
     const dialog = await openSessionExpired();
     expect(dialog.getAttribute('aria-modal')).toBe('true');
@@ -34,7 +35,7 @@ describe('Session Expired dialog', () => {
     render(
       <>
         <button type="button">Save customer</button>
-        <SessionExpiredDialog />
+        <SessionExpiredDialog View={SessionExpiredView} />
       </>,
     );
     const before = screen.getByRole('button', { name: 'Save customer' });
@@ -49,7 +50,7 @@ describe('Session Expired dialog', () => {
 
   it("SPEC §2 'Log In Again' goes to /login", async () => {
     window.history.replaceState(null, '', '/customers');
-    render(<SessionExpiredDialog />);
+    render(<SessionExpiredDialog View={SessionExpiredView} />);
     await openSessionExpired();
     fireEvent.click(screen.getByRole('button', { name: 'Log In Again' }));
     expect(window.location.pathname).toBe('/login');
@@ -57,14 +58,14 @@ describe('Session Expired dialog', () => {
   });
 
   it('D15 Escape cancels the dialog', async () => {
-    render(<SessionExpiredDialog />);
+    render(<SessionExpiredDialog View={SessionExpiredView} />);
     await openSessionExpired();
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('D15 the dialog traps focus: Tab from the last button wraps to the first and back', async () => {
-    render(<SessionExpiredDialog />);
+    render(<SessionExpiredDialog View={SessionExpiredView} />);
     await openSessionExpired();
     const cancel = screen.getByRole('button', { name: 'Cancel' });
     const logIn = screen.getByRole('button', { name: 'Log In Again' });

@@ -1,20 +1,20 @@
 // SPEC §2 Customer Dashboard (customers/{id}, customers:view); D12 for a bad id.
 import { Link } from '../../router/Link';
-import { useSession } from '../../session/use-session';
+import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
 
 export default function CustomerDashboardPage() {
   const id = useCustomerId();
-  const { permissions } = useSession();
+  const canEdit = useCan('customers:update');
   if (id === null) return <CustomerNotFound />;
   return (
     <Page
       title="Customer Dashboard"
       description={`Customer #${id}`}
       actions={
-        permissions.includes('customers:update') && (
+        canEdit && (
           <Link to={`/customers/${id}/edit`} className="btn">
             Edit Customer
           </Link>

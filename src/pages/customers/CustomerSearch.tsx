@@ -1,7 +1,7 @@
 // The list's search box: keeps what the person types, and reports the trimmed text once they pause
 // (or press Enter). A change of `value` from outside (Back, a link) replaces the text.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { SEARCH_MAX_LENGTH } from '../../api/customers';
+import { SEARCH_MAX_LENGTH } from '../../../contract/customers';
 
 export const SEARCH_DEBOUNCE_MS = 250;
 

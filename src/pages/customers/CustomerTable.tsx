@@ -1,10 +1,10 @@
 // The customers list's table and pager. Under 640px the rows stack (see .data-table in app.css).
-import type { Customer } from '../../api/customers';
+import type { CustomerListItem } from '../../../contract/customers';
 import { Link } from '../../router/Link';
 
 const NONE = '—';
 
-export function CustomerTable({ customers, busy, caption }: { customers: Customer[]; busy: boolean; caption: string }) {
+export function CustomerTable({ customers, busy, caption }: { customers: CustomerListItem[]; busy: boolean; caption: string }) {
   return (
     <div className="table-wrap card" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>

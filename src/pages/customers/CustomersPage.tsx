@@ -1,12 +1,13 @@
 // SPEC §2 Customers list (customers, customers:view): search, a table of names, emails and phones,
 // and paging, all kept in the URL. States: loading, empty, error with Retry.
-import { useEffect, useState } from 'react';
-import { CUSTOMER_PAGE_SIZE, customersKey, fetchCustomers, pageCount, type CustomerPage } from '../../api/customers';
+import { useEffect } from 'react';
+import { DEFAULT_PAGE_SIZE } from '../../../contract/customers';
+import { pageCount, useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { navigate, useLocation } from '../../router/location';
-import { useSession, useSessionActions } from '../../session/use-session';
+import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { CustomerSearch } from './CustomerSearch';
@@ -24,25 +25,16 @@ export function loadErrorMessage(error: unknown): string {
 const plural = (n: number) => `${n} ${n === 1 ? 'customer' : 'customers'}`;
 
 export default function CustomersPage() {
-  const { permissions, currentOrg } = useSession();
-  const { client } = useSessionActions();
+  const canCreate = useCan('customers:create');
   const { search } = useLocation();
   const { q, page } = readListParams(search);
-  const orgId = currentOrg?.id ?? null;
-  const params = { q, page, pageSize: CUSTOMER_PAGE_SIZE };
-  const query = useQuery(customersKey({ orgId, ...params }), (signal) => fetchCustomers(client, params, signal));
-
   // While another page or search loads, the last list stays on screen (marked busy) instead of a spinner.
-  const [previous, setPrevious] = useState<{ orgId: number | null; data: CustomerPage } | null>(null);
-  useEffect(() => {
-    if (query.data) setPrevious({ orgId, data: query.data });
-  }, [query.data, orgId]);
-  const stale = query.status === 'pending' && previous?.orgId === orgId ? previous.data : undefined;
-  const data = query.data ?? stale;
-  const pages = data ? pageCount(data.count, CUSTOMER_PAGE_SIZE) : 1;
+  const query = useQuery(useCustomersApi().list({ q, page, page_size: DEFAULT_PAGE_SIZE }), { keepPrevious: true });
+  const data = query.data;
+  const pages = data ? pageCount(data.count, DEFAULT_PAGE_SIZE) : 1;
 
   // A page past the end (an old link, a list that shrank) goes to the last page instead.
-  const pastEnd = query.data !== undefined && query.data.count > 0 && page > pages;
+  const pastEnd = data !== undefined && !query.previous && data.count > 0 && page > pages;
   useEffect(() => {
     if (pastEnd) navigate(listHref({ q, page: pages }), { replace: true });
   }, [pastEnd, q, pages]);
@@ -79,7 +71,7 @@ export default function CustomersPage() {
       </div>
     );
   } else {
-    const busy = data !== query.data || query.fetching;
+    const busy = query.previous || query.fetching;
     body = (
       <>
         <CustomerTable customers={data.results} busy={busy} caption={`Customers, page ${page} of ${pages}`} />
@@ -94,7 +86,7 @@ export default function CustomersPage() {
       description="Everyone your organization works for."
       actions={
         // D9: only offered to people who may open it.
-        permissions.includes('customers:create') && (
+        canCreate && (
           <Link to="/customers/new" className="btn btn-primary">
             Add Customer
           </Link>

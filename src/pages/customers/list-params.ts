@@ -1,6 +1,6 @@
 // The customers list keeps its search and page in the URL (?q=…&page=…), so a reload, a shared link
 // and the Back button all return to the same list.
-import { SEARCH_MAX_LENGTH } from '../../api/customers';
+import { SEARCH_MAX_LENGTH } from '../../../contract/customers';
 
 export interface ListParams {
   q: string;

@@ -1,18 +1,17 @@
 // The dashboard's customer card: the organization's total, from the list endpoint with page_size=1
 // (the answer's count), and a link to the list. Shown only with customers:view (D9).
-import { customersKey, fetchCustomers } from '../../api/customers';
+import { useCustomersApi } from '../../api/customers';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
-import { useSession, useSessionActions } from '../../session/use-session';
+import { useSession } from '../../session/use-session';
 
 /** Only the count is wanted; one row is the least the endpoint sends. */
-const COUNT_ONLY = { q: '', page: 1, pageSize: 1 };
+const COUNT_ONLY = { page: 1, page_size: 1 };
 const countFormat = new Intl.NumberFormat();
 
 export function CustomerSummary() {
   const { currentOrg } = useSession();
-  const { client } = useSessionActions();
-  const query = useQuery(customersKey({ orgId: currentOrg?.id ?? null, ...COUNT_ONLY }), (signal) => fetchCustomers(client, COUNT_ONLY, signal));
+  const query = useQuery(useCustomersApi().list(COUNT_ONLY));
   const retry = () => void query.refetch().catch(() => undefined);
 
   let value;

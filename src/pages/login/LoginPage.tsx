@@ -1,33 +1,27 @@
-// SPEC §2 Login screen, §5 validation, §8 login failures. Kept small: it is on the first screen,
-// so the inputs are uncontrolled and read from the form on submit.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+// SPEC §2 Login screen, §5 validation, §8 login failures. It is on the first screen, so it is built
+// from the same tiny useForm and Field as every other form (bundle budget).
+import { useEffect, useRef } from 'react';
 import { isAbortError } from '../../http/errors';
 import { KEYS } from '../../lib/storage';
-import { MSG_LOGIN_FAILED } from '../../session/controller';
+import { MSG_LOGIN_FAILED } from '../../session/login';
 import { useSessionActions } from '../../session/use-session';
+import { Field, useForm, type FormErrors } from '../../ui/form';
 import { toast } from '../../ui/toast';
 
-type Errors = { email?: string; password?: string };
-interface LoginFields extends HTMLFormControlsCollection {
-  email: HTMLInputElement;
-  password: HTMLInputElement;
-  remember_me: HTMLInputElement;
+interface LoginValues {
+  [k: string]: string | boolean;
+  email: string;
+  password: string;
+  remember_me: boolean;
 }
 
 /** SPEC §5: 'Email is required', 'Password is required'. */
-export function validateLogin(email: string, password: string): Errors {
-  const errors: Errors = {};
-  if (!email.trim()) errors.email = 'Email is required';
-  if (!password) errors.password = 'Password is required';
-  return errors;
+export function validateLogin({ email, password }: LoginValues): FormErrors<LoginValues> {
+  return { email: email.trim() ? undefined : 'Email is required', password: password ? undefined : 'Password is required' };
 }
 
 export default function LoginPage() {
   const { login, storage } = useSessionActions();
-  const id = useId();
-  const [errors, setErrors] = useState<Errors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const busy = useRef(false); // a second press before the re-render must not send twice
   const pending = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -40,72 +34,36 @@ export default function LoginPage() {
     return () => pending.current?.abort();
   }, [storage]);
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (busy.current) return;
-    const { email, password, remember_me } = e.currentTarget.elements as LoginFields;
-    const found = validateLogin(email.value, password.value);
-    setErrors(found);
-    if (found.email || found.password) return (found.email ? email : password).focus();
-    busy.current = true;
-    setSubmitting(true);
-    const ctrl = (pending.current = new AbortController());
-    try {
-      // SPEC §3: remember_me is sent as ticked (ticked by default). On success the session navigates.
-      await login({ email: email.value.trim(), password: password.value, remember_me: remember_me.checked }, ctrl.signal);
-    } catch (error) {
-      if (ctrl.signal.aborted || isAbortError(error)) return;
-      // SPEC §8: the session layer's message is the one to show; the email stays, the password goes.
-      toast.error(error instanceof Error && error.message ? error.message : MSG_LOGIN_FAILED);
-      password.value = '';
-      password.focus();
-    } finally {
-      busy.current = false;
-      if (!ctrl.signal.aborted) setSubmitting(false);
-    }
-  }
-
-  const field = (name: keyof Errors, label: string, type: string, autoComplete: string) => (
-    <div className="field">
-      <label htmlFor={id + name}>{label}</label>
-      <input
-        id={id + name}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? id + name + 'e' : undefined}
-      />
-      {errors[name] && (
-        <p id={id + name + 'e'} className="field-error">
-          {errors[name]}
-        </p>
-      )}
-    </div>
-  );
+  const form = useForm<LoginValues>({
+    initial: { email: '', password: '', remember_me: true }, // SPEC §3: Remember Me ticked by default
+    validate: validateLogin,
+    async submit({ email, password, remember_me }) {
+      const ctrl = (pending.current = new AbortController());
+      try {
+        // On success the session navigates away.
+        await login({ email: email.trim(), password, remember_me }, ctrl.signal);
+      } catch (error) {
+        if (ctrl.signal.aborted || isAbortError(error)) return;
+        // SPEC §8: the session layer's message, as a toast; the email stays, the password goes.
+        toast.error(error instanceof Error && error.message ? error.message : MSG_LOGIN_FAILED);
+        form.set('password', '');
+        form.focus('password');
+      }
+    },
+  });
 
   return (
     <main className="auth-screen">
-      <form
-        className="card auth-card"
-        onSubmit={submit}
-        // An error goes away as soon as its field is edited.
-        onChange={(e) => {
-          const name = (e.target as unknown as HTMLInputElement).name as keyof Errors;
-          if (errors[name]) setErrors({ ...errors, [name]: undefined });
-        }}
-        noValidate
-        aria-labelledby={id + 'h'}
-      >
-        <h1 id={id + 'h'}>Login</h1>
-        {field('email', 'Email', 'email', 'username')}
-        {field('password', 'Password', 'password', 'current-password')}
+      <form className="card auth-card" onSubmit={form.onSubmit} noValidate aria-labelledby="login-title">
+        <h1 id="login-title">Login</h1>
+        <Field form={form} name="email" label="Email" type="email" autoComplete="username" />
+        <Field form={form} name="password" label="Password" type="password" autoComplete="current-password" />
         <label className="check">
-          <input type="checkbox" name="remember_me" defaultChecked />
+          <input type="checkbox" name="remember_me" checked={form.values.remember_me} onChange={(e) => form.set('remember_me', e.target.checked)} />
           Remember Me
         </label>
-        <button type="submit" className="btn btn-primary btn-block" disabled={submitting} aria-busy={submitting || undefined}>
-          {submitting ? 'Logging in…' : 'Log In'}
+        <button type="submit" className="btn btn-primary btn-block" disabled={form.submitting} aria-busy={form.submitting || undefined}>
+          {form.submitting ? 'Logging in…' : 'Log In'}
         </button>
       </form>
     </main>

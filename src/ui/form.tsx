@@ -1,0 +1,113 @@
+// STYLE "Forms and data in the app": one small form hook and one Field for every form. The login
+// form uses them, so they load before it (bundle budget, bench/bundle.mjs): keep them tiny.
+import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { isAbortError, isHttpError, type HttpError } from '../http/errors';
+
+/** Shown for a failed submit the server did not explain (a network error, a 500). */
+export const MSG_SUBMIT_FAILED = 'Could not save. Please try again.';
+
+export type FormValues = Record<string, string | boolean>;
+export type FormErrors<V> = { [K in keyof V]?: string };
+
+export interface FormOptions<V extends FormValues> {
+  initial: V;
+  /** Client-side checks; the first field (in `initial`'s order) with an error gets the focus, nothing is sent. */
+  validate?: (values: V) => FormErrors<V>;
+  /** Sends the values. A rejection goes to setServerError; what the person typed stays either way. */
+  submit: (values: V) => unknown;
+}
+
+/** What `field(name)` spreads on a control; D15: its error text is tied to it by aria-describedby. */
+export interface FieldControl {
+  id: string;
+  name: string;
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+  'aria-invalid'?: true;
+  'aria-describedby'?: string;
+}
+
+export function useForm<V extends FormValues>({ initial, validate, submit }: FormOptions<V>) {
+  const id = useId();
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<FormErrors<V>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const busy = useRef(false); // a second press before the re-render must not send twice
+
+  const focus = (name: keyof V & string) => document.getElementById(id + name)?.focus();
+
+  /** Sets a value; editing a field clears its error. */
+  const set = <K extends keyof V>(name: K, value: V[K]) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setErrors((e) => ({ ...e, [name]: undefined }));
+  };
+
+  /** STYLE: a 400 naming one of this form's fields lands on that field; anything else is the form's. */
+  const setServerError = (error: unknown) => {
+    const name = isHttpError(error, 400) && error.field;
+    if (name && name in initial) {
+      setErrors({ [name]: (error as HttpError).detail } as FormErrors<V>);
+      focus(name);
+    } else setFormError((isHttpError(error) && error.detail) || MSG_SUBMIT_FAILED);
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy.current) return;
+    const found: FormErrors<V> = validate?.(values) ?? {};
+    setErrors(found);
+    setFormError(null);
+    const first = Object.keys(initial).find((k) => found[k as keyof V]);
+    if (first) return focus(first);
+    busy.current = true;
+    setSubmitting(true);
+    try {
+      await submit(values);
+    } catch (error) {
+      if (!isAbortError(error)) setServerError(error);
+    }
+    busy.current = false;
+    setSubmitting(false);
+  };
+
+  const field = (name: keyof V & string): FieldControl => {
+    const error = errors[name];
+    return {
+      id: id + name,
+      name,
+      value: values[name] as string,
+      onChange: (e) => set(name, e.target.value as V[typeof name]),
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error && id + name + 'e',
+    };
+  };
+
+  return { values, errors, formError, submitting, field, set, focus, setServerError, onSubmit };
+}
+
+export type Form<V extends FormValues> = ReturnType<typeof useForm<V>>;
+
+type ControlProps = Omit<InputHTMLAttributes<HTMLInputElement> & SelectHTMLAttributes<HTMLSelectElement>, 'form' | 'name' | 'value' | 'onChange'>;
+
+/** A label, its input (or select, or textarea), and the field's error text tied to it. */
+export function Field<V extends FormValues>({
+  form,
+  name,
+  label,
+  as: Control = 'input',
+  ...rest
+}: ControlProps & { form: Form<V>; name: keyof V & string; label: ReactNode; as?: 'input' | 'select' | 'textarea' }) {
+  const f = form.field(name);
+  return (
+    <div className="field">
+      <label htmlFor={f.id}>{label}</label>
+      <Control {...(rest as object)} {...f} />
+      {f['aria-describedby'] && (
+        <p id={f['aria-describedby']} className="field-error">
+          {form.errors[name]}
+        </p>
+      )}
+    </div>
+  );
+}
