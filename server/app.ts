@@ -7,15 +7,20 @@ import { SaturatedError } from './db-gate';
 import { DEV_RELOAD_PATH } from './dev-reload';
 import { authRoutes } from './features/auth/routes';
 import { customerRoutes } from './features/customers/routes';
+import { auditRoutes } from './features/audit/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
+import { permissionRoutes } from './features/permissions/routes';
 import { systemRoutes } from './features/system/routes';
+import { teamRoutes } from './features/team/routes';
 import { HttpError, requestPath, sendError } from './http';
 import { describeError } from './log';
 import type { RouteDef } from './route';
 import { createRouter } from './router';
 
 /** Every API route (SPEC §7 and the CRM), as data. */
-export const API_ROUTES: readonly RouteDef[] = [...authRoutes, ...customerRoutes, ...dashboardRoutes, ...systemRoutes];
+export const API_ROUTES: readonly RouteDef[] = [
+  ...authRoutes, ...customerRoutes, ...dashboardRoutes, ...teamRoutes, ...permissionRoutes, ...auditRoutes, ...systemRoutes,
+];
 
 const MAX_LOGGED_PATH = 200;
 

@@ -1,0 +1,242 @@
+// D28: the team — members and their roles, invitations, and the public invitation page's calls.
+// D30: every change is audited (never the invitation token or a password).
+import { INVITATION_LIFETIME_DAYS, PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup, type Member } from '../../../contract/team';
+import { ROLES, type Role } from '../../../contract/permissions';
+import { EMAIL_SHAPE } from '../../../contract/customers';
+import { requireUser } from '../../auth/access';
+import { issueAccessToken } from '../../auth/authenticate';
+import { hashPassword } from '../../auth/passwords';
+import { createSession } from '../../auth/sessions';
+import { clientKey, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
+import { writeAudit } from '../../audit';
+import type { Ctx } from '../../context';
+import { num } from '../../db';
+import { clientAddress, HttpError } from '../../http';
+import { defineRoute, reply } from '../../route';
+import { intText, oneOf, optional, rawText, text } from '../../schema';
+import {
+  addMembership, createInvitation, findInvitation, findMember, invitationByToken, invitationStatus, listInvitations, listMembers,
+  markAccepted, openInvitationFor, ownerCount, removeMember, revokeInvitation, setRole,
+} from './repo';
+
+const DAY_MS = 86_400_000;
+const MAX_PASSWORD_CHARS = 1024;
+const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
+
+const role = oneOf(ROLES);
+const email = text({ max: 254, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
+const memberTarget = (m: Member) => ({ type: 'member', id: m.user_id, label: m.name });
+
+const ownerOnly = (what: string) => new HttpError(403, 'owner_required', `Only an owner may ${what}`);
+const lastOwner = (what: string) => new HttpError(409, 'last_owner', `The last owner cannot ${what}; make someone else an owner first`);
+const memberNotFound = () => new HttpError(404, 'not_found', 'No such member');
+const invitationNotFound = () => new HttpError(404, 'not_found', 'No such invitation');
+
+const members = defineRoute({
+  method: 'GET', path: '/v1/team/members/', access: 'org', permission: 'team:view',
+  handler: async ({ tx, caller }) => ({ results: await listMembers(tx, caller.org.id) }),
+});
+
+/**
+ * D28: only an owner promotes or demotes an owner; nobody changes their own role; the last owner stays.
+ * Setting the role a member already has changes nothing and is not audited.
+ */
+const changeRole = defineRoute({
+  method: 'PATCH', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
+  params: { user_id: intText() }, body: { role },
+  async handler({ tx, caller, params, body, audit }) {
+    const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
+    if (!member) throw memberNotFound();
+    if (member.user_id === caller.userId) throw new HttpError(403, 'own_role', 'You cannot change your own role; ask another owner or admin');
+    if ((member.role === 'owner' || body.role === 'owner') && caller.org.role !== 'owner') throw ownerOnly('make or unmake an owner');
+    if (member.role === 'owner' && body.role !== 'owner' && (await ownerCount(tx, caller.org.id)) <= 1) throw lastOwner('be demoted');
+    if (member.role !== body.role) {
+      await setRole(tx, caller.org.id, member.user_id, body.role);
+      audit({ action: 'member.role_changed', target: memberTarget(member), changes: { role: { from: member.role, to: body.role } } });
+    }
+    return { ...member, role: body.role };
+  },
+});
+
+/** D28: removing ends their access to this organization at their next request; the last owner stays. */
+const remove = defineRoute({
+  method: 'DELETE', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
+  params: { user_id: intText() }, audit: 'member.removed',
+  async handler({ tx, caller, params, audit }) {
+    const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
+    if (!member) throw memberNotFound();
+    if (member.role === 'owner') {
+      if (caller.org.role !== 'owner') throw ownerOnly('remove an owner');
+      if ((await ownerCount(tx, caller.org.id)) <= 1) throw lastOwner(member.user_id === caller.userId ? 'leave' : 'be removed');
+    }
+    await removeMember(tx, caller.org.id, member.user_id);
+    audit({ target: memberTarget(member), changes: { role: member.role, email: member.email } });
+    return reply(204);
+  },
+});
+
+const invitations = defineRoute({
+  method: 'GET', path: '/v1/team/invitations/', access: 'org', permission: 'team:manage',
+  handler: async ({ tx, ctx, caller }) => ({ results: await listInvitations(tx, caller.org.id, new Date(ctx.now())) }),
+});
+
+const invitationTarget = (i: { id: number; email: string }) => ({ type: 'invitation', id: i.id, label: i.email });
+
+/** D28: a link valid 7 days; its token is answered once and stored only as a hash. */
+const invite = defineRoute({
+  method: 'POST', path: '/v1/team/invitations/', access: 'org', permission: 'team:manage',
+  body: { email, role }, audit: 'invitation.created',
+  async handler({ tx, ctx, caller, body, audit }) {
+    if (body.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly('invite an owner');
+    const address = body.email.toLowerCase();
+    const [already] = await tx.query('select 1 from memberships m join users u on u.id = m.user_id where m.org_id = $1 and lower(u.email) = $2', [caller.org.id, address]);
+    if (already) throw new HttpError(409, 'already_member', `${address} is already a member`, {}, { field: 'email' });
+    const now = new Date(ctx.now());
+    const open = await openInvitationFor(tx, caller.org.id, address);
+    if (open && new Date(open.expires_at) > now) {
+      throw new HttpError(409, 'already_invited', `${address} already has a pending invitation; renew it for a new link`, {}, { field: 'email', invitation_id: open.id });
+    }
+    if (open) await revokeInvitation(tx, caller.org.id, open.id, now); // an expired one is replaced
+    const { invitation, token } = await createInvitation(tx, caller.org.id, address, body.role, caller.userId, now, new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS));
+    audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role, expires_at: invitation.expires_at } });
+    return reply(201, { ...invitation, token, path: `/invite/${token}` });
+  },
+});
+
+const pendingInvitation = async (tx: Parameters<typeof findInvitation>[0], orgId: number, id: number, now: Date) => {
+  const found = await findInvitation(tx, orgId, id);
+  if (!found || found.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
+  return { ...found, expired: new Date(found.expires_at) <= now };
+};
+
+const revoke = defineRoute({
+  method: 'DELETE', path: '/v1/team/invitations/:id/', access: 'org', permission: 'team:manage', params: { id: intText() }, audit: 'invitation.revoked',
+  async handler({ tx, ctx, caller, params, audit }) {
+    const now = new Date(ctx.now());
+    const invitation = await pendingInvitation(tx, caller.org.id, params.id, now);
+    if (invitation.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly('revoke an owner\'s invitation');
+    await revokeInvitation(tx, caller.org.id, invitation.id, now);
+    audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role } });
+    return reply(204);
+  },
+});
+
+/** D28: renew = a new link and 7 more days; the old link is dead. */
+const renew = defineRoute({
+  method: 'POST', path: '/v1/team/invitations/:id/renew/', access: 'org', permission: 'team:manage', params: { id: intText() }, audit: 'invitation.renewed',
+  async handler({ tx, ctx, caller, params, audit }) {
+    const now = new Date(ctx.now());
+    const old = await pendingInvitation(tx, caller.org.id, params.id, now);
+    if (old.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly('renew an owner\'s invitation');
+    await revokeInvitation(tx, caller.org.id, old.id, now);
+    const { invitation, token } = await createInvitation(tx, caller.org.id, old.email, old.role, caller.userId, now, new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS));
+    audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role, replaces: old.id, expires_at: invitation.expires_at } });
+    return reply(201, { ...invitation, token, path: `/invite/${token}` });
+  },
+});
+
+// ---- Public: the invitation page ----
+
+/** D18: token guesses are throttled per client address like logins; a real token resets nothing. */
+async function throttled(ctx: Ctx, req: Parameters<typeof clientAddress>[0], token: string): Promise<number> {
+  const attempt = await startAttempt(ctx.db, ctx.config.throttle, `invitation:${token.slice(0, 8)}`, clientKey(clientAddress(req, ctx.config.trustProxy)), ctx.now());
+  if (attempt.kind === 'throttled') {
+    throw new HttpError(429, 'too_many_attempts', `Too many attempts; try again in ${attempt.retryAfterS} s`, { 'Retry-After': String(attempt.retryAfterS) });
+  }
+  return attempt.attemptId;
+}
+
+const unknownToken = () => new HttpError(404, 'invitation_not_found', 'This invitation link is not valid. Ask for a new one.');
+const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not an invitation token' }) };
+
+const lookup = defineRoute({
+  method: 'GET', path: '/v1/invitations/:token/', access: 'public', params: tokenParam,
+  async handler({ req, ctx, params }): Promise<InvitationLookup> {
+    const attempt = await throttled(ctx, req, params.token);
+    const found = await invitationByToken(ctx.db, params.token);
+    if (!found) throw unknownToken();
+    await markAttemptSucceeded(ctx.db, attempt);
+    return {
+      organization: { id: found.org_id, name: found.org_name, logo_url: found.logo_url },
+      inviter: found.inviter,
+      email: found.email,
+      role: found.role,
+      status: invitationStatus(found, new Date(ctx.now())),
+      has_account: found.has_account,
+    };
+  },
+});
+
+const unusable: Record<string, string> = {
+  accepted: 'This invitation has already been used.',
+  revoked: 'This invitation was withdrawn. Ask for a new one.',
+  expired: 'This invitation has expired. Ask for a new one.',
+};
+
+/**
+ * D28: a signed-in person with the invited email joins at once; a new person gives a first name and a
+ * password (≥ 12 characters) and gets an account and a session, as a login would.
+ */
+const accept = defineRoute({
+  method: 'POST', path: '/v1/invitations/:token/accept/', access: 'public', params: tokenParam, transaction: false,
+  body: {
+    first_name: optional(text({ max: FIRST_NAME_MAX_LENGTH })),
+    password: optional(rawText({ max: MAX_PASSWORD_CHARS })),
+  },
+  async handler({ req, ctx, params, body }): Promise<AcceptedInvitation> {
+    const attempt = await throttled(ctx, req, params.token);
+    const signedIn = req.headers.authorization ? await requireUser(req, ctx) : null;
+    let hash: string | null = null;
+    if (!signedIn) {
+      if (!body.first_name) throw new HttpError(400, 'missing_field', 'first_name: is required', {}, { field: 'first_name' });
+      if (!body.password) throw new HttpError(400, 'missing_field', 'password: is required', {}, { field: 'password' });
+      if (body.password.length < PASSWORD_MIN_LENGTH) {
+        throw new HttpError(400, 'invalid_field', `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, {}, { field: 'password' });
+      }
+      hash = await hashPassword(body.password, ctx.scryptCost); // before the transaction: scrypt is slow (D17)
+    }
+    const now = new Date(ctx.now());
+    const joined = await ctx.db.transaction(async (tx) => {
+      const found = await invitationByToken(tx, params.token);
+      if (!found) throw unknownToken();
+      const status = invitationStatus(found, now);
+      if (status !== 'pending') throw new HttpError(410, `invitation_${status}`, unusable[status] ?? 'This invitation cannot be used.');
+      let userId: number;
+      let label: string;
+      if (signedIn) {
+        if (signedIn.email.toLowerCase() !== found.email.toLowerCase()) {
+          throw new HttpError(403, 'email_mismatch', `This invitation is for ${found.email}; you are signed in as ${signedIn.email}`);
+        }
+        userId = signedIn.userId;
+        label = signedIn.firstName;
+      } else {
+        const [exists] = await tx.query('select 1 from users where lower(email) = lower($1)', [found.email]);
+        if (exists) throw new HttpError(409, 'account_exists', `An account for ${found.email} exists; sign in to join`);
+        const [created] = await tx.query<{ id: unknown }>(
+          'insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id',
+          [found.email, body.first_name!, hash!, now],
+        );
+        userId = num(created?.id);
+        label = body.first_name!;
+      }
+      await addMembership(tx, found.org_id, userId, found.role as Role, now);
+      await markAccepted(tx, found.id, userId, now);
+      await writeAudit(tx, found.org_id, { id: userId, label }, 'invitation.accepted', {
+        target: { type: 'member', id: userId, label }, changes: { email: found.email, role: found.role, invitation_id: found.id, new_account: !signedIn },
+      }, now);
+      return { orgId: found.org_id, userId };
+    });
+    await markAttemptSucceeded(ctx.db, attempt);
+    if (signedIn) return { org_id: joined.orgId };
+    const session = await createSession(ctx.db, joined.userId, true, ctx.now());
+    return {
+      org_id: joined.orgId,
+      access_token: issueAccessToken(ctx, joined.userId, session.sessionId, session.expiresAt),
+      refresh_token: session.refreshToken,
+      session_id: session.sessionId,
+      refresh_expires_at: session.expiresAt.toISOString(),
+    };
+  },
+});
+
+export const teamRoutes = [members, changeRole, remove, invitations, invite, revoke, renew, lookup, accept];
