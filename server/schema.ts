@@ -49,6 +49,8 @@ interface TextOptions {
 }
 
 const MULTILINE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** Half of a UTF-16 surrogate pair without its other half: not text, and PostgreSQL's jsonb refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Required text. Control characters are refused (PostgreSQL text cannot even hold NUL). */
 export function text(opts: TextOptions): Check<string> {
@@ -59,6 +61,7 @@ export function text(opts: TextOptions): Check<string> {
     const s = trim ? value.trim() : value;
     if (s.length === 0 && min > 0) throw fieldError(field, 'is required', 'missing_field');
     if ((multiline ? MULTILINE_CONTROL : CONTROL_CHARS).test(s)) throw fieldError(field, 'must not contain control characters');
+    if (LONE_SURROGATE.test(s)) throw fieldError(field, 'is not valid Unicode text');
     if (s.length < min) throw fieldError(field, `must be at least ${min} characters`);
     if (s.length > max) throw fieldError(field, `must be at most ${max} characters`);
     if (opts.pattern && !opts.pattern.test(s)) throw fieldError(field, opts.patternMessage ?? 'is not in the expected form');

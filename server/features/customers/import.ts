@@ -128,7 +128,7 @@ export async function commitImport(
   if (mode === 'update') {
     for (const row of dupes) {
       // Only the cells the file filled in: an empty cell never wipes what the customer already has.
-      const given = COLUMNS.filter((c) => (row.values[c] ?? '') !== '');
+      const given = COLUMNS.filter((c) => (row.values[c] ?? '').trim() !== '');
       if (!given.length) continue;
       await db.query(
         `update customers set ${given.map((c, i) => `${c} = $${i + 3}`).join(', ')}, version = version + 1,

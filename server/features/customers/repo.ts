@@ -162,12 +162,21 @@ export const duplicateEmail = (existing: PersonRef | null) =>
     ...(existing ? { existing } : {}),
   });
 
-/** A unique violation on the live-email index (two saves racing) is the same 409, never a 500. */
-async function emailSafe<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * D23: a unique violation on the live-email index (two saves racing past assertEmailFree) is the same
+ * 409 naming the winner, never a 500. A savepoint keeps the transaction usable to look the winner up.
+ */
+async function emailSafe<T>(db: Queryable, orgId: number, email: string | null, except: number | null, fn: () => Promise<T>): Promise<T> {
+  if (!email) return fn();
+  await db.query('savepoint customer_email');
   try {
-    return await fn();
+    const result = await fn();
+    await db.query('release savepoint customer_email');
+    return result;
   } catch (err) {
     if (err instanceof Error && 'code' in err && err.code === '23505' && String((err as { constraint?: unknown }).constraint ?? err.message).includes('customers_org_email_live_key')) {
+      await db.query('rollback to savepoint customer_email');
+      await assertEmailFree(db, orgId, email, except);
       throw duplicateEmail(null);
     }
     throw err;
@@ -179,7 +188,7 @@ const INPUT_COLUMNS = ['name', 'company', 'email', 'phone', 'address_line', 'cit
 export async function createCustomer(db: Queryable, orgId: number, userId: number, input: CustomerInput, now: Date): Promise<Customer> {
   await assertEmailFree(db, orgId, input.email, null);
   const values = INPUT_COLUMNS.map((c) => input[c]);
-  const [row] = await emailSafe(() =>
+  const [row] = await emailSafe(db, orgId, input.email, null, () =>
     db.query<{ id: unknown }>(
       `insert into customers (org_id, ${INPUT_COLUMNS.join(', ')}, created_at, created_by, updated_at, updated_by)
        values ($1, ${INPUT_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}, $${INPUT_COLUMNS.length + 2}, $${INPUT_COLUMNS.length + 3}, $${INPUT_COLUMNS.length + 2}, $${INPUT_COLUMNS.length + 3})
@@ -211,7 +220,7 @@ export async function updateCustomer(
   if (Object.keys(changes).length === 0) return { before, after: before, changes }; // nothing to write, nothing to audit
   if ('email' in changes) await assertEmailFree(db, orgId, patch.email ?? null, id);
   const keys = Object.keys(changes) as (typeof INPUT_COLUMNS)[number][];
-  await emailSafe(() =>
+  await emailSafe(db, orgId, patch.email ?? null, id, () =>
     db.query(
       `update customers set ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')},
               version = version + 1, updated_at = $${keys.length + 3}, updated_by = $${keys.length + 4}
@@ -237,7 +246,7 @@ export async function restoreCustomer(db: Queryable, orgId: number, userId: numb
   );
   if (!row) throw notFound();
   await assertEmailFree(db, orgId, row.email, id);
-  await emailSafe(() =>
+  await emailSafe(db, orgId, row.email, id, () =>
     db.query(
       'update customers set deleted_at = null, deleted_by = null, version = version + 1, updated_at = $3, updated_by = $4 where org_id = $1 and id = $2',
       [orgId, id, now, userId],
