@@ -23,6 +23,11 @@ export const API_ROUTES: readonly RouteDef[] = [
 ];
 
 const MAX_LOGGED_PATH = 200;
+/** Path segments that are secrets (an invitation link's token): never written to a log. */
+const SECRET_SEGMENT = /(\/invitations\/)[^/?#]+/g;
+
+/** A request path as the logs may show it: shortened, secrets replaced. */
+export const loggablePath = (raw: string | undefined) => (raw ?? '?').replace(SECRET_SEGMENT, '$1[token]').slice(0, MAX_LOGGED_PATH);
 
 export interface AppParts {
   serveStatic: (req: IncomingMessage, res: ServerResponse, decodedPath: string) => Promise<void>;
@@ -37,7 +42,7 @@ export function createApp(ctx: Ctx, parts: AppParts) {
     const path = requestPath(req.url);
     // Access log: method, path without query string, status, time. Never headers or bodies (tokens).
     res.on('finish', () => {
-      const shown = (path?.raw ?? '?').slice(0, MAX_LOGGED_PATH);
+      const shown = loggablePath(path?.raw);
       ctx.log.info(`${new Date().toISOString()} ${req.method ?? '?'} ${shown} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`);
     });
     try {
@@ -55,7 +60,7 @@ export function createApp(ctx: Ctx, parts: AppParts) {
         ctx.log.error(`database unavailable: ${err instanceof Error ? err.message : String(err)}`);
         return sendError(res, new HttpError(503, 'service_unavailable', 'The service is temporarily unavailable', { 'Retry-After': '5' }));
       }
-      ctx.log.error(`${req.method ?? '?'} ${path?.raw.slice(0, MAX_LOGGED_PATH) ?? '?'} failed: ${describeError(err)}`);
+      ctx.log.error(`${req.method ?? '?'} ${loggablePath(path?.raw)} failed: ${describeError(err)}`);
       sendError(res, new HttpError(500, 'internal_error', 'Internal server error'));
     }
   };

@@ -70,7 +70,7 @@ const read = defineRoute({
 const replace = defineRoute({
   method: 'PUT', path: '/v1/permissions/', access: 'org', permission: 'permissions:manage', body: { matrix: matrixCheck },
   async handler({ tx, caller, body, audit }) {
-    await tx.query('select 1 from organizations where id = $1 for update', [caller.org.id]); // one matrix change at a time
+    await tx.query('select 1 from organizations where id = $1 for no key update', [caller.org.id]); // one matrix change at a time
     const before = await readMatrix(tx, caller.org.id);
     const changes = diff(before.matrix, body.matrix);
     if (Object.keys(changes).length === 0) return before; // nothing changed: nothing written, nothing audited
@@ -83,7 +83,7 @@ const replace = defineRoute({
 const reset = defineRoute({
   method: 'POST', path: '/v1/permissions/reset/', access: 'org', permission: 'permissions:manage',
   async handler({ tx, caller, audit }) {
-    await tx.query('select 1 from organizations where id = $1 for update', [caller.org.id]);
+    await tx.query('select 1 from organizations where id = $1 for no key update', [caller.org.id]);
     const before = await readMatrix(tx, caller.org.id);
     const defaults = await tx.query<{ role: Role; permission: Permission }>('select role, permission from default_role_permissions');
     const matrix = Object.fromEntries(ROLES.map((r) => [r, defaults.filter((d) => d.role === r).map((d) => d.permission)])) as Record<Role, Permission[]>;

@@ -10,7 +10,7 @@ import { createSession } from '../../auth/sessions';
 import { clientKey, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
 import { writeAudit } from '../../audit';
 import type { Ctx } from '../../context';
-import { num } from '../../db';
+import { num, type Queryable } from '../../db';
 import { clientAddress, HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { intText, oneOf, optional, rawText, text } from '../../schema';
@@ -32,6 +32,12 @@ const lastOwner = (what: string) => new HttpError(409, 'last_owner', `The last o
 const memberNotFound = () => new HttpError(404, 'not_found', 'No such member');
 const invitationNotFound = () => new HttpError(404, 'not_found', 'No such invitation');
 
+/**
+ * Team changes in one organization take turns: two owners demoting each other, or two invitations for
+ * one email, would otherwise both pass their checks (or deadlock on each other's rows).
+ */
+const lockTeam = (tx: Queryable, orgId: number) => tx.query('select 1 from organizations where id = $1 for no key update', [orgId]);
+
 const members = defineRoute({
   method: 'GET', path: '/v1/team/members/', access: 'org', permission: 'team:view',
   handler: async ({ tx, caller }) => ({ results: await listMembers(tx, caller.org.id) }),
@@ -45,6 +51,7 @@ const changeRole = defineRoute({
   method: 'PATCH', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
   params: { user_id: intText() }, body: { role },
   async handler({ tx, caller, params, body, audit }) {
+    await lockTeam(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
     if (member.user_id === caller.userId) throw new HttpError(403, 'own_role', 'You cannot change your own role; ask another owner or admin');
@@ -63,6 +70,7 @@ const remove = defineRoute({
   method: 'DELETE', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
   params: { user_id: intText() }, audit: 'member.removed',
   async handler({ tx, caller, params, audit }) {
+    await lockTeam(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
     if (member.role === 'owner') {
@@ -88,6 +96,7 @@ const invite = defineRoute({
   body: { email, role }, audit: 'invitation.created',
   async handler({ tx, ctx, caller, body, audit }) {
     if (body.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly('invite an owner');
+    await lockTeam(tx, caller.org.id);
     const address = body.email.toLowerCase();
     const [already] = await tx.query('select 1 from memberships m join users u on u.id = m.user_id where m.org_id = $1 and lower(u.email) = $2', [caller.org.id, address]);
     if (already) throw new HttpError(409, 'already_member', `${address} is already a member`, {}, { field: 'email' });
@@ -103,7 +112,8 @@ const invite = defineRoute({
   },
 });
 
-const pendingInvitation = async (tx: Parameters<typeof findInvitation>[0], orgId: number, id: number, now: Date) => {
+const pendingInvitation = async (tx: Queryable, orgId: number, id: number, now: Date) => {
+  await lockTeam(tx, orgId);
   const found = await findInvitation(tx, orgId, id);
   if (!found || found.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
   return { ...found, expired: new Date(found.expires_at) <= now };
@@ -146,6 +156,7 @@ async function throttled(ctx: Ctx, req: Parameters<typeof clientAddress>[0], tok
   return attempt.attemptId;
 }
 
+const accountExists = (email: string) => new HttpError(409, 'account_exists', `An account for ${email} exists; sign in to join`);
 const unknownToken = () => new HttpError(404, 'invitation_not_found', 'This invitation link is not valid. Ask for a new one.');
 const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not an invitation token' }) };
 
@@ -190,7 +201,7 @@ const accept = defineRoute({
     if (!signedIn) {
       if (!body.first_name) throw new HttpError(400, 'missing_field', 'first_name: is required', {}, { field: 'first_name' });
       if (!body.password) throw new HttpError(400, 'missing_field', 'password: is required', {}, { field: 'password' });
-      if (body.password.length < PASSWORD_MIN_LENGTH) {
+      if ([...body.password].length < PASSWORD_MIN_LENGTH) { // characters, not UTF-16 units
         throw new HttpError(400, 'invalid_field', `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, {}, { field: 'password' });
       }
       hash = await hashPassword(body.password, ctx.scryptCost); // before the transaction: scrypt is slow (D17)
@@ -211,11 +222,16 @@ const accept = defineRoute({
         label = signedIn.firstName;
       } else {
         const [exists] = await tx.query('select 1 from users where lower(email) = lower($1)', [found.email]);
-        if (exists) throw new HttpError(409, 'account_exists', `An account for ${found.email} exists; sign in to join`);
-        const [created] = await tx.query<{ id: unknown }>(
-          'insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id',
-          [found.email, body.first_name!, hash!, now],
-        );
+        if (exists) throw accountExists(found.email);
+        const [created] = await tx
+          .query<{ id: unknown }>('insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id', [
+            found.email, body.first_name!, hash!, now,
+          ])
+          .catch((err: unknown) => {
+            // Two links for one new email accepted at once: the second finds the account made meanwhile.
+            if (err instanceof Error && 'code' in err && err.code === '23505') throw accountExists(found.email);
+            throw err;
+          });
         userId = num(created?.id);
         label = body.first_name!;
       }
