@@ -17,10 +17,10 @@ export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
   const active = pathname === to || (to !== '/' && pathname.startsWith(to + '/'));
   return (
     <a
+      aria-current={active ? 'page' : undefined} // a given aria-current wins: links apart only by their query
       {...rest}
       href={to}
       target={target}
-      aria-current={active ? 'page' : undefined}
       onClick={(e) => {
         onClick?.(e);
         if (e.defaultPrevented || isModifiedClick(e) || (target && target !== '_self')) return;

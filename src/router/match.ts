@@ -35,8 +35,3 @@ export function findRoute<R extends { path: string }>(routes: readonly R[], path
   }
   return null;
 }
-
-/** D12: an id parameter is a positive integer. */
-export function isPositiveId(value: string | undefined): boolean {
-  return value !== undefined && /^[1-9]\d{0,15}$/.test(value);
-}

@@ -116,6 +116,21 @@ describe('SPEC §2 routes and guards', () => {
     expect(await screen.findByRole('heading', { name: 'Add Customer', level: 1 })).toBeTruthy();
   });
 
+  test('D12 D27 customers/import is the import page (customers:create), not a customer with id "import"', async () => {
+    at('/customers/import', WITH_ORG);
+    await settle();
+    expect(await screen.findByRole('heading', { name: 'Import Customers', level: 1 })).toBeTruthy();
+    at('/customers/import', { ...WITH_ORG, permissions: ['dashboard:view', 'customers:view'] });
+    await settle();
+    expect(path()).toBe('/forbidden');
+  });
+
+  test('D26 /customers loads the list, a chunk of its own, inside the shell', async () => {
+    at('/customers', WITH_ORG);
+    expect(await screen.findByRole('heading', { name: 'Customers', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('searchbox', { name: 'Search customers' })).toBeTruthy();
+  });
+
   test('D12 a customer id that is not a positive integer is a not-found state inside the shell', async () => {
     at('/customers/abc', WITH_ORG);
     await settle();

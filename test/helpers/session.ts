@@ -1,5 +1,6 @@
 // Builds a session controller wired to a FakeApi and in-memory storage, for tests.
 import { vi } from 'vitest';
+import { PERMISSIONS } from '../../contract/permissions';
 import { createStorage, KEYS } from '../../src/lib/storage';
 import { createSession, type SessionDeps } from '../../src/session/controller';
 import type { SessionState } from '../../src/session/types';
@@ -55,10 +56,7 @@ export type TestSession = ReturnType<typeof makeSession>;
 export const pageSession = (options: SessionOptions = {}) => makeSession({ currentPath: () => window.location.pathname, ...options });
 
 /** Session states for route and page tests: signed out; signed in without and with an organization. */
-export const ALL_PERMISSIONS = [
-  'dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'customers:delete',
-  'jobs:view', 'sms:view', 'email:view', 'calls:view', 'team:view', 'team:manage', 'permissions:view',
-];
+export const ALL_PERMISSIONS: string[] = [...PERMISSIONS];
 export const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComplete: true, isAuthenticated: false };
 export const NO_ORG: Partial<SessionState> = { ...SIGNED_OUT, isAuthenticated: true, organizations: ORGS, user: USER };
 /** Acme chosen, as its owner, with every permission. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { SHELL_ROUTES } from '../../src/app/routes';
-import { findRoute, isPositiveId, matchPath } from '../../src/router/match';
+import { findRoute, matchPath } from '../../src/router/match';
+import { isPositiveId } from '../../src/router/params';
 
 describe('route matching', () => {
   test('patterns match whole paths and decode params', () => {
@@ -31,6 +32,7 @@ describe('route matching', () => {
       '/calls': 'calls:view',
       '/customers': 'customers:view',
       '/customers/new': 'customers:create',
+      '/customers/import': 'customers:create',
       '/customers/:id': 'customers:view',
       '/customers/:id/edit': 'customers:update',
       '/jobs': 'jobs:view',

@@ -53,6 +53,21 @@ describe('SPEC §2 / §9 layout', () => {
     expect(get('.menu-btn').display).not.toBe('none');
   });
 
+  test('D26 under 640px each customer is a stacked block: no table layout, no header row, labelled lines', () => {
+    const table = `<table class="data-table"><thead><tr><th>Name</th><th>Email</th></tr></thead>
+      <tbody><tr><td class="cell-name">Ann</td><td class="cell-email" data-label="Email">ann@example.com</td></tr></tbody></table>`;
+    at(639);
+    document.body.insertAdjacentHTML('beforeend', table);
+    const style = (s: string) => getComputedStyle(document.querySelector(s)!);
+    expect(style('.data-table tbody tr').display).toBe('block');
+    expect(style('.data-table td').display).toBe('block');
+    expect(style('.data-table thead').position).toBe('absolute'); // read by screen readers, not shown
+    at(640);
+    document.body.insertAdjacentHTML('beforeend', table);
+    expect(style('.data-table tbody tr').display).not.toBe('block');
+    expect(style('.data-table thead').position).not.toBe('absolute');
+  });
+
   test('SPEC §9 toasts sit at the top right', () => {
     const { get } = at(1280);
     const toaster = get('.toaster');

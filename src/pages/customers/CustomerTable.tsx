@@ -1,10 +1,111 @@
-// The customers list's table and pager. Under 640px the rows stack (see .data-table in app.css).
-import type { CustomerListItem } from '../../../contract/customers';
+// The customers list's tables and pager. Under 640px the rows stack (see .data-table in app.css).
+import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { Link } from '../../router/Link';
+import { STATUS_LABELS } from './ListToolbar';
 
 const NONE = '—';
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
-export function CustomerTable({ customers, busy, caption }: { customers: CustomerListItem[]; busy: boolean; caption: string }) {
+/** D26: the sortable columns; a date is newest first on its first click, a name A to Z. */
+const SORTABLE = { name: 'name', created: 'created_at', updated: 'updated_at' } as const;
+type SortColumn = keyof typeof SORTABLE;
+const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
+
+/** A list row as the table reads it. `created_at` is shown once the list's rows carry it (asked of the contract). */
+type Row = CustomerListItem & { created_at?: string };
+
+const When = ({ at }: { at: string | undefined | null }) => (at ? <time dateTime={at}>{dateFormat.format(new Date(at))}</time> : <>{NONE}</>);
+
+/** tel: links dial the digits (and a leading +), however the number is written. */
+const telHref = (phone: string) => `tel:${phone.replace(/(?!^\+)[^\d]/g, '')}`;
+
+/** The sort a click on `column` asks for: the other direction when it is the current column. */
+export function nextSort(current: CustomerSort, column: SortColumn): CustomerSort {
+  const field = SORTABLE[column];
+  if (current === field) return `-${field}` as CustomerSort;
+  if (current === `-${field}`) return field;
+  return (FIRST_DESCENDING.includes(column) ? `-${field}` : field) as CustomerSort;
+}
+
+function SortHeader({ column, label, sort, onSort }: { column: SortColumn; label: string; sort: CustomerSort; onSort: (s: CustomerSort) => void }) {
+  const field = SORTABLE[column];
+  const state = sort === field ? 'ascending' : sort === `-${field}` ? 'descending' : 'none';
+  return (
+    // D15: the header says how the list is sorted; its button says what a click does.
+    <th scope="col" aria-sort={state} className="th-sort">
+      <button type="button" onClick={() => onSort(nextSort(sort, column))}>
+        {label}
+        <span aria-hidden="true" className="sort-mark" data-dir={state} />
+      </button>
+    </th>
+  );
+}
+
+interface TableProps {
+  customers: Row[];
+  busy: boolean;
+  caption: string;
+}
+
+export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void }) {
+  return (
+    <div className="table-wrap card" data-busy={busy || undefined}>
+      <table className="data-table" aria-busy={busy || undefined}>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <SortHeader column="name" label="Name" sort={sort} onSort={onSort} />
+            <th scope="col">Email</th>
+            <th scope="col">Phone</th>
+            <th scope="col">Status</th>
+            <th scope="col">Tags</th>
+            <SortHeader column="created" label="Created" sort={sort} onSort={onSort} />
+            <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} />
+          </tr>
+        </thead>
+        <tbody>
+          {customers.map((c) => (
+            <tr key={c.id}>
+              <td className="cell-name">
+                <Link to={`/customers/${c.id}`}>{c.name}</Link>
+                {(c.company || c.city) && <span className="cell-sub">{[c.company, c.city].filter(Boolean).join(' · ')}</span>}
+              </td>
+              <td className="cell-email" data-label="Email">
+                {c.email ? <a href={`mailto:${c.email}`}>{c.email}</a> : NONE}
+              </td>
+              <td className="cell-phone" data-label="Phone">
+                {c.phone ? <a href={telHref(c.phone)}>{c.phone}</a> : NONE}
+              </td>
+              <td data-label="Status">
+                <span className="status" data-status={c.status}>
+                  {STATUS_LABELS[c.status]}
+                </span>
+              </td>
+              <td className="cell-tags" data-label="Tags">
+                {c.tags.length === 0
+                  ? NONE
+                  : c.tags.map((tag) => (
+                      <button key={tag} type="button" className="tag" aria-label={`Show customers tagged ${tag}`} onClick={() => onTag(tag)}>
+                        {tag}
+                      </button>
+                    ))}
+              </td>
+              <td className="cell-date" data-label="Created">
+                <When at={c.created_at} />
+              </td>
+              <td className="cell-date" data-label="Updated">
+                <When at={c.updated_at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** D25: the 'Deleted' view: who deleted whom and when, each with Restore. */
+export function DeletedTable({ customers, busy, caption, restoring, onRestore }: TableProps & { restoring: number | null; onRestore: (c: CustomerListItem) => void }) {
   return (
     <div className="table-wrap card" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
@@ -13,17 +114,34 @@ export function CustomerTable({ customers, busy, caption }: { customers: Custome
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Email</th>
-            <th scope="col">Phone</th>
+            <th scope="col">Deleted</th>
+            <th scope="col">Deleted by</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {customers.map((c) => (
             <tr key={c.id}>
               <td className="cell-name">
-                <Link to={`/customers/${c.id}`}>{c.name}</Link>
+                {/* A deleted customer has no page to open (D25: 404 until restored). */}
+                <span className="cell-title">{c.name}</span>
+                {c.company && <span className="cell-sub">{c.company}</span>}
               </td>
-              <td className="cell-email">{c.email ?? NONE}</td>
-              <td className="cell-phone">{c.phone ?? NONE}</td>
+              <td className="cell-email" data-label="Email">
+                {c.email ?? NONE}
+              </td>
+              <td className="cell-date" data-label="Deleted">
+                <When at={c.deleted_at} />
+              </td>
+              <td data-label="Deleted by">{c.deleted_by?.name ?? NONE}</td>
+              <td className="cell-actions">
+                <button type="button" className="btn btn-sm" disabled={restoring !== null} aria-busy={restoring === c.id || undefined} onClick={() => onRestore(c)}>
+                  {restoring === c.id ? 'Restoring…' : 'Restore'}
+                  <span className="sr-only"> {c.name}</span>
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>

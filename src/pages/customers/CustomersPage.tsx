@@ -1,18 +1,30 @@
-// SPEC §2 Customers list (customers, customers:view): search, a table of names, emails and phones,
-// and paging, all kept in the URL. States: loading, empty, error with Retry.
-import { useEffect } from 'react';
-import { DEFAULT_PAGE_SIZE } from '../../../contract/customers';
+// SPEC §2 Customers list (customers, customers:view). D26: search as you type, status and tag filters,
+// sortable columns, 25/50/100 a page, all in the URL. D25: the 'Deleted' view with Restore
+// (customers:delete). D27: Export CSV (customers:export) and Import (customers:create). D9: only what
+// the person may do is offered. States: loading, empty, no match, error with Retry.
+// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
+import '../../ui/first-bundle';
+import { useEffect, useState } from 'react';
+import type { CustomerListItem, PersonRef } from '../../../contract/customers';
 import { pageCount, useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
-import { useQuery } from '../../query/use-query';
+import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { navigate, useLocation } from '../../router/location';
 import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
-import { CustomerSearch } from './CustomerSearch';
-import { CustomerTable, Pager } from './CustomerTable';
-import { listHref, readListParams } from './list-params';
+import { toast } from '../../ui/toast';
+import { CustomerTable, DeletedTable, Pager } from './CustomerTable';
+import { ListToolbar } from './ListToolbar';
+import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
+
+/** An object URL handed to the browser's download is kept this long, then released. */
+const DOWNLOAD_URL_LIFETIME_MS = 60_000;
+export const IMPORT_PATH = '/customers/import';
+export const NEW_PATH = '/customers/new';
+
+type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
 /** What went wrong, in words a person can act on. */
 export function loadErrorMessage(error: unknown): string {
@@ -22,28 +34,63 @@ export function loadErrorMessage(error: unknown): string {
   return 'Could not load customers. Please try again.';
 }
 
-const plural = (n: number) => `${n} ${n === 1 ? 'customer' : 'customers'}`;
+const plural = (n: number, what = 'customer') => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-export default function CustomersPage() {
-  const canCreate = useCan('customers:create');
-  const { search } = useLocation();
-  const { q, page } = readListParams(search);
-  // While another page or search loads, the last list stays on screen (marked busy) instead of a spinner.
-  const query = useQuery(useCustomersApi().list({ q, page, page_size: DEFAULT_PAGE_SIZE }), { keepPrevious: true });
+/** D27: hands a Blob to the browser as a download (the bearer token went with the fetch, not a link). */
+function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_LIFETIME_MS);
+}
+
+/** D25: a restore refused because the customer's email now belongs to another live customer. */
+interface Conflict {
+  customer: CustomerListItem;
+  existing: PersonRef | null;
+}
+
+/** The list of one view (all or deleted); keyed by view, so one view's rows never stand in for the other's. */
+function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate: boolean }) {
+  const api = useCustomersApi();
+  // The last list stays on screen (marked busy) while another page, sort or search loads.
+  const query = useQuery(api.list(apiParams(state)), { keepPrevious: true });
   const data = query.data;
-  const pages = data ? pageCount(data.count, DEFAULT_PAGE_SIZE) : 1;
+  const pages = data ? pageCount(data.count, state.pageSize) : 1;
 
   // A page past the end (an old link, a list that shrank) goes to the last page instead.
-  const pastEnd = data !== undefined && !query.previous && data.count > 0 && page > pages;
+  const pastEnd = data !== undefined && !query.previous && data.count > 0 && state.page > pages;
   useEffect(() => {
-    if (pastEnd) navigate(listHref({ q, page: pages }), { replace: true });
-  }, [pastEnd, q, pages]);
+    if (pastEnd) go({ page: pages }, { replace: true });
+  });
 
-  const go = (next: { q: string; page: number }, replace: boolean) => navigate(listHref(next), { replace });
+  const restore = useMutation(api.restore);
+  const [restoring, setRestoring] = useState<number | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  async function onRestore(customer: CustomerListItem) {
+    setConflict(null);
+    setRestoring(customer.id);
+    try {
+      await restore.mutate(customer.id);
+      toast.success(`${customer.name} is restored.`);
+    } catch (error) {
+      if (isHttpError(error, 409) && error.code === 'duplicate_email') {
+        setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
+      } else toast.error(`Could not restore ${customer.name}. ${(isHttpError(error) && error.detail) || 'Please try again.'}`);
+    } finally {
+      setRestoring(null);
+    }
+  }
+
   const retry = () => void query.refetch().catch(() => undefined);
+  const filtered = !state.deleted && isFiltered(state);
 
   let body;
-  if (query.status === 'error') {
+  if (query.status === 'error' && !data) {
     body = (
       <div className="card list-message" role="alert">
         <p>{loadErrorMessage(query.error)}</p>
@@ -57,27 +104,98 @@ export default function CustomersPage() {
   } else if (data.count === 0) {
     body = (
       <div className="card list-message">
-        {q ? (
+        {state.deleted ? (
           <>
-            <p className="list-message-title">No customers match “{q}”.</p>
-            <p className="muted">Try another name, email or phone number.</p>
-            <button type="button" className="btn" onClick={() => go({ q: '', page: 1 }, true)}>
-              Clear search
+            <p className="list-message-title">No deleted customers.</p>
+            <p className="muted">Customers deleted in the last 30 days can be restored from here.</p>
+          </>
+        ) : filtered ? (
+          <>
+            <p className="list-message-title">No customers match.</p>
+            <p className="muted">Try another search, status or tag.</p>
+            <button type="button" className="btn" onClick={() => go({ q: '', status: '', tag: '', page: 1 })}>
+              Clear filters
             </button>
           </>
         ) : (
-          <p className="list-message-title">No customers yet.</p>
+          <>
+            <p className="list-message-title">No customers yet.</p>
+            {canCreate && (
+              <Link to={NEW_PATH} className="btn btn-primary">
+                Add Customer
+              </Link>
+            )}
+          </>
         )}
       </div>
     );
   } else {
     const busy = query.previous || query.fetching;
+    const caption = `${state.deleted ? 'Deleted customers' : 'Customers'}, page ${state.page} of ${pages}`;
     body = (
       <>
-        <CustomerTable customers={data.results} busy={busy} caption={`Customers, page ${page} of ${pages}`} />
-        {pages > 1 && <Pager page={page} pages={pages} onPage={(next) => go({ q, page: next }, false)} />}
+        {state.deleted ? (
+          <DeletedTable customers={data.results} busy={busy} caption={caption} restoring={restoring} onRestore={(c) => void onRestore(c)} />
+        ) : (
+          <CustomerTable customers={data.results} busy={busy} caption={caption} sort={state.sort} onSort={(sort) => go({ sort, page: 1 })} onTag={(tag) => go({ tag, page: 1 })} />
+        )}
+        {pages > 1 && <Pager page={state.page} pages={pages} onPage={(page) => go({ page })} />}
       </>
     );
+  }
+
+  let summary = '';
+  if (data && !pastEnd && data.count > 0) {
+    if (state.deleted) summary = plural(data.count, 'deleted customer');
+    else summary = filtered ? `${plural(data.count)} ${data.count === 1 ? 'matches' : 'match'}` : plural(data.count);
+  }
+
+  return (
+    <>
+      {conflict && (
+        <div className="card notice" role="alert">
+          <p>
+            {conflict.customer.name} could not be restored: their email{conflict.customer.email ? `, ${conflict.customer.email},` : ''} now belongs to{' '}
+            {conflict.existing ? (
+              <>
+                another customer, <Link to={`/customers/${conflict.existing.id}`}>{conflict.existing.name}</Link>.
+              </>
+            ) : (
+              'another customer.'
+            )}{' '}
+            Change that customer’s email first, then restore this one.
+          </p>
+          <button type="button" className="btn btn-sm" onClick={() => setConflict(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <p className="list-summary" aria-live="polite">
+        {summary}
+      </p>
+      {body}
+    </>
+  );
+}
+
+export default function CustomersPage() {
+  const can = { create: useCan('customers:create'), remove: useCan('customers:delete'), export: useCan('customers:export') };
+  const api = useCustomersApi();
+  const url = readListParams(useLocation().search);
+  // D9: the 'Deleted' view only for who may restore; for anyone else such a link shows the list.
+  const state: ListState = { ...url, deleted: url.deleted && can.remove };
+  const go: Go = (patch, { replace = false } = {}) => navigate(listHref({ ...state, ...patch }), { replace });
+
+  const [exporting, setExporting] = useState(false);
+  async function onExport() {
+    setExporting(true);
+    try {
+      saveFile(await api.exportCsv(exportParams(state)), `customers-${new Date().toISOString().slice(0, 10)}.csv`);
+    } catch {
+      toast.error('Could not export customers. Please try again.');
+    } finally {
+      setExporting(false);
+    }
   }
 
   return (
@@ -85,22 +203,37 @@ export default function CustomersPage() {
       title="Customers"
       description="Everyone your organization works for."
       actions={
-        // D9: only offered to people who may open it.
-        canCreate && (
-          <Link to="/customers/new" className="btn btn-primary">
-            Add Customer
-          </Link>
-        )
+        <>
+          {can.create && (
+            <Link to={IMPORT_PATH} className="btn">
+              Import
+            </Link>
+          )}
+          {can.export && !state.deleted && (
+            <button type="button" className="btn" onClick={() => void onExport()} disabled={exporting} aria-busy={exporting || undefined}>
+              {exporting ? 'Exporting…' : 'Export CSV'}
+            </button>
+          )}
+          {can.create && (
+            <Link to={NEW_PATH} className="btn btn-primary">
+              Add Customer
+            </Link>
+          )}
+        </>
       }
     >
-      <div className="list-toolbar">
-        {/* Searching starts again at page 1 and replaces the history entry: Back leaves the list. */}
-        <CustomerSearch value={q} onSearch={(next) => go({ q: next, page: 1 }, true)} />
-        <p className="list-summary" aria-live="polite">
-          {data && !pastEnd && data.count > 0 ? (q ? `${plural(data.count)} ${data.count === 1 ? 'matches' : 'match'} “${q}”` : plural(data.count)) : ''}
-        </p>
-      </div>
-      {body}
+      {can.remove && (
+        <nav className="view-tabs" aria-label="Customer views">
+          <Link to={listHref({ ...state, deleted: false, page: 1 })} aria-current={state.deleted ? undefined : 'page'}>
+            All customers
+          </Link>
+          <Link to={listHref({ ...state, deleted: true, page: 1 })} aria-current={state.deleted ? 'page' : undefined}>
+            Deleted
+          </Link>
+        </nav>
+      )}
+      {!state.deleted && <ListToolbar state={state} onChange={go} />}
+      <Results key={state.deleted ? 'deleted' : 'all'} state={state} go={go} canCreate={can.create} />
     </Page>
   );
 }

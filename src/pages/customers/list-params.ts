@@ -1,28 +1,70 @@
-// The customers list keeps its search and page in the URL (?q=…&page=…), so a reload, a shared link
-// and the Back button all return to the same list.
-import { SEARCH_MAX_LENGTH } from '../../../contract/customers';
+// D26: the customers list keeps its whole state in the URL (q, status, tag, sort, page, page_size,
+// and view=deleted for D25's 'Deleted' view), so a reload, Back and a shared link show the same list.
+// Anything malformed in a URL falls back to its default instead of reaching the server.
+import {
+  CUSTOMER_SORTS, CUSTOMER_STATUSES, DEFAULT_CUSTOMER_SORT, DEFAULT_PAGE_SIZE, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH,
+  type CustomerSort, type CustomerStatus,
+} from '../../../contract/customers';
+import type { CustomerExportParams, CustomerListParams } from '../../api/customers';
 
-export interface ListParams {
+export const LIST_PATH = '/customers';
+/** The URL's value of `view` for D25's 'Deleted' view. */
+export const DELETED_VIEW = 'deleted';
+
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+export interface ListState {
   q: string;
+  status: CustomerStatus | '';
+  tag: string;
+  sort: CustomerSort;
   page: number;
+  pageSize: PageSize;
+  /** D25: the 'Deleted' view. */
+  deleted: boolean;
 }
 
-const LIST_PATH = '/customers';
+export const DEFAULT_LIST: ListState = { q: '', status: '', tag: '', sort: DEFAULT_CUSTOMER_SORT, page: 1, pageSize: DEFAULT_PAGE_SIZE, deleted: false };
 
-/** Reads the list's state from a query string; anything malformed falls back to no search, page 1. */
-export function readListParams(search: string): ListParams {
-  const params = new URLSearchParams(search);
-  const q = (params.get('q') ?? '').trim().slice(0, SEARCH_MAX_LENGTH);
-  const raw = params.get('page') ?? '';
-  const page = /^[1-9]\d{0,5}$/.test(raw) ? Number(raw) : 1;
-  return { q, page };
+const oneOf = <T extends string | number>(options: readonly T[], value: unknown): T | undefined => options.find((o) => String(o) === value);
+
+/** Reads the list's state from a query string. */
+export function readListParams(search: string): ListState {
+  const p = new URLSearchParams(search);
+  const text = (name: string, max: number) => (p.get(name) ?? '').trim().slice(0, max);
+  const page = p.get('page') ?? '';
+  return {
+    q: text('q', SEARCH_MAX_LENGTH),
+    status: oneOf(CUSTOMER_STATUSES, p.get('status')) ?? '',
+    tag: text('tag', TAG_MAX_LENGTH),
+    sort: oneOf(CUSTOMER_SORTS, p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
+    page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
+    pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
+    deleted: p.get('view') === DELETED_VIEW,
+  };
 }
 
-/** The list's URL; the defaults (no search, page 1) are left out so the plain link stays /customers. */
-export function listHref({ q, page }: ListParams): string {
-  const params = new URLSearchParams();
-  if (q) params.set('q', q);
-  if (page > 1) params.set('page', String(page));
-  const search = params.toString();
+/** The list's URL; defaults are left out, so the plain list stays /customers. */
+export function listHref(state: ListState): string {
+  const p = new URLSearchParams();
+  const put = (name: string, value: string | number, fallback: string | number) => value !== fallback && p.set(name, String(value));
+  put('q', state.q, DEFAULT_LIST.q);
+  put('status', state.status, DEFAULT_LIST.status);
+  put('tag', state.tag, DEFAULT_LIST.tag);
+  put('sort', state.sort, DEFAULT_LIST.sort);
+  put('page', state.page, DEFAULT_LIST.page);
+  put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
+  if (state.deleted) p.set('view', DELETED_VIEW);
+  const search = p.toString();
   return search ? `${LIST_PATH}?${search}` : LIST_PATH;
 }
+
+/** True when a search or filter narrows the list (an empty answer then means "no match", not "none yet"). */
+export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag);
+
+/** The export's parameters: the list as filtered and sorted, without paging (D27). */
+export const exportParams = (s: ListState): CustomerExportParams => ({ q: s.q || undefined, status: s.status || undefined, tag: s.tag || undefined, sort: s.sort });
+
+/** What GET /v1/customers/ is asked. The 'Deleted' view is newest deleted first and only paged (D25). */
+export const apiParams = (s: ListState): CustomerListParams =>
+  s.deleted ? { deleted: true, page: s.page, page_size: s.pageSize } : { ...exportParams(s), page: s.page, page_size: s.pageSize };

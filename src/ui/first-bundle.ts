@@ -1,0 +1,8 @@
+// Imported first by every lazily loaded entry: app/lazy.ts (the shell and most screens) and each
+// screen with a chunk of its own (pages/customers/CustomersPage.tsx). esbuild puts the first-bundle
+// modules that lazy entries use into shared files chosen by WHICH entries use them, and each such
+// file loads before the login form (bench/bundle.mjs budget). When every lazy entry reaches the same
+// first-bundle modules there is one such file; so the ones only some screens use are named here.
+// A new one (a page chunk using ui/form.tsx, say) belongs here too: the bench shows a new file if not.
+import '../lib/storage'; // the shell's theme toggle stores the choice (D11)
+import './toast'; // screens confirm and report with toasts
