@@ -85,6 +85,7 @@ export interface CustomerListItem {
   city: string | null;
   status: CustomerStatus;
   tags: string[];
+  created_at: string;
   updated_at: string;
   deleted_at?: string;
   deleted_by?: PersonRef | null;

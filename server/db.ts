@@ -5,6 +5,7 @@
 // start in time.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import postgres from 'postgres';
 import { DbGate, type GateOptions, type GateStats } from './db-gate';
@@ -47,7 +48,9 @@ const PG_CONNECT_TIMEOUT_S = 10;
 const PG_IDLE_TIMEOUT_S = 60;
 /** PGlite is one connection: a second operation would only wait in its mutex, out of the gate's sight. */
 const PGLITE_SLOTS = 1;
-const PGLITE_WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+// A file URL built from text: under a DOM-like test environment the global URL class is not Node's, and
+// Worker only takes Node's own URL objects (or paths).
+const PGLITE_WORKER_URL = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'pglite-worker.mjs'));
 const WORKER_CLOSE_TIMEOUT_MS = 10_000;
 /** Error code of calls to a worker that has stopped; isConnectionError counts it (503, logged). */
 export const WORKER_STOPPED_CODE = 'PGLITE_WORKER_STOPPED';

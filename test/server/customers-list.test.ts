@@ -15,7 +15,7 @@ forEachBackend('API customers list', (backend) => {
   describe('D9 GET /v1/customers/', () => {
     type Customer = {
       id: number; name: string; company: string | null; email: string | null; phone: string | null; city: string | null;
-      status: string; tags: string[]; updated_at: string;
+      status: string; tags: string[]; created_at: string; updated_at: string;
     };
     /** GET /v1/customers/ with a bearer token, an organization (null: no header) and a query string. */
     const list = (token: string | null, org: number | string | null, query = '') =>
@@ -26,13 +26,13 @@ forEachBackend('API customers list', (backend) => {
     /** Every customer of an organization straight from the database, in the list's order. */
     const allOf = async (org: string): Promise<Customer[]> => {
       const rows = await server.db.query<Customer & { id: unknown }>(
-        `select c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.updated_at
+        `select c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.created_at, c.updated_at
            from customers c join organizations o on o.id = c.org_id where o.name = $1 and c.deleted_at is null`,
         [org],
       );
       const sortKey = (c: Customer) => c.name.toLowerCase();
       return rows
-        .map((r) => ({ ...r, id: Number(r.id), updated_at: new Date(r.updated_at).toISOString() }))
+        .map((r) => ({ ...r, id: Number(r.id), created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString() }))
         .sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : a.id - b.id));
     };
     const results = (r: { body: Record<string, unknown> }) => r.body.results as Customer[];
@@ -47,7 +47,7 @@ forEachBackend('API customers list', (backend) => {
       const all = await allOf('Acme Plumbing');
       expect(r.body.count).toBe(all.length);
       expect(results(r)).toHaveLength(25); // the default page size
-      for (const c of results(r)) expect(Object.keys(c).sort()).toEqual(['city', 'company', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at']);
+      for (const c of results(r)) expect(Object.keys(c).sort()).toEqual(['city', 'company', 'created_at', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at']);
       expect(results(r)).toEqual(all.slice(0, 25));
       expect(r.headers.get('cache-control')).toBe('no-store');
     });

@@ -8,7 +8,7 @@ import { ACME, BEACON, customerPath, customRole, expectClientError, inOrg, newAc
 import { createUser, DAY, MINUTE } from './helpers';
 
 const DASHBOARD = '/api/v1/dashboard/';
-const LIST_ITEM_KEYS = ['city', 'company', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at'];
+const LIST_ITEM_KEYS = ['city', 'company', 'created_at', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at'];
 const AUDIT_KEYS = ['action', 'actor', 'at', 'changes', 'id', 'target'];
 
 forEachBackend('API dashboard', (backend) => {

@@ -64,9 +64,11 @@ function searchClause(q: string, add: (v: string) => string): string {
   return PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS ? `(${byText} or phone_digits like ${add(containsPattern(digits))})` : byText;
 }
 
-type ItemRow = Omit<CustomerListItem, 'id' | 'updated_at'> & { id: unknown; updated_at: Date; total?: unknown };
-const ITEM_COLUMNS = 'c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.updated_at';
-const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({ ...r, id: num(r.id), tags: r.tags ?? [], updated_at: r.updated_at.toISOString() });
+type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
+const ITEM_COLUMNS = 'c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.created_at, c.updated_at';
+const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({
+  ...r, id: num(r.id), tags: r.tags ?? [], created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(),
+});
 
 /** D26: one page and the total. */
 export async function listCustomers(db: Queryable, orgId: number, f: ListFilter): Promise<{ count: number; results: CustomerListItem[] }> {
