@@ -1,0 +1,59 @@
+// Memory and CPU of another process, from /proc (Linux): VmRSS (resident now), VmHWM (peak resident since
+// start, or since resetPeak), and user+system CPU seconds.
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const CLOCK_TICKS_PER_S = 100; // USER_HZ; 100 on every common Linux build
+
+/** { rss, hwm } in bytes, or null when the process is gone. */
+export function memoryOf(pid) {
+  let text;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** Resets VmHWM to the current RSS (Linux ≥ 4.0); false when not allowed or not supported. */
+export function resetPeak(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CPU seconds (user + system) the process has used, or NaN. */
+export function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After "pid (comm) ": state is field 3, utime 14, stime 15 → indexes 11 and 12 here.
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Samples RSS every `everyMs` until stopped; max is the highest sample (a fallback for VmHWM). */
+export function sampleRss(pid, everyMs = 10) {
+  let max = 0;
+  const take = () => {
+    const m = memoryOf(pid);
+    if (m && m.rss > max) max = m.rss;
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return max;
+    },
+  };
+}
+
+export const mb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : '-');

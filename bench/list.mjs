@@ -1,0 +1,201 @@
+// The customers list at scale: 200,000 customers in one organization ("Acme Plumbing"), on PGlite and on
+// PostgreSQL. The built server starts with SEED=demo; the customers are then inserted with one SQL
+// statement (PostgreSQL: through the `postgres` package while the server runs; PGlite: the server is
+// stopped, the data directory opened with @electric-sql/pglite, and the server restarted), followed by
+// ANALYZE, as autovacuum would do on a live database. Then GET /api/v1/customers/ as owner@demo.test for:
+// no search, a name fragment, phone digits, the same digits written another way, and page 4000 (page
+// size 25); each up to 200 requests one at a time, then up to 200 at a few at once; a case stops early
+// after LIST_MAX_S seconds and says how many requests it got.
+//   node bench/list.mjs [--check]          (npm run bench:list)
+//   LIST_COUNT=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20
+// Budget: p99 ≤ 50 ms on PostgreSQL, ≤ 150 ms on PGlite (checked for both the sequential and the
+// concurrent runs). With --check the exit code is 1 on any MISS.
+import { rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from '../build.mjs';
+import { authHeaders, CUSTOMERS, login, orgIdOf, ORG_NAME, OWNER } from './lib/crm.mjs';
+import { json, request } from './lib/http.mjs';
+import { fixedLoadInWorker } from './lib/load.mjs';
+import { startPostgres } from './lib/postgres.mjs';
+import { envNumber, table, Verdicts } from './lib/report.mjs';
+import { startCrm, tempDir } from './lib/servers.mjs';
+import { fmtCounts, fmtMs, summarize } from './lib/stats.mjs';
+
+const COUNT = envNumber('LIST_COUNT', 200_000);
+const REQUESTS = envNumber('LIST_REQUESTS', 200);
+const CONCURRENCY = envNumber('LIST_CONCURRENCY', 4);
+const MAX_S = envNumber('LIST_MAX_S', 20);
+const BUDGET_P99_MS = { PGlite: 150, PostgreSQL: 50 };
+/** Where the server keeps PGlite's files inside DATA_DIR. */
+const PGLITE_SUBDIR = 'pgdata';
+
+const CASES = [
+  { name: 'no search', query: '' },
+  { name: 'name fragment "ann"', query: '?q=ann' },
+  { name: 'phone digits "5550123"', query: '?q=5550123' },
+  { name: 'phone "555-0123"', query: '?q=555-0123' },
+  { name: 'page 4000 (page_size 25)', query: '?page=4000&page_size=25' },
+];
+
+// ───────────────────────────────────────────────────────────────────────────────────────────────────────
+// THE BULK INSERT. The one place to change when customers gets new columns: columns not named here take
+// their defaults (or are generated). $1 = organization id, $2 = number of customers.
+// Names: 40 first × 40 last names; emails: 1 in 11 missing, the rest unique; phones: 1 in 13 missing,
+// the rest in four formats ("(503) 555-0123", "503.555.0123", "+1 503 555 0123", "503-555-0123"), area
+// codes 503/971/360/541/206, line numbers 0000–9999 (555 numbers: fictional); created over two years.
+// ───────────────────────────────────────────────────────────────────────────────────────────────────────
+const FIRST = [
+  'Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mateo', 'Sophia', 'Lucas', 'Isabella', 'Ethan', 'Mia', 'James', 'Amelia', 'Benjamin',
+  'Harper', 'Elijah', 'Evelyn', 'Daniel', 'Abigail', 'Henry', 'Priya', 'Wei', 'Fatima', 'Diego', 'Grace', 'Samuel', 'Chloe', 'Omar',
+  'Hannah', 'Kenji', 'Anna', 'Joanna', 'Shannon', 'Leandro', 'Mariam', 'Tomasz', 'Aisha', 'Lars', 'Yuki', 'Annika',
+];
+const LAST = [
+  'Johnson', 'Martinez', 'Nguyen', 'Patel', 'Okafor', 'Kowalski', 'Schmidt', 'Rossi', 'Brennan', 'Hughes', 'Lindqvist', 'Tanaka',
+  'Garcia', 'Walker', 'Carter', 'Murphy', 'Reyes', 'Foster', 'Bennett', 'Sullivan', 'Chen', 'Hoffmann', 'Delgado', 'Fischer', 'Price',
+  'Morales', 'Ward', 'Kim', 'Bailey', 'Novak', "O'Brien", 'Baumann', 'Silva', 'Andersson', 'Dubois', 'Haddad', 'Ivanova', 'Mann',
+  'Yamamoto', 'Costa',
+];
+const sqlList = (items) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}]`;
+const INSERT_CUSTOMERS_SQL = `
+  insert into customers (org_id, name, email, phone, created_at)
+  select $1::integer,
+         v.first || ' ' || v.last,
+         case when g % 11 = 0 then null
+              else lower(v.first) || '.' || lower(replace(v.last, '''', '')) || g || '@' || (array['example.com', 'example.net', 'example.org', 'mail.example'])[1 + g % 4] end,
+         case when g % 13 = 0 then null
+              when g % 4 = 0 then '(' || v.area || ') 555-' || v.line
+              when g % 4 = 1 then v.area || '.555.' || v.line
+              when g % 4 = 2 then '+1 ' || v.area || ' 555 ' || v.line
+              else v.area || '-555-' || v.line end,
+         now() - make_interval(days => g % 730, secs => (g * 37) % 86400)
+    from generate_series(1, $2::integer) as g,
+         lateral (select (${sqlList(FIRST)})[1 + g % ${FIRST.length}] as first,
+                         (${sqlList(LAST)})[1 + (g / ${FIRST.length}) % ${LAST.length}] as last,
+                         (array['503', '971', '360', '541', '206'])[1 + (g / 7) % 5] as area,
+                         lpad((g % 10000)::text, 4, '0') as line) as v`;
+
+/** Inserts `count` customers into organization `orgId`; `query(text, params)` runs SQL on either driver. */
+async function insertCustomers(query, orgId, count) {
+  await query(INSERT_CUSTOMERS_SQL, [orgId, count]);
+  await query('analyze customers', []);
+}
+// ───────────────────────────────────────────────────────────────────────────────────────────────────────
+
+const ORG_ID_SQL = 'select id from organizations where name = $1';
+
+async function fillPostgres(url) {
+  const { default: postgres } = await import('postgres');
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [org] = await sql.unsafe(ORG_ID_SQL, [ORG_NAME]);
+    if (!org) throw new Error(`no organization ${ORG_NAME}`);
+    await insertCustomers((text, params) => sql.unsafe(text, params), org.id, COUNT);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** PGlite on the server's data directory, with the contrib extensions its schema uses (e.g. pg_trgm). */
+async function openPglite(dataDir) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const dir = path.join(dataDir, PGLITE_SUBDIR);
+  const probe = await PGlite.create(dir);
+  let names;
+  try {
+    names = (await probe.query("select extname from pg_extension where extname <> 'plpgsql'")).rows.map((r) => r.extname);
+  } finally {
+    await probe.close();
+  }
+  const extensions = {};
+  for (const name of names) {
+    const mod = await import(`@electric-sql/pglite/contrib/${name}`).catch(() => null);
+    if (!mod?.[name]) throw new Error(`the schema uses the extension ${name}, which this script cannot load from @electric-sql/pglite/contrib`);
+    extensions[name] = mod[name];
+  }
+  return PGlite.create(dir, { extensions });
+}
+
+async function fillPglite(dataDir) {
+  const db = await openPglite(dataDir);
+  try {
+    const { rows } = await db.query(ORG_ID_SQL, [ORG_NAME]);
+    if (!rows[0]) throw new Error(`no organization ${ORG_NAME}`);
+    await insertCustomers((text, params) => db.query(text, params), rows[0].id, COUNT);
+  } finally {
+    await db.close();
+  }
+}
+
+async function measure(backend, server, verdicts) {
+  const budget = BUDGET_P99_MS[backend];
+  const { access } = await login(server.url, OWNER);
+  const headers = authHeaders(access, await orgIdOf(server.url, access));
+  const rows = [];
+  for (const c of CASES) {
+    const first = await request(server.url + CUSTOMERS + c.query, { headers });
+    const body = json(first);
+    const found = first.status === 200 ? `${body.count} found, ${body.results.length} on the page` : first.error ? `no answer: ${first.error}` : `HTTP ${first.status}`;
+    for (const concurrency of [1, CONCURRENCY]) {
+      const r = await fixedLoadInWorker({
+        url: server.url,
+        concurrency,
+        durationMs: MAX_S * 1000,
+        maxRequests: REQUESTS,
+        requests: [{ path: CUSTOMERS + c.query, headers }],
+      });
+      const s = summarize(r.labels.all, r.elapsedMs / 1000);
+      const ok = s.errors === 0 && Object.keys(s.statuses).every((k) => k === '200');
+      const mode = concurrency === 1 ? 'one at a time' : `${concurrency} at once`;
+      const verdict = verdicts.check(ok && s.p99 <= budget, `${backend} ${c.name}, ${mode}: p99 ${fmtMs(s.p99)} > ${budget} ms${ok ? '' : ' (or not all 200)'}`);
+      rows.push([concurrency === 1 ? c.name : '', concurrency === 1 ? found : '', mode, s.count, fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max), ok ? '200' : `${fmtCounts(s.statuses)} ${fmtCounts(s.errorKinds)}`, verdict]);
+    }
+    if (server.exited()) throw new Error(`the server exited during "${c.name}":\n${server.output().slice(-3000)}`);
+  }
+  console.log('');
+  console.log(`${backend}: ${COUNT.toLocaleString('en-US')} customers in ${ORG_NAME}; budget p99 ≤ ${budget} ms`);
+  table(['GET /api/v1/customers/', 'answer', 'requests', 'n', 'p50', 'p99', 'max', 'status', 'budget'], rows);
+}
+
+await build();
+console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}`);
+const verdicts = new Verdicts();
+
+const dataDir = tempDir('crm-bench-list-');
+try {
+  const seeding = await startCrm({ dataDir });
+  await seeding.stop();
+  const t0 = performance.now();
+  await fillPglite(dataDir);
+  console.log(`PGlite: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const server = await startCrm({ dataDir });
+  try {
+    await measure('PGlite', server, verdicts);
+  } finally {
+    await server.stop();
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const pg = await startPostgres();
+if (!pg) {
+  console.log('\nPostgreSQL: no binaries found (PG_BIN, PATH, the Debian layout): not measured');
+  verdicts.check(false, 'PostgreSQL not measured: no binaries found');
+} else {
+  try {
+    const server = await startCrm({ databaseUrl: pg.url });
+    try {
+      const t0 = performance.now();
+      await fillPostgres(pg.url);
+      console.log(`\nPostgreSQL: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      await measure('PostgreSQL', server, verdicts);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await pg.stop();
+  }
+}
+console.log(`\nload average at the end: ${os.loadavg()[0].toFixed(1)}`);
+verdicts.finish();
