@@ -92,6 +92,20 @@ forEachBackend('API customers list', (backend) => {
       expect((await list(token, acme, 'q=')).body.count).toBe(all.length);
     });
 
+    test('D26 one or two characters find names that begin with them; three or more find the text anywhere', async () => {
+      const token = await signIn();
+      const acme = await orgId(server.db, 'Acme Plumbing');
+      const all = await allOf('Acme Plumbing');
+      const someone = all.find((c) => c.name.includes(' '))!;
+      for (const q of [someone.name.slice(0, 1), someone.name.slice(0, 2).toUpperCase()]) {
+        const r = await list(token, acme, `q=${encodeURIComponent(q)}&page_size=100`);
+        expect(results(r).map((c) => c.id), q).toEqual(all.filter((c) => c.name.toLowerCase().startsWith(q.toLowerCase())).map((c) => c.id));
+      }
+      const inside = someone.name.split(' ').at(-1)!.slice(1, 4); // three letters from inside the last name
+      const r = await list(token, acme, `q=${encodeURIComponent(inside)}&page_size=100`);
+      expect(results(r).map((c) => c.id)).toContain(someone.id);
+    });
+
     test('D9 page and page_size: pages follow on without overlap; past the end is an empty page with the count', async () => {
       const token = await signIn();
       const acme = await orgId(server.db, 'Acme Plumbing');

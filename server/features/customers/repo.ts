@@ -58,7 +58,13 @@ function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>): { sq
  */
 function searchClause(q: string, add: (v: string) => string): string {
   const text = q.toLowerCase();
-  if (text.length < MIN_FRAGMENT) return `name_key like ${add(`${text.replace(/[\\%_]/g, '\\$&')}%`)}`;
+  if (text.length < MIN_FRAGMENT) {
+    // Names beginning with the text: a range on the code-point-ordered name_key, which its index serves
+    // even in a generic (prepared) plan, where a LIKE with a parameter would be a filter over every row.
+    const chars = [...text];
+    const last = chars.pop()!.codePointAt(0)!;
+    return `(name_key >= ${add(text)} and name_key < ${add(chars.join('') + String.fromCodePoint(last + 1))})`;
+  }
   const byText = `search_text like ${add(containsPattern(text))}`;
   const digits = phoneDigits(q);
   return PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS ? `(${byText} or phone_digits like ${add(containsPattern(digits))})` : byText;
