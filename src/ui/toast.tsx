@@ -1,6 +1,6 @@
 // SPEC §9 Toasts: top-right, auto-close after 5000 ms, Alt+T focuses them. D15: a polite live region.
 // The store is module-level and React-free so any layer (session, pages) can call toast.error().
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createStore } from '../lib/store';
 
 /** SPEC §9: a toast closes by itself after this long (paused while hovered or focused). */
@@ -12,13 +12,14 @@ export type ToastKind = 'error' | 'success' | 'info';
 export interface Toast {
   id: number;
   kind: ToastKind;
-  message: string;
+  /** Usually text; D25: may hold a real button too (an Undo), reached with Tab after Alt+T. */
+  message: ReactNode;
 }
 
 export const toasts = createStore<readonly Toast[]>([]);
 let nextId = 1;
 
-function push(kind: ToastKind, message: string): number {
+function push(kind: ToastKind, message: ReactNode): number {
   // The same message twice in a row (a double click, two failing calls) shows once.
   const same = toasts.getState().find((t) => t.kind === kind && t.message === message);
   if (same) return same.id;
@@ -33,9 +34,9 @@ export function dismissToast(id: number): void {
 
 /** Shows a toast from anywhere: `toast.error('…')`. Returns its id. */
 export const toast = {
-  error: (message: string) => push('error', message),
-  success: (message: string) => push('success', message),
-  info: (message: string) => push('info', message),
+  error: (message: ReactNode) => push('error', message),
+  success: (message: ReactNode) => push('success', message),
+  info: (message: ReactNode) => push('info', message),
 };
 
 const isFocusHotkey = (e: KeyboardEvent) => e.altKey && !e.ctrlKey && !e.metaKey && (e.code === 'KeyT' || e.key.toLowerCase() === 't');
