@@ -1,0 +1,34 @@
+// D24 D30 D32: what audit entries have in common when put into words, for the customer's timeline and
+// the dashboard's latest activity (each page words its own sentences). Changes are as the server
+// records them (server/audit.ts): updates as field → { from, to }, other entries as plain values.
+
+/** D22's fields as a sentence names them. */
+const FIELD_WORDS: Record<string, string> = { address_line: 'address', postal_code: 'postal code' };
+export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
+
+/** A value as text: lists (tags) comma-separated, nothing as ''. */
+export function valueText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(String).join(', ');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export interface FieldChange {
+  field: string;
+  from: string;
+  to: string;
+}
+
+/** An update's changes (field → { from, to }) as text, in the order the server wrote them. */
+export function fieldChanges(changes: Record<string, unknown>): FieldChange[] {
+  return Object.entries(changes).flatMap(([field, c]) => {
+    if (typeof c !== 'object' || c === null || !('from' in c) || !('to' in c)) return [];
+    return [{ field, from: valueText(c.from), to: valueText(c.to) }];
+  });
+}
+
+/** Who did it: the actor's name as it was, or "Someone" for the system. */
+export const actorName = (entry: { actor: { name: string } | null }): string => entry.actor?.name || 'Someone';
+
+/** "phone", "phone and status", "phone, city and status". */
+export const wordList = (words: string[]): string => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
