@@ -17,6 +17,7 @@ import TeamPage from '../../src/pages/team/TeamPage';
 import { navigate } from '../../src/router/location';
 import { matchPath } from '../../src/router/match';
 import { ParamsContext } from '../../src/router/params';
+import { json } from '../helpers/fake-api';
 import { renderWithSession } from '../helpers/render';
 import { pageSession, WITH_ORG } from '../helpers/session';
 
@@ -85,15 +86,20 @@ describe('pages', () => {
     expect(title()).toBe('Customer not found');
   });
 
-  it('STYLE useParams: the page reads the id the app matched, not the path', () => {
+  it('STYLE useParams: the page reads the id the app matched, not the path', async () => {
     navigate('/customers/42');
+    const t = pageSession({ state: WITH_ORG });
+    t.seed();
+    t.api.routes.set('/v1/customers/43/', () => json(404, { detail: 'No such customer', code: 'not_found' }));
     renderWithSession(
-      pageSession({ state: WITH_ORG }),
+      t,
       <ParamsContext.Provider value={{ id: '43' }}>
         <CustomerDashboardPage />
       </ParamsContext.Provider>,
     );
-    expect(screen.getByText('Customer #43')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Customer not found' })).toBeTruthy();
+    expect(t.api.calls.map((c) => c.path)).toContain('/api/v1/customers/43/');
+    expect(t.api.calls.map((c) => c.path)).not.toContain('/api/v1/customers/42/');
   });
 
   it('SPEC §2 Add Customer and Edit Customer share one form; Cancel goes back', () => {

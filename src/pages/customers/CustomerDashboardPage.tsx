@@ -1,25 +1,83 @@
-// SPEC §2 Customer Dashboard (customers/{id}, customers:view); D12 for a bad id.
+// SPEC §2 Customer Dashboard (customers/{id}, customers:view): D22 the record, D24 notes and timeline,
+// D25 delete with Undo. D12: a bad id, and a missing, deleted or other organization's customer (the
+// server answers 404 for each), show the not-found state. D9: Edit and Delete only for who may.
+// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
+import '../../ui/first-bundle';
+import type { Customer } from '../../../contract/customers';
+import { useCustomersApi } from '../../api/customers';
+import { isHttpError } from '../../http/errors';
+import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
+import { Spinner } from '../../ui/spinner';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
+import { CustomerDetails, StatusBadge } from './detail/CustomerDetails';
+import { DeleteCustomer } from './detail/DeleteCustomer';
+import { failureMessage } from './detail/failure';
+import { Timeline } from './detail/Timeline';
+
+/** The route's own title, shown until the customer's name is known. */
+export const PAGE_TITLE = 'Customer Dashboard';
+
+function Loaded({ customer }: { customer: Customer }) {
+  const canEdit = useCan('customers:update');
+  const canDelete = useCan('customers:delete');
+  return (
+    <Page
+      title={customer.name}
+      description={
+        <>
+          <StatusBadge status={customer.status} />
+          {customer.company && <span className="customer-company">{customer.company}</span>}
+        </>
+      }
+      actions={
+        (canEdit || canDelete) && (
+          <>
+            {canEdit && (
+              <Link to={`/customers/${customer.id}/edit`} className="btn btn-primary">
+                Edit
+              </Link>
+            )}
+            {canDelete && <DeleteCustomer customer={customer} />}
+          </>
+        )
+      }
+    >
+      <div className="customer-layout">
+        <CustomerDetails customer={customer} />
+        <Timeline customerId={customer.id} />
+      </div>
+    </Page>
+  );
+}
+
+function CustomerView({ id }: { id: number }) {
+  const query = useQuery(useCustomersApi().get(id));
+  // A 404 wins over data still in the cache: the customer was deleted meanwhile (D25).
+  if (isHttpError(query.error, 404)) return <CustomerNotFound />;
+  if (query.data) return <Loaded customer={query.data} />;
+  return (
+    <Page title={PAGE_TITLE}>
+      {query.status === 'error' ? (
+        <div className="card notice" role="alert">
+          <p>{failureMessage(query.error, 'load this customer')}</p>
+          <button type="button" className="btn btn-sm" onClick={() => void query.refetch().catch(() => undefined)} disabled={query.fetching}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <Spinner label="Loading customer…" />
+      )}
+    </Page>
+  );
+}
 
 export default function CustomerDashboardPage() {
   const id = useCustomerId();
-  const canEdit = useCan('customers:update');
   if (id === null) return <CustomerNotFound />;
-  return (
-    <Page
-      title="Customer Dashboard"
-      description={`Customer #${id}`}
-      actions={
-        canEdit && (
-          <Link to={`/customers/${id}/edit`} className="btn">
-            Edit Customer
-          </Link>
-        )
-      }
-    />
-  );
+  // Keyed by id: another customer's page starts afresh (its own timeline pages, no open dialog).
+  return <CustomerView key={id} id={id} />;
 }

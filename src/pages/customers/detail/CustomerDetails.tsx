@@ -1,0 +1,90 @@
+// D22: the customer's contact details and service address, and who added and last changed it.
+import type { Customer, PersonRef } from '../../../../contract/customers';
+import { Link } from '../../../router/Link';
+import { When } from '../../../ui/when';
+
+/** tel: takes the digits (and a leading +) however the number was written. */
+export const telHref = (phone: string): string => `tel:${phone.replace(/[^\d+]/g, '')}`;
+
+const STATUS_WORDS = { lead: 'Lead', active: 'Active', inactive: 'Inactive' } as const;
+
+export function StatusBadge({ status }: { status: Customer['status'] }) {
+  return (
+    <span className="status" data-status={status}>
+      {STATUS_WORDS[status]}
+    </span>
+  );
+}
+
+/** The address lines that are filled in: street; city, region and postal code; country. */
+export function addressLines(c: Customer): string[] {
+  const place = [c.city, [c.region, c.postal_code].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [c.address_line, place, c.country].filter((l): l is string => Boolean(l));
+}
+
+function ByWhom({ verb, who, at }: { verb: string; who: PersonRef | null; at: string }) {
+  return (
+    <p>
+      {verb} {who ? `by ${who.name} ` : ''}
+      <When at={at} />
+    </p>
+  );
+}
+
+export function CustomerDetails({ customer: c }: { customer: Customer }) {
+  const address = addressLines(c);
+  return (
+    <section className="card detail-card" aria-labelledby="contact-title">
+      <h2 id="contact-title">Contact</h2>
+      <dl className="detail-list">
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={c.status} />
+        </dd>
+        {c.company && (
+          <>
+            <dt>Company</dt>
+            <dd>{c.company}</dd>
+          </>
+        )}
+        <dt>Email</dt>
+        <dd>{c.email ? <a href={`mailto:${c.email}`}>{c.email}</a> : <span className="muted">None</span>}</dd>
+        <dt>Phone</dt>
+        <dd>{c.phone ? <a href={telHref(c.phone)}>{c.phone}</a> : <span className="muted">None</span>}</dd>
+        <dt>Tags</dt>
+        <dd>
+          {c.tags.length ? (
+            <ul className="tag-list">
+              {c.tags.map((t) => (
+                <li key={t}>
+                  {/* A tag leads to the list filtered by it (D26). */}
+                  <Link className="tag" to={`/customers?tag=${encodeURIComponent(t)}`}>
+                    {t}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <span className="muted">None</span>
+          )}
+        </dd>
+      </dl>
+
+      <h2 id="address-title">Service address</h2>
+      {address.length ? (
+        <address aria-labelledby="address-title" className="detail-address">
+          {address.map((line, i) => (
+            <span key={i}>{line}</span>
+          ))}
+        </address>
+      ) : (
+        <p className="muted">No address yet.</p>
+      )}
+
+      <div className="detail-meta">
+        <ByWhom verb="Added" who={c.created_by} at={c.created_at} />
+        {c.updated_at !== c.created_at && <ByWhom verb="Last changed" who={c.updated_by} at={c.updated_at} />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+// D24: the customer's timeline, newest first and paged ("Show more"): its notes (added here, edited and
+// deleted in place) and every audit entry about it in plain words, each change before → after.
+import { useEffect, useRef, useState } from 'react';
+import type { TimelineItem } from '../../../../contract/customers';
+import { useCustomersApi } from '../../../api/customers';
+import { useQuery } from '../../../query/use-query';
+import { useCan } from '../../../session/use-session';
+import { Spinner } from '../../../ui/spinner';
+import { When } from '../../../ui/when';
+import { NoteComposer, NoteItem } from './Notes';
+import { TimelineChanges, timelineSentence } from './timeline-words';
+import { useUserId } from './user-id';
+
+/** Items per page of the timeline (the server allows up to 100). */
+export const TIMELINE_PAGE_SIZE = 20;
+export const MSG_TIMELINE_FAILED = 'Could not load the timeline.';
+
+const pageParams = (page: number) => ({ page, page_size: TIMELINE_PAGE_SIZE });
+
+interface EntryProps {
+  customerId: number;
+  /** D24: who may edit or delete a note: anyone with customers:update, and its author. */
+  mayEdit: (authorId: number | undefined) => boolean;
+  onNoteDeleted: () => void;
+}
+
+/** `start`: the first item of a page loaded by "Show more", which takes the focus (D15). */
+function Entry({ item, start, customerId, mayEdit, onNoteDeleted }: EntryProps & { item: TimelineItem; start?: number }) {
+  const mark = start === undefined ? {} : { 'data-page-start': start, tabIndex: -1 };
+  if (item.kind === 'note') {
+    const { kind: _kind, ...note } = item;
+    return (
+      <li className="timeline-item" data-kind="note" {...mark}>
+        <NoteItem customerId={customerId} note={note} editable={mayEdit(note.author?.id)} onDeleted={onNoteDeleted} />
+      </li>
+    );
+  }
+  return (
+    <li className="timeline-item" data-kind="audit" {...mark}>
+      <p className="timeline-line">
+        <span>{timelineSentence(item)}</span> <span className="timeline-time"><When at={item.at} /></span>
+      </p>
+      <TimelineChanges entry={item} />
+    </li>
+  );
+}
+
+const keyOf = (item: TimelineItem) => `${item.kind}-${item.id}`;
+
+/**
+ * Pages after the first, each read on its own (its own cache key). When the page asked for arrives,
+ * its first item takes the focus, so a keyboard user reads on where the new items start.
+ */
+function LaterPage({ page, ...props }: EntryProps & { page: number }) {
+  const query = useQuery(useCustomersApi().timeline(props.customerId, pageParams(page)));
+  const arrived = query.data !== undefined;
+  useEffect(() => {
+    if (arrived) document.querySelector<HTMLElement>(`[data-page-start="${page}"]`)?.focus();
+  }, [arrived, page]);
+  return <>{query.data?.results.map((item, i) => <Entry key={keyOf(item)} item={item} start={i === 0 ? page : undefined} {...props} />)}</>;
+}
+
+export function Timeline({ customerId }: { customerId: number }) {
+  const api = useCustomersApi();
+  const canUpdate = useCan('customers:update');
+  const userId = useUserId();
+  const [pages, setPages] = useState(1);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const first = useQuery(api.timeline(customerId, pageParams(1)));
+  // The page asked for last: while it loads "Show more" waits; if it fails, Retry asks again.
+  const last = useQuery(api.timeline(customerId, pageParams(pages)));
+  const retry = () => void (first.status === 'error' ? first : last).refetch().catch(() => undefined);
+
+  const props: EntryProps = {
+    customerId,
+    mayEdit: (authorId) => canUpdate || (userId !== null && authorId === userId),
+    onNoteDeleted: () => heading.current?.focus(),
+  };
+  const count = first.data?.count ?? 0;
+  const failed = (first.status === 'error' && !first.data) || (last.status === 'error' && !last.data);
+
+  let body;
+  if (first.data && count === 0) body = <p className="muted">Nothing here yet.</p>;
+  else if (first.data) {
+    body = (
+      <ol className="timeline">
+        {first.data.results.map((item) => (
+          <Entry key={keyOf(item)} item={item} {...props} />
+        ))}
+        {Array.from({ length: pages - 1 }, (_, i) => (
+          <LaterPage key={i + 2} page={i + 2} {...props} />
+        ))}
+      </ol>
+    );
+  } else if (!failed) body = <Spinner label="Loading the timeline…" />;
+
+  return (
+    <section className="card timeline-card" aria-labelledby="timeline-title">
+      <h2 id="timeline-title" ref={heading} tabIndex={-1}>
+        Notes and history
+      </h2>
+      {canUpdate && <NoteComposer customerId={customerId} />}
+      {body}
+      {failed ? (
+        <p className="write-error" role="alert">
+          {MSG_TIMELINE_FAILED}{' '}
+          <button type="button" className="link-btn" onClick={retry} disabled={first.fetching || last.fetching}>
+            Retry
+          </button>
+        </p>
+      ) : (
+        (count > pages * TIMELINE_PAGE_SIZE || !last.data) && first.data && (
+          <button type="button" className="btn btn-sm timeline-more" onClick={() => setPages((p) => p + 1)} disabled={!last.data} aria-busy={!last.data || undefined}>
+            {last.data ? 'Show more' : 'Loading…'}
+          </button>
+        )
+      )}
+    </section>
+  );
+}
