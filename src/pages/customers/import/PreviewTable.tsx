@@ -1,0 +1,79 @@
+// D27: the rows of an import preview with their errors in words and their duplicates (by email) as
+// links to the customer who already has that email.
+import type { CustomerInputField, ImportDuplicateMode, ImportPreviewRow } from '../../../../contract/customers';
+import { Link } from '../../../router/Link';
+
+/** Rows without problems shown at most; every row with an error or a duplicate is always shown. */
+export const PREVIEW_CLEAN_ROWS = 100;
+
+/** The columns shown (the rest of a row's fields are imported all the same). */
+const COLUMNS: readonly CustomerInputField[] = ['name', 'email', 'phone', 'company', 'city', 'status', 'tags'];
+const LABELS: Record<string, string> = {
+  name: 'Name', company: 'Company', email: 'Email', phone: 'Phone', address_line: 'Address', city: 'City', region: 'Region',
+  postal_code: 'Postal code', country: 'Country', status: 'Status', tags: 'Tags',
+};
+export const fieldLabel = (field: string): string => LABELS[field] ?? field.replace(/_/g, ' ');
+
+/** The rows to show: all with a problem, and the first clean ones. */
+export function shownRows(rows: readonly ImportPreviewRow[]): ImportPreviewRow[] {
+  let clean = 0;
+  return rows.filter((r) => r.errors.length > 0 || r.duplicate !== null || clean++ < PREVIEW_CLEAN_ROWS);
+}
+
+function Problems({ row, mode }: { row: ImportPreviewRow; mode: ImportDuplicateMode }) {
+  if (!row.errors.length && !row.duplicate) return <span className="muted">Ready</span>;
+  return (
+    <ul className="import-problems">
+      {row.errors.map((e, i) => (
+        <li key={i} className="import-error">
+          {/* The server's detail continues the field's name: "Email" + "is not a valid email address". */}
+          {e.field ? `${fieldLabel(e.field)} ${e.detail}` : e.detail}
+        </li>
+      ))}
+      {row.duplicate && (
+        <li className="import-duplicate">
+          Email already belongs to <Link to={`/customers/${row.duplicate.id}`}>{row.duplicate.name}</Link>
+          {!row.errors.length && (mode === 'update' ? ': will be updated' : ': will be skipped')}
+        </li>
+      )}
+    </ul>
+  );
+}
+
+export function PreviewTable({ rows, mode, caption }: { rows: readonly ImportPreviewRow[]; mode: ImportDuplicateMode; caption: string }) {
+  return (
+    <div className="table-wrap import-table">
+      <table className="data-table">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col">
+                {fieldLabel(c)}
+              </th>
+            ))}
+            <th scope="col">Problems</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.line} data-state={row.errors.length ? 'error' : row.duplicate ? 'duplicate' : 'ready'}>
+              <th scope="row" data-label="Line">
+                {row.line}
+              </th>
+              {COLUMNS.map((c) => (
+                <td key={c} data-label={fieldLabel(c)}>
+                  {row.values[c] ?? ''}
+                </td>
+              ))}
+              <td data-label="Problems">
+                <Problems row={row} mode={mode} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

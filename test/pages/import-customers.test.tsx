@@ -1,0 +1,231 @@
+// D27 Import (customers/import): the file checked in the browser (CSV, at most 5 MB), the preview with
+// each row's errors and duplicates, skip or update, the commit and its summary, a refused commit.
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import '../ui/no-console';
+import { IMPORT_MAX_BYTES, type ImportPreview, type ImportPreviewRow } from '../../contract/customers';
+import ImportCustomersPage from '../../src/pages/customers/ImportCustomersPage';
+import { PREVIEW_CLEAN_ROWS } from '../../src/pages/customers/import/PreviewTable';
+import { createQueryCache } from '../../src/query/cache';
+import { QueryProvider } from '../../src/query/use-query';
+import { navigate } from '../../src/router/location';
+import type { SessionState } from '../../src/session/types';
+import { Toaster, toasts } from '../../src/ui/toast';
+import { FakeApi, json, MemoryStorage } from '../helpers/fake-api';
+import { FakeRecord } from '../helpers/fake-customer';
+import { renderWithSession } from '../helpers/render';
+import { pageSession, WITH_ORG } from '../helpers/session';
+
+const CREATE = ['dashboard:view', 'customers:view', 'customers:create'];
+const as = (...extra: string[]): Partial<SessionState> => ({ ...WITH_ORG, permissions: [...CREATE, ...extra] });
+const CSV = 'name,email,phone,notes\nAnn Lee,ann@example.com,503 555 0101,x\n';
+
+const row = (line: number, name: string, email: string, over: Partial<ImportPreviewRow> = {}): ImportPreviewRow => ({
+  line, values: { name, email, phone: '(503) 555-0101' }, errors: [], duplicate: null, ...over,
+});
+
+function preview(rows: ImportPreviewRow[], ignored: string[] = ['notes']): ImportPreview {
+  const invalid = rows.filter((r) => r.errors.length).length;
+  return { rows, ignored_columns: ignored, summary: { total: rows.length, valid: rows.length - invalid, invalid, duplicates: rows.filter((r) => r.duplicate).length } };
+}
+
+const CLEAN = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Bo Chen', 'bo@example.com')]);
+const WITH_ERRORS = preview([
+  row(2, 'Ann Lee', 'ann@example.com'),
+  row(3, '', 'not-an-email', { errors: [{ field: 'name', detail: 'is required' }, { field: 'email', detail: 'is not a valid email address' }] }),
+  row(4, 'Cy Diaz', 'cy@example.com', { errors: [{ field: 'status', detail: 'must be lead, active or inactive' }] }),
+]);
+const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith' } })]);
+
+function show(state: Partial<SessionState> = as('customers:update'), setup: (r: FakeRecord) => void = () => {}) {
+  navigate('/customers/import', { replace: true });
+  const api = new FakeApi();
+  const record = new FakeRecord(api);
+  setup(record);
+  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
+  t.seed();
+  renderWithSession(
+    t,
+    <QueryProvider cache={createQueryCache({ retries: 0 })}>
+      <ImportCustomersPage />
+      <Toaster />
+    </QueryProvider>,
+  );
+  return { api, record };
+}
+
+const input = () => screen.getByLabelText('CSV file') as HTMLInputElement;
+function choose(file: File) {
+  fireEvent.change(input(), { target: { files: [file] } });
+}
+const csvFile = (text = CSV, name = 'customers.csv', type = 'text/csv') => new File([text], name, { type });
+const importButton = () => screen.getByRole('button', { name: 'Import' }) as HTMLButtonElement;
+const rowOf = (line: number) => screen.getAllByRole('row').find((r) => within(r).queryByRole('rowheader')?.textContent === String(line))!;
+
+beforeEach(() => {
+  navigate('/', { replace: true });
+  toasts.setState([]);
+});
+
+describe('D27 import: the file', () => {
+  it('asks for a CSV file with a labelled file input', () => {
+    show();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Import Customers');
+    expect(input().type).toBe('file');
+    expect(input().accept).toBe('.csv,text/csv');
+  });
+
+  it('D27 a file over 5 MB is refused in the browser with a clear message, and nothing is sent', () => {
+    const { record } = show();
+    const big = csvFile();
+    Object.defineProperty(big, 'size', { value: IMPORT_MAX_BYTES + 1 });
+    choose(big);
+    expect(screen.getByRole('alert').textContent).toBe('“customers.csv” is over 5 MB; a file can be at most 5 MB. Split it into smaller files and import them one by one.');
+    expect(input().getAttribute('aria-invalid')).toBe('true');
+    expect(record.calls('/v1/customers/import/preview/')).toEqual([]);
+  });
+
+  it('D27 sizes are told in megabytes; a 413 from the server says the file is too large', async () => {
+    const { record } = show(as(), (r) => r.failures.set('POST /v1/customers/import/preview/', [{ status: 413, body: { detail: 'Body too large', code: 'too_large' } }]));
+    const big = csvFile('x', 'big.csv');
+    Object.defineProperty(big, 'size', { value: 6.2 * 1024 * 1024 });
+    choose(big);
+    expect(screen.getByRole('alert').textContent).toMatch(/^“big.csv” is 6.2 MB; a file can be at most 5 MB/);
+    choose(csvFile());
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^“customers.csv” is too large; a file can be at most 5 MB/);
+    expect(record.calls('/v1/customers/import/preview/')).toHaveLength(1);
+  });
+
+  it('a file that is not a CSV is refused in the browser', () => {
+    const { record } = show();
+    choose(csvFile('x', 'photo.png', 'image/png'));
+    expect(screen.getByRole('alert').textContent).toMatch(/^Choose a CSV file/);
+    expect(record.calls('/v1/customers/import/preview/')).toEqual([]);
+  });
+
+  it('D27 the file is sent as it is (text/csv) for a preview; nothing is written', async () => {
+    const { record } = show(as('customers:update'), (r) => (r.preview = CLEAN));
+    choose(csvFile());
+    expect(await screen.findByRole('heading', { name: 'Preview' })).toBeTruthy();
+    const [call] = record.calls('/v1/customers/import/preview/', 'POST');
+    expect(call!.body).toBe(CSV);
+    expect(call!.blobType).toBe('text/csv');
+    expect(record.calls('/v1/customers/import/')).toEqual([]);
+    expect(screen.getByText('“customers.csv”: 2 rows. 2 ready, 0 with errors, 0 with an email that already exists.')).toBeTruthy();
+    expect(screen.getByText('Columns that are not customer fields are left out: notes.')).toBeTruthy();
+    expect(screen.getByText('Nothing is saved until you press Import.')).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Preview' }));
+  });
+
+  it('a file the server cannot read shows its words and asks for another', async () => {
+    show(as(), (r) =>
+      r.failures.set('POST /v1/customers/import/preview/', [{ status: 400, body: { detail: 'The header row must have a "name" column', code: 'invalid_csv' } }]),
+    );
+    choose(csvFile());
+    expect((await screen.findByRole('alert')).textContent).toBe('The header row must have a "name" column.');
+    expect(input()).toBeTruthy();
+  });
+});
+
+describe('D27 import: the preview', () => {
+  it('D27 shows each row with its errors in words; Import is disabled until the file is fixed', async () => {
+    const { record } = show(as(), (r) => (r.preview = WITH_ERRORS));
+    choose(csvFile());
+    await screen.findByRole('table');
+    expect(within(rowOf(3)).getByText('Name is required')).toBeTruthy();
+    expect(within(rowOf(3)).getByText('Email is not a valid email address')).toBeTruthy();
+    expect(within(rowOf(4)).getByText('Status must be lead, active or inactive')).toBeTruthy();
+    expect(within(rowOf(2)).getByText('Ready')).toBeTruthy();
+    expect(rowOf(3).getAttribute('data-state')).toBe('error');
+    expect(importButton().disabled).toBe(true);
+    const why = screen.getByText('Fix the file and upload it again: 2 rows have errors.');
+    expect(importButton().getAttribute('aria-describedby')).toBe(why.id);
+    expect(record.calls('/v1/customers/import/')).toEqual([]);
+  });
+
+  it('shows every row with a problem but only the first clean ones, and says how many are left out', async () => {
+    const rows = Array.from({ length: PREVIEW_CLEAN_ROWS + 5 }, (_, i) => row(i + 2, `P${i}`, `p${i}@example.com`));
+    rows.push(row(999, 'Bad', 'x', { errors: [{ field: 'email', detail: 'is not a valid email address' }] }));
+    show(as(), (r) => (r.preview = preview(rows)));
+    choose(csvFile());
+    await screen.findByRole('table');
+    expect(screen.getAllByRole('row')).toHaveLength(PREVIEW_CLEAN_ROWS + 2); // the header, the clean ones, the bad one
+    expect(rowOf(999)).toBeTruthy();
+    expect(screen.getByText(/^5 more rows without problems are not shown/)).toBeTruthy();
+  });
+
+  it('D27 a duplicate links to the customer who has that email; skipped by default, or updated when chosen', async () => {
+    const { record } = show(as('customers:update'), (r) => {
+      r.preview = WITH_DUPLICATE;
+      r.importAnswer = () => json(200, { created: 1, updated: 1, skipped: 0 });
+    });
+    choose(csvFile());
+    await screen.findByRole('table');
+    const link = within(rowOf(3)).getByRole('link', { name: 'Jane Smith' });
+    expect(link.getAttribute('href')).toBe('/customers/7');
+    expect(rowOf(3).textContent).toContain('Email already belongs to Jane Smith: will be skipped');
+    const choice = screen.getByRole('group', { name: 'Rows whose email already exists' });
+    expect((within(choice).getByRole('radio', { name: 'Skip them' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(within(choice).getByRole('radio', { name: /Update them/ }));
+    expect(rowOf(3).textContent).toContain('will be updated');
+    fireEvent.click(importButton());
+    expect(await screen.findByRole('heading', { name: 'Import finished' })).toBeTruthy();
+    const [call] = record.calls('/v1/customers/import/', 'POST');
+    expect(call!.search).toBe('?on_duplicate=update');
+    expect(call!.body).toBe(CSV);
+  });
+
+  it('D9 without customers:update there is no Update choice, and duplicates are skipped', async () => {
+    const { record } = show(as(), (r) => (r.preview = WITH_DUPLICATE));
+    choose(csvFile());
+    await screen.findByRole('table');
+    expect(screen.queryByRole('radio', { name: /Update them/ })).toBeNull();
+    expect(screen.getByText(/these rows will be skipped/)).toBeTruthy();
+    fireEvent.click(importButton());
+    await screen.findByRole('heading', { name: 'Import finished' });
+    expect(record.calls('/v1/customers/import/', 'POST')[0]!.search).toBe('?on_duplicate=skip');
+  });
+
+  it('Choose another file goes back to the file input', async () => {
+    show(as(), (r) => (r.preview = CLEAN));
+    choose(csvFile());
+    await screen.findByRole('table');
+    fireEvent.click(screen.getByRole('button', { name: 'Choose another file' }));
+    expect(input()).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+});
+
+describe('D27 import: the commit', () => {
+  it('D27 commits and sums up "12 created, 3 updated, 1 skipped" with a link back to the list, announced', async () => {
+    show(as('customers:update'), (r) => {
+      r.preview = CLEAN;
+      r.importAnswer = () => json(200, { created: 12, updated: 3, skipped: 1 });
+    });
+    choose(csvFile());
+    await screen.findByRole('table');
+    fireEvent.click(importButton());
+    const done = await screen.findByRole('region', { name: 'Import finished' });
+    expect(within(done).getByText('12 created, 3 updated, 1 skipped')).toBeTruthy();
+    expect(within(done).getByRole('link', { name: 'Back to Customers' }).getAttribute('href')).toBe('/customers');
+    expect(document.activeElement).toBe(within(done).getByRole('heading', { name: 'Import finished' }));
+    expect(toasts.getState().map((t) => t.message)).toEqual(['Import finished: 12 created, 3 updated, 1 skipped']);
+    fireEvent.click(within(done).getByRole('button', { name: 'Import another file' }));
+    expect(input()).toBeTruthy();
+  });
+
+  it('D27 a 400 import_invalid from the commit shows its rows, and nothing was imported', async () => {
+    const bad = row(3, 'Bo Chen', 'ann@example.com', { errors: [{ field: 'email', detail: 'is the same as on line 2' }] });
+    show(as(), (r) => {
+      r.preview = CLEAN;
+      r.importAnswer = () => json(400, { detail: '1 row needs fixing; nothing was imported', code: 'import_invalid', rows: [bad] });
+    });
+    choose(csvFile());
+    await screen.findByRole('table');
+    fireEvent.click(importButton());
+    expect((await screen.findByRole('alert')).textContent).toBe('1 row needs fixing; nothing was imported.');
+    const refused = screen.getByRole('table', { name: 'Rows the server refused' });
+    expect(within(refused).getByText('Email is the same as on line 2')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Import finished' })).toBeNull();
+  });
+});
