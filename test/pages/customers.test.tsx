@@ -1,5 +1,5 @@
-// The customers list (D25 D26 D27 D9) and the dashboard's customer card, by role and name, against the
-// fake API's customers (test/helpers/fake-api.ts), through the real client and query cache.
+// The customers list (D25 D26 D27 D9), by role and name, against the fake API's customers
+// (test/helpers/fake-api.ts), through the real client and query cache. The dashboard: home-dashboard.test.tsx.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +8,6 @@ import { customerKeys, listPath } from '../../src/api/customers';
 import CustomersPage from '../../src/pages/customers/CustomersPage';
 import { SEARCH_DEBOUNCE_MS } from '../../src/pages/customers/ListToolbar';
 import { DEFAULT_LIST, listHref, readListParams } from '../../src/pages/customers/list-params';
-import DashboardPage from '../../src/pages/dashboard/DashboardPage';
 import { createQueryCache, hashKey, startsWith } from '../../src/query/cache';
 import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
@@ -433,26 +432,3 @@ describe('D26 list URL and cache keys', () => {
   });
 });
 
-describe('dashboard customer card', () => {
-  it('D9 shows the total from page_size=1 and links to the list', async () => {
-    const { customers } = show(DashboardPage, '/dashboard');
-    const card = await screen.findByRole('region', { name: 'Customers' });
-    await waitFor(() => expect(within(card).getByText('30')).toBeTruthy());
-    expect(within(card).getByRole('link', { name: 'View customer list' }).getAttribute('href')).toBe('/customers');
-    expect(customers.listQueries).toEqual(['?page=1&page_size=1']);
-  });
-
-  it('D9 is not shown without customers:view, and nothing is fetched', () => {
-    const { customers } = show(DashboardPage, '/dashboard', { ...WITH_ORG, permissions: ['dashboard:view'] });
-    expect(screen.queryByRole('region', { name: 'Customers' })).toBeNull();
-    expect(customers.listQueries).toEqual([]);
-  });
-
-  it('an error offers Retry', async () => {
-    show(DashboardPage, '/dashboard', WITH_ORG, (c) => c.failures.push(503));
-    const card = screen.getByRole('region', { name: 'Customers' });
-    expect(await within(card).findByText(/Could not load the total/)).toBeTruthy();
-    fireEvent.click(within(card).getByRole('button', { name: 'Retry' }));
-    await waitFor(() => expect(within(card).getByText('30')).toBeTruthy());
-  });
-});

@@ -1,20 +1,213 @@
-// SPEC §2: the dashboard's contents are not specified; it greets the person and sums up what they may see.
+// D32 Dashboard: customers by status, new this week and this month, the most recently updated
+// customers, and (audit:view) the latest activity, each linking to its page; all from one call. Parts
+// the API returns null for (no permission) are not shown; a new organization gets an honest empty state.
+// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
+import '../../ui/first-bundle';
+import type { ReactNode } from 'react';
+import type { AuditEntryView, DashboardData } from '../../../contract/customers';
+import { useCustomersApi } from '../../api/customers';
+import { isNetworkError } from '../../http/errors';
+import { useQuery } from '../../query/use-query';
+import { Link } from '../../router/Link';
 import { useCan, useSession } from '../../session/use-session';
 import { Page } from '../../ui/page';
-import { CustomerSummary } from './CustomerSummary';
+import { Spinner } from '../../ui/spinner';
+import { When } from '../../ui/when';
+import { activitySentence } from './activity-words';
+
+export const ACTIVITY_PATH = '/activity';
+export const NEW_CUSTOMER_PATH = '/customers/new';
+export const IMPORT_PATH = '/customers/import';
+/** D26: the list's newest first, for "new customers". */
+export const NEWEST_PATH = '/customers?sort=-created_at';
+export const MSG_DASHBOARD_FAILED = 'Could not load the dashboard.';
+
+const countFormat = new Intl.NumberFormat();
+type Figures = NonNullable<DashboardData['customers']>;
+
+/** D22's statuses as the cards name them: "3 leads", "1 active", "7 inactive". */
+const STATUS_CARDS = [
+  { status: 'lead', one: 'lead', many: 'leads' },
+  { status: 'active', one: 'active', many: 'active' },
+  { status: 'inactive', one: 'inactive', many: 'inactive' },
+] as const;
+
+function Stat({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <section className="card stat-card" aria-labelledby={id}>
+      <h2 id={id} className="stat-label">
+        {label}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** While loading (`figures` null) only the total's card shows, waiting: the same element then gets the figure. */
+function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgName: string | null }) {
+  return (
+    <div className="stat-grid">
+      <Stat id="dash-total" label="Customers">
+        {figures ? (
+          <p className="stat-value">{countFormat.format(figures.total)}</p>
+        ) : (
+          <p className="stat-value stat-loading" aria-busy="true">
+            <span aria-hidden="true">…</span>
+            <span className="sr-only">Loading</span>
+          </p>
+        )}
+        <p className="stat-note">{orgName ? `in ${orgName}` : 'in this organization'}</p>
+        {/* Named apart from the sidebar's 'Customers' link. */}
+        <Link to="/customers" className="stat-link">
+          View customer list
+        </Link>
+      </Stat>
+      {figures && (
+        <Stat id="dash-status" label="By status">
+          <ul className="status-counts">
+            {STATUS_CARDS.map(({ status, one, many }) => {
+              const n = figures.by_status[status] ?? 0;
+              return (
+                <li key={status}>
+                  <Link to={`/customers?status=${status}`} data-status={status}>
+                    <span className="status-count">{countFormat.format(n)}</span> {n === 1 ? one : many}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </Stat>
+      )}
+      {figures && (
+        <Stat id="dash-new" label="New customers">
+          <dl className="new-counts">
+            <div>
+              <dt>This week</dt>
+              <dd className="stat-value">{countFormat.format(figures.new_this_week)}</dd>
+            </div>
+            <div>
+              <dt>This month</dt>
+              <dd className="stat-value">{countFormat.format(figures.new_this_month)}</dd>
+            </div>
+          </dl>
+          <p className="stat-note">Added in the last 7 and 30 days</p>
+          <Link to={NEWEST_PATH} className="stat-link">
+            View newest customers
+          </Link>
+        </Stat>
+      )}
+    </div>
+  );
+}
+
+function RecentlyUpdated({ customers }: { customers: Figures['recently_updated'] }) {
+  return (
+    <section className="card dash-list" aria-labelledby="dash-recent">
+      <h2 id="dash-recent">Recently updated</h2>
+      <ol>
+        {customers.map((c) => (
+          <li key={c.id}>
+            <Link to={`/customers/${c.id}`}>{c.name}</Link>
+            <span className="dash-when">
+              <When at={c.updated_at} />
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
+  const can = { team: useCan('team:view'), permissions: useCan('permissions:view') };
+  return (
+    <section className="card dash-list" aria-labelledby="dash-activity">
+      <h2 id="dash-activity">Latest activity</h2>
+      {entries.length ? (
+        <ol>
+          {entries.map((e) => (
+            <li key={e.id}>
+              <span>{activitySentence(e, can)}</span>
+              <span className="dash-when">
+                <When at={e.at} />
+              </span>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="muted">Nothing has happened yet.</p>
+      )}
+      <Link to={ACTIVITY_PATH} className="stat-link">
+        See all activity
+      </Link>
+    </section>
+  );
+}
+
+/** D32 empty organization: what to do first, offered only to who may do it (D9). */
+function NoCustomersYet() {
+  const canCreate = useCan('customers:create');
+  return (
+    <section className="card empty-state dash-empty" aria-labelledby="dash-empty">
+      <h2 id="dash-empty">No customers yet</h2>
+      {canCreate ? (
+        <>
+          <p>Customers you add show up here, with who changed what and when.</p>
+          <Link to={NEW_CUSTOMER_PATH} className="btn btn-primary">
+            Add your first customer
+          </Link>
+          <p className="dash-or">
+            or <Link to={IMPORT_PATH}>import them from a CSV file</Link>
+          </p>
+        </>
+      ) : (
+        <p>When your team adds customers, they show up here.</p>
+      )}
+    </section>
+  );
+}
+
+function DashboardContent({ orgName, canViewCustomers }: { orgName: string | null; canViewCustomers: boolean }) {
+  const query = useQuery(useCustomersApi().dashboard());
+  const { data } = query;
+  if (!data && query.status === 'error') {
+    return (
+      <div className="card notice" role="alert">
+        <p>{isNetworkError(query.error) ? `${MSG_DASHBOARD_FAILED} Check your connection and try again.` : `${MSG_DASHBOARD_FAILED} Please try again.`}</p>
+        <button type="button" className="btn btn-sm" onClick={() => void query.refetch().catch(() => undefined)} disabled={query.fetching}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  const customers = data?.customers ?? null;
+  const activity = data?.activity ?? null;
+  const recent = customers?.recently_updated ?? [];
+  // Children keep their places while loading and after, so the total's card is one element throughout.
+  return (
+    <div className="dashboard">
+      {(data ? customers !== null && customers.total > 0 : canViewCustomers) && <CustomerFigures figures={customers} orgName={orgName} />}
+      {customers?.total === 0 && <NoCustomersYet />}
+      {!data && <Spinner label="Loading the dashboard…" />}
+      {(recent.length > 0 || activity) && (
+        <div className="dash-columns">
+          {recent.length > 0 && <RecentlyUpdated customers={recent} />}
+          {activity && <LatestActivity entries={activity} />}
+        </div>
+      )}
+    </div>
+  );
+}
 
 export default function DashboardPage() {
   const { user, currentOrg } = useSession();
+  // D9: nothing is asked for that the person may not see (the API would answer null for it).
   const canViewCustomers = useCan('customers:view');
+  const canViewActivity = useCan('audit:view');
   const hello = user?.first_name ? `Welcome back, ${user.first_name}.` : 'Welcome back.';
   return (
     <Page title="Dashboard" description={currentOrg ? `${hello} You are working in ${currentOrg.name}.` : hello}>
-      {/* D9: only what the person may open. */}
-      {canViewCustomers && (
-        <div className="stat-grid">
-          <CustomerSummary />
-        </div>
-      )}
+      {(canViewCustomers || canViewActivity) && <DashboardContent orgName={currentOrg?.name ?? null} canViewCustomers={canViewCustomers} />}
     </Page>
   );
 }
