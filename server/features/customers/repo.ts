@@ -37,17 +37,24 @@ function orderBy(sort: CustomerSort, t = ''): string {
   return `${key(t)} ${dir}, ${t}id ${dir}`;
 }
 
+/** Up to this many matches are gathered and sorted; more are paged by walking the sort's index. */
+const GATHER_MAX = 2_000;
+
 /** Searches shorter than this match name beginnings only: a trigram index needs three characters. */
 export const MIN_FRAGMENT = 3;
 
-/** The where clause and its parameters ($1 is always the organization). */
-function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>): { sql: string; params: (string | number)[] } {
+/**
+ * The where clause and its parameters ($1 is always the organization). `walk` writes the search and tag
+ * tests so that no index can serve them (`col || ''`): the planner then walks the sort's index and
+ * tests rows as it goes, which is what a page of a search matching thousands of rows wants.
+ */
+function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>, walk = false): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
   const add = (value: string | number) => `$${params.push(value)}`;
   if (f.status) clauses.push(`status = ${add(f.status)}`);
-  if (f.tag) clauses.push(`tags @> array[${add(f.tag)}]::text[]`);
-  if (f.q) clauses.push(searchClause(f.q, add));
+  if (f.tag) clauses.push(`${walk ? "(tags || '{}'::text[])" : 'tags'} @> array[${add(f.tag)}]::text[]`);
+  if (f.q) clauses.push(searchClause(f.q, add, walk ? " || ''" : ''));
   return { sql: clauses.join(' and '), params };
 }
 
@@ -56,7 +63,7 @@ function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>): { sq
  * column) or, when the search looks like a phone number, in the phone's digits however it was written.
  * One or two characters find names that begin with them (behaviour.md).
  */
-function searchClause(q: string, add: (v: string) => string): string {
+function searchClause(q: string, add: (v: string) => string, unindexed: string): string {
   const text = q.toLowerCase();
   if (text.length < MIN_FRAGMENT) {
     // Names beginning with the text: a range on the code-point-ordered name_key, which its index serves
@@ -65,9 +72,9 @@ function searchClause(q: string, add: (v: string) => string): string {
     const last = chars.pop()!.codePointAt(0)!;
     return `(name_key >= ${add(text)} and name_key < ${add(chars.join('') + String.fromCodePoint(last + 1))})`;
   }
-  const byText = `search_text like ${add(containsPattern(text))}`;
+  const byText = `(search_text${unindexed}) like ${add(containsPattern(text))}`;
   const digits = phoneDigits(q);
-  return PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS ? `(${byText} or phone_digits like ${add(containsPattern(digits))})` : byText;
+  return PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS ? `(${byText} or (phone_digits${unindexed}) like ${add(containsPattern(digits))})` : byText;
 }
 
 type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
@@ -95,18 +102,20 @@ export async function listCustomers(db: Queryable, orgId: number, f: ListFilter)
     );
     return { count: num(count?.n ?? 0), results: rows.map(toItem) };
   }
-  // Searching: the matches are found once through the search indexes (materialized, so the planner never
-  // walks the whole sort index hoping for a rare match), then counted and paged in the same query.
+  // Searching: first the count, through the search indexes (trigram, tags). Few matches are then
+  // gathered the same way and sorted; many are paged by walking the sort's index and testing rows as
+  // it goes (a rare match that way could mean reading every row; a common one, sorting thousands).
+  const [counted] = await db.query<{ n: unknown }>(`select count(*) as n from customers where ${w.sql}`, w.params);
+  const count = num(counted?.n ?? 0);
+  if (count === 0 || (f.page - 1) * f.pageSize >= count) return { count, results: [] };
+  const page = count > GATHER_MAX ? where(orgId, f, true) : w;
   const rows = await db.query<ItemRow>(
-    `with hits as materialized (select id, name_key, created_at, updated_at from customers where ${w.sql}),
-          page as (select id from hits order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
-     select ${ITEM_COLUMNS}, (select count(*) from hits) as total
-       from (select 1) one left join (page join customers c on c.id = page.id) on true
-      order by ${orderBy(f.sort, 'c.')}`,
-    [...w.params, ...limits],
+    `with ${count > GATHER_MAX ? '' : 'hits as materialized (select id, name_key, created_at, updated_at from customers where ' + w.sql + '),'}
+          page as (select id from ${count > GATHER_MAX ? `customers where ${page.sql}` : 'hits'} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
+     select ${ITEM_COLUMNS} from page join customers c on c.id = page.id order by ${orderBy(f.sort, 'c.')}`,
+    [...page.params, ...limits],
   );
-  const count = num(rows[0]?.total ?? 0);
-  return { count, results: rows.filter((r) => r.id !== null).map(toItem) };
+  return { count, results: rows.map(toItem) };
 }
 
 // ---- One customer -------------------------------------------------------------------------------
