@@ -4,13 +4,10 @@
 import '../ui/first-bundle';
 export { ShellScreen } from './shell-screen';
 export { default as OrgPickerPage } from '../pages/org-picker/OrgPickerPage';
-export { default as DashboardPage } from '../pages/dashboard/DashboardPage';
 export { default as SmsPage } from '../pages/sms/SmsPage';
 export { default as EmailPage } from '../pages/email/EmailPage';
 export { default as CallsPage } from '../pages/calls/CallsPage';
 export { default as AddCustomerPage } from '../pages/customers/AddCustomerPage';
-export { default as ImportCustomersPage } from '../pages/customers/ImportCustomersPage';
-export { default as CustomerDashboardPage } from '../pages/customers/CustomerDashboardPage';
 export { default as EditCustomerPage } from '../pages/customers/EditCustomerPage';
 export { default as JobsPage } from '../pages/jobs/JobsPage';
 export { default as TeamPage } from '../pages/team/TeamPage';
