@@ -75,7 +75,7 @@ describe('customer page states', () => {
     expect(within(contact).getByRole('link', { name: 'jane@example.com' }).getAttribute('href')).toBe('mailto:jane@example.com');
     expect(within(contact).getByRole('link', { name: '(503) 555-0199' }).getAttribute('href')).toBe('tel:5035550199');
     expect(within(contact).getByRole('link', { name: 'vip' }).getAttribute('href')).toBe('/customers?tag=vip');
-    expect(within(contact).getByText('Active')).toBeTruthy();
+    expect(screen.getByText('Active', { selector: '.page-description .status' })).toBeTruthy();
     expect(screen.getByText('Doe Plumbing Supplies', { selector: '.customer-company' })).toBeTruthy();
     const address = contact.querySelector('address')!;
     expect([...address.children].map((l) => l.textContent)).toEqual(['12 Oak Street', 'Portland, OR 97201', 'USA']);

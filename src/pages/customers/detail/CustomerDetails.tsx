@@ -1,4 +1,5 @@
-// D22: the customer's contact details and service address, and who added and last changed it.
+// D22: the customer's contact details and service address, and who added and last changed it (the
+// name, status and company head the page).
 import type { Customer, PersonRef } from '../../../../contract/customers';
 import { Link } from '../../../router/Link';
 import { When } from '../../../ui/when';
@@ -37,10 +38,6 @@ export function CustomerDetails({ customer: c }: { customer: Customer }) {
     <section className="card detail-card" aria-labelledby="contact-title">
       <h2 id="contact-title">Contact</h2>
       <dl className="detail-list">
-        <dt>Status</dt>
-        <dd>
-          <StatusBadge status={c.status} />
-        </dd>
         {c.company && (
           <>
             <dt>Company</dt>
