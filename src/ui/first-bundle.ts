@@ -6,3 +6,6 @@
 // A new one (a page chunk using ui/form.tsx, say) belongs here too: the bench shows a new file if not.
 import '../lib/storage'; // the shell's theme toggle stores the choice (D11)
 import './toast'; // screens confirm and report with toasts
+import '../http/errors'; // the shell group has no queries or writes since the dashboard has a chunk of its own
+import '../lib/events'; // the query cache listens for the session's events (the invitation page has no queries)
+import '../lib/time'; // the query cache waits between retries (the shell and the leave dialog have no queries)
