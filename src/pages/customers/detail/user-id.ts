@@ -1,7 +1,7 @@
 // D24: a note's author may edit or delete it. The profile (SPEC §3) carries no user id, but the access
 // token's subject is that id (D16 sub). It is read here, not through lib/jwt: a page chunk importing
-// that module would pull it out of the first bundle into a file of its own (bench/bundle.mjs).
-// Only what is offered depends on it; the server decides (403 otherwise).
+// that first-bundle module must otherwise name it in ui/first-bundle.ts, or it becomes a file of its
+// own before the login form (bench/bundle.mjs). Only what is offered depends on it; the server decides.
 import { KEYS } from '../../../lib/storage';
 import { useSessionActions } from '../../../session/use-session';
 
