@@ -233,9 +233,10 @@ export const MIGRATIONS: readonly Migration[] = [
         target_id bigint,
         target_label text not null,
         changes jsonb not null default '{}'::jsonb)`,
-      `create index audit_log_org_idx on audit_log (org_id, id desc)`,
-      `create index audit_log_target_idx on audit_log (org_id, target_type, target_id, id desc)`,
-      `create index audit_log_actor_idx on audit_log (org_id, actor_id, id desc)`,
+      // Newest first by time, then id (entries can be written with an earlier time, as the demo seed does).
+      `create index audit_log_org_idx on audit_log (org_id, at desc, id desc)`,
+      `create index audit_log_target_idx on audit_log (org_id, target_type, target_id, at desc, id desc)`,
+      `create index audit_log_actor_idx on audit_log (org_id, actor_id, at desc, id desc)`,
       `create function audit_log_append_only() returns trigger language plpgsql as $$
        begin
          raise exception 'audit_log is append-only' using errcode = '42501';
@@ -259,7 +260,7 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at timestamptz not null default now())`,
       `create index customer_notes_customer_idx on customer_notes (org_id, customer_id, created_at desc, id desc)`,
       // D24: an import is one audit entry naming its customers; the timeline finds it by action.
-      `create index audit_log_action_idx on audit_log (org_id, action, id desc)`,
+      `create index audit_log_action_idx on audit_log (org_id, action, at desc, id desc)`,
     ],
   },
   {

@@ -24,9 +24,22 @@ export interface NavigateOptions {
   replace?: boolean;
 }
 
+/** Asked before navigate() changes the URL; true stops it, and `retry` carries it out later. */
+export type NavigationBlocker = (retry: () => void) => boolean;
+let blocker: NavigationBlocker | null = null;
+
+/** A form with unsaved changes asks first (D15 dialog); returns what ends the blocking. One at a time. */
+export function blockNavigation(fn: NavigationBlocker): () => void {
+  blocker = fn;
+  return () => {
+    if (blocker === fn) blocker = null;
+  };
+}
+
 /** Changes the URL through the History API and notifies subscribers. */
 export function navigate(to: string, { replace = false }: NavigateOptions = {}): void {
   const current = window.location.pathname + window.location.search + window.location.hash;
+  if (to !== current && blocker?.(() => navigate(to, { replace }))) return;
   if (to !== current) window.history[replace ? 'replaceState' : 'pushState'](null, '', to);
   sync();
 }

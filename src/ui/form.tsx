@@ -6,7 +6,8 @@ import { isAbortError, isHttpError, type HttpError } from '../http/errors';
 /** Shown for a failed submit the server did not explain (a network error, a 500). */
 export const MSG_SUBMIT_FAILED = 'Could not save. Please try again.';
 
-export type FormValues = Record<string, string | boolean>;
+/** Text and choices as strings, checkboxes as booleans, lists (a customer's tags) as string arrays. */
+export type FormValues = Record<string, string | boolean | readonly string[]>;
 export type FormErrors<V> = { [K in keyof V]?: string };
 
 export interface FormOptions<V extends FormValues> {

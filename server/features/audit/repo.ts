@@ -40,7 +40,7 @@ export async function listAudit(db: Queryable, orgId: number, f: AuditFilter, pa
   const whereSql = clauses.join(' and ');
   const rows = await db.query<Row>(
     `select a.*, u.first_name as actor_name from audit_log a left join users u on u.id = a.actor_id
-      where ${whereSql} order by a.id desc limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
+      where ${whereSql} order by a.at desc, a.id desc limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
     params as never,
   );
   const [count] = await db.query<{ n: unknown }>(`select count(*) as n from audit_log a where ${whereSql}`, params.slice(0, params.length - 2) as never);

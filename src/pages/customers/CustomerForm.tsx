@@ -1,19 +1,210 @@
-// SPEC §2: Add Customer and Edit Customer share this one form. Its fields are not specified yet.
+// SPEC §2: Add Customer and Edit Customer share this one form. D22: every field, checked with the
+// contract's limits before sending; the server's field errors land on their fields. D23: possible
+// duplicates while typing, and a taken email on save, as links. D31: an edit sends only what changed,
+// with the version it was based on; a conflict shows what the other person changed. Nothing typed is
+// lost: not on an error, not offline (Save waits), not by leaving (the person is asked first).
+import { useEffect, useRef, useState } from 'react';
+import type { Customer, CustomerInput, PersonRef } from '../../../contract/customers';
+import { CUSTOMER_STATUSES } from '../../../contract/customers';
+import { useCustomersApi } from '../../api/customers';
+import { HttpError, isHttpError, isNetworkError } from '../../http/errors';
+import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
-import { Page } from '../../ui/page';
+import { navigate } from '../../router/location';
+import { Field, useForm, type Form } from '../../ui/form';
+import { toast } from '../../ui/toast';
+import { ConflictPanel } from './form/ConflictPanel';
+import { DuplicateWarning } from './form/DuplicateWarning';
+import { useLeaveGuard } from './form/leave-guard';
+import { TagInput } from './form/TagInput';
+import { onlyRequestFailed, useOnline } from './form/use-online';
+import {
+  changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, STATUS_LABELS, toInput, toValues, validateCustomer, withDraft,
+  type CustomerValues,
+} from './form/values';
 
-export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customerId: number };
+export const MSG_ADDED = 'Customer saved';
+export const MSG_EDITED = 'Changes saved';
+export const MSG_OFFLINE = "You're offline — your changes are kept and you can save when the connection is back";
+export const MSG_GONE = 'This customer no longer exists (it may have been deleted). Your changes are still in the form.';
+/** While only the last request failed (the browser says it is online), ask the server this often. */
+export const RECONNECT_CHECK_MS = 5_000;
+
+export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Customer };
+
+const customerHref = (id: number) => `/customers/${id}`;
+const takenMessage = (who: PersonRef) => `${who.name} already has this email`;
+
+/** An error the form hook places on a field (it places a 400 naming one of its fields). */
+const onField = (error: HttpError, field: string, message: string) =>
+  new HttpError(400, { ...(error.data as object), field, detail: message }, error.path);
 
 export function CustomerForm(props: CustomerFormProps) {
-  const back = props.mode === 'edit' ? `/customers/${props.customerId}` : '/customers';
-  return (
-    <Page
-      title={props.mode === 'add' ? 'Add Customer' : 'Edit Customer'}
-      actions={
-        <Link to={back} className="btn">
-          Cancel
-        </Link>
+  const editing = props.mode === 'edit' ? props.customer : null;
+  const api = useCustomersApi();
+  const online = useOnline();
+  // D31: the record the person started from (diffs and the conflict view), and the version a save carries.
+  const [base, setBase] = useState<CustomerInput>(() => toInput(editing ? toValues(editing) : EMPTY_VALUES));
+  const version = useRef(editing?.version ?? 0);
+  const [tagDraft, setTagDraft] = useState('');
+  const [conflict, setConflict] = useState<Customer | null>(null);
+  const [taken, setTaken] = useState<PersonRef | null>(null);
+  const create = useMutation(api.create);
+  const update = useMutation(api.update(editing?.id ?? 0));
+
+  const form: Form<CustomerValues> = useForm<CustomerValues>({
+    initial: editing ? toValues(editing) : EMPTY_VALUES,
+    validate: (v) => validateCustomer(v, tagDraft),
+    async submit(v) {
+      setConflict(null);
+      setTaken(null);
+      const values = { ...v, tags: withDraft(v.tags, tagDraft) };
+      try {
+        const saved = editing
+          ? await update.mutate({ changes: changedFields(values, base), version: version.current })
+          : await create.mutate(toInput(values));
+        guard.allowLeave();
+        toast.success(editing ? MSG_EDITED : MSG_ADDED);
+        navigate(customerHref(saved.id));
+      } catch (error) {
+        // A lost connection is said by the offline notice (the client marked it), the values stay.
+        if (isNetworkError(error)) return;
+        const current = isHttpError(error, 409) && error.code === 'conflict' && (error.data as { current?: Customer }).current;
+        if (current) return setConflict(current);
+        if (isHttpError(error, 409) && error.code === 'duplicate_email') {
+          const existing = (error.data as { existing?: PersonRef }).existing;
+          if (existing) setTaken(existing);
+          throw onField(error, 'email', existing ? takenMessage(existing) : error.detail ?? 'Another customer already has this email');
+        }
+        if (isHttpError(error, 400) && error.field) {
+          const { field, message } = serverFieldMessage(error.field, error.detail);
+          throw onField(error, field, message);
+        }
+        if (isHttpError(error, 404) && editing) throw new HttpError(404, { detail: MSG_GONE }, error.path);
+        throw error;
       }
-    />
+    },
+  });
+
+  const changed = Object.keys(changedFields(form.values, base)).length > 0;
+  const guard = useLeaveGuard(changed || tagDraft.trim() !== '');
+
+  // Save waits for the connection; when only the last request failed, nothing else would notice it is back.
+  useEffect(() => {
+    if (online) return;
+    const timer = setInterval(() => {
+      if (onlyRequestFailed()) api.duplicates({}).fetch(new AbortController().signal).catch(() => undefined);
+    }, RECONNECT_CHECK_MS);
+    return () => clearInterval(timer);
+  }, [online, api]);
+
+  function loadTheirs(current: Customer): void {
+    const values = toValues(current);
+    for (const name of Object.keys(values) as (keyof CustomerValues)[]) form.set(name, values[name]);
+    setBase(toInput(values));
+    version.current = current.version;
+    setConflict(null);
+  }
+
+  const text = (name: Exclude<keyof CustomerValues, 'status' | 'tags'>, extra: { type?: string; required?: boolean } = {}) => (
+    <Field form={form} name={name} label={FIELD_LABELS[name]} autoComplete="off" {...extra} />
+  );
+  const emailControl = form.field('email');
+  const emailError = form.errors.email;
+
+  return (
+    <>
+      <form className="cf" onSubmit={(e) => (online ? form.onSubmit(e) : e.preventDefault())} noValidate aria-label="Customer">
+        {conflict && (
+          <ConflictPanel
+            current={conflict}
+            base={base}
+            mine={toInput({ ...form.values, tags: withDraft(form.values.tags, tagDraft) })}
+            saveDisabled={!online || form.submitting}
+            onKeepMine={() => (version.current = conflict.version)}
+            onUseTheirs={() => loadTheirs(conflict)}
+          />
+        )}
+        {form.formError && (
+          <p className="cf-error" role="alert">
+            {form.formError}
+          </p>
+        )}
+        <fieldset className="cf-section">
+          <legend>Contact</legend>
+          <div className="cf-grid">
+            {text('name', { required: true })}
+            {text('company')}
+            <div className="field">
+              <label htmlFor={emailControl.id}>{FIELD_LABELS.email}</label>
+              <input {...emailControl} type="email" autoComplete="off" />
+              {emailError && (
+                <p id={emailControl['aria-describedby']} className="field-error">
+                  {taken && emailError === takenMessage(taken) ? (
+                    <>
+                      <Link to={customerHref(taken.id)}>{taken.name}</Link> already has this email
+                    </>
+                  ) : (
+                    emailError
+                  )}
+                </p>
+              )}
+            </div>
+            {text('phone', { type: 'tel' })}
+          </div>
+          <DuplicateWarning
+            email={form.values.email}
+            phone={form.values.phone}
+            exclude={editing?.id}
+            enabled={!editing || form.values.email.trim() !== (base.email ?? '') || form.values.phone.trim() !== (base.phone ?? '')}
+          />
+        </fieldset>
+        <fieldset className="cf-section">
+          <legend>Service address</legend>
+          <div className="cf-grid">
+            <div className="cf-wide">{text('address_line')}</div>
+            {text('city')}
+            {text('region')}
+            {text('postal_code')}
+            {text('country')}
+          </div>
+        </fieldset>
+        <fieldset className="cf-section">
+          <legend>Details</legend>
+          <div className="cf-grid">
+            <Field form={form} name="status" label={FIELD_LABELS.status} as="select">
+              {CUSTOMER_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_LABELS[s]}
+                </option>
+              ))}
+            </Field>
+            <div className="cf-wide">
+              <TagInput
+                control={form.field('tags')}
+                label={FIELD_LABELS.tags}
+                tags={form.values.tags}
+                draft={tagDraft}
+                error={form.errors.tags}
+                onTags={(tags) => form.set('tags', tags)}
+                onDraft={setTagDraft}
+              />
+            </div>
+          </div>
+        </fieldset>
+        <div className="cf-actions">
+          <p id="cf-offline" className="cf-offline" role="status">
+            {online ? '' : MSG_OFFLINE}
+          </p>
+          <Link to={editing ? customerHref(editing.id) : '/customers'} className="btn">
+            Cancel
+          </Link>
+          <button type="submit" className="btn btn-primary" disabled={!online || form.submitting} aria-describedby={online ? undefined : 'cf-offline'}>
+            {form.submitting ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+      {guard.prompt}
+    </>
   );
 }

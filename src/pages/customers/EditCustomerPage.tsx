@@ -1,9 +1,62 @@
-// SPEC §2 Edit Customer (customers/{id}/edit, customers:update); D12 for a bad id.
+// SPEC §2 Edit Customer (customers/{id}/edit, customers:update; the route table guards it). D12: a bad
+// id, or a customer that is missing, deleted or another organization's (404), is the not-found state.
+// A chunk of its own with the form (app/routes.ts); ui/first-bundle.ts comes first.
+import '../../ui/first-bundle';
+import { useState } from 'react';
+import type { Customer } from '../../../contract/customers';
+import { useCustomersApi } from '../../api/customers';
+import { isAbortError, isHttpError } from '../../http/errors';
+import { useQuery } from '../../query/use-query';
+import { Link } from '../../router/Link';
+import { Page } from '../../ui/page';
+import { Spinner } from '../../ui/spinner';
 import { CustomerForm } from './CustomerForm';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
 
+export const MSG_LOAD_FAILED = 'Could not load this customer. Please try again.';
+
 export default function EditCustomerPage() {
   const id = useCustomerId();
-  return id === null ? <CustomerNotFound /> : <CustomerForm mode="edit" customerId={id} />;
+  return id === null ? <CustomerNotFound /> : <EditCustomer key={id} id={id} />;
+}
+
+function EditCustomer({ id }: { id: number }) {
+  const api = useCustomersApi();
+  const q = useQuery(api.get(id));
+  // D31: the form starts from a fresh record (a cached one is refetched first) and keeps it: a later
+  // refetch never replaces what the person is typing; a stale version is the save's conflict to show.
+  const [start, setStart] = useState<Customer | null>(null);
+  if (!start && q.status === 'success' && !q.fetching && q.data) setStart(q.data);
+
+  if (start) {
+    return (
+      <Page title="Edit Customer" description={start.name}>
+        <CustomerForm mode="edit" customer={start} />
+      </Page>
+    );
+  }
+  if (isHttpError(q.error, 404)) return <CustomerNotFound />;
+  const failed = q.status === 'error' && !q.fetching && !isAbortError(q.error);
+  return (
+    <Page
+      title="Edit Customer"
+      actions={
+        <Link to={`/customers/${id}`} className="btn">
+          Cancel
+        </Link>
+      }
+    >
+      {failed ? (
+        <div className="card cf-load-error" role="alert">
+          <p>{MSG_LOAD_FAILED}</p>
+          <button type="button" className="btn" onClick={() => void q.refetch().catch(() => undefined)}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <Spinner label="Loading customer…" />
+      )}
+    </Page>
+  );
 }

@@ -1,0 +1,92 @@
+// D31: someone saved this customer after the person opened it. Say who and when, show each field they
+// changed beside what the person has in the form, and let the person choose: save their own changes on
+// top (fields they did not touch keep the other person's values), or load the current record.
+import { useEffect, useRef } from 'react';
+import type { Customer, CustomerInput, CustomerInputField } from '../../../../contract/customers';
+import { FIELD_LABELS, STATUS_LABELS } from './values';
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export const CONFLICT_TITLE = 'Someone else changed this customer';
+
+export interface ConflictPanelProps {
+  current: Customer;
+  /** The record the person started from. */
+  base: CustomerInput;
+  /** What the person has in the form now, as it would be saved. */
+  mine: CustomerInput;
+  /** True while a save cannot be sent (offline). */
+  saveDisabled: boolean;
+  /** Runs before the form is submitted again: the save goes on top of the current version. */
+  onKeepMine: () => void;
+  onUseTheirs: () => void;
+}
+
+/** A value as the table shows it ('' when empty). */
+const text = (field: CustomerInputField, value: unknown): string =>
+  field === 'status' ? STATUS_LABELS[value as Customer['status']] : Array.isArray(value) ? value.join(', ') : ((value as string | null) ?? '');
+
+const cell = (s: string) => s || <span className="muted">(empty)</span>;
+
+export function ConflictPanel({ current, base, mine, saveDisabled, onKeepMine, onUseTheirs }: ConflictPanelProps) {
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => panel.current?.focus(), []); // D15: the person is taken to the choice to make
+  const who = current.updated_by?.name ?? 'Someone';
+  const at = Date.parse(current.updated_at);
+  const fields = (Object.keys(FIELD_LABELS) as CustomerInputField[]).filter((f) => text(f, current[f]) !== text(f, base[f]));
+  return (
+    <section ref={panel} className="card cf-conflict" aria-labelledby="cf-conflict-title" tabIndex={-1}>
+      <div role="alert">
+        <h2 id="cf-conflict-title">{CONFLICT_TITLE}</h2>
+        <p>
+          {who} saved changes{Number.isNaN(at) ? '' : ` on ${dateTime.format(at)}`}, after you opened this form. Everything you typed is
+          still here.
+        </p>
+      </div>
+      {fields.length > 0 && (
+        <div className="cf-conflict-table">
+          <table>
+            <caption>Fields {who} changed</caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Your value</th>
+                <th scope="col">Current value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {fields.map((f) => {
+                const [a, b] = [text(f, mine[f]), text(f, current[f])];
+                return (
+                  <tr key={f} data-differs={a === b ? undefined : ''}>
+                    <th scope="row">{FIELD_LABELS[f]}</th>
+                    <td>{cell(a)}</td>
+                    <td>{cell(b)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="muted">Saving your changes keeps {who}’s values in the fields you did not edit.</p>
+      <div className="cf-conflict-actions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={saveDisabled}
+          onClick={(e) => {
+            onKeepMine();
+            // Not a submit button: Enter in a field keeps meaning Save, never this choice.
+            e.currentTarget.form?.requestSubmit();
+          }}
+        >
+          Keep my changes and save
+        </button>
+        <button type="button" className="btn" onClick={onUseTheirs}>
+          Use their version
+        </button>
+      </div>
+    </section>
+  );
+}

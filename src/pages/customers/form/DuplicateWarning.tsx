@@ -1,0 +1,54 @@
+// D23: while a person types an email or a phone, the customers who already have it are shown as links
+// ("Possible duplicate: …") before anything is saved. Only a complete-looking value is looked up, after
+// a pause in typing; the answer is a polite live region, so it is heard without taking the focus.
+import { Fragment, useEffect, useState } from 'react';
+import { useCustomersApi, type DuplicateQuery } from '../../../api/customers';
+import { useQuery } from '../../../query/use-query';
+import { Link } from '../../../router/Link';
+import { duplicateQuery } from './values';
+
+/** D23: the look-up waits for this pause in typing. */
+export const DUPLICATE_DEBOUNCE_MS = 400;
+
+const MATCH_WORDS = { email: 'same email', phone: 'same phone' } as const;
+
+export interface DuplicateWarningProps {
+  email: string;
+  phone: string;
+  /** The customer being edited, who is not a duplicate of themselves. */
+  exclude?: number;
+  /** False while the values are the ones the form started from (an edit not yet touched). */
+  enabled: boolean;
+}
+
+export function DuplicateWarning({ email, phone, exclude, enabled }: DuplicateWarningProps) {
+  const api = useCustomersApi();
+  const wanted = enabled ? duplicateQuery({ email, phone }) : null;
+  const wantedKey = wanted && JSON.stringify(wanted);
+  const [query, setQuery] = useState<DuplicateQuery | null>(null);
+
+  useEffect(() => {
+    if (!wanted) return setQuery(null); // a value no longer complete: its warning goes at once
+    const timer = setTimeout(() => setQuery(exclude ? { ...wanted, exclude } : wanted), DUPLICATE_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [wantedKey, exclude]);
+
+  const found = useQuery(api.duplicates(query ?? {}), { enabled: query !== null });
+  const matches = (query && found.data?.results) || [];
+
+  return (
+    <div className="cf-duplicates" role="status">
+      {matches.length > 0 && (
+        <p>
+          Possible duplicate:{' '}
+          {matches.map((m, i) => (
+            <Fragment key={m.id}>
+              {i > 0 && ', '}
+              <Link to={`/customers/${m.id}`}>{m.name}</Link> ({MATCH_WORDS[m.match]})
+            </Fragment>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+// "Leave without saving?" as the app's dialog (D15: focus moves in and returns, Escape stays). Loaded
+// the first time it is needed, apart from the form (leave-guard.tsx). A lazily loaded entry, so
+// ui/first-bundle.ts comes first (else esbuild cuts React into one more file before the login form).
+import '../../../ui/first-bundle';
+import { Dialog } from '../../../ui/dialog';
+
+export const LEAVE_TITLE = 'Leave without saving?';
+
+export default function LeaveDialog({ onStay, onLeave }: { onStay: () => void; onLeave: () => void }) {
+  return (
+    <Dialog
+      title={LEAVE_TITLE}
+      onCancel={onStay}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onStay} data-autofocus>
+            Keep editing
+          </button>
+          <button type="button" className="btn cf-btn-danger" onClick={onLeave}>
+            Leave without saving
+          </button>
+        </>
+      }
+    >
+      <p>Your changes to this customer have not been saved. If you leave now, they are lost.</p>
+    </Dialog>
+  );
+}

@@ -1,0 +1,62 @@
+// Nothing typed is lost by leaving: while the form holds unsaved changes, an in-app navigation (a Link,
+// navigate()) waits for "Leave without saving?", and the browser's own unload (reload, close, another
+// address) asks through beforeunload.
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { blockNavigation } from '../../../router/location';
+
+type LeaveProps = { onStay: () => void; onLeave: () => void };
+
+/** The browser's own question, should the app's dialog fail to load. */
+function AskTheBrowser({ onStay, onLeave }: LeaveProps) {
+  useEffect(() => (window.confirm('Leave without saving? Your changes have not been saved.') ? onLeave() : onStay()), []);
+  return null;
+}
+
+// The dialog is rarely shown, so it loads when first needed and costs the form page nothing.
+const LeaveDialog = lazy<ComponentType<LeaveProps>>(() => import('./LeaveDialog').catch(() => ({ default: AskTheBrowser })));
+
+export function useLeaveGuard(dirty: boolean): { allowLeave: () => void; prompt: ReactNode } {
+  const dirtyNow = useRef(dirty);
+  dirtyNow.current = dirty;
+  const leaving = useRef(false);
+  const [pending, setPending] = useState<(() => void) | null>(null);
+
+  useEffect(
+    () =>
+      blockNavigation((retry) => {
+        if (!dirtyNow.current || leaving.current) return false;
+        setPending(() => retry);
+        return true;
+      }),
+    [],
+  );
+
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = ''; // older browsers ask only when this is set
+    };
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [dirty]);
+
+  const prompt = pending && (
+    <Suspense fallback={null}>
+      <LeaveDialog
+        onStay={() => setPending(null)}
+        onLeave={() => {
+          leaving.current = true;
+          setPending(null);
+          pending();
+        }}
+      />
+    </Suspense>
+  );
+
+  /** Lets the next navigation through without asking (after a successful save). */
+  const allowLeave = () => {
+    leaving.current = true;
+  };
+  return { allowLeave, prompt };
+}

@@ -1,0 +1,50 @@
+// blockNavigation: a form with unsaved changes is asked before navigate() changes the URL (and Links,
+// which navigate); it may stop the change and carry it out later through `retry`.
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { blockNavigation, location, navigate } from '../../src/router/location';
+
+let stop: (() => void) | null = null;
+beforeEach(() => navigate('/start', { replace: true }));
+afterEach(() => stop?.());
+
+describe('blockNavigation', () => {
+  test('a blocker that answers true stops the navigation; retry carries it out with the same options', () => {
+    let retry: (() => void) | null = null;
+    let asking = true;
+    stop = blockNavigation((r) => {
+      retry = r;
+      return asking;
+    });
+    const replace = vi.spyOn(window.history, 'replaceState');
+    navigate('/customers', { replace: true });
+    expect(window.location.pathname).toBe('/start');
+    expect(location.getState().pathname).toBe('/start');
+    expect(replace).not.toHaveBeenCalled();
+    asking = false; // the person chose to leave
+    retry!();
+    expect(window.location.pathname).toBe('/customers');
+    expect(replace).toHaveBeenCalledTimes(1);
+    replace.mockRestore();
+  });
+
+  test('a blocker that answers false lets it through; navigating to where one already is asks nothing', () => {
+    const ask = vi.fn(() => false);
+    stop = blockNavigation(ask);
+    navigate('/start');
+    expect(ask).not.toHaveBeenCalled();
+    navigate('/jobs');
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(window.location.pathname).toBe('/jobs');
+  });
+
+  test('the returned function ends the blocking, and only its own', () => {
+    const first = blockNavigation(() => true);
+    const second = blockNavigation(() => true);
+    first(); // replaced already: leaves the second in place
+    navigate('/jobs');
+    expect(window.location.pathname).toBe('/start');
+    second();
+    navigate('/jobs');
+    expect(window.location.pathname).toBe('/jobs');
+  });
+});
