@@ -52,3 +52,8 @@ export const isHttpError = (e: unknown, status?: number): e is HttpError =>
   e instanceof HttpError && (status === undefined || e.status === status);
 export const isNetworkError = (e: unknown): e is NetworkError => e instanceof NetworkError;
 export const isAbortError = (e: unknown): e is AbortError => e instanceof AbortError;
+/**
+ * D2: no answer, or a 503 (the server is busy or its database unreachable, with Retry-After). Such a
+ * failure says nothing about the session: it is kept and the call tried again later.
+ */
+export const isTransient = (e: unknown): boolean => isNetworkError(e) || isHttpError(e, 503);
