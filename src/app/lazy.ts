@@ -7,8 +7,6 @@ export { default as OrgPickerPage } from '../pages/org-picker/OrgPickerPage';
 export { default as SmsPage } from '../pages/sms/SmsPage';
 export { default as EmailPage } from '../pages/email/EmailPage';
 export { default as CallsPage } from '../pages/calls/CallsPage';
-export { default as AddCustomerPage } from '../pages/customers/AddCustomerPage';
-export { default as EditCustomerPage } from '../pages/customers/EditCustomerPage';
 export { default as JobsPage } from '../pages/jobs/JobsPage';
 export { default as TeamPage } from '../pages/team/TeamPage';
 export { default as PermissionsPage } from '../pages/permissions/PermissionsPage';

@@ -7,5 +7,10 @@
 import '../lib/storage'; // the shell's theme toggle stores the choice (D11)
 import './toast'; // screens confirm and report with toasts
 import '../http/errors'; // the shell group has no queries or writes since the dashboard has a chunk of its own
+import '../http/connectivity'; // the customer form waits for the connection to save
+import './form'; // the customer form (its own chunk) uses the login form's hook
+import './spinner'; // loading states (the Add Customer chunk has none, so it is named here)
+import '../router/Link'; // links (the team and permissions chunks have none)
 import '../lib/events'; // the query cache listens for the session's events (the invitation page has no queries)
+import '../session/use-session'; // every screen reads the session; the customer form's leave dialog does not
 import '../lib/time'; // the query cache waits between retries (the shell and the leave dialog have no queries)
