@@ -31,6 +31,11 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /**
+   * D28: a public call that also serves signed-in people (an invitation's look-up and accept): sent
+   * without a token when there is none, with it (and the 401 refresh) when there is.
+   */
+  optionalAuth?: boolean;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -60,7 +65,7 @@ export function createClient(deps: ClientDeps) {
     const isAuth = path.startsWith(AUTH_PREFIX);
     const token = deps.accessToken();
     if (opts.signal?.aborted) throw new AbortError(path, 'aborted');
-    if (!isAuth && !token) {
+    if (!isAuth && !token && !opts.optionalAuth) {
       deps.onMissingToken(path);
       throw new AbortError(path, 'no-token');
     }
@@ -89,7 +94,8 @@ export function createClient(deps: ClientDeps) {
       throw new NetworkError(path, cause);
     }
     setOnline(true); // SPEC §4: a later success hides the banner
-    if (res.status === 401 && !isAuth && !replayed) {
+    // A call sent without a token (optionalAuth) has no session to refresh.
+    if (res.status === 401 && !isAuth && token && !replayed) {
       await refreshOnce(token);
       return send(method, path, opts, true);
     }
