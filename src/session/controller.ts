@@ -9,6 +9,7 @@ import { clearSessionStorage, createStorage, KEYS, storeRedirect, type AppStorag
 import type { Permission } from '../../contract/permissions';
 import type { WithLock } from './lock';
 import { destination, LOGIN_PATH, logIn } from './login';
+import { reloadOncePerBurst } from './permission-sync';
 import { chooseOrg, parseProfile } from './profile';
 import { singleLoad } from './single-load';
 import { rotateTokens as rotate } from './tokens';
@@ -16,10 +17,8 @@ import { LOGGED_OUT, type LoginPayload, type Profile, type SessionState, type To
 
 /** A load that failed for lack of network is tried again after this long (or when back online). */
 export const LOAD_RETRY_MS = 5_000;
-
 /** SPEC §8 message. */
 export const MSG_SESSION_NOT_LOADED = 'Session could not be loaded. Please log in again.';
-
 export const PATHS = { login: LOGIN_PATH, refresh: '/v1/auth/refresh/', logout: '/v1/auth/logout/', me: '/v1/auth/me/' } as const;
 
 export interface SessionDeps {
@@ -62,6 +61,7 @@ export function createSession(deps: SessionDeps) {
     },
     fetch: deps.fetch,
     log: deps.log,
+    onPermissionDenied: reloadOncePerBurst(() => load()), // D29: reload the profile so permissions catch up
   });
 
   const set = (partial: Partial<SessionState>) => patch(store, partial);

@@ -1,0 +1,23 @@
+// D29: a 403 permission_denied means this person's permissions changed under them (the matrix was
+// edited, or their role). The session then reloads its profile so menus and buttons catch up; a
+// burst of refusals (a screen's several calls) costs one reload.
+
+/** D29: refusals this close together are one burst, answered by one reload. */
+export const PERMISSION_RELOAD_DELAY_MS = 250;
+
+/**
+ * A trigger that runs `reload` once, `delayMs` after the first call of a burst; calls made while that
+ * reload waits or runs join it.
+ */
+export function reloadOncePerBurst(reload: () => Promise<unknown>, delayMs = PERMISSION_RELOAD_DELAY_MS): () => void {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    setTimeout(() => {
+      void reload()
+        .catch(() => undefined) // the load reports its own failures (SPEC §4)
+        .finally(() => (pending = false));
+    }, delayMs);
+  };
+}
