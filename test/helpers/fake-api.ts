@@ -2,6 +2,7 @@
 import { vi } from 'vitest';
 import { DEFAULT_PAGE_SIZE, phoneDigits, type CustomerListItem, type PersonRef } from '../../contract/customers';
 import type { Organization, User } from '../../src/session/types';
+import type { FakeTeam } from './fake-team';
 
 const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -63,6 +64,8 @@ export class FakeApi {
   routes = new Map<string, (call: Call) => Response>();
   /** The customers API (GET/POST under /v1/customers/), when a test sets one. */
   customers: FakeCustomers | null = null;
+  /** The team, permissions, audit and public invitation APIs (D28–D30), when a test sets one (fake-team.ts). */
+  team: FakeTeam | null = null;
   /** Throw a network error for every request while true. */
   offline = false;
   /** Make the next N /things calls wait until released. */
@@ -114,11 +117,14 @@ export class FakeApi {
     }
     if (p === '/v1/auth/logout/') return new Response(null, { status: 204 });
     if (p === '/v1/auth/me/') return authed ? this.me(headers['x-organization-id']) : json(401, { detail: 'expired', code: 'token_expired' });
+    // D28: the public invitation calls answer without a session; a token, when sent, must be good.
+    if (this.team && p.startsWith('/v1/invitations/') && (bearer === undefined || authed)) return this.team.handle(call, p, url.searchParams, authed);
     const route = this.routes.get(p);
     if (this.holdRequests) await new Promise<void>((r) => this.gates.push(r));
     if (!authed) return json(401, { detail: 'expired', code: 'token_expired' });
     if (route) return route(call);
     if (this.customers && p.startsWith('/v1/customers/')) return this.customers.handle(call, p, url.searchParams);
+    if (this.team && /^\/v1\/(team|permissions|audit)\//.test(p)) return this.team.handle(call, p, url.searchParams, true);
     return json(200, { ok: true, token: bearer });
   });
 }
