@@ -1,0 +1,155 @@
+// D28: the 'Invite member' dialog (email and role) and the dialog that shows an invitation's link once,
+// with Copy. The product sends no email: the person who invites passes the link on themselves.
+import { useRef, useState } from 'react';
+import { EMAIL_SHAPE } from '../../../contract/customers';
+import type { Role } from '../../../contract/permissions';
+import { INVITATION_LIFETIME_DAYS, type IssuedInvitation } from '../../../contract/team';
+import { useTeamApi } from '../../api/team';
+import { isHttpError } from '../../http/errors';
+import { useMutation } from '../../query/use-query';
+import { Dialog } from '../../ui/dialog';
+import { Field, useForm, type FormErrors } from '../../ui/form';
+import { roleName } from './offers';
+
+/** A new invitation is for this role unless another is chosen (the everyday one, D10). */
+export const DEFAULT_INVITE_ROLE: Role = 'member';
+export const MSG_EMAIL_REQUIRED = 'Email is required';
+export const MSG_EMAIL_SHAPE = 'Enter an email address, like name@example.com';
+export const MSG_COPIED = 'Link copied';
+export const MSG_COPY_BY_HAND = 'The link is selected: press Ctrl+C (⌘C on a Mac) to copy it';
+
+interface InviteValues {
+  [k: string]: string;
+  email: string;
+  role: string;
+}
+
+export function validateInvite({ email }: InviteValues): FormErrors<InviteValues> {
+  const e = email.trim();
+  return { email: !e ? MSG_EMAIL_REQUIRED : EMAIL_SHAPE.test(e) ? undefined : MSG_EMAIL_SHAPE };
+}
+
+/** The link as a person opens it: this app's address and the invitation's path. */
+export const invitationUrl = (issued: Pick<IssuedInvitation, 'path'>, origin = window.location.origin): string => origin + issued.path;
+
+/**
+ * Copies with the Clipboard API; where it is missing or refused (an insecure page, no permission) the
+ * text is selected instead, so the person copies it by hand. True when it was copied.
+ */
+export async function copyText(text: string, input: HTMLInputElement | null): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    input?.focus();
+    input?.select();
+    return false;
+  }
+}
+
+const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** D28: the link, shown once (made or renewed), with Copy. */
+export function LinkDialog({ issued, title, onClose }: { issued: IssuedInvitation; title: string; onClose: () => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const url = invitationUrl(issued);
+  return (
+    <Dialog
+      title={title}
+      onCancel={onClose}
+      actions={
+        <button type="button" className="btn btn-primary" onClick={onClose}>
+          Done
+        </button>
+      }
+    >
+      <p>
+        Send this link to <strong>{issued.email}</strong> to join as {issued.role}. It is shown only this once and works until{' '}
+        {day(issued.expires_at)} ({INVITATION_LIFETIME_DAYS} days).
+      </p>
+      <div className="invite-link">
+        <label htmlFor="invite-link-url">Invitation link</label>
+        <div className="invite-link-row">
+          <input id="invite-link-url" ref={input} type="text" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+          <button type="button" className="btn" data-autofocus onClick={() => void copyText(url, input.current).then(setCopied)}>
+            Copy
+          </button>
+        </div>
+        <p className="invite-link-status" role="status">
+          {copied === true ? MSG_COPIED : copied === false ? MSG_COPY_BY_HAND : ''}
+        </p>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * D28: email and role; on success the parent shows the link (LinkDialog). An email that already has a
+ * pending invitation offers to renew that one instead.
+ */
+export function InviteDialog({ roles, onCancel, onIssued }: { roles: Role[]; onCancel: () => void; onIssued: (issued: IssuedInvitation, renewed: boolean) => void }) {
+  const api = useTeamApi();
+  const invite = useMutation(api.invite);
+  const renew = useMutation(api.renew);
+  const [pendingId, setPendingId] = useState<number | null>(null);
+  const form = useForm<InviteValues>({
+    initial: { email: '', role: roles.includes(DEFAULT_INVITE_ROLE) ? DEFAULT_INVITE_ROLE : (roles[0] ?? DEFAULT_INVITE_ROLE) },
+    validate: validateInvite,
+    async submit({ email, role }) {
+      setPendingId(null);
+      try {
+        onIssued(await invite.mutate({ email: email.trim(), role: role as Role }), false);
+      } catch (error) {
+        // 409 already_invited names the pending invitation, which can be renewed for a new link.
+        const id = isHttpError(error, 409) && error.code === 'already_invited' ? (error.data as { invitation_id?: unknown }).invitation_id : null;
+        if (typeof id === 'number') setPendingId(id);
+        throw error;
+      }
+    },
+  });
+
+  return (
+    <Dialog
+      title="Invite member"
+      onCancel={onCancel}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" form="invite-form" className="btn btn-primary" disabled={form.submitting} aria-busy={form.submitting || undefined}>
+            {form.submitting ? 'Creating link…' : 'Create invitation link'}
+          </button>
+        </>
+      }
+    >
+      <form id="invite-form" className="admin-form" onSubmit={form.onSubmit} noValidate>
+        <p className="admin-form-intro">They get a link to join that works for {INVITATION_LIFETIME_DAYS} days. No email is sent: you pass the link on.</p>
+        <Field form={form} name="email" label="Email" type="email" autoComplete="off" data-autofocus />
+        <Field form={form} name="role" label="Role" as="select">
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {roleName(r)}
+            </option>
+          ))}
+        </Field>
+        {form.formError && (
+          <div className="admin-alert" role="alert">
+            <p>{form.formError}</p>
+            {pendingId !== null && (
+              <button
+                type="button"
+                className="btn"
+                disabled={renew.status === 'pending'}
+                onClick={() => void renew.mutate(pendingId).then((issued) => onIssued(issued, true), form.setServerError)}
+              >
+                Renew that invitation
+              </button>
+            )}
+          </div>
+        )}
+      </form>
+    </Dialog>
+  );
+}

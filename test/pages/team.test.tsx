@@ -1,0 +1,333 @@
+// D28 the team page: members, what is offered to an owner, an admin and a member, the invite dialog
+// (the link shown once, with Copy), pending invitations (Revoke, Renew), Remove with a confirmation,
+// and the server's refusals in words. Against the fake team API (test/helpers/fake-team.ts), through
+// the real client and query cache; elements found by role and name (D15).
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import '../ui/no-console';
+import type { Member } from '../../contract/team';
+import { MSG_COPIED, MSG_COPY_BY_HAND, MSG_EMAIL_REQUIRED, invitationUrl } from '../../src/pages/team/InviteDialogs';
+import { assignableRoles, mayChangeRole, mayRemove } from '../../src/pages/team/offers';
+import TeamPage from '../../src/pages/team/TeamPage';
+import { createQueryCache } from '../../src/query/cache';
+import { QueryProvider } from '../../src/query/use-query';
+import { navigate } from '../../src/router/location';
+import type { SessionState } from '../../src/session/types';
+import { Toaster, toasts } from '../../src/ui/toast';
+import { FakeApi, MemoryStorage, USER } from '../helpers/fake-api';
+import { ADA, FakeTeam, MO, OLIVE, tokenFor } from '../helpers/fake-team';
+import { renderWithSession } from '../helpers/render';
+import { ALL_PERMISSIONS, pageSession, WITH_ORG } from '../helpers/session';
+
+const ADMIN: Partial<SessionState> = {
+  ...WITH_ORG,
+  user: { ...USER, email: ADA.email, first_name: 'Ada' },
+  role: 'admin',
+  permissions: ALL_PERMISSIONS.filter((p) => p !== 'permissions:manage'),
+};
+const MEMBER: Partial<SessionState> = { ...WITH_ORG, user: { ...USER, email: MO.email, first_name: 'Mo' }, role: 'member', permissions: ['dashboard:view', 'team:view'] };
+
+function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) => void = () => {}) {
+  navigate('/team', { replace: true });
+  const api = new FakeApi();
+  const team = (api.team = new FakeTeam(api));
+  if (state.role === 'admin') team.callerId = ADA.user_id;
+  if (state.role === 'member') team.callerId = MO.user_id;
+  setup(team);
+  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
+  t.seed();
+  renderWithSession(
+    t,
+    <QueryProvider cache={createQueryCache({ retries: 0 })}>
+      <TeamPage />
+      <Toaster />
+    </QueryProvider>,
+  );
+  return { api, team };
+}
+
+const membersTable = () => screen.findByRole('table', { name: /^Members/ });
+const rowOf = async (name: string) => within(await membersTable()).getByRole('cell', { name: new RegExp(`^${name}`) }).closest('tr')!;
+const roleMenu = (name: string) => screen.queryByRole('combobox', { name: `Role of ${name}` }) as HTMLSelectElement | null;
+const options = (select: HTMLSelectElement) => [...select.options].map((o) => o.value);
+const toastText = () => toasts.getState().map((t) => t.message);
+const calls = (api: FakeApi, method: string, path: string) => api.calls.filter((c) => c.method === method && c.path === `/api${path}`);
+
+let clipboard: { writeText: ReturnType<typeof vi.fn> };
+beforeEach(() => {
+  toasts.setState([]);
+  clipboard = { writeText: vi.fn(() => Promise.resolve()) };
+  Object.defineProperty(navigator, 'clipboard', { value: clipboard, configurable: true });
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('D28 team: members', () => {
+  it('lists members with role, email and joined date in a table with headers and a caption; the viewer is marked', async () => {
+    show();
+    const table = await membersTable();
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Email', 'Role', 'Joined', 'Actions']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual([OLIVE.email, ADA.email, MO.email, 'vi@example.com']);
+    expect(rows[0]!.textContent).toContain('Olive (you)');
+    expect(within(rows[0]!).getByText('Owner')).toBeTruthy();
+    expect(rows[0]!.querySelector('time')!.getAttribute('dateTime')).toBe(OLIVE.joined_at);
+  });
+
+  it('shows a loading state, then an error with Retry when the team cannot be loaded', async () => {
+    show(WITH_ORG, (team) => team.refuse('GET', '/v1/team/members/', 500, 'error', 'Something broke.'));
+    expect(screen.getByText('Loading the team…')).toBeTruthy();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load the team.');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await membersTable()).toBeTruthy();
+  });
+
+  it('D28 an owner is offered every role for others (owner too), Remove for others, nothing on their own row', async () => {
+    show();
+    await membersTable();
+    expect(roleMenu('Olive')).toBeNull(); // nobody's own role is changeable
+    expect(options(roleMenu('Ada')!)).toEqual(['owner', 'admin', 'member', 'viewer']);
+    expect(screen.queryByRole('button', { name: 'Remove Olive' })).toBeNull();
+    for (const name of ['Ada', 'Mo', 'Vi']) expect(screen.getByRole('button', { name: `Remove ${name}` })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Invite member' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Pending invitations' })).toBeTruthy();
+  });
+
+  it('D28 an admin is not offered owner, nor anything on an owner’s row or their own', async () => {
+    show(ADMIN);
+    await membersTable();
+    expect(roleMenu('Olive')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove Olive' })).toBeNull();
+    expect(roleMenu('Ada')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove Ada' })).toBeNull();
+    expect(options(roleMenu('Mo')!)).toEqual(['admin', 'member', 'viewer']);
+    expect(screen.getByRole('button', { name: 'Remove Mo' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Invite member' }));
+    const dialog = screen.getByRole('dialog', { name: 'Invite member' });
+    expect(options(within(dialog).getByRole('combobox', { name: 'Role' }) as HTMLSelectElement)).toEqual(['admin', 'member', 'viewer']);
+  });
+
+  it('D9 a member with team:view sees the team read-only: no menus, no Remove, no invitations, no Invite', async () => {
+    const { api } = show(MEMBER);
+    const table = await membersTable();
+    expect(within(table).queryAllByRole('combobox')).toEqual([]);
+    expect(within(table).queryAllByRole('button')).toEqual([]);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Email', 'Role', 'Joined']);
+    expect(screen.queryByRole('button', { name: 'Invite member' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Pending invitations' })).toBeNull();
+    expect(calls(api, 'GET', '/v1/team/invitations/')).toEqual([]); // team:manage only
+  });
+
+  it('D15 members who share a first name get controls named with their email too', async () => {
+    show(WITH_ORG, (team) => team.members.push({ ...MO, user_id: 9, email: 'mo.two@example.com' }));
+    await membersTable();
+    expect(roleMenu('Mo (mo@example.com)')).toBeTruthy();
+    expect(roleMenu('Mo (mo.two@example.com)')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove Mo (mo.two@example.com)' })).toBeTruthy();
+    expect(roleMenu('Ada')).toBeTruthy();
+  });
+
+  it('D28 the rules of what is offered: own role never, owners only by owners, the last owner never removed', () => {
+    const owner = { email: OLIVE.email, role: 'owner' };
+    const admin = { email: ADA.email, role: 'admin' };
+    const other: Member = { ...ADA, role: 'owner' };
+    expect(mayChangeRole(OLIVE, owner)).toBe(false);
+    expect(mayChangeRole(other, admin)).toBe(false); // ADA's own row
+    expect(mayChangeRole({ ...other, email: 'x@example.com' }, admin)).toBe(false);
+    expect(mayChangeRole({ ...other, email: 'x@example.com' }, owner)).toBe(true);
+    expect(mayRemove({ ...other, email: 'x@example.com' }, owner, 1)).toBe(false); // the last owner
+    expect(mayRemove({ ...other, email: 'x@example.com' }, owner, 2)).toBe(true);
+    expect(mayRemove(MO, admin, 1)).toBe(true);
+    expect(assignableRoles(admin)).not.toContain('owner');
+  });
+
+  it('D28 choosing a role changes it, announces "Role changed" and shows the new role', async () => {
+    const { api } = show();
+    await membersTable();
+    fireEvent.change(roleMenu('Mo')!, { target: { value: 'admin' } });
+    await waitFor(() => expect(toastText()).toContain('Role changed: Mo is now an admin'));
+    expect(calls(api, 'PATCH', '/v1/team/members/3/')[0]!.body).toEqual({ role: 'admin' });
+    await waitFor(() => expect(roleMenu('Mo')!.value).toBe('admin'));
+    expect(screen.getByRole('region', { name: /Notifications/ }).querySelector('[aria-live="polite"]')!.textContent).toContain('Role changed');
+  });
+
+  it.each([
+    [409, 'last_owner', 'The last owner cannot be demoted; make someone else an owner first'],
+    [403, 'own_role', 'You cannot change your own role; ask another owner or admin'],
+    [403, 'owner_required', 'Only an owner may make or unmake an owner'],
+  ])('D28 a refused role change (%s %s) is shown in words and the menu keeps the old role', async (status, code, detail) => {
+    show(WITH_ORG, (team) => team.refuse('PATCH', '/v1/team/members/2/', status, code, detail));
+    await membersTable();
+    fireEvent.change(roleMenu('Ada')!, { target: { value: 'member' } });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(`Could not change Ada’s role. ${detail}`);
+    expect(roleMenu('Ada')!.value).toBe('admin');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('D28 team: Remove', () => {
+  it('asks first; Cancel (or Escape) changes nothing and gives focus back to the button', async () => {
+    const { api } = show();
+    await membersTable();
+    const button = screen.getByRole('button', { name: 'Remove Mo' });
+    button.focus();
+    fireEvent.click(button);
+    const dialog = screen.getByRole('dialog', { name: 'Remove Mo?' });
+    expect(dialog.textContent).toContain('will lose access to Acme Plumbing at their next request');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(button);
+    fireEvent.click(button);
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls(api, 'DELETE', '/v1/team/members/3/')).toEqual([]);
+  });
+
+  it('removes after the confirmation: the row goes, a toast says so, focus lands on the Members heading', async () => {
+    const { api } = show();
+    await membersTable();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Mo' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls(api, 'DELETE', '/v1/team/members/3/')).toHaveLength(1);
+    expect(toastText()).toContain('Mo was removed from the team');
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'mo@example.com' })).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Members' }));
+  });
+
+  it('D28 a refused removal (409 last_owner) is shown in the dialog in words', async () => {
+    show(WITH_ORG, (team) => team.refuse('DELETE', '/v1/team/members/3/', 409, 'last_owner', 'The last owner cannot be removed; make someone else an owner first'));
+    await membersTable();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Mo' }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The last owner cannot be removed; make someone else an owner first');
+    expect(await rowOf('Mo')).toBeTruthy();
+  });
+});
+
+describe('D28 team: invitations', () => {
+  async function openInvite() {
+    await membersTable();
+    const open = screen.getByRole('button', { name: 'Invite member' });
+    open.focus(); // as a click does in a browser
+    fireEvent.click(open);
+    return screen.getByRole('dialog', { name: 'Invite member' });
+  }
+
+  it('the dialog asks for an email (checked first) and a role, member by default; focus starts on the email', async () => {
+    const { api } = show();
+    const dialog = await openInvite();
+    const email = within(dialog).getByRole('textbox', { name: 'Email' });
+    expect(document.activeElement).toBe(email);
+    expect((within(dialog).getByRole('combobox', { name: 'Role' }) as HTMLSelectElement).value).toBe('member');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create invitation link' }));
+    expect(await within(dialog).findByText(MSG_EMAIL_REQUIRED)).toBeTruthy();
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(calls(api, 'POST', '/v1/team/invitations/')).toEqual([]);
+  });
+
+  it('D28 a new invitation shows its full link once, with Copy; "Invitation created" is announced; the list shows it', async () => {
+    const { api, team } = show();
+    const dialog = await openInvite();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Email' }), { target: { value: ' Sam@Example.com ' } });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Role' }), { target: { value: 'viewer' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create invitation link' }));
+    const shown = await screen.findByRole('dialog', { name: 'Invitation link' });
+    expect(calls(api, 'POST', '/v1/team/invitations/')[0]!.body).toEqual({ email: 'Sam@Example.com', role: 'viewer' });
+    const token = team.invitations[0]!.token;
+    const link = within(shown).getByRole('textbox', { name: 'Invitation link' }) as HTMLInputElement;
+    expect(link.value).toBe(`${window.location.origin}/invite/${token}`);
+    expect(link.readOnly).toBe(true);
+    expect(shown.textContent).toContain('shown only this once');
+    expect(toastText()).toContain('Invitation created for sam@example.com');
+
+    fireEvent.click(within(shown).getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(within(shown).getByRole('status').textContent).toBe(MSG_COPIED));
+    expect(clipboard.writeText).toHaveBeenCalledWith(link.value);
+
+    fireEvent.click(within(shown).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByDisplayValue(new RegExp(token))).toBeNull(); // shown once: gone with the dialog
+    const list = await screen.findByRole('table', { name: 'Pending invitations' });
+    expect(within(list).getByRole('cell', { name: 'sam@example.com' })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Invite member' })); // D15: focus returns
+  });
+
+  it('Copy falls back to selecting the link when the clipboard refuses', async () => {
+    clipboard.writeText.mockImplementation(() => Promise.reject(new Error('denied')));
+    show();
+    const dialog = await openInvite();
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Email' }), { target: { value: 'sam@example.com' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create invitation link' }));
+    const shown = await screen.findByRole('dialog', { name: 'Invitation link' });
+    const link = within(shown).getByRole('textbox', { name: 'Invitation link' }) as HTMLInputElement;
+    fireEvent.click(within(shown).getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(within(shown).getByRole('status').textContent).toBe(MSG_COPY_BY_HAND));
+    expect(document.activeElement).toBe(link);
+    expect([link.selectionStart, link.selectionEnd]).toEqual([0, link.value.length]);
+  });
+
+  it('D28 already a member, or already invited: the server’s words; an existing invitation can be renewed from there', async () => {
+    show(WITH_ORG, (team) => team.addInvitation('sam@example.com', 'member'));
+    const dialog = await openInvite();
+    const email = within(dialog).getByRole('textbox', { name: 'Email' });
+    fireEvent.change(email, { target: { value: 'mo@example.com' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create invitation link' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('mo@example.com is already a member');
+    expect(within(dialog).queryByRole('button', { name: 'Renew that invitation' })).toBeNull();
+    fireEvent.change(email, { target: { value: 'sam@example.com' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create invitation link' }));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toContain('sam@example.com already has a pending invitation'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Renew that invitation' }));
+    expect(await screen.findByRole('dialog', { name: 'New invitation link' })).toBeTruthy();
+    expect(toastText()).toContain('Invitation renewed for sam@example.com');
+  });
+
+  it('D28 pending invitations: Revoke removes one; Renew shows its new link once', async () => {
+    const { api } = show(WITH_ORG, (team) => {
+      team.addInvitation('sam@example.com', 'member');
+      team.addInvitation('kim@example.com', 'admin');
+    });
+    const list = await screen.findByRole('table', { name: 'Pending invitations' });
+    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Role', 'Invited by', 'Expires', 'Actions']);
+    fireEvent.click(within(list).getByRole('button', { name: 'Revoke the invitation for sam@example.com' }));
+    await waitFor(() => expect(within(list).queryByRole('cell', { name: 'sam@example.com' })).toBeNull());
+    expect(calls(api, 'DELETE', '/v1/team/invitations/101/')).toHaveLength(1);
+    expect(toastText()).toContain('Invitation for sam@example.com revoked');
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Renew the invitation for kim@example.com' }));
+    const shown = await screen.findByRole('dialog', { name: 'New invitation link' });
+    expect(calls(api, 'POST', '/v1/team/invitations/102/renew/')).toHaveLength(1);
+    expect((within(shown).getByRole('textbox', { name: 'Invitation link' }) as HTMLInputElement).value).toBe(invitationUrl({ path: `/invite/${tokenFor(103)}` }));
+    expect(toastText()).toContain('Invitation renewed for kim@example.com');
+  });
+
+  it('D28 an admin is not offered Revoke or Renew on an owner’s invitation', async () => {
+    show(ADMIN, (team) => {
+      team.addInvitation('boss@example.com', 'owner');
+      team.addInvitation('kim@example.com', 'member');
+    });
+    const list = await screen.findByRole('table', { name: 'Pending invitations' });
+    expect(within(list).queryByRole('button', { name: /boss@example.com/ })).toBeNull();
+    expect(within(list).getByRole('button', { name: 'Revoke the invitation for kim@example.com' })).toBeTruthy();
+  });
+
+  it('no pending invitations says so', async () => {
+    show();
+    expect(await screen.findByText('No pending invitations.')).toBeTruthy();
+  });
+
+  it('a refused revoke is shown in words', async () => {
+    show(WITH_ORG, (team) => {
+      const inv = team.addInvitation('sam@example.com', 'member');
+      team.refuse('DELETE', `/v1/team/invitations/${inv.id}/`, 404, 'not_found', 'No such invitation');
+    });
+    const list = await screen.findByRole('table', { name: 'Pending invitations' });
+    await act(async () => fireEvent.click(within(list).getByRole('button', { name: 'Revoke the invitation for sam@example.com' })));
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not revoke the invitation for sam@example.com. No such invitation');
+  });
+});
