@@ -1,6 +1,241 @@
-// D10: Permissions lives at /permissions (permissions:view). Its contents are not specified yet.
+// D29 Permissions (/permissions, permissions:view): the organization's role × permission matrix grouped
+// by area, one checkbox per role and permission (named 'member: customers:delete'). With
+// permissions:manage it is edited and saved as a whole, or reset to D10's defaults after a
+// confirmation; without it, or on a fixed row (the owner has everything), the boxes are disabled.
+// After a save or reset the session reloads its profile, so a change to one's own role shows at once
+// in the sidebar and buttons. A lazily loaded chunk of its own (app/routes.ts).
+import '../../ui/first-bundle';
+import { useState } from 'react';
+import type { Permission, Role } from '../../../contract/permissions';
+import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
+import { useTeamApi } from '../../api/team';
+import { isHttpError, isNetworkError } from '../../http/errors';
+import { useMutation, useQuery } from '../../query/use-query';
+import { useCan, useSession, useSessionActions } from '../../session/use-session';
+import { Dialog } from '../../ui/dialog';
 import { Page } from '../../ui/page';
+import { Spinner } from '../../ui/spinner';
+import { toast } from '../../ui/toast';
+
+export const MSG_SAVED = 'Permissions saved';
+export const MSG_RESET = 'Permissions reset to the defaults';
+
+/** What each permission lets a person do, in words, beside its name. */
+export const PERMISSION_TEXT: Record<Permission, string> = {
+  'dashboard:view': 'See the dashboard',
+  'customers:view': 'See customers and their notes',
+  'customers:create': 'Add and import customers',
+  'customers:update': 'Edit customers and notes',
+  'customers:delete': 'Delete and restore customers',
+  'customers:export': 'Export customers as CSV',
+  'jobs:view': 'See jobs',
+  'sms:view': 'See SMS',
+  'email:view': 'See email',
+  'calls:view': 'See calls',
+  'team:view': 'See the team',
+  'team:manage': 'Invite, remove and change the roles of members',
+  'permissions:view': 'See this page',
+  'permissions:manage': 'Change and reset permissions',
+  'audit:view': 'See the activity log',
+};
+
+type Matrix = Record<Role, Permission[]>;
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
+const sameMatrix = (a: Matrix, b: Matrix, roles: readonly Role[]) => roles.every((r) => sameSet(a[r] ?? [], b[r] ?? []));
+
+function failure(error: unknown): string {
+  if (isNetworkError(error)) return 'Could not reach the server. Check your connection and try again.';
+  return (isHttpError(error) && error.detail) || 'Something went wrong. Please try again.';
+}
+
+function MatrixTable({ data, matrix, editable, myRole, onToggle }: {
+  data: PermissionMatrix;
+  matrix: Matrix;
+  editable: boolean;
+  myRole: string | null;
+  onToggle: (role: Role, permission: Permission, on: boolean) => void;
+}) {
+  // Areas in PERMISSION_AREAS order; any permission the server knows and no area names goes last.
+  const named = new Set(PERMISSION_AREAS.flatMap((a) => a.permissions));
+  const areas = [...PERMISSION_AREAS, { area: 'Other', permissions: data.permissions.filter((p) => !named.has(p)) }].filter((a) => a.permissions.length > 0);
+  return (
+    <div className="table-wrap perm-wrap">
+      <table className="perm-table">
+        <caption className="sr-only">Permissions by role{editable ? '' : ' (read-only)'}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Permission</th>
+            {data.roles.map((r) => (
+              <th scope="col" key={r} className="perm-role">
+                {r}
+                {r === myRole && <span className="perm-you"> (your role)</span>}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        {areas.map(({ area, permissions }) => (
+          <tbody key={area}>
+            <tr className="perm-area">
+              <th scope="rowgroup" colSpan={data.roles.length + 1}>
+                {area}
+              </th>
+            </tr>
+            {permissions.map((p) => (
+              <tr key={p}>
+                <th scope="row" className="perm-name">
+                  <code>{p}</code>{' '}
+                  <span className="perm-text">{PERMISSION_TEXT[p] ?? ''}</span>
+                </th>
+                {data.roles.map((r) => {
+                  const fixed = data.fixed.includes(r);
+                  return (
+                    <td key={r} className="perm-cell">
+                      <input
+                        type="checkbox"
+                        aria-label={`${r}: ${p}`}
+                        checked={fixed || matrix[r]?.includes(p) === true}
+                        disabled={!editable || fixed}
+                        onChange={(e) => onToggle(r, p, e.target.checked)}
+                      />
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        ))}
+      </table>
+    </div>
+  );
+}
 
 export default function PermissionsPage() {
-  return <Page title="Permissions" description="What each role in your organization may do." />;
+  const api = useTeamApi();
+  const { load } = useSessionActions();
+  const myRole = useSession().role;
+  const manage = useCan('permissions:manage');
+  const query = useQuery(api.permissions());
+  const save = useMutation(api.savePermissions);
+  const reset = useMutation(api.resetPermissions);
+  const [draft, setDraft] = useState<Matrix | null>(null);
+  // The answer to a save or reset stands for the server's matrix until the refetch it caused arrives.
+  const [saved, setSaved] = useState<{ data: PermissionMatrix; at: number } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const server = saved && query.updatedAt <= saved.at ? saved.data : query.data;
+  if (!server) {
+    if (query.status === 'error') {
+      return (
+        <Page title="Permissions">
+          <div className="card list-message" role="alert">
+            <p>Could not load the permissions. {failure(query.error)}</p>
+            <button type="button" className="btn" onClick={() => void query.refetch().catch(() => undefined)}>
+              Retry
+            </button>
+          </div>
+        </Page>
+      );
+    }
+    return (
+      <Page title="Permissions">
+        <Spinner label="Loading permissions…" showLabel />
+      </Page>
+    );
+  }
+
+  const editableRoles = server.roles.filter((r) => !server.fixed.includes(r));
+  const matrix = draft ?? server.matrix;
+  const dirty = draft !== null && !sameMatrix(draft, server.matrix, editableRoles);
+  const busy = save.status === 'pending' || reset.status === 'pending';
+
+  function toggle(role: Role, permission: Permission, on: boolean) {
+    const current = matrix[role] ?? [];
+    const next = on ? [...current, permission] : current.filter((p) => p !== permission);
+    setDraft({ ...matrix, [role]: next });
+  }
+
+  // D29: the person's own permissions may have changed: the session reloads its profile.
+  async function done(data: PermissionMatrix, message: string) {
+    setSaved({ data, at: Date.now() });
+    setDraft(null);
+    toast.success(message);
+    await load();
+  }
+
+  async function onSave() {
+    setError(null);
+    try {
+      const body = Object.fromEntries(editableRoles.map((r) => [r, matrix[r] ?? []])) as Partial<Matrix>;
+      await done(await save.mutate(body), MSG_SAVED);
+    } catch (e) {
+      setError(`Could not save the permissions. ${failure(e)}`);
+    }
+  }
+
+  async function onReset() {
+    setError(null);
+    try {
+      await done(await reset.mutate(), MSG_RESET);
+      setConfirming(false);
+    } catch (e) {
+      setConfirming(false);
+      setError(`Could not reset the permissions. ${failure(e)}`);
+    }
+  }
+
+  return (
+    <Page
+      title="Permissions"
+      description={
+        manage
+          ? 'What each role in your organization may do. The owner always has everything. Changes apply to each member’s next request.'
+          : 'What each role in your organization may do. Changing it needs permissions:manage.'
+      }
+      actions={
+        manage && (
+          <>
+            <button type="button" className="btn" onClick={() => setConfirming(true)} disabled={busy}>
+              Reset to defaults
+            </button>
+            {dirty && (
+              <button type="button" className="btn" onClick={() => setDraft(null)} disabled={busy}>
+                Discard changes
+              </button>
+            )}
+            <button type="button" className="btn btn-primary" onClick={() => void onSave()} disabled={!dirty || busy} aria-busy={save.status === 'pending' || undefined}>
+              {save.status === 'pending' ? 'Saving…' : 'Save'}
+            </button>
+          </>
+        )
+      }
+    >
+      {error && (
+        <div className="card admin-alert admin-notice" role="alert">
+          <p>{error}</p>
+        </div>
+      )}
+      {dirty && <p className="perm-unsaved">You have unsaved changes.</p>}
+      <MatrixTable data={server} matrix={matrix} editable={manage && !busy} myRole={myRole} onToggle={toggle} />
+      {confirming && (
+        <Dialog
+          title="Reset permissions to the defaults?"
+          onCancel={() => setConfirming(false)}
+          actions={
+            <>
+              <button type="button" className="btn" onClick={() => setConfirming(false)} data-autofocus>
+                Cancel
+              </button>
+              <button type="button" className="btn btn-danger" onClick={() => void onReset()} disabled={busy} aria-busy={reset.status === 'pending' || undefined}>
+                {reset.status === 'pending' ? 'Resetting…' : 'Reset to defaults'}
+              </button>
+            </>
+          }
+        >
+          <p>Every role gets the permissions a new organization starts with. {dirty ? 'Your unsaved changes are lost. ' : ''}This applies to each member’s next request.</p>
+        </Dialog>
+      )}
+    </Page>
+  );
 }
