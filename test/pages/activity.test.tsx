@@ -1,0 +1,199 @@
+// D30 the activity log: each action in plain words with its links, filters (person, action, target)
+// kept in the URL, paging; the person filter from the team (team:view) or from the entries seen.
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import '../ui/no-console';
+import type { AuditEntryView } from '../../contract/customers';
+import { AUDIT_PAGE_SIZE } from '../../src/api/team';
+import ActivityPage from '../../src/pages/activity/ActivityPage';
+import { activityHref, readActivityParams } from '../../src/pages/activity/activity-params';
+import { ACTIONS, describe as words, describeText, EMPTY_VALUE, VALUE_MAX_CHARS } from '../../src/pages/activity/describe';
+import { createQueryCache } from '../../src/query/cache';
+import { QueryProvider } from '../../src/query/use-query';
+import { navigate } from '../../src/router/location';
+import type { SessionState } from '../../src/session/types';
+import { FakeApi, MemoryStorage } from '../helpers/fake-api';
+import { FakeTeam } from '../helpers/fake-team';
+import { renderWithSession } from '../helpers/render';
+import { pageSession, WITH_ORG } from '../helpers/session';
+
+const OLIVIA = { id: 1, name: 'Olivia' };
+let serial = 0;
+function entry(action: string, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor: AuditEntryView['actor'] = OLIVIA): AuditEntryView {
+  return { id: ++serial, at: new Date(Date.UTC(2024, 5, 1, 12, 0, serial)).toISOString(), actor, action, target, changes };
+}
+const JANE = { type: 'customer', id: 42, label: 'Jane Doe' };
+const NOTE = { type: 'note', id: 7, label: 'Jane Doe' };
+const SAM = { type: 'member', id: 5, label: 'Sam' };
+const INVITE = { type: 'invitation', id: 9, label: 'sam@example.com' };
+const MATRIX = { type: 'permissions', id: null, label: 'Permissions' };
+
+/** One entry per D30 action, with the sentence it must read as. */
+const WORDED: [AuditEntryView, string][] = [
+  [entry('customer.created', JANE, { name: 'Jane Doe' }), 'Olivia added the customer Jane Doe'],
+  [entry('customer.updated', JANE, { phone: { from: '555-0100', to: '555-0199' } }), 'Olivia changed Jane Doe’s phone from 555-0100 to 555-0199'],
+  [
+    entry('customer.updated', JANE, { company: { from: null, to: 'Acme' }, postal_code: { from: '97201', to: '97202' }, tags: { from: ['vip'], to: ['vip', 'north'] } }),
+    `Olivia changed Jane Doe’s company from ${EMPTY_VALUE} to Acme, postal code from 97201 to 97202 and tags from vip to vip, north`,
+  ],
+  [entry('customer.deleted', JANE), 'Olivia deleted the customer Jane Doe'],
+  [entry('customer.restored', JANE), 'Olivia restored the customer Jane Doe'],
+  [entry('customers.imported', { type: 'import', id: null, label: '3 created, 1 updated, 0 skipped' }), 'Olivia imported customers: 3 created, 1 updated, 0 skipped'],
+  [entry('note.added', NOTE, { customer_id: 42, body: 'Called about the boiler' }), 'Olivia added a note to Jane Doe: “Called about the boiler”'],
+  [entry('note.edited', NOTE, { customer_id: 42, body: { from: 'a', to: 'Boiler fixed' } }), 'Olivia edited a note on Jane Doe: “Boiler fixed”'],
+  [entry('note.deleted', NOTE, { customer_id: 42, body: 'old' }), 'Olivia deleted a note on Jane Doe'],
+  [entry('member.role_changed', SAM, { role: { from: 'member', to: 'admin' } }), 'Olivia changed Sam’s role from member to admin'],
+  [entry('member.removed', SAM, { role: 'member', email: 'sam@example.com' }), 'Olivia removed Sam (member) from the team'],
+  [entry('invitation.created', INVITE, { email: 'sam@example.com', role: 'member' }), 'Olivia invited sam@example.com as member'],
+  [entry('invitation.revoked', INVITE, { email: 'sam@example.com', role: 'member' }), 'Olivia revoked the invitation for sam@example.com'],
+  [entry('invitation.renewed', INVITE, { email: 'sam@example.com', role: 'member', replaces: 8 }), 'Olivia renewed the invitation for sam@example.com'],
+  [entry('invitation.accepted', SAM, { email: 'sam@example.com', role: 'member', new_account: true }, { id: 5, name: 'Sam' }), 'Sam joined the team as member (invited as sam@example.com)'],
+  [entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }), 'Olivia changed the member role: +customers:delete'],
+  [
+    entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: ['jobs:view'] }, viewer: { added: ['sms:view'], removed: [] } }),
+    'Olivia changed the member role: +customers:delete, −jobs:view; the viewer role: +sms:view',
+  ],
+  [entry('permissions.reset', MATRIX, { member: { added: [], removed: ['customers:delete'] } }), 'Olivia reset the permissions to the defaults (the member role: −customers:delete)'],
+];
+
+describe('D30 activity wording', () => {
+  it.each(WORDED.map(([e, text]) => [e.action, text, e] as const))('D30 %s reads "%s"', (_action, text, e) => {
+    expect(describeText(e)).toBe(text);
+  });
+
+  it('D30 every action the filter offers has its own wording', () => {
+    const worded = new Set(WORDED.map(([e]) => e.action));
+    expect(ACTIONS.map((a) => a.action).filter((a) => !worded.has(a))).toEqual([]);
+  });
+
+  it('D30 links: the customer (a note’s via changes.customer_id), a member → /team; none without the right (D9)', () => {
+    const link = (e: AuditEntryView, rights = { customers: true, team: true }) => words(e, rights).filter((p) => typeof p !== 'string');
+    expect(link(WORDED[0]![0])).toEqual([{ text: 'Jane Doe', to: '/customers/42' }]);
+    expect(link(WORDED[6]![0])).toEqual([{ text: 'Jane Doe', to: '/customers/42' }]);
+    expect(link(WORDED[9]![0])).toEqual([{ text: 'Sam', to: '/team' }]);
+    expect(link(WORDED[0]![0], { customers: false, team: true })).toEqual([]);
+    expect(link(WORDED[9]![0], { customers: true, team: false })).toEqual([]);
+  });
+
+  it('long values are cut, an unknown action still reads as a sentence, and no actor is "Someone"', () => {
+    const long = 'x'.repeat(VALUE_MAX_CHARS + 50);
+    expect(describeText(entry('note.added', NOTE, { customer_id: 42, body: long }))).toHaveLength('Olivia added a note to Jane Doe: “”'.length + VALUE_MAX_CHARS);
+    expect(describeText(entry('thing.frobbed', { type: 'thing', id: 1, label: 'Widget' }))).toBe('Olivia thing frobbed Widget');
+    expect(describeText(entry('customer.deleted', JANE, {}, null))).toBe('Someone deleted the customer Jane Doe');
+  });
+});
+
+describe('D30 activity URL', () => {
+  it('reads and writes filters and page; malformed values fall back to their defaults', () => {
+    const s = readActivityParams('?actor=3&action=customer.updated&target_type=customer&page=2');
+    expect(s).toEqual({ actor: 3, action: 'customer.updated', targetType: 'customer', page: 2 });
+    expect(activityHref(s)).toBe('/activity?actor=3&action=customer.updated&target_type=customer&page=2');
+    expect(readActivityParams('?actor=x&action=DROP%20TABLE&target_type=1&page=0')).toEqual({ actor: null, action: '', targetType: '', page: 1 });
+    expect(activityHref(readActivityParams(''))).toBe('/activity');
+  });
+});
+
+function show(path = '/activity', state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) => void = () => {}) {
+  navigate(path, { replace: true });
+  const api = new FakeApi();
+  const team = (api.team = new FakeTeam(api));
+  team.audit = WORDED.map(([e]) => e).reverse();
+  setup(team);
+  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
+  t.seed();
+  renderWithSession(
+    t,
+    <QueryProvider cache={createQueryCache({ retries: 0 })}>
+      <ActivityPage />
+    </QueryProvider>,
+  );
+  return { api, team };
+}
+
+const auditQueries = (api: FakeApi) => api.calls.filter((c) => c.path === '/api/v1/audit/').map((c) => c.search);
+const url = () => window.location.pathname + window.location.search;
+const pick = (name: string, value: string) => fireEvent.change(screen.getByRole('combobox', { name }), { target: { value } });
+const rows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
+
+beforeEach(() => navigate('/', { replace: true }));
+
+describe('D30 activity page', () => {
+  it('D30 lists the entries newest first in a table with headers and a caption, each in words with its links', async () => {
+    show();
+    const table = await screen.findByRole('table', { name: /Activity, newest first, page 1 of 1/ });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['When', 'What happened']);
+    expect(rows()[0]!.textContent).toContain('Olivia reset the permissions to the defaults');
+    const created = rows().find((r) => r.textContent?.includes('added the customer'))!;
+    expect(within(created).getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).toBe('/customers/42');
+    const role = rows().find((r) => r.textContent?.includes('’s role from'))!;
+    expect(within(role).getByRole('link', { name: 'Sam' }).getAttribute('href')).toBe('/team');
+    expect(screen.getByText(`${WORDED.length} entries`)).toBeTruthy();
+  });
+
+  it('D30 filters go into the URL and the call; Clear filters empties them', async () => {
+    const { api } = show();
+    await screen.findByRole('table');
+    pick('Action', 'customer.updated');
+    expect(url()).toBe('/activity?action=customer.updated');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    pick('About', 'customer');
+    expect(url()).toBe('/activity?action=customer.updated&target_type=customer');
+    pick('Person', '1');
+    expect(url()).toBe('/activity?actor=1&action=customer.updated&target_type=customer');
+    await waitFor(() => expect(auditQueries(api).at(-1)).toBe(`?actor=1&action=customer.updated&target_type=customer&page=1&page_size=${AUDIT_PAGE_SIZE}`));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Clear filters' })[0]!);
+    expect(url()).toBe('/activity');
+  });
+
+  it('D30 a shared link with filters shows the same entries (filters read from the URL)', async () => {
+    const { api } = show('/activity?target_type=invitation');
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect((screen.getByRole('combobox', { name: 'About' }) as HTMLSelectElement).value).toBe('invitation');
+    expect(auditQueries(api)).toEqual([`?target_type=invitation&page=1&page_size=${AUDIT_PAGE_SIZE}`]);
+  });
+
+  it('D30 pages: Next and Previous move through the log, the page in the URL', async () => {
+    const many = Array.from({ length: AUDIT_PAGE_SIZE + 5 }, (_, i) => entry('customer.created', { type: 'customer', id: 100 + i, label: `Customer ${i}` }));
+    const { api } = show('/activity', WITH_ORG, (team) => (team.audit = many));
+    await screen.findByRole('table', { name: /page 1 of 2/ });
+    expect(rows()).toHaveLength(AUDIT_PAGE_SIZE);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(url()).toBe('/activity?page=2');
+    await screen.findByRole('table', { name: /page 2 of 2/ });
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    expect(auditQueries(api).at(-1)).toBe(`?page=2&page_size=${AUDIT_PAGE_SIZE}`);
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(url()).toBe('/activity');
+  });
+
+  it('D30 the person filter lists the team with team:view', async () => {
+    show();
+    await screen.findByRole('table');
+    await waitFor(() => expect(within(screen.getByRole('combobox', { name: 'Person' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['Anyone', 'Olive', 'Ada', 'Mo', 'Vi', 'Sam'])) // a former member (Sam) from the entries too;
+  });
+
+  it('D30 without team:view the person filter lists the people seen in the entries, and the team is never asked', async () => {
+    const { api } = show('/activity', { ...WITH_ORG, permissions: ['dashboard:view', 'audit:view', 'customers:view'] });
+    await screen.findByRole('table');
+    await waitFor(() => expect(within(screen.getByRole('combobox', { name: 'Person' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['Anyone', 'Olivia', 'Sam']));
+    expect(api.calls.some((c) => c.path === '/api/v1/team/members/')).toBe(false);
+    const role = rows().find((r) => r.textContent?.includes('’s role from'))!;
+    expect(within(role).queryByRole('link')).toBeNull(); // no link to a page they cannot open
+  });
+
+  it('empty, and filtered to nothing, say so', async () => {
+    show('/activity?action=note.deleted', WITH_ORG, (team) => (team.audit = []));
+    expect(await screen.findByText('No activity matches these filters.')).toBeTruthy();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Clear filters' }).at(-1)!);
+    expect(await screen.findByText('No activity yet.')).toBeTruthy();
+  });
+
+  it('a log that cannot be loaded says so, with Retry', async () => {
+    show('/activity', WITH_ORG, (team) => team.refuse('GET', '/v1/audit/', 403, 'permission_denied', 'Your role does not grant audit:view'));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('You do not have permission to view the activity of this organization.');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table')).toBeTruthy();
+  });
+});
