@@ -18,6 +18,8 @@ import { screen, SHELL_ROUTES } from './routes';
 const ShellScreen = lazy(() => import('./lazy').then((m) => ({ default: m.ShellScreen })));
 const SessionExpiredView = lazy(() => import('./lazy').then((m) => ({ default: m.SessionExpiredView })));
 const OrgPickerPage = lazy(screen('OrgPickerPage'));
+// D28: the public invitation page, outside the shell, signed in or not; a chunk of its own.
+const InvitePage = lazy(() => import('../pages/invite/InvitePage'));
 
 const Centered = ({ label }: { label?: string }) => (
   <div className="center-screen">
@@ -46,6 +48,13 @@ export function AppRoutes() {
           <OrgPickerPage />
         </Suspense>
       </OrgPickerGuard>
+    );
+  }
+  if (pathname.startsWith('/invite/')) {
+    return (
+      <Suspense fallback={<Centered />}>
+        <InvitePage />
+      </Suspense>
     );
   }
   if (pathname === '/' || pathname === '') return <Navigate to="/dashboard" />; // SPEC §2: the index of / is the dashboard

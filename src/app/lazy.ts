@@ -8,7 +8,5 @@ export { default as SmsPage } from '../pages/sms/SmsPage';
 export { default as EmailPage } from '../pages/email/EmailPage';
 export { default as CallsPage } from '../pages/calls/CallsPage';
 export { default as JobsPage } from '../pages/jobs/JobsPage';
-export { default as TeamPage } from '../pages/team/TeamPage';
-export { default as PermissionsPage } from '../pages/permissions/PermissionsPage';
 export { default as ForbiddenPage } from '../pages/forbidden/ForbiddenPage';
 export { default as SessionExpiredView } from '../ui/session-expired-view';

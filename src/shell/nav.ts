@@ -36,6 +36,7 @@ export const NAV: readonly NavSection[] = [
     links: [
       { label: 'Team', to: '/team', icon: 'team', permission: 'team:view' },
       { label: 'Permissions', to: '/permissions', icon: 'permissions', permission: 'permissions:view' },
+      { label: 'Activity', to: '/activity', icon: 'activity', permission: 'audit:view' }, // D10, D30
     ],
   },
 ];

@@ -11,6 +11,7 @@ import '../http/connectivity'; // the customer form waits for the connection to 
 import './form'; // the customer form (its own chunk) uses the login form's hook
 import './spinner'; // loading states (the Add Customer chunk has none, so it is named here)
 import '../router/Link'; // links (the team and permissions chunks have none)
+import '../session/tokens'; // the invitation page stores a new account's tokens as a login does (D28)
 import '../lib/events'; // the query cache listens for the session's events (the invitation page has no queries)
 import '../session/use-session'; // every screen reads the session; the customer form's leave dialog does not
 import '../lib/time'; // the query cache waits between retries (the shell and the leave dialog have no queries)

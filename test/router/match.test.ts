@@ -38,6 +38,7 @@ describe('route matching', () => {
       '/jobs': 'jobs:view',
       '/team': 'team:view',
       '/permissions': 'permissions:view',
+      '/activity': 'audit:view',
       '/forbidden': null,
     });
   });

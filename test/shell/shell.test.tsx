@@ -46,7 +46,7 @@ describe('sidebar', () => {
     expect(within(sidebar()).getByText('Beacon Electric')).toBeTruthy();
   });
 
-  it('SPEC §2 the sidebar links and sections: Dashboard; Communication: SMS, Email, Calls; CRM: Customers, Jobs; Admin: Team, Permissions', () => {
+  it('SPEC §2 the sidebar links and sections: Dashboard; Communication: SMS, Email, Calls; CRM: Customers, Jobs; Admin: Team, Permissions, Activity (D10)', () => {
     show();
     const links = within(nav())
       .getAllByRole('link')
@@ -60,10 +60,11 @@ describe('sidebar', () => {
       ['Jobs', '/jobs'],
       ['Team', '/team'],
       ['Permissions', '/permissions'],
+      ['Activity', '/activity'],
     ]);
     for (const name of ['Communication', 'CRM', 'Admin']) expect(within(nav()).getByRole('button', { name })).toBeTruthy();
     expect(NAV.flatMap((s) => s.links.map((l) => l.permission))).toEqual([
-      'dashboard:view', 'sms:view', 'email:view', 'calls:view', 'customers:view', 'jobs:view', 'team:view', 'permissions:view',
+      'dashboard:view', 'sms:view', 'email:view', 'calls:view', 'customers:view', 'jobs:view', 'team:view', 'permissions:view', 'audit:view',
     ]);
   });
 
