@@ -3,7 +3,7 @@
 // hands it token readers and the refresh operation (imports flow lib → http → session).
 import { isWellFormed } from '../lib/jwt';
 import { setOnline } from './connectivity';
-import { AbortError, HttpError, NetworkError } from './errors';
+import { AbortError, HttpError, isTransient, NetworkError } from './errors';
 
 /** SPEC §7: paths under this prefix are auth calls: no token needed, no refresh on 401. */
 export const AUTH_PREFIX = '/v1/auth/';
@@ -52,7 +52,7 @@ export function createClient(deps: ClientDeps) {
     refreshing = deps
       .refresh()
       .catch((error: unknown) => {
-        if (!(error instanceof NetworkError)) deps.onRefreshFailed(error);
+        if (!isTransient(error)) deps.onRefreshFailed(error);
         throw error;
       })
       .finally(() => {

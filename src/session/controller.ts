@@ -1,7 +1,7 @@
 // The session: hydration, logout, refresh, organization choice and permission checks (SPEC §4, §5,
 // §8; D4–D9, D21); the login itself is in login.ts. React-free; React reads `store` through use-session.tsx.
 import { createClient, type Client } from '../http/client';
-import { isHttpError, isNetworkError } from '../http/errors';
+import { isHttpError, isTransient } from '../http/errors';
 import { emit, SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
@@ -171,7 +171,7 @@ export function createSession(deps: SessionDeps) {
       applyProfile(await fetchProfile());
       set({ loading: false, hydrationComplete: true });
     } catch (error) {
-      if (isNetworkError(error)) return loadWhenOnline();
+      if (isTransient(error)) return loadWhenOnline(); // D7, D2: keep the session and try again
       // SPEC §4 / D4: the current-user call (or its refresh) failed, or the profile is unusable.
       clearSession();
       storage.set(KEYS.toastReason, MSG_SESSION_NOT_LOADED);

@@ -133,6 +133,17 @@ describe('SPEC §7 401 → one refresh → replay once', () => {
     expect(events.refreshFailed).toBe(1);
   });
 
+  test('D2 a refresh answered 503 (server busy) rejects the requests but keeps the session: it is not a failed refresh', async () => {
+    const { api, client, events, refresh } = setup();
+    api.validAccess.clear();
+    refresh.mockRejectedValueOnce(new HttpError(503, { code: 'server_busy' }, '/v1/auth/refresh/'));
+    const results = await Promise.allSettled([client.get('/v1/things'), client.get('/v1/things')]);
+    expect(results.every((r) => r.status === 'rejected' && isHttpError(r.reason, 503))).toBe(true);
+    expect(events.refreshFailed).toBe(0);
+    expect(await client.get('/v1/things')).toBeDefined(); // the next 401 refreshes for real and succeeds
+    expect(events.refreshFailed).toBe(0);
+  });
+
   test('a replayed request that gets 401 again is not refreshed again (no loop)', async () => {
     const { api, client, refresh } = setup();
     api.validAccess.clear();

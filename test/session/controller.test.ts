@@ -118,6 +118,20 @@ describe('SPEC §4 session load', () => {
     expect(t.session.store.getState().isAuthenticated).toBe(true);
   });
 
+  test('D2 a busy server (503) during the load keeps the session and tries again later, like a network failure', async () => {
+    vi.useFakeTimers();
+    const t = makeSession();
+    t.seed();
+    const me = t.api.me;
+    t.api.me = () => json(503, { detail: 'The server is busy; try again shortly', code: 'server_busy' });
+    await t.session.load();
+    expect(t.storage.get(KEYS.accessToken)).not.toBeNull();
+    expect(t.storage.get(KEYS.toastReason)).toBeNull();
+    t.api.me = me;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(t.session.store.getState().isAuthenticated).toBe(true);
+  });
+
   test('SPEC §4 a second load while one runs waits, polling every 100 ms', async () => {
     vi.useFakeTimers();
     const t = makeSession();
