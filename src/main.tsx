@@ -1,27 +1,5 @@
-// Boot: the theme is already on <html> (inline script, D11); render, then start the background work.
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
-import { appConfig } from './app/config';
-import { startConnectivity } from './http/connectivity';
-import { currentPath, navigate, page } from './router/location';
-import { createSession } from './session/controller';
-import { startSessionWatchers } from './session/watchers';
-import { bufferEarlyErrors, captureError, startTelemetry } from './telemetry';
+// The entry. All it runs is in app/start.tsx, which the lazily loaded screens reach too (through
+// ui/first-bundle.ts), so this file stays a few bytes and the JS before the login form is one file.
+import { start } from './app/start';
 
-bufferEarlyErrors(); // D13: errors before error reporting loads are kept, then reported
-
-const config = appConfig();
-const session = createSession({ base: () => config.apiBase, navigate, currentPath, assign: page.assign });
-
-startConnectivity();
-void session.load();
-startSessionWatchers(session, { reload: page.reload });
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App session={session} onError={captureError} />
-  </StrictMode>,
-);
-// D13: error reporting loads after first render, as its own chunk, and only with a DSN.
-setTimeout(() => void startTelemetry(), 0);
+start();

@@ -1,0 +1,31 @@
+// Boot: the theme is already on <html> (inline script, D11); render, then start the background work.
+// main.tsx only calls start(): ui/first-bundle.ts names this module, so everything the login form
+// needs (React DOM too) is in the one file shared with the lazily loaded screens (see there).
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { startConnectivity } from '../http/connectivity';
+import { currentPath, navigate, page } from '../router/location';
+import { createSession } from '../session/controller';
+import { startSessionWatchers } from '../session/watchers';
+import { bufferEarlyErrors, captureError, startTelemetry } from '../telemetry';
+import { App } from './App';
+import { appConfig } from './config';
+
+export function start(): void {
+  bufferEarlyErrors(); // D13: errors before error reporting loads are kept, then reported
+
+  const config = appConfig();
+  const session = createSession({ base: () => config.apiBase, navigate, currentPath, assign: page.assign });
+
+  startConnectivity();
+  void session.load();
+  startSessionWatchers(session, { reload: page.reload });
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App session={session} onError={captureError} />
+    </StrictMode>,
+  );
+  // D13: error reporting loads after first render, as its own chunk, and only with a DSN.
+  setTimeout(() => void startTelemetry(), 0);
+}
