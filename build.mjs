@@ -41,7 +41,20 @@ function writeHtml(metafile, dev) {
   const css = outputs.find(([f, o]) => f.endsWith('.css') && o.entryPoint?.endsWith('static/app.css'))?.[0];
   if (!js || !css) throw new Error('build: entry outputs not found in metafile');
   const theme = esbuild.transformSync(readFileSync(path.join(root, 'src/boot/theme.js'), 'utf8'), { minify: true }).code.trim();
-  let tags = `<link rel="stylesheet" href="${url(css)}">\n<script type="module" src="${url(js)}"></script>`;
+  // The chunks the entry imports statically (the one shared with the lazy screens, see
+  // src/ui/first-bundle.ts) are fetched with it rather than after it: one round trip before the login form.
+  const preload = [];
+  const visit = (file) => {
+    for (const i of metafile.outputs[file].imports) {
+      if (i.kind !== 'import-statement' || preload.includes(i.path)) continue;
+      preload.push(i.path);
+      visit(i.path);
+    }
+  };
+  visit(js);
+  let tags = `<link rel="stylesheet" href="${url(css)}">\n`;
+  for (const file of preload) tags += `<link rel="modulepreload" href="${url(file)}">\n`;
+  tags += `<script type="module" src="${url(js)}"></script>`;
   if (dev) tags += `\n<script type="module">new EventSource('/esbuild').addEventListener('change', () => location.reload())</script>`;
   const html = readFileSync(path.join(root, 'static/index.html'), 'utf8')
     .replace('/*THEME*/', () => theme)
