@@ -83,6 +83,20 @@ forEachBackend('API foundation', (backend, label) => {
       expect(refused.queries).toHaveLength(1);
     });
 
+    test('D2 on PGlite a page of the customers list is kept until anything is written, then read afresh', async () => {
+      const t = tokens(await api.login('owner@demo.test'));
+      const acme = await orgId(server.db, 'Acme Plumbing');
+      const first = await api.get(`${CUSTOMERS}?sort=-created_at`, auth(t.access_token, acme));
+      const again = await countQueries(server, () => api.get(`${CUSTOMERS}?sort=-created_at`, auth(t.access_token, acme)));
+      expect(again.result.body).toEqual(first.body);
+      expect(again.queries.length).toBe(label === 'PGlite' ? 0 : 3);
+      const made = await api.post(CUSTOMERS, { name: `Fresh ${Date.now()}` }, auth(t.access_token, acme));
+      expect(made.status).toBe(201);
+      const after = await api.get(`${CUSTOMERS}?sort=-created_at`, auth(t.access_token, acme));
+      expect(after.body.count).toBe((first.body.count as number) + 1);
+      expect((after.body.results as { id: number }[])[0]!.id).toBe(made.body.id);
+    });
+
     test('D16 logout takes effect on the very next request, on every route', async () => {
       const t = tokens(await api.login('owner@demo.test'));
       const acme = await orgId(server.db, 'Acme Plumbing');

@@ -1,7 +1,7 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
 import { IMPORT_MAX_BYTES, type Customer, type CustomerInput } from '../../../contract/customers';
-import { permissionDenied } from '../../auth/access';
+import { permissionDenied, remembered } from '../../auth/access';
 import { BASE_SECURITY_HEADERS, fieldError } from '../../http';
 import { defineRoute, RAW, reply } from '../../route';
 import { intText } from '../../schema';
@@ -30,7 +30,10 @@ const list = defineRoute({
       if (!caller.org.permissions.has('customers:delete')) throw permissionDenied(caller.org.role, 'customers:delete');
       return listDeleted(tx, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
     }
-    return listCustomers(tx, caller.org.id, { q: q.q, status: q.status, tag: q.tag, sort: q.sort, page: q.page, pageSize: q.page_size });
+    const filter = { q: q.q, status: q.status, tag: q.tag, sort: q.sort, page: q.page, pageSize: q.page_size };
+    // On PGlite a page is kept until anything is written (auth/access.ts `remembered`): browsing back and
+    // forth, and many people looking at the same list, cost the database nothing.
+    return remembered(ctx.db, `customers:${caller.org.id}:${JSON.stringify(filter)}`, () => listCustomers(tx, caller.org.id, filter));
   },
 });
 
