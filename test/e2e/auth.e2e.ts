@@ -1,7 +1,7 @@
 // Issue 5 journeys: signing in and out as each demo account (D3), validation, the stored keys
 // (SPEC §3), reload without a login flash, and the deep-link return (D6).
 import { beforeEach, describe, expect, test } from 'vitest';
-import { expectPath, signIn, skipReason, storage, useBrowser, type Tab } from './browser';
+import { expectPath, sidebarNav, signIn, skipReason, storage, useBrowser, type Tab } from './browser';
 
 describe.skipIf(skipReason)('signing in and out', () => {
   const browser = useBrowser();
@@ -122,7 +122,7 @@ describe.skipIf(skipReason)('signing in and out', () => {
     const { page } = tab;
     await signIn(page, 'solo@demo.test');
     await expectPath(page, '/dashboard');
-    await page.getByRole('link', { name: 'Customers' }).click();
+    await sidebarNav(page).getByRole('link', { name: 'Customers' }).click();
     await expectPath(page, '/customers');
     await page.getByRole('button', { name: 'solo@demo.test' }).click();
     await page.getByRole('button', { name: 'Logout' }).click();

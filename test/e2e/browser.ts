@@ -27,8 +27,14 @@ export interface Tab {
   serverErrors: string[];
 }
 
-export async function newContext(browser: Browser, { viewport = DESKTOP, colorScheme = 'light' as 'light' | 'dark' } = {}): Promise<BrowserContext> {
-  return browser.newContext({ baseURL, viewport, colorScheme });
+/** What a signed-in context keeps (its localStorage), to open another context already signed in. */
+export type SavedSession = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+export async function newContext(
+  browser: Browser,
+  { viewport = DESKTOP, colorScheme = 'light' as 'light' | 'dark', storageState = undefined as SavedSession | undefined } = {},
+): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, viewport, colorScheme, storageState });
 }
 
 export async function newTab(context: BrowserContext): Promise<Tab> {
@@ -55,6 +61,31 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+/** Signs in and, when the organization picker shows, chooses `org`; resolves on that organization's dashboard. */
+export async function signInTo(page: Page, email: string, org?: string, password = DEMO_PASSWORD) {
+  await signIn(page, email, password);
+  if (org) {
+    await page.waitForURL((u) => u.pathname === '/org-picker' || u.pathname === '/dashboard', { timeout: 10_000 });
+    if ((await pathOf(page)) === '/org-picker') await page.getByRole('button', { name: org }).click();
+  }
+  await expectPath(page, '/dashboard');
+}
+
+/** The sidebar's navigation (the dashboard links to the same pages, with other words). */
+export const sidebarNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+/** The toasts' live region. */
+export const toasts = (page: Page) => page.getByRole('region', { name: 'Notifications (Alt+T)' });
+
+/**
+ * Closes the toasts shown, as a person does before reaching what they cover: they stack top right for
+ * 5 s each, and two of them reach down over the page header's buttons (a customer's Edit and Delete).
+ */
+export async function dismissToasts(page: Page) {
+  const close = toasts(page).getByRole('button', { name: 'Dismiss notification' });
+  while ((await close.count()) > 0) await close.first().click();
 }
 
 export async function storage(page: Page): Promise<Record<string, string>> {
@@ -100,11 +131,33 @@ export function useBrowser() {
     tabs.push(t);
     return t;
   };
+  const open = async (opts?: Parameters<typeof newContext>[1]) => tab(await context(opts));
+  // One sign-in through the form per account and file; later journeys reopen that session (its stored
+  // tokens, as a browser reopened by the same person), which spares each a login and the picker.
+  const sessions = new Map<string, SavedSession>();
+  const signedIn = async (email: string, { org, password, path, ...opts }: { org?: string; password?: string; path?: string } & Parameters<typeof newContext>[1] = {}) => {
+    const saved = sessions.get(email);
+    if (saved) {
+      const t = await open({ ...opts, storageState: saved });
+      await t.page.goto(path ?? '/dashboard');
+      return t;
+    }
+    const t = await open(opts);
+    await signInTo(t.page, email, org, password);
+    sessions.set(email, await t.page.context().storageState());
+    if (path && path !== '/dashboard') await t.page.goto(path);
+    return t;
+  };
   return {
     context,
     tab,
     /** A tab in a context of its own. */
-    open: async (opts?: Parameters<typeof newContext>[1]) => tab(await context(opts)),
+    open,
+    /**
+     * A tab in a context of its own, signed in as `email` (choosing `org` on the picker), at `path`. The
+     * first time in a file it signs in through the form; then it reopens that session.
+     */
+    signedIn,
     /** Stops checking a tab (e.g. one the test closed on purpose). */
     forget: (t: Tab) => void tabs.splice(tabs.indexOf(t), 1),
   };

@@ -1,20 +1,27 @@
 // Issue 5: screenshots of login, picker, dashboard, customers and the drawer, in light and dark, at
 // desktop and phone width (and the customers list on a small phone), saved under test-results/screenshots/. With UPDATE_DOCS_SCREENSHOTS=1 a
 // few of them are also written, small, to docs/screenshots/ for the README.
+// Then the customer page and the customer form (D22 D24) in both themes at desktop and small-phone
+// width (the phone ones of the whole page), and the team and permissions pages (D28 D29), light.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DESKTOP, expectPath, launch, newContext, newTab, PHONE, signIn, skipReason } from './browser';
+import { DESKTOP, expectPath, launch, newContext, newTab, PHONE, signIn, signInTo, skipReason } from './browser';
 
 const OUT = 'test-results/screenshots';
 const DOCS = 'docs/screenshots';
 /** A small phone, under the list's 640px breakpoint. */
 const NARROW = { width: 390, height: 844 };
-const FOR_DOCS = new Set(['login-light-desktop', 'customers-light-desktop', 'dashboard-dark-desktop', 'drawer-dark-phone', 'org-picker-light-phone']);
+const FOR_DOCS = new Set([
+  'login-light-desktop', 'customers-light-desktop', 'dashboard-dark-desktop', 'drawer-dark-phone', 'org-picker-light-phone',
+  'customer-page-light-desktop', 'customer-page-dark-desktop', 'customer-form-light-desktop', 'customer-form-dark-desktop',
+]);
+/** A seeded customer of Acme Plumbing with tags, an address, notes and changes in its timeline. */
+const SHOWN_CUSTOMER = { id: 4, name: 'Northwest Print Co.' };
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, { fullPage = false } = {}) {
   await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: `${OUT}/${name}.png` });
+  await page.screenshot({ path: `${OUT}/${name}.png`, fullPage });
   if (process.env.UPDATE_DOCS_SCREENSHOTS && FOR_DOCS.has(name)) {
     await page.screenshot({ path: `${DOCS}/${name}.jpg`, type: 'jpeg', quality: 70, scale: 'css' });
   }
@@ -44,7 +51,7 @@ describe.skipIf(skipReason)('screenshots', () => {
         await page.getByRole('button', { name: 'Acme Plumbing' }).click();
         await expectPath(page, '/dashboard');
         await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
-        await page.getByRole('region', { name: 'Customers' }).getByText(/^\d+$/).waitFor(); // the total has arrived
+        await page.getByRole('region', { name: 'Customers', exact: true }).getByText(/^\d+$/).waitFor(); // the total has arrived
         await shoot(page, `dashboard-${suffix}`);
         await page.goto('/customers');
         await page.getByRole('heading', { name: 'Customers', level: 1 }).waitFor();
@@ -68,4 +75,53 @@ describe.skipIf(skipReason)('screenshots', () => {
       });
     }
   }
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`customer page and customer form — ${theme}, desktop and phone`, async () => {
+      const ctx = await newContext(browser, { viewport: DESKTOP, colorScheme: theme });
+      const { page, errors, serverErrors } = await newTab(ctx);
+      await signInTo(page, 'owner@demo.test', 'Acme Plumbing');
+      const customerPage = async () => {
+        await page.goto(`/customers/${SHOWN_CUSTOMER.id}`);
+        await page.getByRole('heading', { name: SHOWN_CUSTOMER.name, level: 1 }).waitFor();
+        await page.getByRole('region', { name: 'Notes and history' }).getByRole('listitem').first().waitFor();
+      };
+      const form = async () => {
+        await page.goto(`/customers/${SHOWN_CUSTOMER.id}/edit`);
+        await page.getByRole('heading', { name: 'Edit Customer', level: 1 }).waitFor();
+        await expect.poll(() => page.getByLabel('Name', { exact: true }).inputValue()).toBe(SHOWN_CUSTOMER.name);
+      };
+      await customerPage();
+      await shoot(page, `customer-page-${theme}-desktop`);
+      await form();
+      await shoot(page, `customer-form-${theme}-desktop`);
+      await page.setViewportSize(NARROW);
+      await customerPage();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+      await shoot(page, `customer-page-${theme}-phone`, { fullPage: true });
+      await form();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+      await shoot(page, `customer-form-${theme}-phone`, { fullPage: true });
+      expect(errors).toEqual([]);
+      expect(serverErrors).toEqual([]);
+      await ctx.close();
+    });
+  }
+
+  test('team and permissions — light, desktop', async () => {
+    const ctx = await newContext(browser, { viewport: DESKTOP, colorScheme: 'light' });
+    const { page, errors, serverErrors } = await newTab(ctx);
+    await signInTo(page, 'owner@demo.test', 'Acme Plumbing');
+    await page.goto('/team');
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await page.getByRole('table', { name: /^Members/ }).getByRole('row', { name: /Olivia/ }).waitFor();
+    await page.getByRole('table', { name: 'Pending invitations' }).or(page.getByText('No pending invitations.')).first().waitFor();
+    await shoot(page, 'team-light-desktop');
+    await page.goto('/permissions');
+    await page.getByRole('checkbox', { name: 'member: customers:create' }).waitFor();
+    await shoot(page, 'permissions-light-desktop');
+    expect(errors).toEqual([]);
+    expect(serverErrors).toEqual([]);
+    await ctx.close();
+  });
 });

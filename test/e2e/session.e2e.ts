@@ -2,7 +2,7 @@
 // (SPEC §4), and tabs: cross-tab logout (SPEC §4), organization switch (D21), one refresh (D8).
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { baseURL, expectPath, signIn, skipReason, storage, useBrowser, type Tab } from './browser';
+import { baseURL, expectPath, sidebarNav, signIn, skipReason, storage, useBrowser, type Tab } from './browser';
 
 /** A well-formed access token that expired a minute ago (the client reads exp; the server never sees it). */
 function expiredToken(): string {
@@ -56,7 +56,7 @@ describe.skipIf(skipReason)('session, connectivity and tabs', () => {
       body: JSON.stringify({ refresh_token: s.refresh_token, session_id: Number(s.session_id) }),
     });
     expect(res.status).toBeLessThan(300);
-    await page.getByRole('link', { name: 'Customers' }).click(); // the customers list calls the API
+    await sidebarNav(page).getByRole('link', { name: 'Customers' }).click(); // the customers list calls the API
     const dialog = page.getByRole('dialog', { name: 'Session Expired' });
     await dialog.waitFor();
     await dialog.getByText('Your session expired or could not be refreshed. Please log in again.').waitFor();

@@ -1,7 +1,7 @@
 // Issue 5 journeys: the shell at phone and desktop width (SPEC §2), organization switching, the
 // theme (D11), unknown paths, /forbidden, the error screen, and landmarks and titles everywhere.
 import { describe, expect, test } from 'vitest';
-import { DESKTOP, expectPath, PHONE, signIn, skipReason, storage, useBrowser } from './browser';
+import { DESKTOP, expectPath, PHONE, sidebarNav, signIn, skipReason, storage, useBrowser } from './browser';
 
 describe.skipIf(skipReason)('the shell', () => {
   const browser = useBrowser();
@@ -15,7 +15,7 @@ describe.skipIf(skipReason)('the shell', () => {
     const sidebar = page.getByRole('complementary');
     await sidebar.getByText('Acme Plumbing').waitFor();
     expect(await sidebar.locator('img').count()).toBe(1); // Acme has a logo
-    await page.getByRole('link', { name: 'Customers' }).click();
+    await sidebarNav(page).getByRole('link', { name: 'Customers' }).click();
     await expectPath(page, '/customers');
     await page.getByRole('button', { name: 'owner@demo.test' }).click();
     await page.getByText('Signed in as').waitFor();
@@ -144,7 +144,7 @@ describe.skipIf(skipReason)('the shell', () => {
       ['Dashboard', 'Dashboard'], ['SMS', 'SMS'], ['Email', 'Email'], ['Calls', 'Calls'], ['Customers', 'Customers'],
       ['Jobs', 'Jobs'], ['Team', 'Team'], ['Permissions', 'Permissions'],
     ] as const) {
-      await page.getByRole('link', { name: link, exact: true }).click();
+      await sidebarNav(page).getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await check();
       expect(await page.title()).toContain(heading);
