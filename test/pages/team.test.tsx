@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import type { Member } from '../../contract/team';
 import { MSG_COPIED, MSG_COPY_BY_HAND, MSG_EMAIL_REQUIRED, invitationUrl } from '../../src/pages/team/InviteDialogs';
-import { assignableRoles, mayChangeRole, mayRemove } from '../../src/pages/team/offers';
+import { assignableRoles, mayChangeRole, mayRemove, WHY_LAST_OWNER, WHY_OWN_ROLE, WHY_OWNER_ONLY, whyNotOffered } from '../../src/pages/team/offers';
 import TeamPage from '../../src/pages/team/TeamPage';
 import { createQueryCache } from '../../src/query/cache';
 import { QueryProvider } from '../../src/query/use-query';
@@ -118,6 +118,41 @@ describe('D28 team: members', () => {
     expect(calls(api, 'GET', '/v1/team/invitations/')).toEqual([]); // team:manage only
   });
 
+  it('D28 where nothing is offered the row says why, in plain text beside it: an admin on the owner’s row and their own', async () => {
+    show(ADMIN);
+    await membersTable();
+    const olive = await rowOf('Olive');
+    expect(within(olive).getByText(WHY_OWNER_ONLY)).toBeTruthy();
+    expect(WHY_OWNER_ONLY).toMatch(/only an owner/i);
+    expect(within(olive).getByRole('cell', { name: 'Owner' })).toBeTruthy(); // the role cell stays just the role
+    expect(within(await rowOf('Ada')).getByText(WHY_OWN_ROLE)).toBeTruthy();
+    const mo = await rowOf('Mo');
+    expect(mo.textContent).not.toMatch(/only an owner|can’t/i);
+  });
+
+  it('D28 the last owner’s own row says they cannot leave; with a second owner it says their own role is not theirs to change', async () => {
+    show();
+    await membersTable();
+    expect(within(await rowOf('Olive')).getByText(WHY_LAST_OWNER)).toBeTruthy();
+    expect(within(await rowOf('Ada')).queryByText(/can’t|only an owner/i)).toBeNull();
+  });
+
+  it('D28 an owner beside another owner: their own row says why, the other owner’s row offers a menu and Remove', async () => {
+    show(WITH_ORG, (team) => (team.members.find((m) => m.user_id === ADA.user_id)!.role = 'owner'));
+    await membersTable();
+    const olive = await rowOf('Olive');
+    expect(within(olive).getByText(WHY_OWN_ROLE)).toBeTruthy();
+    expect(within(olive).queryByText(WHY_LAST_OWNER)).toBeNull();
+    expect(roleMenu('Ada')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove Ada' })).toBeTruthy();
+  });
+
+  it('D9 a read-only viewer of the team is not told why on every row (nothing is offered to anyone)', async () => {
+    show(MEMBER);
+    const table = await membersTable();
+    expect(within(table).queryByText(/can’t|only an owner/i)).toBeNull();
+  });
+
   it('D15 members who share a first name get controls named with their email too', async () => {
     show(WITH_ORG, (team) => team.members.push({ ...MO, user_id: 9, email: 'mo.two@example.com' }));
     await membersTable();
@@ -139,6 +174,12 @@ describe('D28 team: members', () => {
     expect(mayRemove({ ...other, email: 'x@example.com' }, owner, 2)).toBe(true);
     expect(mayRemove(MO, admin, 1)).toBe(true);
     expect(assignableRoles(admin)).not.toContain('owner');
+    expect(whyNotOffered(OLIVE, owner, 1)).toBe(WHY_LAST_OWNER);
+    expect(whyNotOffered(OLIVE, owner, 2)).toBe(WHY_OWN_ROLE);
+    expect(whyNotOffered(OLIVE, admin, 1)).toBe(WHY_OWNER_ONLY);
+    expect(whyNotOffered(ADA, admin, 1)).toBe(WHY_OWN_ROLE);
+    expect(whyNotOffered(MO, admin, 1)).toBeNull();
+    expect(whyNotOffered({ ...other, email: 'x@example.com' }, owner, 2)).toBeNull();
   });
 
   it('D28 choosing a role changes it, announces "Role changed" and shows the new role', async () => {

@@ -16,7 +16,7 @@ import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { InviteDialog, LinkDialog } from './InviteDialogs';
-import { assignableRoles, isSelf, mayChangeRole, mayHandleInvitation, mayRemove, ownerCount, roleName, type Viewer } from './offers';
+import { assignableRoles, isSelf, mayChangeRole, mayHandleInvitation, mayRemove, ownerCount, roleName, whyNotOffered, type Viewer } from './offers';
 
 export const MSG_ROLE_CHANGED = 'Role changed';
 export const MSG_INVITATION_CREATED = 'Invitation created';
@@ -133,6 +133,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
           {members.map((m) => {
             const self = isSelf(m, viewer);
             const editable = manage && mayChangeRole(m, viewer);
+            const why = manage ? whyNotOffered(m, viewer, owners) : null;
             return (
               <tr key={m.user_id}>
                 <td className="team-name">
@@ -168,6 +169,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                 </td>
                 {manage && (
                   <td className="team-actions">
+                    {why && <span className="team-why">{why}</span>}
                     {mayRemove(m, viewer, owners) && (
                       <button type="button" className="btn team-btn" aria-label={`Remove ${label(m)}`} onClick={() => onRemove(m)}>
                         Remove

@@ -35,3 +35,17 @@ export const ownerCount = (members: readonly Member[]): number => members.filter
 
 /** 'member' → 'Member', for headings and menus. */
 export const roleName = (role: string): string => role.charAt(0).toUpperCase() + role.slice(1);
+
+export const WHY_OWNER_ONLY = 'Only an owner can change or remove an owner';
+export const WHY_OWN_ROLE = 'You can’t change your own role';
+export const WHY_LAST_OWNER = 'The last owner can’t leave; make someone else an owner first';
+
+/**
+ * D28: why a row offers neither a role menu nor Remove, in words beside it (nothing is left
+ * unexplained). Null where something is offered.
+ */
+export function whyNotOffered(m: Member, v: Viewer, owners: number): string | null {
+  if (isSelf(m, v)) return m.role === OWNER && owners <= 1 ? WHY_LAST_OWNER : WHY_OWN_ROLE;
+  if (m.role === OWNER && v.role !== OWNER) return WHY_OWNER_ONLY;
+  return null;
+}
