@@ -91,16 +91,16 @@ export async function listCustomers(db: Queryable, orgId: number, f: ListFilter)
   if (!f.q && !f.tag) {
     // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
     // page), then only those rows are read; the total comes from customer_counts, not from counting.
+    // One statement, so one round trip (the outer join keeps the total when the page is past the end).
     const rows = await db.query<ItemRow>(
       `with page as (select id from customers where ${w.sql} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
-       select ${ITEM_COLUMNS} from page join customers c on c.id = page.id order by ${orderBy(f.sort, 'c.')}`,
-      [...w.params, ...limits],
+       select ${ITEM_COLUMNS},
+              (select coalesce(sum(n), 0) from customer_counts where org_id = $1 and ($${n + 3}::text is null or status = $${n + 3})) as total
+         from (select 1) one left join (page join customers c on c.id = page.id) on true
+        order by ${orderBy(f.sort, 'c.')}`,
+      [...w.params, ...limits, f.status],
     );
-    const [count] = await db.query<{ n: unknown }>(
-      'select coalesce(sum(n), 0) as n from customer_counts where org_id = $1 and ($2::text is null or status = $2)',
-      [orgId, f.status],
-    );
-    return { count: num(count?.n ?? 0), results: rows.map(toItem) };
+    return { count: num(rows[0]?.total ?? 0), results: rows.filter((r) => r.id !== null).map(toItem) };
   }
   // Searching: first the count, through the search indexes (trigram, tags). Few matches are then
   // gathered the same way and sorted; many are paged by walking the sort's index and testing rows as
