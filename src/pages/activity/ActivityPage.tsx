@@ -16,6 +16,7 @@ import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { activityHref, auditParams, DEFAULT_ACTIVITY, isFiltered, readActivityParams, type ActivityState } from './activity-params';
 import { ACTIONS, describe, TARGET_TYPES, type LinkRights } from './describe';
+import { Pager } from '../../ui/pager';
 
 type Go = (patch: Partial<ActivityState>, opts?: { replace?: boolean }) => void;
 
@@ -49,21 +50,6 @@ function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights })
   );
 }
 
-function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
-  return (
-    <nav className="pager" aria-label="Pages">
-      <button type="button" className="btn" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
-      <span className="pager-status">
-        Page {page} of {pages}
-      </span>
-      <button type="button" className="btn" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Next
-      </button>
-    </nav>
-  );
-}
 
 function Filters({ state, people, go }: { state: ActivityState; people: [number, string][]; go: Go }) {
   const known = state.actor === null || people.some(([id]) => id === state.actor);

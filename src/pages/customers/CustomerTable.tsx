@@ -149,19 +149,3 @@ export function DeletedTable({ customers, busy, caption, restoring, onRestore }:
     </div>
   );
 }
-
-export function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
-  return (
-    <nav className="pager" aria-label="Pages">
-      <button type="button" className="btn" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
-      <span className="pager-status">
-        Page {page} of {pages}
-      </span>
-      <button type="button" className="btn" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Next
-      </button>
-    </nav>
-  );
-}

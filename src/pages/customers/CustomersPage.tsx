@@ -15,7 +15,8 @@ import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
-import { CustomerTable, DeletedTable, Pager } from './CustomerTable';
+import { Pager } from '../../ui/pager';
+import { CustomerTable, DeletedTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
 
