@@ -112,19 +112,20 @@ const invite = defineRoute({
   },
 });
 
-const pendingInvitation = async (tx: Queryable, orgId: number, id: number, now: Date) => {
-  await lockTeam(tx, orgId);
-  const found = await findInvitation(tx, orgId, id);
+/** A pending invitation the caller may act on (`what`, for the refusal): only an owner touches an owner's. */
+const pendingInvitation = async (tx: Queryable, caller: { org: { id: number; role: string } }, id: number, what: string) => {
+  await lockTeam(tx, caller.org.id);
+  const found = await findInvitation(tx, caller.org.id, id);
   if (!found || found.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
-  return { ...found, expired: new Date(found.expires_at) <= now };
+  if (found.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly(`${what} an owner's invitation`);
+  return found;
 };
 
 const revoke = defineRoute({
   method: 'DELETE', path: '/v1/team/invitations/:id/', access: 'org', permission: 'team:manage', params: { id: intText() }, audit: 'invitation.revoked',
   async handler({ tx, ctx, caller, params, audit }) {
     const now = new Date(ctx.now());
-    const invitation = await pendingInvitation(tx, caller.org.id, params.id, now);
-    if (invitation.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly('revoke an owner\'s invitation');
+    const invitation = await pendingInvitation(tx, caller, params.id, 'revoke');
     await revokeInvitation(tx, caller.org.id, invitation.id, now);
     audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role } });
     return reply(204);
@@ -136,8 +137,7 @@ const renew = defineRoute({
   method: 'POST', path: '/v1/team/invitations/:id/renew/', access: 'org', permission: 'team:manage', params: { id: intText() }, audit: 'invitation.renewed',
   async handler({ tx, ctx, caller, params, audit }) {
     const now = new Date(ctx.now());
-    const old = await pendingInvitation(tx, caller.org.id, params.id, now);
-    if (old.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly('renew an owner\'s invitation');
+    const old = await pendingInvitation(tx, caller, params.id, 'renew');
     await revokeInvitation(tx, caller.org.id, old.id, now);
     const { invitation, token } = await createInvitation(tx, caller.org.id, old.email, old.role, caller.userId, now, new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS));
     audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role, replaces: old.id, expires_at: invitation.expires_at } });
