@@ -35,6 +35,22 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Resilience: hostile input over every route, tenant isolation, crashes and sustained load, each
+          // on PGlite and PostgreSQL (the server suite's one cluster). Heavy by design: one file at a time,
+          // after the server suite.
+          name: 'resilience',
+          environment: 'node',
+          include: ['test/resilience/**/*.test.ts'],
+          globalSetup: ['test/server/global-setup.ts'],
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           // Issue: the product in Chromium, against the server `npm start` runs (test/e2e/global-setup.ts).
           name: 'e2e',
           environment: 'node',
