@@ -28,7 +28,7 @@ export class Verdicts {
 }
 
 /** Prints rows (arrays of cells) with columns padded; numbers-looking cells right-aligned. */
-export function table(header, rows) {
+export function table(header, rows, print = console.log) {
   const all = [header, ...rows].map((r) => r.map((c) => String(c)));
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   const right = (s) => /^[-+]?[\d.,]+(\s?(ms|MB|%|×|x|s))?$/.test(s);
@@ -37,9 +37,9 @@ export function table(header, rows) {
       .map((c, i) => (right(c) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
-  console.log(line(all[0] ?? []));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of all.slice(1)) console.log(line(r));
+  print(line(all[0] ?? []));
+  print(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of all.slice(1)) print(line(r));
 }
 
 /** Reads a positive number from an environment variable, or the fallback. */
