@@ -64,7 +64,7 @@ function probeHealth(url, untilMs) {
 }
 
 await build();
-const verdicts = new Verdicts();
+const verdicts = new Verdicts('load');
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}`);
 console.log(`PGlite, SEED=demo; ${CLIENTS} clients, ${SESSIONS} sessions, ${DURATION_S} s; weights me ${WEIGHTS.me} / list ${WEIGHTS.list} / refresh ${WEIGHTS.refresh}`);
 const dataDir = tempDir('crm-bench-load-');
@@ -139,28 +139,28 @@ try {
     console.log(
       `unanswered after ${UNANSWERED_AFTER_MS / 1000} s: ${unanswered} (${all.slow} answered later, ${all.errors} never: ${fmtCounts(all.errorKinds)}` +
         `${unanswered ? `; ended between t=${all.badFirst.toFixed(1)} s and t=${all.badLast.toFixed(1)} s` : ''}) ` +
-        `(budget 0) ${verdicts.check(unanswered === 0, `${unanswered} requests unanswered after ${UNANSWERED_AFTER_MS / 1000} s`)}`,
+        `(budget 0) ${verdicts.figure(`${CLIENTS} clients ${DURATION_S} s: requests unanswered after ${UNANSWERED_AFTER_MS / 1000} s`, String(unanswered), '0', unanswered === 0)}`,
     );
     console.log(`503 server_busy (answers, with Retry-After): ${busy}; client waits ${result.busyWaits.count} totalling ${(result.busyWaits.ms / 1000).toFixed(1)} s`);
     if (otherErrors.length) console.log(`other error answers: ${fmtCounts(Object.fromEntries(otherErrors))}`);
     console.log(
       `health checks (new connection every ${HEALTH_EVERY_MS / 1000} s): ${probes.length}, ${healthBad.length} not 200 within ${HEALTH_BUDGET_MS} ms; ` +
         `${probes.length - healthAnswered.length} unanswered within ${HEALTH_TIMEOUT_MS / 1000} s; answered: p50 ${fmtMs(healthSorted[Math.floor(healthSorted.length / 2)] ?? NaN)}, max ${fmtMs(healthSorted.at(-1) ?? NaN)} ` +
-        `(budget: every one) ${verdicts.check(probes.length > 0 && healthBad.length === 0, `${healthBad.length} of ${probes.length} health checks not answered 200 within ${HEALTH_BUDGET_MS} ms`)}`,
+        `(budget: every one) ${verdicts.figure(`health checks not answered 200 within ${HEALTH_BUDGET_MS} ms`, `${healthBad.length} of ${probes.length}`, '0', probes.length > 0 && healthBad.length === 0)}`,
     );
     if (healthBad.length) {
       console.log(`  late or failed: ${healthBad.slice(0, 10).map((p) => `t=${(p.at / 1000).toFixed(0)}s ${p.error ?? p.status} ${fmtMs(p.ms)}`).join(', ')}${healthBad.length > 10 ? ', …' : ''}`);
     }
     console.log(
-      `sessions revoked: ${revoked} of ${SESSIONS} ${fmtCounts(result.sessionsEnded)} (budget 0) ${verdicts.check(revoked === 0, `${revoked} sessions revoked`)}` +
+      `sessions revoked: ${revoked} of ${SESSIONS} ${fmtCounts(result.sessionsEnded)} (budget 0) ${verdicts.figure('sessions revoked', `${revoked} of ${SESSIONS}`, '0', revoked === 0)}` +
         `${endedOther.length ? `; other ends: ${fmtCounts(Object.fromEntries(endedOther))}` : ''}; clients stopped early: ${result.clientsStoppedEarly}`,
     );
     console.log(
       `server RSS: start ${mb(rss.start?.rss)}, middle ${mb(rss.middle?.rss)}, end ${mb(rss.end?.rss)} (${Number.isFinite(growth) ? `${growth >= 0 ? '+' : ''}${(100 * growth).toFixed(1)}%` : '-'}), ` +
         `after ${mb(after?.rss)}, peak ${mb(after?.hwm)} (budget: end ≤ middle + ${100 * RSS_GROWTH_BUDGET}%) ` +
-        `${verdicts.check(growth <= RSS_GROWTH_BUDGET, `RSS end ${mb(rss.end?.rss)} vs middle ${mb(rss.middle?.rss)}`)}`,
+        `${verdicts.figure('server RSS at the end against the middle', Number.isFinite(growth) ? `${growth >= 0 ? '+' : ''}${(100 * growth).toFixed(1)}%` : '-', `≤ +${100 * RSS_GROWTH_BUDGET}%`, growth <= RSS_GROWTH_BUDGET)}`,
     );
-    console.log(`server still running after the load: ${serverAlive ? 'yes' : 'NO'} ${verdicts.check(serverAlive, 'the server exited during the load')}`);
+    console.log(`server still running after the load: ${serverAlive ? 'yes' : 'NO'} ${verdicts.figure('server still running after the load', serverAlive ? 'yes' : 'no', 'yes', serverAlive)}`);
   } finally {
     await server.stop();
   }
