@@ -42,6 +42,9 @@ async function phase(target, path, headers, seconds) {
   return { ...r, cpuS: cpuSecondsOf(target.pid) - cpu0 };
 }
 
+/** Requests answered other than 200, or not at all. */
+const notOk = (s) => Object.entries(s.statuses).reduce((n, [k, v]) => n + (k === '200' ? 0 : v), 0) + s.errors;
+
 /** Sums phases: merged latencies over the summed elapsed time. */
 function combine(phases) {
   const seconds = phases.reduce((s, p) => s + p.elapsedMs / 1000, 0);
@@ -83,10 +86,11 @@ async function measure(backend, server, verdicts) {
       rows.push(['', 'bare node:http', f.rps.toFixed(0), fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.max), `${f.cpuPct.toFixed(0)}%`, `${f.generatorPct.toFixed(0)}%`, other(f)]);
       const ratio = r.rps / f.rps;
       const answered = r.errors === 0 && Object.keys(r.statuses).every((k) => k === '200');
+      const at = `${backend} ${e.name} at ${CONCURRENCY} clients`;
       lines.push(
-        `${backend} ${e.name} (${bytes} B body): ratio ${ratio.toFixed(3)}× (budget ≥ ${budget.ratio}×) ${verdicts.check(ratio >= budget.ratio, `${backend} ${e.name} ratio ${ratio.toFixed(3)}× < ${budget.ratio}×`)}` +
-          `; p99 ${fmtMs(r.p99)} (budget ≤ ${budget.p99Ms} ms) ${verdicts.check(r.p99 <= budget.p99Ms, `${backend} ${e.name} p99 ${fmtMs(r.p99)} > ${budget.p99Ms} ms`)}` +
-          `; every answer 200 ${verdicts.check(answered, `${backend} ${e.name}: answers other than 200`)}`,
+        `${backend} ${e.name} (${bytes} B body): ratio ${ratio.toFixed(3)}× (budget ≥ ${budget.ratio}×) ${verdicts.figure(`${at}: req/s of the bare handler's`, `${ratio.toFixed(3)}×`, `≥ ${budget.ratio}×`, ratio >= budget.ratio)}` +
+          `; p99 ${fmtMs(r.p99)} (budget ≤ ${budget.p99Ms} ms) ${verdicts.figure(`${at}: p99`, fmtMs(r.p99), `≤ ${budget.p99Ms} ms`, r.p99 <= budget.p99Ms)}` +
+          `; every answer 200 ${verdicts.figure(`${at}: answers other than 200`, String(notOk(r)), '0', answered)}`,
       );
       if (f.cpuPct < FLOOR_BOUND_PCT) {
         lines.push(`  note: the bare server used ${f.cpuPct.toFixed(0)}% of a CPU, so the floor's req/s is bounded by the load generator or the machine, not by node:http; the ratio is then an upper bound`);
@@ -104,7 +108,7 @@ async function measure(backend, server, verdicts) {
 await build();
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; the load generator is a worker thread of this process`);
 console.log('target CPU: the server process\'s CPU time over the phase (100% = one core); generator busy: the load thread\'s event-loop utilization');
-const verdicts = new Verdicts();
+const verdicts = new Verdicts('api');
 
 const dataDir = tempDir('crm-bench-pglite-');
 try {
@@ -121,7 +125,7 @@ try {
 const pg = await startPostgres();
 if (!pg) {
   console.log('\nPostgreSQL: no binaries found (PG_BIN, PATH, the Debian layout): not measured');
-  verdicts.check(false, 'PostgreSQL not measured: no binaries found');
+  verdicts.figure('PostgreSQL', 'not measured: no binaries found', 'measured', false);
 } else {
   try {
     const server = await startCrm({ databaseUrl: pg.url });

@@ -26,7 +26,7 @@ const SESSIONS = Math.min(CLIENTS, envNumber('LOAD_SESSIONS', CLIENTS));
 const BACKENDS = (process.env.LOAD_BACKENDS ?? 'pglite,postgres').split(',').map((b) => b.trim().toLowerCase());
 
 await build();
-const verdicts = new Verdicts();
+const verdicts = new Verdicts('load');
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (1, 5, 15 min)`);
 console.log(`SEED=demo; ${CLIENTS} clients, ${SESSIONS} sessions, ${DURATION_S} s per database`);
 const log = (line) => console.log(line);
@@ -45,7 +45,7 @@ if (BACKENDS.includes('postgres')) {
   const cluster = await startPostgres();
   if (!cluster) {
     console.log('');
-    console.log(`PostgreSQL: not run, no server binaries (install postgresql or set PG_BIN) ${verdicts.check(false, 'PostgreSQL not run')}`);
+    console.log(`PostgreSQL: not run, no server binaries (install postgresql or set PG_BIN) ${verdicts.figure('PostgreSQL run', 'not run (no server binaries)', 'runs', false)}`);
   } else {
     try {
       printSustainedLoad(await runSustainedLoad({ backend: 'PostgreSQL', databaseUrl: cluster.url, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, log, keepLog: keepLog('PostgreSQL') }), verdicts);

@@ -15,7 +15,7 @@ import { build } from '../build.mjs';
 import { DEMO_ACCOUNTS, LOGIN, DEMO_PASSWORD } from './lib/crm.mjs';
 import { request } from './lib/http.mjs';
 import { mb, memoryOf, resetPeak, sampleRss } from './lib/proc.mjs';
-import { table } from './lib/report.mjs';
+import { table, Verdicts } from './lib/report.mjs';
 import { startCrm, tempDir } from './lib/servers.mjs';
 import { fmtCounts, fmtMs } from './lib/stats.mjs';
 
@@ -81,3 +81,10 @@ try {
 }
 console.log('');
 table(['step', 'time', 'peak (VmHWM)', 'resident (VmRSS)', 'resident later'], rows);
+// No budget yet: the figures go to the summary of `npm run bench` as they are.
+const verdicts = new Verdicts('memory');
+for (const [step, , peak, resident] of rows) {
+  verdicts.figure(`${step}: peak`, peak, 'none set', null);
+  verdicts.figure(`${step}: resident`, resident, 'none set', null);
+}
+verdicts.finish();

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../build.mjs';
+import { Verdicts } from './lib/report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.argv[2] ?? 3);
@@ -119,6 +120,13 @@ try {
   console.log(`login (scrypt N=2^17, r=8, p=1), median of ${LOGINS}:                       ${ms(l)}`);
   console.log(`GET /api/v1/auth/me/ (token + session check), median of ${LOGINS}:         ${m.toFixed(1)} ms   (login/me ${(l / m).toFixed(0)}x)`);
   console.log(`node ${process.version}, ${os.cpus().length} CPU(s)`);
+  // No budgets yet: the figures go to the summary of `npm run bench` as they are.
+  const verdicts = new Verdicts('server');
+  verdicts.figure('server start, empty data directory', ms(c), 'none set', null);
+  verdicts.figure('server start, existing data directory', ms(w), 'none set', null);
+  verdicts.figure('login (one OWASP-cost scrypt)', ms(l), 'none set', null);
+  verdicts.figure('GET me', `${m.toFixed(1)} ms`, 'none set', null);
+  verdicts.finish();
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

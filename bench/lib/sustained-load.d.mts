@@ -82,6 +82,6 @@ export function buildProduct(): Promise<void>;
 export function secretsInLog(output: string, tokens: string[], password: string): string[];
 export function printSustainedLoad(
   report: SustainedLoadReport,
-  verdicts?: { check(ok: boolean, what: string): string } | null,
+  verdicts?: { figure(figure: string, value: string, budget: string, ok: boolean | null): string } | null,
   print?: (line: string) => void,
 ): void;

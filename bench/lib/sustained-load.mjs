@@ -311,7 +311,7 @@ export function printSustainedLoad(r, verdicts = null, print = console.log) {
   print(`records created in the run: ${r.verified.records}; read back ${r.verified.checked}, left unsure by an unanswered write ${r.verified.unsure}${r.verified.samples.length ? `; mismatches: ${r.verified.samples.join('; ')}` : ''}`);
   print(`server log: ${r.serverErrors} requests failed with 500`);
   for (const c of r.checks) {
-    const verdict = verdicts ? verdicts.check(c.ok, `${r.backend}: ${c.what}: ${c.figure}`) : c.ok ? 'PASS' : 'MISS';
+    const verdict = verdicts ? verdicts.figure(`${r.backend}: ${c.what}`, c.figure, c.budget, c.ok) : c.ok ? 'PASS' : 'MISS';
     print(`${c.what}: ${c.figure} (budget ${c.budget}) ${verdict}`);
   }
 }

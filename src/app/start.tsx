@@ -4,12 +4,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startConnectivity } from '../http/connectivity';
+import { KEYS } from '../lib/storage';
 import { currentPath, navigate, page } from '../router/location';
 import { createSession } from '../session/controller';
 import { startSessionWatchers } from '../session/watchers';
 import { bufferEarlyErrors, captureError, startTelemetry } from '../telemetry';
 import { App } from './App';
 import { appConfig } from './config';
+import { preloadScreen } from './preload';
 
 export function start(): void {
   bufferEarlyErrors(); // D13: errors before error reporting loads are kept, then reported
@@ -18,6 +20,8 @@ export function start(): void {
   const session = createSession({ base: () => config.apiBase, navigate, currentPath, assign: page.assign });
 
   startConnectivity();
+  // A stored session most likely shows the page at this path: its code loads beside the session's calls.
+  if (session.storage.get(KEYS.accessToken) || session.storage.get(KEYS.refreshToken)) preloadScreen(currentPath());
   void session.load();
   startSessionWatchers(session, { reload: page.reload });
 

@@ -2,7 +2,8 @@
 // from the same tiny useForm and Field as every other form (bundle budget).
 import { useEffect, useRef } from 'react';
 import { isAbortError } from '../../http/errors';
-import { KEYS } from '../../lib/storage';
+import { preloadScreen } from '../../app/preload';
+import { KEYS, readRedirect } from '../../lib/storage';
 import { MSG_LOGIN_FAILED } from '../../session/login';
 import { useSessionActions } from '../../session/use-session';
 import { Field, useForm, type FormErrors } from '../../ui/form';
@@ -39,6 +40,8 @@ export default function LoginPage() {
     validate: validateLogin,
     async submit({ email, password, remember_me }) {
       const ctrl = (pending.current = new AbortController());
+      // The screen after the login (D6: the stored target, else the dashboard) loads beside its calls.
+      preloadScreen(readRedirect(storage)?.path ?? '/dashboard');
       try {
         // On success the session navigates away.
         await login({ email: email.trim(), password, remember_me }, ctrl.signal);
