@@ -199,7 +199,14 @@ export function CustomerForm(props: CustomerFormProps) {
           <Link to={editing ? customerHref(editing.id) : '/customers'} className="btn">
             Cancel
           </Link>
-          <button type="submit" className="btn btn-primary" disabled={!online || form.submitting} aria-describedby={online ? undefined : 'cf-offline'}>
+          {/* D15: busy saving, it keeps the focus (aria-disabled; the form ignores a second press). */}
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!online}
+            aria-disabled={form.submitting || undefined}
+            aria-describedby={online ? undefined : 'cf-offline'}
+          >
             {form.submitting ? 'Saving…' : 'Save'}
           </button>
         </div>

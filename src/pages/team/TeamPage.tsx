@@ -101,6 +101,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
   const label = (m: Member) => (members.some((o) => o !== m && o.name === m.name) ? `${m.name} (${m.email})` : m.name);
 
   async function onRole(m: Member, role: Role) {
+    if (saving !== null) return; // one change at a time; the menu shows the saved role meanwhile
     setSaving(m.user_id);
     try {
       await change.mutate({ userId: m.user_id, role });
@@ -149,7 +150,8 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                       className="role-select"
                       aria-label={`Role of ${label(m)}`}
                       value={m.role}
-                      disabled={saving === m.user_id}
+                      // D15: not disabled while saving: arrow keys change a closed menu, and a disabled one loses the focus
+                      aria-disabled={saving === m.user_id || undefined}
                       aria-busy={saving === m.user_id || undefined}
                       onChange={(e) => void onRole(m, e.target.value as Role)}
                     >

@@ -37,6 +37,9 @@ function NoteText({ label, value, onChange, error, autoFocus }: { label: string;
   );
 }
 
+/** D15: a note that cannot be sent takes the person back to its text, where the error is said. */
+const firstInvalid = (e: FormEvent) => (e.currentTarget as HTMLFormElement).querySelector('textarea')?.focus();
+
 /** A note's text, checked as the server will (D24: 1–5,000 characters once trimmed). */
 const checkNote = (text: string): string | null => (text.trim() ? null : MSG_NOTE_EMPTY);
 
@@ -51,7 +54,7 @@ export function NoteComposer({ customerId }: { customerId: number }) {
     if (busy.current) return;
     const problem = checkNote(text);
     setError(problem);
-    if (problem) return;
+    if (problem) return firstInvalid(e);
     busy.current = true;
     try {
       await add.mutate(text.trim());
@@ -66,7 +69,8 @@ export function NoteComposer({ customerId }: { customerId: number }) {
   return (
     <form className="note-form" onSubmit={(e) => void submit(e)}>
       <NoteText label="Add a note" value={text} onChange={(v) => (setText(v), setError(null))} error={error} />
-      <button type="submit" className="btn btn-primary btn-sm" disabled={add.status === 'pending'}>
+      {/* D15: busy, it keeps the focus (aria-disabled; submit ignores a second press). */}
+      <button type="submit" className="btn btn-primary btn-sm" aria-disabled={add.status === 'pending' || undefined}>
         {add.status === 'pending' ? 'Adding…' : 'Add note'}
       </button>
     </form>
@@ -97,7 +101,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
     if (draft === null || edit.status === 'pending') return;
     const problem = checkNote(draft);
     setError(problem);
-    if (problem) return;
+    if (problem) return firstInvalid(e);
     try {
       await edit.mutate({ noteId: note.id, body: draft.trim() });
       toast.success('Note saved');
@@ -148,7 +152,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
         <form className="note-form" onSubmit={(e) => void save(e)}>
           <NoteText label="Edit note" value={draft} onChange={(v) => (setDraft(v), setError(null))} error={error} autoFocus />
           <div className="note-actions">
-            <button type="submit" className="btn btn-primary btn-sm" disabled={edit.status === 'pending'}>
+            <button type="submit" className="btn btn-primary btn-sm" aria-disabled={edit.status === 'pending' || undefined}>
               {edit.status === 'pending' ? 'Saving…' : 'Save note'}
             </button>
             <button type="button" className="btn btn-sm" onClick={stopEditing}>
