@@ -120,7 +120,8 @@ export function CustomerForm(props: CustomerFormProps) {
             current={conflict}
             base={base}
             mine={toInput({ ...form.values, tags: withDraft(form.values.tags, tagDraft) })}
-            saveDisabled={!online || form.submitting}
+            saveDisabled={!online}
+            saving={form.submitting}
             onKeepMine={() => (version.current = conflict.version)}
             onUseTheirs={() => loadTheirs(conflict)}
           />
