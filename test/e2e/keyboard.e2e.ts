@@ -117,6 +117,34 @@ async function focusLandsOn(page: Page, want: (f: Focus) => boolean, what: strin
   return last!;
 }
 
+/** What a field said at the moment it took the focus (when a screen reader reads it). */
+interface OnFocus {
+  invalid: string | null;
+  description: string;
+}
+type FocusLog = { keyboardFocusLog?: OnFocus[] };
+
+/** Starts noting, at each focus, the focused element's aria-invalid and described text (once per page load). */
+const noteFocus = (page: Page) =>
+  page.evaluate(() => {
+    const log: OnFocus[] = ((window as FocusLog).keyboardFocusLog = []);
+    document.addEventListener(
+      'focusin',
+      (e) => {
+        const el = e.target as HTMLElement;
+        const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+        const description = ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim();
+        log.push({ invalid: el.getAttribute('aria-invalid'), description });
+      },
+      true,
+    );
+  });
+/** D15: the invalid field already carried its error when it took the focus (not only a moment later). */
+async function saidWhenFocused(page: Page, error: string | ReturnType<typeof expect.stringContaining>) {
+  const last = await page.evaluate(() => (window as FocusLog).keyboardFocusLog?.at(-1) ?? null);
+  expect(last, 'what the field said as it took the focus').toEqual({ invalid: 'true', description: error });
+}
+
 const announced = (page: Page) => page.evaluate(() => (document.getElementById('route-announcer')?.textContent ?? '').replace(/\u00a0/g, '').trim());
 
 /**
@@ -156,12 +184,14 @@ describe.skipIf(skipReason)('D15 keyboard only', () => {
       // Sign in. An empty form sends nothing and takes the person to the first field to fill.
       await page.goto('/login');
       await page.getByRole('heading', { name: 'Login', level: 1 }).waitFor();
+      await noteFocus(page);
       expect(await page.title()).toBe('Login · CRM');
       await tabTo(page, named('Log In', 'BUTTON'), "'Log In'");
       await kb.press('Enter');
       let f = await focusLandsOn(page, named('Email', 'INPUT'), 'the Email field');
       expect(f.invalid).toBe('true');
       expect(f.description).toBe('Email is required');
+      await saidWhenFocused(page, 'Email is required');
       await kb.type(OWNER);
       await tabTo(page, named('Password', 'INPUT'), 'the Password field');
       await kb.type(DEMO_PASSWORD);
@@ -189,12 +219,14 @@ describe.skipIf(skipReason)('D15 keyboard only', () => {
       f = await focusLandsOn(page, named('Name', 'INPUT'), 'the Name field, the first invalid one');
       expect(f.invalid).toBe('true');
       expect(f.description).toBe('Name is required');
+      await saidWhenFocused(page, 'Name is required');
       await kb.type(name);
       await tabTo(page, named('Save', 'BUTTON'), "'Save'");
       await kb.press('Enter');
       f = await focusLandsOn(page, named('Email', 'INPUT'), 'the Email field, the invalid one left');
       expect(f.invalid).toBe('true');
       expect(f.description).toBe('Enter an email address like name@example.com');
+      await saidWhenFocused(page, 'Enter an email address like name@example.com');
       await kb.press('ControlOrMeta+A');
       await kb.type(`keyes.${sfx}@example.test`);
       await tabTo(page, named('Save', 'BUTTON'), "'Save'");
@@ -210,6 +242,7 @@ describe.skipIf(skipReason)('D15 keyboard only', () => {
       f = await focusLandsOn(page, named('Add a note', 'TEXTAREA'), "the empty note's text");
       expect(f.invalid).toBe('true');
       expect(f.description).toContain('Write something first.');
+      await saidWhenFocused(page, expect.stringContaining('Write something first.'));
       await kb.type(`Gate code 4412, ${sfx}`);
       await tabTo(page, named('Add note', 'BUTTON'), "'Add note'");
       await kb.press('Enter');
