@@ -5,6 +5,7 @@ import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg }
 import { Navigate } from '../router/Link';
 import { useLocation } from '../router/location';
 import { findRoute } from '../router/match';
+import { RouteFocus } from '../router/route-focus';
 import type { Session } from '../session/controller';
 import { SessionProvider, useSession } from '../session/use-session';
 import { ErrorBoundary } from '../ui/error-boundary';
@@ -80,6 +81,7 @@ export function App({ session, onError }: { session: Session; onError?: (e: unkn
         <OfflineBanner />
         <AppRoutes />
         <Toaster />
+        <RouteFocus />
         <SessionExpiredDialog View={SessionExpiredView} />
       </SessionProvider>
     </ErrorBoundary>

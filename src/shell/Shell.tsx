@@ -2,6 +2,7 @@
 // opened from the top bar's menu button. Choosing a link or Escape closes it; D15: while open it
 // traps focus, and focus returns to the menu button.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useDocumentTitle } from '../router/route-focus';
 import { useSession } from '../session/use-session';
 import { useFocusTrap } from '../ui/focus-trap';
 import { Icon } from '../ui/icon';
@@ -10,7 +11,6 @@ import { TopBar } from './TopBar';
 
 /** SPEC §9: the narrow (drawer) layout is used under this width. Keep in step with app.css. */
 export const NARROW_MAX_PX = 1023.98;
-export const APP_NAME = 'CRM';
 const DRAWER_ID = 'app-sidebar';
 
 export interface ShellProps {
@@ -27,9 +27,7 @@ export default function Shell({ title, children }: ShellProps) {
   const close = () => setOpen(false);
   useFocusTrap(drawer, open, close, menuButton);
 
-  useEffect(() => {
-    document.title = title ? `${title} · ${APP_NAME}` : APP_NAME;
-  }, [title]);
+  useDocumentTitle(title);
 
   // Widening the window past the breakpoint turns the drawer back into the sidebar.
   useEffect(() => {

@@ -1,6 +1,6 @@
 // STYLE "Forms and data in the app": one small form hook and one Field for every form. The login
 // form uses them, so they load before it (bundle budget, bench/bundle.mjs): keep them tiny.
-import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { isAbortError, isHttpError, type HttpError } from '../http/errors';
 
 /** Shown for a failed submit the server did not explain (a network error, a 500). */
@@ -37,6 +37,14 @@ export function useForm<V extends FormValues>({ initial, validate, submit }: For
   const busy = useRef(false); // a second press before the re-render must not send twice
 
   const focus = (name: keyof V & string) => document.getElementById(id + name)?.focus();
+  // D15: an invalid field takes the focus once its error is drawn and tied to it, so a screen reader
+  // reads the field with its error (focused before the render, it would be read without).
+  const focusNext = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const name = focusNext.current;
+    focusNext.current = null;
+    if (name) focus(name);
+  });
 
   /** Sets a value; editing a field clears its error. */
   const set = <K extends keyof V>(name: K, value: V[K]) => {
@@ -49,7 +57,7 @@ export function useForm<V extends FormValues>({ initial, validate, submit }: For
     const name = isHttpError(error, 400) && error.field;
     if (name && name in initial) {
       setErrors({ [name]: (error as HttpError).detail } as FormErrors<V>);
-      focus(name);
+      focusNext.current = name;
     } else setFormError((isHttpError(error) && error.detail) || MSG_SUBMIT_FAILED);
   };
 
@@ -60,7 +68,10 @@ export function useForm<V extends FormValues>({ initial, validate, submit }: For
     setErrors(found);
     setFormError(null);
     const first = Object.keys(initial).find((k) => found[k as keyof V]);
-    if (first) return focus(first);
+    if (first) {
+      focusNext.current = first;
+      return;
+    }
     busy.current = true;
     setSubmitting(true);
     try {

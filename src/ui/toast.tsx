@@ -1,6 +1,6 @@
 // SPEC §9 Toasts: top-right, auto-close after 5000 ms, Alt+T focuses them. D15: a polite live region.
 // The store is module-level and React-free so any layer (session, pages) can call toast.error().
-import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createStore } from '../lib/store';
 
 /** SPEC §9: a toast closes by itself after this long (paused while hovered or focused). */
@@ -52,8 +52,17 @@ function ToastItem({ item, paused }: { item: Toast; paused: boolean }) {
       remaining.current = Math.max(0, remaining.current - (Date.now() - started));
     };
   }, [paused, item.id]);
+  // D15: a toast that goes while the focus is in it (its Undo pressed, dismissed) hands the focus to the
+  // region around it, instead of losing it to the page's top.
+  const li = useRef<HTMLLIElement>(null);
+  useLayoutEffect(() => {
+    const node = li.current;
+    return () => {
+      if (node?.contains(document.activeElement)) node.closest<HTMLElement>('.toaster')?.focus();
+    };
+  }, []);
   return (
-    <li className="toast" data-kind={item.kind}>
+    <li ref={li} className="toast" data-kind={item.kind}>
       <p className="toast-message">{item.message}</p>
       <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismissToast(item.id)}>
         ×

@@ -192,6 +192,28 @@ describe('D28 team: members', () => {
     expect(screen.getByRole('region', { name: /Notifications/ }).querySelector('[aria-live="polite"]')!.textContent).toContain('Role changed');
   });
 
+  it('D15 a role chosen from the keyboard shows in its menu while it saves; the menu keeps the focus (aria-disabled, never disabled) and a second change waits', async () => {
+    const { api } = show();
+    await membersTable();
+    const menu = roleMenu('Mo')!;
+    menu.focus();
+    api.holdRequests = true;
+    fireEvent.change(menu, { target: { value: 'admin' } }); // ArrowDown on a closed menu
+    await waitFor(() => expect(menu.getAttribute('aria-busy')).toBe('true'));
+    expect(menu.value).toBe('admin');
+    expect(menu.disabled).toBe(false);
+    expect(menu.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(menu);
+    fireEvent.change(menu, { target: { value: 'viewer' } }); // pressed again while the first is on its way
+    expect(menu.value).toBe('admin');
+    api.holdRequests = false;
+    api.release();
+    await waitFor(() => expect(toastText()).toContain('Role changed: Mo is now an admin'));
+    await waitFor(() => expect(menu.getAttribute('aria-busy')).toBeNull());
+    expect(menu.value).toBe('admin');
+    expect(calls(api, 'PATCH', '/v1/team/members/3/').map((c) => c.body)).toEqual([{ role: 'admin' }]);
+  });
+
   it.each([
     [409, 'last_owner', 'The last owner cannot be demoted; make someone else an owner first'],
     [403, 'own_role', 'You cannot change your own role; ask another owner or admin'],

@@ -120,7 +120,8 @@ export function CustomerForm(props: CustomerFormProps) {
             current={conflict}
             base={base}
             mine={toInput({ ...form.values, tags: withDraft(form.values.tags, tagDraft) })}
-            saveDisabled={!online || form.submitting}
+            saveDisabled={!online}
+            saving={form.submitting}
             onKeepMine={() => (version.current = conflict.version)}
             onUseTheirs={() => loadTheirs(conflict)}
           />
@@ -199,7 +200,14 @@ export function CustomerForm(props: CustomerFormProps) {
           <Link to={editing ? customerHref(editing.id) : '/customers'} className="btn">
             Cancel
           </Link>
-          <button type="submit" className="btn btn-primary" disabled={!online || form.submitting} aria-describedby={online ? undefined : 'cf-offline'}>
+          {/* D15: busy saving, it keeps the focus (aria-disabled; the form ignores a second press). */}
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!online}
+            aria-disabled={form.submitting || undefined}
+            aria-describedby={online ? undefined : 'cf-offline'}
+          >
             {form.submitting ? 'Saving…' : 'Save'}
           </button>
         </div>

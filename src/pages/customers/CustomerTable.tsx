@@ -137,7 +137,7 @@ export function DeletedTable({ customers, busy, caption, restoring, onRestore }:
               </td>
               <td data-label="Deleted by">{c.deleted_by?.name ?? NONE}</td>
               <td className="cell-actions">
-                <button type="button" className="btn btn-sm" disabled={restoring !== null} aria-busy={restoring === c.id || undefined} onClick={() => onRestore(c)}>
+                <button type="button" className="btn btn-sm" aria-disabled={restoring !== null || undefined} aria-busy={restoring === c.id || undefined} onClick={() => onRestore(c)}>
                   {restoring === c.id ? 'Restoring…' : 'Restore'}
                   <span className="sr-only"> {c.name}</span>
                 </button>

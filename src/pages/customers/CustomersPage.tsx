@@ -73,6 +73,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   const [restoring, setRestoring] = useState<number | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   async function onRestore(customer: CustomerListItem) {
+    if (restoring !== null) return;
     setConflict(null);
     setRestoring(customer.id);
     try {

@@ -12,6 +12,7 @@ import { isAbortError, isHttpError, isNetworkError } from '../../http/errors';
 import { KEYS, storeRedirect } from '../../lib/storage';
 import { Link } from '../../router/Link';
 import { navigate, useLocation } from '../../router/location';
+import { useDocumentTitle } from '../../router/route-focus';
 import { saveTokens } from '../../session/tokens';
 import type { TokenResponse } from '../../session/types';
 import { useSession, useSessionActions } from '../../session/use-session';
@@ -130,6 +131,7 @@ export default function InvitePage() {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [joining, setJoining] = useState(false);
   const [joinError, setJoinError] = useState<string | null>(null);
+  useDocumentTitle(invitation ? `Invitation to ${invitation.organization.name}` : 'Invitation');
 
   useEffect(() => {
     if (!token) return;

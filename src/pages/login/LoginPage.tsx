@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { isAbortError } from '../../http/errors';
 import { preloadScreen } from '../../app/preload';
 import { KEYS, readRedirect } from '../../lib/storage';
+import { useDocumentTitle } from '../../router/route-focus';
 import { MSG_LOGIN_FAILED } from '../../session/login';
 import { useSessionActions } from '../../session/use-session';
 import { Field, useForm, type FormErrors } from '../../ui/form';
@@ -24,6 +25,7 @@ export function validateLogin({ email, password }: LoginValues): FormErrors<Logi
 export default function LoginPage() {
   const { login, storage } = useSessionActions();
   const pending = useRef<AbortController | null>(null);
+  useDocumentTitle('Login');
 
   useEffect(() => {
     // SPEC §2: a stored toast reason is shown as an error on load, then cleared.

@@ -1,6 +1,7 @@
 // SPEC §2 Organization picker. The route guard (OrgPickerGuard) already ensures: signed in, no
 // load error, no organization chosen. Here: none → /login, one → chosen at once, several → buttons.
 import { useEffect, useRef, useState } from 'react';
+import { useDocumentTitle } from '../../router/route-focus';
 import { useSession, useSessionActions } from '../../session/use-session';
 import { OrgAvatar } from '../../ui/org-avatar';
 import { Spinner } from '../../ui/spinner';
@@ -11,6 +12,7 @@ export default function OrgPickerPage() {
   const [choosing, setChoosing] = useState<number | null>(null);
   const started = useRef(false);
   const only = organizations.length === 1 ? organizations[0] : undefined;
+  useDocumentTitle('Select Your Organization');
 
   const choose = (id: number) => {
     setChoosing(id);

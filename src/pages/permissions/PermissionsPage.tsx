@@ -165,6 +165,7 @@ export default function PermissionsPage() {
   }
 
   async function onSave() {
+    if (!dirty || busy) return;
     setError(null);
     try {
       const body = Object.fromEntries(editableRoles.map((r) => [r, matrix[r] ?? []])) as Partial<Matrix>;
@@ -204,7 +205,8 @@ export default function PermissionsPage() {
                 Discard changes
               </button>
             )}
-            <button type="button" className="btn btn-primary" onClick={() => void onSave()} disabled={!dirty || busy} aria-busy={save.status === 'pending' || undefined}>
+            {/* D15: off until something changes, yet focusable (aria-disabled): after a save the focus stays on it. */}
+            <button type="button" className="btn btn-primary" onClick={() => void onSave()} aria-disabled={!dirty || busy || undefined} aria-busy={save.status === 'pending' || undefined}>
               {save.status === 'pending' ? 'Saving…' : 'Save'}
             </button>
           </>

@@ -118,7 +118,7 @@ export function InviteDialog({ roles, onCancel, onIssued }: { roles: Role[]; onC
           <button type="button" className="btn" onClick={onCancel}>
             Cancel
           </button>
-          <button type="submit" form="invite-form" className="btn btn-primary" disabled={form.submitting} aria-busy={form.submitting || undefined}>
+          <button type="submit" form="invite-form" className="btn btn-primary" aria-disabled={form.submitting || undefined} aria-busy={form.submitting || undefined}>
             {form.submitting ? 'Creating link…' : 'Create invitation link'}
           </button>
         </>

@@ -95,17 +95,24 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
   const api = useTeamApi();
   const change = useMutation(api.changeRole);
   const [saving, setSaving] = useState<number | null>(null);
+  // The role just chosen shows in its menu until the refetched members carry it (or the change fails),
+  // so the menu does not jump back to the old role meanwhile (a keyboard user hears what they chose).
+  const [chosen, setChosen] = useState<{ userId: number; role: Role } | null>(null);
+  useEffect(() => setChosen(null), [members]);
   const owners = ownerCount(members);
   const roles = assignableRoles(viewer);
   // D15: every control's name tells members apart; two people may share a first name, not an email.
   const label = (m: Member) => (members.some((o) => o !== m && o.name === m.name) ? `${m.name} (${m.email})` : m.name);
 
   async function onRole(m: Member, role: Role) {
+    if (saving !== null) return; // one change at a time; the menu shows the chosen role meanwhile
     setSaving(m.user_id);
+    setChosen({ userId: m.user_id, role });
     try {
       await change.mutate({ userId: m.user_id, role });
       toast.success(`${MSG_ROLE_CHANGED}: ${m.name} is now ${role === 'admin' || role === 'owner' ? 'an' : 'a'} ${role}`);
     } catch (error) {
+      setChosen(null);
       onRefused(`Could not change ${m.name}’s role. ${reason(error)}`);
     } finally {
       setSaving(null);
@@ -148,8 +155,9 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                     <select
                       className="role-select"
                       aria-label={`Role of ${label(m)}`}
-                      value={m.role}
-                      disabled={saving === m.user_id}
+                      value={chosen?.userId === m.user_id ? chosen.role : m.role}
+                      // D15: not disabled while saving: arrow keys change a closed menu, and a disabled one loses the focus
+                      aria-disabled={saving === m.user_id || undefined}
                       aria-busy={saving === m.user_id || undefined}
                       onChange={(e) => void onRole(m, e.target.value as Role)}
                     >

@@ -25,7 +25,8 @@ export function Confirm({ title, children, confirm, busy, error, onConfirm, onCa
           <button type="button" className="btn" onClick={onCancel} data-autofocus>
             Cancel
           </button>
-          <button type="button" className="btn btn-delete-solid" onClick={onConfirm} disabled={busy}>
+          {/* D15: busy, it keeps the focus (aria-disabled), and a second press does nothing. */}
+          <button type="button" className="btn btn-delete-solid" onClick={busy ? undefined : onConfirm} aria-disabled={busy || undefined}>
             {busy ? 'Deleting…' : confirm}
           </button>
         </>

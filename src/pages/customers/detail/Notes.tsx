@@ -1,6 +1,7 @@
 // D24 notes: adding needs customers:update; the author, or anyone with customers:update, may edit or
 // delete one (the server checks the same). What was typed stays when a save fails.
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { NOTE_MAX_LENGTH, type Note } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
 import { useMutation } from '../../../query/use-query';
@@ -37,6 +38,16 @@ function NoteText({ label, value, onChange, error, autoFocus }: { label: string;
   );
 }
 
+/**
+ * D15: a note that cannot be sent takes the person back to its text, once the error is drawn and tied
+ * to it (so a screen reader reads the field with its error).
+ */
+function firstInvalid(e: FormEvent, showError: () => void): void {
+  const text = (e.currentTarget as HTMLFormElement).querySelector('textarea');
+  flushSync(showError);
+  text?.focus();
+}
+
 /** A note's text, checked as the server will (D24: 1–5,000 characters once trimmed). */
 const checkNote = (text: string): string | null => (text.trim() ? null : MSG_NOTE_EMPTY);
 
@@ -50,8 +61,8 @@ export function NoteComposer({ customerId }: { customerId: number }) {
     e.preventDefault();
     if (busy.current) return;
     const problem = checkNote(text);
-    setError(problem);
-    if (problem) return;
+    if (problem) return firstInvalid(e, () => setError(problem));
+    setError(null);
     busy.current = true;
     try {
       await add.mutate(text.trim());
@@ -66,7 +77,8 @@ export function NoteComposer({ customerId }: { customerId: number }) {
   return (
     <form className="note-form" onSubmit={(e) => void submit(e)}>
       <NoteText label="Add a note" value={text} onChange={(v) => (setText(v), setError(null))} error={error} />
-      <button type="submit" className="btn btn-primary btn-sm" disabled={add.status === 'pending'}>
+      {/* D15: busy, it keeps the focus (aria-disabled; submit ignores a second press). */}
+      <button type="submit" className="btn btn-primary btn-sm" aria-disabled={add.status === 'pending' || undefined}>
         {add.status === 'pending' ? 'Adding…' : 'Add note'}
       </button>
     </form>
@@ -96,8 +108,8 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
     e.preventDefault();
     if (draft === null || edit.status === 'pending') return;
     const problem = checkNote(draft);
-    setError(problem);
-    if (problem) return;
+    if (problem) return firstInvalid(e, () => setError(problem));
+    setError(null);
     try {
       await edit.mutate({ noteId: note.id, body: draft.trim() });
       toast.success('Note saved');
@@ -148,7 +160,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
         <form className="note-form" onSubmit={(e) => void save(e)}>
           <NoteText label="Edit note" value={draft} onChange={(v) => (setDraft(v), setError(null))} error={error} autoFocus />
           <div className="note-actions">
-            <button type="submit" className="btn btn-primary btn-sm" disabled={edit.status === 'pending'}>
+            <button type="submit" className="btn btn-primary btn-sm" aria-disabled={edit.status === 'pending' || undefined}>
               {edit.status === 'pending' ? 'Saving…' : 'Save note'}
             </button>
             <button type="button" className="btn btn-sm" onClick={stopEditing}>

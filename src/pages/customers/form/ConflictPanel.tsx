@@ -17,6 +17,8 @@ export interface ConflictPanelProps {
   mine: CustomerInput;
   /** True while a save cannot be sent (offline). */
   saveDisabled: boolean;
+  /** True while the save is on its way: the button stays focusable (D15), a second press does nothing. */
+  saving?: boolean;
   /** Runs before the form is submitted again: the save goes on top of the current version. */
   onKeepMine: () => void;
   onUseTheirs: () => void;
@@ -28,7 +30,7 @@ const text = (field: CustomerInputField, value: unknown): string =>
 
 const cell = (s: string) => s || <span className="muted">(empty)</span>;
 
-export function ConflictPanel({ current, base, mine, saveDisabled, onKeepMine, onUseTheirs }: ConflictPanelProps) {
+export function ConflictPanel({ current, base, mine, saveDisabled, saving = false, onKeepMine, onUseTheirs }: ConflictPanelProps) {
   const panel = useRef<HTMLElement>(null);
   useEffect(() => panel.current?.focus(), []); // D15: the person is taken to the choice to make
   const who = current.updated_by?.name ?? 'Someone';
@@ -75,7 +77,9 @@ export function ConflictPanel({ current, base, mine, saveDisabled, onKeepMine, o
           type="button"
           className="btn btn-primary"
           disabled={saveDisabled}
+          aria-disabled={saving || undefined}
           onClick={(e) => {
+            if (saving) return;
             onKeepMine();
             // Not a submit button: Enter in a field keeps meaning Save, never this choice.
             e.currentTarget.form?.requestSubmit();
