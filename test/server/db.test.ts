@@ -1,6 +1,6 @@
 // D2: the embedded database in its worker thread, the gate in front of both backends, and what a
 // saturated server answers. D8: an operation refused by the gate never runs late.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -216,6 +216,33 @@ parentPort.on('message', () => { throw new Error('boom'); });\n`);
       await expect(db.ping()).rejects.toMatchObject({ code: WORKER_STOPPED_CODE });
     } finally {
       await db.close();
+      removeDir(dir);
+    }
+  });
+});
+
+describe('the data directory lock', () => {
+  test('D2 a lock left by a killed server whose pid this process now has is taken over; held here, it refuses a second opener', async () => {
+    const dir = tempDir('lock');
+    const lock = path.join(dir, 'server.lock');
+    // A worker that answers every request: the lock is taken before PGlite would start.
+    const script = path.join(dir, 'idle-worker.mjs');
+    writeFileSync(script, `import { parentPort } from 'node:worker_threads';
+parentPort.postMessage({ ready: true });
+parentPort.on('message', (m) => { parentPort.postMessage({ id: m.id, ok: true, rows: [] }); if (m.op === 'close') parentPort.close(); });\n`);
+    // What a SIGKILL leaves behind; the next start often has the same pid (a container's server is pid 1).
+    writeFileSync(lock, String(process.pid));
+    const open = () => openDb({ databaseUrl: null, dataDir: dir, pgliteWorker: pathToFileURL(script) });
+    try {
+      const db = await open();
+      try {
+        expect(readFileSync(lock, 'utf8')).toBe(String(process.pid));
+        await expect(open()).rejects.toThrow(/in use by process/);
+      } finally {
+        await db.close();
+      }
+      expect(existsSync(lock)).toBe(false);
+    } finally {
       removeDir(dir);
     }
   });
