@@ -7,7 +7,7 @@ import type { Agent } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { SUITE_ENV } from '../server/api-common';
 import { forEachBackend, type Backend } from '../server/backends';
-import { createUser, decodeJwt, DEMO_PASSWORD, forgeJwt, orgId, tokens, type Tokens } from '../server/helpers';
+import { createUser, decodeJwt, DEMO_PASSWORD, forgeJwt, orgId, rawRequest, tokens, type Tokens } from '../server/helpers';
 import {
   absentParams, API, BAD_CSV, badValues, CATALOG, encode, HOSTILE_STRINGS, mustFail, prng, queryString, refusedValue, refuses, routePath,
   SUITE_PASSWORD, validBody, validQuery, type CatalogRoute, type Field,
@@ -23,6 +23,10 @@ const WIDTH = 4;
 /** The cases are many; a run past this many is a generator gone wrong, not more coverage. */
 const MAX_REQUESTS = 8000;
 const SUITE_TIME_LIMIT_MS = 60_000;
+/** The share of a guest's calls to session routes that are sent (see cases()). */
+const ANONYMOUS_401_SAMPLE = 0.25;
+/** Hostile strings per text field, picked by the PRNG (text at the length limit is always sent). */
+const HOSTILE_PER_FIELD = 8;
 const ACME = 'Acme Plumbing';
 const BEACON = 'Beacon Electric';
 const FOREIGN = 'Hostile Foreign Co';
@@ -121,15 +125,21 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
     }
 
     // 2. Hostile text in every text field: often valid, so it reaches the database (reads) or the
-    // handler, which must still refuse the request as a whole (catalog.ts mustFail).
+    // handler, which must still refuse the request as a whole (catalog.ts mustFail). Raw text
+    // (passwords, tokens) takes any character, so it also gets control characters and lone surrogates;
+    // every text field gets text exactly at its length limit.
     for (const f of r.fields.filter((f) => f.spec.kind === 'text' || f.spec.kind === 'rawText' || (f.spec.kind === 'list' && f.spec.item.kind === 'text'))) {
-      for (const s of pick(HOSTILE_STRINGS, 12)) {
+      const spec = f.spec.kind === 'list' ? f.spec.item : f.spec;
+      const max = spec.kind === 'text' || spec.kind === 'rawText' ? spec.max : 0;
+      const atLimit = [`${'x'.repeat(max)}`, 'é'.repeat(max), '😀'.repeat(Math.floor(max / 2))];
+      const anyChar = spec.kind === 'rawText' && f.where === 'body' ? ['a\u0000b', '\u0007\u001b[0m', '\ud800', 'a\udfffb', '\r\n\t'] : [];
+      for (const s of [...pick(HOSTILE_STRINGS, HOSTILE_PER_FIELD), ...atLimit, ...anyChar]) {
         const value = f.spec.kind === 'list' ? [s] : s;
         const parts = withField(base, f, value);
         const fail = mustFail(r);
         if (fail.kind === 'refused-field' && fail.field.name === f.name) continue; // would not fail
         for (const who of callers) {
-          list.push(build(r, who, `${f.where}.${f.name} hostile ${JSON.stringify(s)}`, parts, isRead ? {} : { expect: expectFor(r, who, REFUSED) }));
+          list.push(build(r, who, `${f.where}.${f.name} hostile ${JSON.stringify(s.slice(0, 40))}`, parts, isRead ? {} : { expect: expectFor(r, who, REFUSED) }));
         }
       }
     }
@@ -170,17 +180,17 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
       }
     }
 
-    // 4. Forged, tampered and expired access tokens; 5. malformed and foreign organizations.
-    if (!isPublic(r)) {
-      for (const t of ctx.forged) {
-        const headers = { ...ctx.owner.headers };
-        if (t.value === null) delete headers.Authorization;
-        else headers.Authorization = t.value;
-        list.push(build(r, { name: 'owner', headers }, `token ${t.label}`, base, { expect: t.expect }));
-      }
-      if (r.def.access === 'org') {
-        for (const o of ctx.orgCases) list.push(build(r, { name: 'owner', headers: { ...ctx.owner.headers, ...o.headers } }, `organization ${o.label}`, base, { expect: o.expect }));
-      }
+    // 4. Forged, tampered and expired access tokens, to every route (a public one may still read the
+    // token: accepting an invitation signed in); 5. malformed and foreign organizations, to every route
+    // that reads X-Organization-ID (`me` too, which answers for the organization it names).
+    for (const t of ctx.forged) {
+      const headers = { ...ctx.owner.headers };
+      if (t.value === null) delete headers.Authorization;
+      else headers.Authorization = t.value;
+      list.push(build(r, { name: 'owner', headers }, `token ${t.label}`, base, isPublic(r) ? (r.def.method === 'GET' ? {} : { expect: [...REFUSED, 401] }) : { expect: t.expect }));
+    }
+    if (r.def.access === 'org' || r.def.access === 'token') {
+      for (const o of ctx.orgCases) list.push(build(r, { name: 'owner', headers: { ...ctx.owner.headers, ...o.headers } }, `organization ${o.label}`, base, { expect: o.expect }));
     }
   }
 
@@ -226,7 +236,10 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
       list.push({ ...build(r, who, 'repeated query parameter', base), path: `${path}?page=1&page=2&page_size=x` , expect: r.def.method === 'GET' ? undefined : expectFor(r, who, REFUSED) });
     }
   }
-  return { list, acceptedBad };
+  // A guest's call to a route that needs a session is refused before its input is read: the same 401
+  // whatever the input, so a sample of those is enough (the path and method cases are all kept).
+  const sampled = list.filter((h) => !(h.label.startsWith('anonymous') && h.expect?.length === 1 && h.expect[0] === 401) || rnd() < ANONYMOUS_401_SAMPLE);
+  return { list: sampled, acceptedBad };
 }
 
 /** The base parts with one field set to `value` (undefined removes it). */
@@ -242,6 +255,42 @@ function withField(base: Parts, f: Field, value: unknown, raw = false): Parts {
   if (value === undefined) delete body[f.name];
   else body[f.name] = value;
   return { ...base, body };
+}
+
+/**
+ * Requests HTTP itself gets wrong, written byte by byte to a socket (node:http would refuse to send
+ * them): no Host, conflicting or bad lengths, bad chunking, a bad Expect, a request line too long,
+ * junk in a header. Each says Connection: close where it can, so the answer ends the exchange.
+ */
+function transportCases(auth: Record<string, string>): { label: string; data: string; expect: number[] }[] {
+  const headers = Object.entries(auth).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const json = (path: string, extra: string, body: string) => `POST ${API}${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}Content-Type: application/json\r\n${extra}\r\n${body}`;
+  return [
+    { label: 'HTTP/1.1 without Host', data: `GET ${API}/health/ HTTP/1.1\r\nConnection: close\r\n\r\n`, expect: [400] },
+    { label: 'request line of junk', data: 'HELLO\r\n\r\n', expect: [400] },
+    { label: 'unknown HTTP version', data: `GET ${API}/health/ HTTP/9.9\r\nHost: x\r\n\r\n`, expect: [400, 505] },
+    { label: 'Content-Length and Transfer-Encoding', data: json('/v1/customers/', 'Content-Length: 4\r\nTransfer-Encoding: chunked\r\n', '0\r\n\r\n'), expect: [400] },
+    { label: 'negative Content-Length', data: json('/v1/customers/', 'Content-Length: -1\r\n', ''), expect: [400] },
+    { label: 'Content-Length of letters', data: json('/v1/customers/', 'Content-Length: ab\r\n', ''), expect: [400] },
+    { label: 'two Content-Lengths', data: json('/v1/customers/', 'Content-Length: 2\r\nContent-Length: 3\r\n', '{}x'), expect: [400] },
+    { label: 'bad chunk size', data: json('/v1/customers/', 'Transfer-Encoding: chunked\r\n', 'zz\r\n{}\r\n0\r\n\r\n'), expect: [400] },
+    { label: 'chunked body that is not JSON', data: json('/v1/customers/', 'Transfer-Encoding: chunked\r\n', '3\r\n{"a\r\n0\r\n\r\n'), expect: [400] },
+    { label: 'declared length far past the limit', data: json('/v1/customers/', 'Content-Length: 99999999999\r\n', '{}'), expect: [413] },
+    { label: 'Expect other than 100-continue', data: json('/v1/customers/', 'Content-Length: 2\r\nExpect: bogus\r\n', '{}'), expect: [417] },
+    { label: 'control character in a header', data: `GET ${API}/v1/auth/me/ HTTP/1.1\r\nHost: x\r\nX-Junk: a\u0001b\r\nConnection: close\r\n\r\n`, expect: [400] },
+    { label: 'request line of 20 KiB', data: `GET ${API}/v1/customers/?q=${'x'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`, expect: [431, 414, 400] },
+    { label: 'header without a colon', data: `GET ${API}/health/ HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n`, expect: [400] },
+  ];
+}
+
+/** Status, content type and body of the first answer in raw HTTP text. */
+function parseRaw(raw: string): Answer {
+  const m = /^HTTP\/1\.[01] (\d{3})/.exec(raw);
+  const [head = '', ...rest] = raw.split('\r\n\r\n');
+  const type = /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1];
+  const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+  const body = rest.join('\r\n\r\n');
+  return m ? { status: Number(m[1]), headers: { 'content-type': type }, text: Number.isFinite(length) ? body.slice(0, length) : body } : { status: 0, headers: {}, text: raw, error: 'no HTTP answer' };
 }
 
 function histogram(answers: Answer[]): Record<string, number> {
@@ -333,6 +382,10 @@ forEachBackend('Hostile input', (backend, label) => {
     const auditBefore = (await auditRows(db)).length;
     const deadline = started + SUITE_TIME_LIMIT_MS;
     const answers = await pooled(list.map((h) => () => (Date.now() > deadline ? Promise.resolve<Answer>({ status: 0, headers: {}, text: '', error: 'suite time limit' }) : send(b.server.port, agent, h))), WIDTH);
+    for (const t of transportCases({ Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) })) {
+      list.push({ label: `transport ${t.label}`, method: t.data.split(' ', 1)[0] ?? '?', path: '(raw)', headers: {}, expect: t.expect });
+      answers.push(parseRaw(await rawRequest(b.server.port, t.data, 3000)));
+    }
     const after = await digest(db, DIGEST_EXCLUDES);
 
     const fivexx: string[] = [];
