@@ -155,6 +155,52 @@ forEachBackend('Tenant isolation', (backend, label) => {
     }
   });
 
+  test('another organization\'s names, emails and ids in every search and look-up: nothing of it shown', async () => {
+    const db = b.server.db;
+    const before = await digest(db);
+    const problems: string[] = [];
+    let calls = 0;
+    const owner = accounts.get('owner@demo.test')!.token;
+    const acme = fixtures.get(ACME)!;
+    for (const other of [fixtures.get(BEACON)!, fixtures.get(FOREIGN)!]) {
+      const texts = [other.customer.name, other.customer.email, other.deletedCustomer.email, other.note.body, other.member.email, other.invitation.email];
+      const ids = [other.customer.id, other.deletedCustomer.id, other.note.id, other.member.userId, other.invitation.id];
+      const markers = texts.map((t) => t.toLowerCase());
+      /** `sent`: a value the answer may echo (a preview shows the file's own rows). */
+      const check = (what: string, a: Answer, sent = '') => {
+        calls += 1;
+        if (a.status >= 500) problems.push(`${what}: ${a.status}`);
+        const shown = markers.filter((m) => m !== sent.toLowerCase() && a.text.toLowerCase().includes(m));
+        if (shown.length) problems.push(`${what}: shows ${shown.join(', ')}`);
+      };
+      // Every read of the route table that takes query parameters, each given the other organization's values.
+      for (const route of CATALOG.filter((r) => r.def.method === 'GET' && r.def.access === 'org' && !r.def.path.includes('/:'))) {
+        for (const f of route.fields.filter((f) => f.where === 'query')) {
+          const values = f.spec.kind === 'intText' ? ids.map(String) : f.spec.kind === 'text' ? texts : [];
+          for (const v of values) check(`${route.label}?${f.name}=${v}`, await call(owner, acme.id, 'GET', `${route.def.path}?${f.name}=${encodeURIComponent(v)}`));
+        }
+      }
+      // An import preview looks emails up as duplicates: never in another organization.
+      const csv = `name,email\r\nLookalike,${other.customer.email}\r\n`;
+      const preview = await send(b.server.port, agent, {
+        method: 'POST', path: '/api/v1/customers/import/preview/', body: csv,
+        headers: { Authorization: `Bearer ${owner}`, 'X-Organization-ID': String(acme.id), 'Content-Type': 'text/csv' },
+      });
+      expect(preview.status).toBe(200);
+      check('import preview', preview, other.customer.email);
+      expect(JSON.parse(preview.text).rows[0].duplicate ?? null, 'a duplicate in another organization').toBeNull();
+    }
+    // The control: the same preview with the organization's own customer's email does find it.
+    const own = await send(b.server.port, agent, {
+      method: 'POST', path: '/api/v1/customers/import/preview/', body: `name,email\r\nLookalike,${acme.customer.email}\r\n`,
+      headers: { Authorization: `Bearer ${owner}`, 'X-Organization-ID': String(acme.id), 'Content-Type': 'text/csv' },
+    });
+    expect(JSON.parse(own.text).rows[0].duplicate).not.toBeNull();
+    console.log(`[tenant isolation ${label}] ${calls} searches and look-ups with another organization's values; shown ${problems.length}`);
+    expect(problems, problems.slice(0, 10).join('\n')).toEqual([]);
+    expect(changedTables(before, await digest(db))).toEqual([]);
+  });
+
   test('another organization\'s ids and headers: every call a 403 or 404, nothing shown, nothing changed', async () => {
     const db = b.server.db;
     const markers = (f: OrgFixture) => [f.customer.name, f.customer.email, f.deletedCustomer.name, f.deletedCustomer.email, f.note.body, f.member.email, f.invitation.email];
