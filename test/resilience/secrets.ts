@@ -42,7 +42,11 @@ export function findSecrets({ logs, bodies, auditRows, secrets }: SecretsInput):
     const forms = spellings(secret.value);
     for (const [place, texts] of places) {
       const at = texts.findIndex((t) => forms.some((f) => t.includes(f)));
-      if (at >= 0) found.push(`${secret.label} in ${place} #${at}: ${texts[at]!.slice(0, 80).replace(secret.value, '[secret]')}…`);
+      if (at >= 0) {
+        // Hidden before shortening, so no part of it is shown either.
+        const shown = forms.reduce((t, f) => t.split(f).join('[secret]'), texts[at]!);
+        found.push(`${secret.label} in ${place} #${at}: ${shown.slice(0, 100)}`);
+      }
     }
   }
   return found;
@@ -68,7 +72,11 @@ export async function serverSecrets(db: Db, jwtSecret: string): Promise<Secret[]
   return [
     { label: 'JWT secret', value: jwtSecret },
     { label: 'demo password', value: DEMO_PASSWORD },
-    ...users.map((u) => ({ label: `password hash of ${u.email}`, value: u.password_hash })),
+    ...users.flatMap((u) => [
+      { label: `password hash of ${u.email}`, value: u.password_hash },
+      // The derived key alone (the PHC string's last part), should anything print only that.
+      { label: `password key of ${u.email}`, value: u.password_hash.split('$').pop() ?? '' },
+    ]),
   ];
 }
 
