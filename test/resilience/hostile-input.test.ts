@@ -264,8 +264,11 @@ function withField(base: Parts, f: Field, value: unknown, raw = false): Parts {
  */
 function transportCases(auth: Record<string, string>): { label: string; data: string; expect: number[] }[] {
   const headers = Object.entries(auth).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  const json = (path: string, extra: string, body: string) => `POST ${API}${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}Content-Type: application/json\r\n${extra}\r\n${body}`;
+  const json = (path: string, extra: string, body: string, method = 'POST') => `${method} ${API}${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}Content-Type: application/json\r\n${extra}\r\n${body}`;
+  // A change that takes no body and no params: a body sent to it must be refused however it is framed.
+  const bodiless = CATALOG.find((r) => mustFail(r).kind === 'stray-body' && !r.fields.length);
   return [
+    ...(bodiless ? [{ label: `chunked body to ${bodiless.label}`, data: json(bodiless.def.path, 'Transfer-Encoding: chunked\r\n', '2\r\n{}\r\n0\r\n\r\n', bodiless.def.method), expect: [400] }] : []),
     { label: 'HTTP/1.1 without Host', data: `GET ${API}/health/ HTTP/1.1\r\nConnection: close\r\n\r\n`, expect: [400] },
     { label: 'request line of junk', data: 'HELLO\r\n\r\n', expect: [400] },
     { label: 'unknown HTTP version', data: `GET ${API}/health/ HTTP/9.9\r\nHost: x\r\n\r\n`, expect: [400, 505] },
