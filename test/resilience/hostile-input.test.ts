@@ -164,6 +164,8 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
         add('__proto__ key', { raw: text.replace(/^\{/, '{"__proto__":{"admin":true},') });
         add('bad UTF-8', { raw: Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([0xff, 0xfe, 0x7d])]) });
         add('body past the limit (64 KiB)', { raw: JSON.stringify({ ...(base.body as object), pad: 'x'.repeat(64 * 1024) }) });
+        add('chunked', { raw: text }, { chunked: true });
+        add('chunked past the limit', { raw: JSON.stringify({ ...(base.body as object), pad: 'x'.repeat(64 * 1024) }) }, { chunked: true });
         add('body far past the limit (2 MiB)', { raw: Buffer.alloc(2 * 1024 * 1024, 0x20) }, { mayReset: true });
         for (const type of [null, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'text/json', 'application/jsonx', 'APPLICATION/XML']) {
           add(`content-type ${String(type)}`, { raw: text, contentType: type });
@@ -176,7 +178,10 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
         add('NUL bytes', { raw: 'email\r\n\u0000\u0000\r\n', contentType: 'text/csv' });
         add('file past the limit', { raw: Buffer.alloc(r.def.textBody.maxBytes + 1, 0x61), contentType: 'text/csv' }, { mayReset: true });
       } else if (r.def.method !== 'GET') {
-        for (const raw of ['{}', 'x', '[]', Buffer.alloc(32 * 1024, 0x61)]) add(`stray body of ${raw.length} bytes`, { raw, contentType: 'application/json' });
+        for (const raw of ['{}', 'x', '[]', Buffer.alloc(32 * 1024, 0x61)]) {
+          add(`stray body of ${raw.length} bytes`, { raw, contentType: 'application/json' });
+          add(`stray chunked body of ${raw.length} bytes`, { raw, contentType: 'application/json' }, { chunked: true });
+        }
       }
     }
 

@@ -13,6 +13,8 @@ export interface Hostile {
   body?: string | Buffer;
   /** Statuses the answer must have; any 4xx when absent. */
   expect?: readonly number[];
+  /** Sent chunked (Transfer-Encoding), without Content-Length. */
+  chunked?: boolean;
   /** The server may cut the connection (a body far past its limit), so no answer is no failure. */
   mayReset?: boolean;
 }
@@ -31,7 +33,7 @@ const TIMEOUT_MS = 15_000;
 export const makeAgent = () => new Agent({ keepAlive: true, maxSockets: 4 });
 
 /** Sends one request to 127.0.0.1:port; never throws (no answer is an Answer with `error`). */
-export function send(port: number, agent: Agent, h: Pick<Hostile, 'method' | 'path' | 'headers' | 'body'>): Promise<Answer> {
+export function send(port: number, agent: Agent, h: Pick<Hostile, 'method' | 'path' | 'headers' | 'body' | 'chunked'>): Promise<Answer> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (a: Answer) => {
@@ -42,7 +44,9 @@ export function send(port: number, agent: Agent, h: Pick<Hostile, 'method' | 'pa
     };
     // Each request from its own address (TRUST_PROXY=1 in the suites), so login throttling stays per case.
     const headers: Record<string, string | number> = { 'X-Forwarded-For': newAddress(), ...h.headers };
-    if (h.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) headers['Content-Length'] = Buffer.byteLength(h.body);
+    if (h.body !== undefined && !h.chunked && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) headers['Content-Length'] = Buffer.byteLength(h.body);
+    // Named, not left to node:http, which frames a DELETE's body as nothing at all without it.
+    if (h.body !== undefined && h.chunked) headers['Transfer-Encoding'] = 'chunked';
     let req: ReturnType<typeof request>;
     try {
       req = request({ host: '127.0.0.1', port, method: h.method, path: h.path, headers, agent, timeout: TIMEOUT_MS }, (res) => {
@@ -57,7 +61,12 @@ export function send(port: number, agent: Agent, h: Pick<Hostile, 'method' | 'pa
     }
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', (e) => done({ status: 0, headers: {}, text: '', error: e.message }));
-    if (h.body !== undefined) req.end(h.body);
+    if (h.body !== undefined && h.chunked) {
+      // Two writes without a length: node:http frames them as chunks.
+      const body = Buffer.from(h.body);
+      req.write(body.subarray(0, body.length >> 1));
+      req.end(body.subarray(body.length >> 1));
+    } else if (h.body !== undefined) req.end(h.body);
     else req.end();
   });
 }
