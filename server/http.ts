@@ -111,6 +111,19 @@ export async function readText(req: IncomingMessage, limit: number, accepts: (mi
   }
 }
 
+/**
+ * D19: throws 400 unexpected_body when the request carries a body, however it is framed: by
+ * Content-Length, or chunked (Transfer-Encoding), which only reading can tell from an empty one.
+ */
+export async function refuseBody(req: IncomingMessage): Promise<void> {
+  const refused = (headers: OutgoingHttpHeaders = {}) => new HttpError(400, 'unexpected_body', 'This request takes no body', headers);
+  if (Number(req.headers['content-length'] ?? 0) > 0) throw refused();
+  if (req.headers['transfer-encoding'] === undefined) return;
+  const read = await readBody(req, 0);
+  if (read.kind === 'too_large') throw refused(read.drained ? {} : { Connection: 'close' });
+  if (read.kind === 'aborted') throw new HttpError(400, 'bad_request', 'Request body was not received completely');
+}
+
 const isJson = (mime: string) => /^application\/([\w.+-]+\+)?json$/.test(mime);
 
 /** D19: 415 unless the body is declared JSON (UTF-8), 413 past `limit`, 400 unless a JSON object. */

@@ -6,7 +6,7 @@ import { writeAudit, type AuditEntry } from './audit';
 import { requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
-import { HttpError, readJsonObject, readText, sendJson } from './http';
+import { HttpError, readJsonObject, readText, refuseBody, sendJson } from './http';
 import { isReply, RAW, type Method, type RouteDef } from './route';
 import { parseShape, queryValues, type Shape } from './schema';
 
@@ -80,9 +80,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
       partial: route.partialBody ?? false,
       ignoreUnknown: route.ignoreUnknownFields ?? false,
     });
-    else if (BODY_METHODS.has(route.method) && Number(req.headers['content-length'] ?? 0) > 0) {
-      throw new HttpError(400, 'unexpected_body', 'This request takes no body');
-    }
+    else if (BODY_METHODS.has(route.method)) await refuseBody(req);
 
     const entries: AuditEntry[] = [];
     const invoke = (tx: Queryable) =>

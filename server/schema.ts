@@ -13,27 +13,58 @@ export type Parsed<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer
 /** PostgreSQL integer columns: ids beyond this cannot exist, so they are refused before any query. */
 export const MAX_INT4 = 2_147_483_647;
 
+/**
+ * What a check accepts, told by the check itself so the route table can be read as a specification
+ * (the hostile-input suite generates its requests from it). `required` is false when absence is fine.
+ */
+export type FieldSpec = { required: boolean } & (
+  | { kind: 'int' | 'intText'; min: number; max: number }
+  | { kind: 'text'; min: number; max: number; multiline: boolean; pattern: RegExp | null }
+  | { kind: 'rawText'; max: number }
+  | { kind: 'bool' }
+  | { kind: 'oneOf'; values: readonly string[] }
+  | { kind: 'list'; max: number; item: FieldSpec }
+  /** A JSON object of its own form (the permission matrix); `keys` are the ones it knows. */
+  | { kind: 'object'; keys: readonly string[] }
+);
+type SpecInput = FieldSpec extends infer S ? (S extends FieldSpec ? Omit<S, 'required'> & { required?: boolean } : never) : never;
+
+const SPEC = Symbol('field spec');
+
+/** Attaches what `check` accepts (required unless told); returns the same check. */
+export function describeCheck<C extends Check<unknown>>(check: C, spec: SpecInput): C {
+  return Object.assign(check, { [SPEC]: { required: true, ...spec } as FieldSpec });
+}
+
+/** What a check accepts, or null for one that does not say (the hostile-input suite fails on those). */
+export const specOf = (check: Check<unknown>): FieldSpec | null => (check as { [SPEC]?: FieldSpec })[SPEC] ?? null;
+
+const relaxed = <T>(check: Check<T>, inner: Check<unknown>): Check<T> => {
+  const spec = specOf(inner);
+  return spec ? describeCheck(check, { ...spec, required: false } as SpecInput) : check;
+};
+
 const missing = (value: unknown) => value === undefined || value === null || value === '';
 
 /** An integer given as a JSON number. */
 export function int({ min = 1, max = MAX_INT4 }: { min?: number; max?: number } = {}): Check<number> {
-  return (value, field) => {
+  return describeCheck((value, field) => {
     if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
       throw fieldError(field, `must be an integer from ${min} to ${max}`);
     }
     return value;
-  };
+  }, { kind: 'int', min, max });
 }
 
 /** An integer written in a path or query string: digits only, no sign, no spaces. */
 export function intText({ min = 1, max = MAX_INT4 }: { min?: number; max?: number } = {}): Check<number> {
-  return (value, field) => {
+  return describeCheck((value, field) => {
     if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
     const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : NaN;
     if (!(n >= min && n <= max)) throw fieldError(field, `must be an integer from ${min} to ${max}`);
     return n;
-  };
+  }, { kind: 'intText', min, max });
 }
 
 interface TextOptions {
@@ -55,7 +86,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Required text. Control characters are refused (PostgreSQL text cannot even hold NUL). */
 export function text(opts: TextOptions): Check<string> {
   const { max, min = 1, trim = true, multiline = false } = opts;
-  return (value, field) => {
+  return describeCheck((value, field) => {
     if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
     if (typeof value !== 'string') throw fieldError(field, 'must be a string');
     const s = trim ? value.trim() : value;
@@ -66,48 +97,50 @@ export function text(opts: TextOptions): Check<string> {
     if (s.length > max) throw fieldError(field, `must be at most ${max} characters`);
     if (opts.pattern && !opts.pattern.test(s)) throw fieldError(field, opts.patternMessage ?? 'is not in the expected form');
     return s;
-  };
+  }, { kind: 'text', min, max, multiline, pattern: opts.pattern ?? null });
 }
 
 /** Absent, null or empty (after trimming) is null; anything else must pass `check`. */
 export function optional<T>(check: Check<T>): Check<T | null> {
-  return (value, field) => {
+  return relaxed((value, field) => {
     if (value === undefined || value === null) return null;
     if (typeof value === 'string' && value.trim() === '') return null;
     return check(value, field);
-  };
+  }, check);
 }
 
 /** Absent (or null) is `fallback`; anything present, even empty, must pass `check`. */
 export function withDefault<T>(check: Check<T>, fallback: T): Check<T> {
-  return (value, field) => (value === undefined || value === null ? fallback : check(value, field));
+  return relaxed((value, field) => (value === undefined || value === null ? fallback : check(value, field)), check);
 }
 
 export function bool(): Check<boolean> {
-  return (value, field) => {
+  return describeCheck((value, field) => {
     if (typeof value !== 'boolean') throw fieldError(field, 'must be true or false');
     return value;
-  };
+  }, { kind: 'bool' });
 }
 
 /** One of a fixed list of strings. */
 export function oneOf<const T extends string>(values: readonly T[]): Check<T> {
-  return (value, field) => {
+  return describeCheck((value, field) => {
     if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
     if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
       throw fieldError(field, `must be one of ${values.join(', ')}`);
     }
     return value as T;
-  };
+  }, { kind: 'oneOf', values });
 }
 
 /** A JSON array whose items each pass `item`, named field[i] in errors. */
 export function list<T>(item: Check<T>, { max }: { max: number }): Check<T[]> {
-  return (value, field) => {
+  const itemSpec = specOf(item);
+  const check: Check<T[]> = (value, field) => {
     if (!Array.isArray(value)) throw fieldError(field, 'must be a list');
     if (value.length > max) throw fieldError(field, `must have at most ${max} items`);
     return value.map((v, i) => item(v, `${field}[${i}]`));
   };
+  return itemSpec ? describeCheck(check, { kind: 'list', max, item: itemSpec }) : check;
 }
 
 /**
@@ -145,10 +178,10 @@ export function queryValues(search: URLSearchParams, shape: Shape): Record<strin
 
 /** A required string taken exactly as sent (passwords, tokens): not trimmed, any characters. */
 export function rawText({ max }: { max: number }): Check<string> {
-  return (value, field) => {
+  return describeCheck((value, field) => {
     if (value === undefined || value === null || value === '') throw fieldError(field, 'is required', 'missing_field');
     if (typeof value !== 'string') throw fieldError(field, 'must be a string');
     if (value.length > max) throw fieldError(field, `must be at most ${max} characters`);
     return value;
-  };
+  }, { kind: 'rawText', max });
 }

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { expectError, LOGIN, LOGOUT, ME, REFRESH } from './api-common';
 import { forEachBackend, type Api } from './backends';
-import { rawRequest, tokens, type TestServer } from './helpers';
+import { orgId, rawRequest, tokens, type TestServer } from './helpers';
 
 forEachBackend('API bad input', (backend) => {
   let server: TestServer;
@@ -85,6 +85,22 @@ forEachBackend('API bad input', (backend) => {
       expect(await rawRequest(server.port, 'GET /%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 [^]*"code":"bad_request"/);
       expect(await rawRequest(server.port, 'POST /api/v1/auth/login/ HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
       expect((await api.login('solo@demo.test')).status).toBe(200);
+    });
+
+    test('D19 a body sent to a call that takes none is a 400 however it is framed, and the call does not run', async () => {
+      const t = tokens(await api.login('owner@demo.test'));
+      const acme = await orgId(server.db, 'Acme Plumbing');
+      const reset = (framing: string, body: string) =>
+        rawRequest(
+          server.port,
+          `POST /api/v1/permissions/reset/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${t.access_token}\r\n` +
+            `X-Organization-ID: ${acme}\r\nContent-Type: application/json\r\n${framing}\r\n${body}`,
+        );
+      expect(await reset('Content-Length: 2\r\n', '{}')).toMatch(/^HTTP\/1\.1 400 [^]*"code":"unexpected_body"/);
+      expect(await reset('Transfer-Encoding: chunked\r\n', '2\r\n{}\r\n0\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 [^]*"code":"unexpected_body"/);
+      // An empty body, chunked or not, is no body: the call runs (the matrix is D10's already, so nothing changes).
+      expect(await reset('Transfer-Encoding: chunked\r\n', '0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+      expect(await reset('Content-Length: 0\r\n', '')).toMatch(/^HTTP\/1\.1 200 /);
     });
 
     test('D19 an email with a NUL or another control character is a 400 naming the field, never a 500', async () => {

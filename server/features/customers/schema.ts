@@ -4,7 +4,7 @@ import {
   MAX_TAGS, NOTE_MAX_LENGTH, PAGE_SIZES, PHONE_MIN_DIGITS, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, phoneDigits,
 } from '../../../contract/customers';
 import { fieldError } from '../../http';
-import { int, intText, list, oneOf, optional, text, withDefault, type Check } from '../../schema';
+import { describeCheck, int, intText, list, oneOf, optional, specOf, text, withDefault, type Check } from '../../schema';
 
 /** Far past any real list; keeps OFFSET a sane number. */
 export const MAX_PAGE = 1_000_000;
@@ -27,19 +27,21 @@ export const listQuery = { ...listFilters, page, page_size: pageSize, deleted: w
 export const pageQuery = { page, page_size: pageSize };
 
 /** D22: stored lower-cased; the shape check is deliberately plain. */
-const email: Check<string> = (value, field) =>
-  text({ max: CUSTOMER_TEXT_LIMITS.email, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' })(value, field).toLowerCase();
+const emailText = text({ max: CUSTOMER_TEXT_LIMITS.email, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
+const email: Check<string> = describeCheck((value, field) => emailText(value, field).toLowerCase(), { kind: 'text', min: 1, max: CUSTOMER_TEXT_LIMITS.email, multiline: false, pattern: EMAIL_SHAPE });
 
 /** D22: at most 40 characters with at least 7 digits, written however the person likes. */
-const phone: Check<string> = (value, field) => {
-  const s = text({ max: CUSTOMER_TEXT_LIMITS.phone })(value, field);
+const phoneText = text({ max: CUSTOMER_TEXT_LIMITS.phone });
+const phone: Check<string> = describeCheck((value, field) => {
+  const s = phoneText(value, field);
   if (phoneDigits(s).length < PHONE_MIN_DIGITS) throw fieldError(field, `must have at least ${PHONE_MIN_DIGITS} digits`);
   return s;
-};
+}, { kind: 'text', min: 1, max: CUSTOMER_TEXT_LIMITS.phone, multiline: false, pattern: null });
 
 /** D22: up to 20 tags of 1–30 characters, unique regardless of case. */
-const tags: Check<string[]> = (value, field) => {
-  const all = list(text({ max: TAG_MAX_LENGTH }), { max: MAX_TAGS })(value, field);
+const tagList = list(text({ max: TAG_MAX_LENGTH }), { max: MAX_TAGS });
+const tags: Check<string[]> = describeCheck((value, field) => {
+  const all = tagList(value, field);
   const seen = new Set<string>();
   for (const tag of all) {
     const key = tag.toLowerCase();
@@ -47,7 +49,7 @@ const tags: Check<string[]> = (value, field) => {
     seen.add(key);
   }
   return all;
-};
+}, specOf(tagList) as Parameters<typeof describeCheck>[1]);
 
 const optionalText = (max: number) => optional(text({ max }));
 

@@ -6,7 +6,7 @@ import type { PermissionMatrix } from '../../../contract/team';
 import type { Queryable } from '../../db';
 import { fieldError } from '../../http';
 import { defineRoute } from '../../route';
-import type { Check } from '../../schema';
+import { describeCheck, type Check } from '../../schema';
 
 /** D29: the owner row cannot be edited. */
 const FIXED: Role[] = ['owner'];
@@ -21,7 +21,7 @@ async function readMatrix(db: Queryable, orgId: number): Promise<PermissionMatri
 }
 
 /** The body's matrix: every editable role, each a list of known permissions; the owner row may be sent but must be everything. */
-const matrixCheck: Check<Record<Role, Permission[]>> = (value, field) => {
+const matrixCheck: Check<Record<Role, Permission[]>> = describeCheck((value, field) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fieldError(field, 'must be an object of role → permissions');
   const input = value as Record<string, unknown>;
   for (const key of Object.keys(input)) if (!(ROLES as readonly string[]).includes(key)) throw fieldError(`${field}.${key}`, 'is not a role');
@@ -39,7 +39,7 @@ const matrixCheck: Check<Record<Role, Permission[]>> = (value, field) => {
     out[role] = unique;
   }
   return out;
-};
+}, { kind: 'object', keys: ROLES });
 
 /** What changed, per role: the permissions added and removed (the audit entry's changes). */
 function diff(before: Record<Role, Permission[]>, after: Record<Role, Permission[]>) {
