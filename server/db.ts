@@ -204,6 +204,8 @@ async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Prom
     idle_timeout: PG_IDLE_TIMEOUT_S,
     onnotice: () => {}, // "relation already exists, skipping" and the like
   });
+  // D2: health has a connection of its own, so a burst of slow queries holding the pool cannot delay it.
+  const healthSql = postgres(url, { max: 1, connect_timeout: PG_CONNECT_TIMEOUT_S, idle_timeout: PG_IDLE_TIMEOUT_S, onnotice: () => {} });
   const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = []) =>
     [...(await q.unsafe<R[]>(text, [...params], { prepare: true }))];
   // D2: as many slots as connections, so the queue (and its deadline) is ours, not postgres.js's.
@@ -218,12 +220,12 @@ async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Prom
         return result as Awaited<ReturnType<typeof fn>>;
       }),
     ping: async () => {
-      await run(sql, 'select 1');
+      await run(healthSql, 'select 1');
     },
     queueStats: () => gate.stats(),
     close: async () => {
       gate.close();
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), healthSql.end({ timeout: 5 })]);
     },
   };
   await db.query('select 1'); // fail at start, not on the first request
