@@ -4,6 +4,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startConnectivity } from '../http/connectivity';
+import { whenIdle } from '../lib/idle';
 import { KEYS } from '../lib/storage';
 import { currentPath, navigate, page } from '../router/location';
 import { createSession } from '../session/controller';
@@ -30,6 +31,8 @@ export function start(): void {
       <App session={session} onError={captureError} />
     </StrictMode>,
   );
-  // D13: error reporting loads after first render, as its own chunk, and only with a DSN.
-  setTimeout(() => void startTelemetry(), 0);
+  // D13: error reporting loads after first render, as its own chunk, and only with a DSN: once the
+  // browser is idle, so its 85 KB (brotli) never share the network or the main thread with the first screen
+  // (errors before then are kept by bufferEarlyErrors and reported when it has loaded).
+  whenIdle(() => void startTelemetry());
 }
