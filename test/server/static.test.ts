@@ -62,6 +62,19 @@ describe('serving the app', () => {
     expect((await web.get('/api/v1/auth/me/')).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
+  test('D20 every HTML document, the page or another .html file, is sent with Cross-Origin-Opener-Policy: same-origin', async () => {
+    const extra = path.join(server.dist, 'other.html');
+    writeFileSync(extra, '<!doctype html><html><body>other</body></html>');
+    try {
+      for (const p of ['/', '/customers/12', '/index.html', '/other.html']) {
+        expect((await web.get(p)).headers.get('cross-origin-opener-policy'), p).toBe('same-origin');
+      }
+      for (const p of [ASSET_JS, '/favicon.svg']) expect((await web.get(p)).headers.get('cross-origin-opener-policy'), p).toBeNull();
+    } finally {
+      rmSync(extra);
+    }
+  });
+
   test('D20 hashed assets are cached immutably; index.html is never cached', async () => {
     const asset = await web.get(ASSET_JS);
     expect(asset.status).toBe(200);
