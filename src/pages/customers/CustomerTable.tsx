@@ -91,7 +91,14 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
                 {(c.company || c.city) && <span className="cell-sub">{[c.company, c.city].filter(Boolean).join(' · ')}</span>}
               </td>
               <td className="cell-email" data-label="Email">
-                {c.email ? <a href={`mailto:${c.email}`}>{breakableEmail(c.email)}</a> : NONE}
+                {c.email ? (
+                  // Named by the email whole: some name computations put a space at each <wbr>.
+                  <a href={`mailto:${c.email}`} aria-label={c.email}>
+                    {breakableEmail(c.email)}
+                  </a>
+                ) : (
+                  NONE
+                )}
               </td>
               <td className="cell-phone" data-label="Phone">
                 {c.phone ? <a href={telHref(c.phone)}>{c.phone}</a> : NONE}
