@@ -4,7 +4,8 @@
 // - at phone width and at 320 px: no sideways scrolling of the page (1.4.10 Reflow; data tables may
 //   scroll inside their own container), no two controls on top of each other, and every control at
 //   least 24×24 px or spaced as 2.5.8 Target Size (Minimum) allows (links inside a sentence are exempt);
-// - the customers table fits its card at every width from 640 px up (its Tags were cut off).
+// - the customers table fits its card at every width from 640 px up (its Tags were cut off), and on a
+//   phone its sort buttons show when focused.
 // A failure lists each problem with its screen, theme and width. With A11Y_SCREENSHOTS=<dir> the
 // phone and 320 px passes also save a screenshot of every screen there, to look at (and the 320 px
 // pass runs in the dark theme too).
@@ -450,7 +451,7 @@ describe.skipIf(skipReason)('accessibility', () => {
     }
   });
 
-  test('the customers table fits its card from 640 px up, its tags in sight', async () => {
+  test('the customers table fits its card from 640 px up, its tags in sight; on a phone a focused sort button shows', async () => {
     const context = await browser.newContext({ baseURL, viewport: WIDTHS.desktop });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -470,6 +471,17 @@ describe.skipIf(skipReason)('accessibility', () => {
         if (m.scroll > m.client) problems.push(`${width} px: the table is ${m.scroll} px wide in a ${m.client} px card`);
         if (m.tagsRight > m.right) problems.push(`${width} px: tags reach ${Math.round(m.tagsRight)} px, past the card's edge at ${Math.round(m.right)} px`);
       }
+      // On a phone the header row is out of sight; a sort button reached with Tab shows (2.4.7).
+      await page.setViewportSize(WIDTHS.phone);
+      const sortByName = page.getByRole('button', { name: 'Name', exact: true });
+      await sortByName.focus();
+      const seen = await sortByName.evaluate((b) => {
+        b.scrollIntoView({ block: 'center' });
+        const r = b.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); // nothing clipped or covering it
+        return !!at && b.contains(at) && r.width >= 24 && r.height >= 24;
+      });
+      if (!seen) problems.push(`390 px: the focused 'Name' sort button is out of sight`);
     } finally {
       await context.close();
     }
