@@ -69,7 +69,7 @@ interface TableProps {
 
 export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void }) {
   return (
-    <div className="table-wrap card" data-busy={busy || undefined}>
+    <div className="table-wrap card list-table" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -134,7 +134,7 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
 /** D25: the 'Deleted' view: who deleted whom and when, each with Restore. */
 export function DeletedTable({ customers, busy, caption, restoring, onRestore }: TableProps & { restoring: number | null; onRestore: (c: CustomerListItem) => void }) {
   return (
-    <div className="table-wrap card" data-busy={busy || undefined}>
+    <div className="table-wrap card list-table" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead>
