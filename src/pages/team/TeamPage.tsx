@@ -95,6 +95,15 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
   const api = useTeamApi();
   const change = useMutation(api.changeRole);
   const [saving, setSaving] = useState<number | null>(null);
+  // The role chosen, shown while it is saved and until the refetched list carries it: the select never
+  // jumps back to the old role (before or after the 'Role changed' toast).
+  const [chosen, setChosen] = useState<{ userId: number; role: Role } | null>(null);
+  const shownRole = (m: Member): Role => (chosen?.userId === m.user_id ? chosen.role : m.role);
+  useEffect(() => {
+    if (!chosen) return;
+    const now = members.find((m) => m.user_id === chosen.userId);
+    if (!now || now.role === chosen.role) setChosen(null);
+  }, [members, chosen]);
   const owners = ownerCount(members);
   const roles = assignableRoles(viewer);
   // D15: every control's name tells members apart; two people may share a first name, not an email.
@@ -102,10 +111,12 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
 
   async function onRole(m: Member, role: Role) {
     setSaving(m.user_id);
+    setChosen({ userId: m.user_id, role });
     try {
       await change.mutate({ userId: m.user_id, role });
       toast.success(`${MSG_ROLE_CHANGED}: ${m.name} is now ${role === 'admin' || role === 'owner' ? 'an' : 'a'} ${role}`);
     } catch (error) {
+      setChosen(null);
       onRefused(`Could not change ${m.name}’s role. ${reason(error)}`);
     } finally {
       setSaving(null);
@@ -148,7 +159,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                     <select
                       className="role-select"
                       aria-label={`Role of ${label(m)}`}
-                      value={m.role}
+                      value={shownRole(m)}
                       disabled={saving === m.user_id}
                       aria-busy={saving === m.user_id || undefined}
                       onChange={(e) => void onRole(m, e.target.value as Role)}
