@@ -1,6 +1,7 @@
 // SPEC §2 User menu: 'Signed in as' {email}, the current organization, the user's organizations
 // (choosing one sets it and reloads the app at /dashboard), Logout. A disclosure: Escape or a click
-// outside closes it and focus goes back to its button.
+// outside closes it and focus goes back to its button. The button is named by the email it shows (WCAG
+// 2.5.3); on a phone the email is only hidden from sight (.user-button-email in app.css), never removed.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSession, useSessionActions } from '../session/use-session';
 import { Icon } from '../ui/icon';
@@ -46,7 +47,7 @@ export function UserMenu() {
         if (open && e.relatedTarget && !e.currentTarget.contains(e.relatedTarget as Node)) setOpen(false);
       }}
     >
-      <button ref={button} type="button" className="user-button" aria-label={user.email} aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+      <button ref={button} type="button" className="user-button" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         <span className="avatar" aria-hidden="true">
           {(user.first_name || user.email).charAt(0).toUpperCase()}
         </span>

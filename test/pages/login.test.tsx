@@ -135,6 +135,26 @@ describe('login screen', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it("a failed login's toast goes when the next attempt succeeds (it would cover the next screen's top bar)", async () => {
+    let attempt = 0;
+    const t = pageSession({
+      fetch: async (input) => {
+        if (!String(input).endsWith('/v1/auth/login/')) {
+          return json(200, { user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null }, organizations: [ACME], permissions: ['dashboard:view'], features: [], role: 'member' });
+        }
+        return ++attempt === 1 ? json(401, { detail: 'Invalid email or password.', code: 'invalid_credentials' }) : json(200, { access_token: accessToken(), refresh_token: 'r1', session_id: 7 });
+      },
+    });
+    show(t);
+    fill('solo@demo.test', 'wrong');
+    submit();
+    await screen.findByText('Login failed. Check your credentials.');
+    fill('solo@demo.test', 'demo-password');
+    submit();
+    await waitFor(() => expect(t.navigate).toHaveBeenCalledWith('/dashboard', { replace: true }));
+    await waitFor(() => expect(screen.queryByText('Login failed. Check your credentials.')).toBeNull());
+  });
+
   it('SPEC §2 a stored toast reason is shown as an error on load and then cleared', () => {
     const t = pageSession();
     t.kv.map.set('toast_reason', 'Session could not be loaded. Please log in again.');

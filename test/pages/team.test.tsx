@@ -186,9 +186,13 @@ describe('D28 team: members', () => {
     const { api } = show();
     await membersTable();
     fireEvent.change(roleMenu('Mo')!, { target: { value: 'admin' } });
+    // While it is saved, and after, the menu shows the role chosen: it never jumps back to the old one.
+    expect(roleMenu('Mo')!.value).toBe('admin');
     await waitFor(() => expect(toastText()).toContain('Role changed: Mo is now an admin'));
+    expect(roleMenu('Mo')!.value).toBe('admin');
     expect(calls(api, 'PATCH', '/v1/team/members/3/')[0]!.body).toEqual({ role: 'admin' });
-    await waitFor(() => expect(roleMenu('Mo')!.value).toBe('admin'));
+    await waitFor(() => expect(calls(api, 'GET', '/v1/team/members/').length).toBeGreaterThan(1));
+    expect(roleMenu('Mo')!.value).toBe('admin');
     expect(screen.getByRole('region', { name: /Notifications/ }).querySelector('[aria-live="polite"]')!.textContent).toContain('Role changed');
   });
 

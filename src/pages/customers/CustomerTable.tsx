@@ -1,4 +1,5 @@
 // The customers list's tables and pager. Under 640px the rows stack (see .data-table in app.css).
+import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { Link } from '../../router/Link';
 import { STATUS_LABELS } from './ListToolbar';
@@ -16,6 +17,25 @@ type Row = CustomerListItem & { created_at?: string };
 
 const When = ({ at }: { at: string | undefined | null }) => (at ? <time dateTime={at}>{dateFormat.format(new Date(at))}</time> : <>{NONE}</>);
 
+/** An email that may wrap after its @ and before a dot of its domain when the table is narrow. */
+const breakableEmail = (email: string) => {
+  const at = email.indexOf('@');
+  if (at < 0) return email;
+  const domain = email.slice(at + 1).split('.');
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      {domain.map((part, i) => (
+        <Fragment key={i}>
+          <wbr />
+          {i > 0 && '.'}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+};
+
 /** tel: links dial the digits (and a leading +), however the number is written. */
 const telHref = (phone: string) => `tel:${phone.replace(/(?!^\+)[^\d]/g, '')}`;
 
@@ -27,12 +47,12 @@ export function nextSort(current: CustomerSort, column: SortColumn): CustomerSor
   return (FIRST_DESCENDING.includes(column) ? `-${field}` : field) as CustomerSort;
 }
 
-function SortHeader({ column, label, sort, onSort }: { column: SortColumn; label: string; sort: CustomerSort; onSort: (s: CustomerSort) => void }) {
+function SortHeader({ column, label, sort, onSort, className }: { column: SortColumn; label: string; sort: CustomerSort; onSort: (s: CustomerSort) => void; className?: string }) {
   const field = SORTABLE[column];
   const state = sort === field ? 'ascending' : sort === `-${field}` ? 'descending' : 'none';
   return (
     // D15: the header says how the list is sorted; its button says what a click does.
-    <th scope="col" aria-sort={state} className="th-sort">
+    <th scope="col" aria-sort={state} className={className ? `th-sort ${className}` : 'th-sort'}>
       <button type="button" onClick={() => onSort(nextSort(sort, column))}>
         {label}
         <span aria-hidden="true" className="sort-mark" data-dir={state} />
@@ -49,7 +69,7 @@ interface TableProps {
 
 export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void }) {
   return (
-    <div className="table-wrap card" data-busy={busy || undefined}>
+    <div className="table-wrap card list-table" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead>
@@ -59,8 +79,8 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
             <th scope="col">Phone</th>
             <th scope="col">Status</th>
             <th scope="col">Tags</th>
-            <SortHeader column="created" label="Created" sort={sort} onSort={onSort} />
-            <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} />
+            <SortHeader column="created" label="Created" sort={sort} onSort={onSort} className="col-created" />
+            <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} className="col-updated" />
           </tr>
         </thead>
         <tbody>
@@ -71,7 +91,14 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
                 {(c.company || c.city) && <span className="cell-sub">{[c.company, c.city].filter(Boolean).join(' · ')}</span>}
               </td>
               <td className="cell-email" data-label="Email">
-                {c.email ? <a href={`mailto:${c.email}`}>{c.email}</a> : NONE}
+                {c.email ? (
+                  // Named by the email whole: some name computations put a space at each <wbr>.
+                  <a href={`mailto:${c.email}`} aria-label={c.email}>
+                    {breakableEmail(c.email)}
+                  </a>
+                ) : (
+                  NONE
+                )}
               </td>
               <td className="cell-phone" data-label="Phone">
                 {c.phone ? <a href={telHref(c.phone)}>{c.phone}</a> : NONE}
@@ -90,10 +117,10 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
                       </button>
                     ))}
               </td>
-              <td className="cell-date" data-label="Created">
+              <td className="cell-date col-created" data-label="Created">
                 <When at={c.created_at} />
               </td>
-              <td className="cell-date" data-label="Updated">
+              <td className="cell-date col-updated" data-label="Updated">
                 <When at={c.updated_at} />
               </td>
             </tr>
@@ -107,7 +134,7 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
 /** D25: the 'Deleted' view: who deleted whom and when, each with Restore. */
 export function DeletedTable({ customers, busy, caption, restoring, onRestore }: TableProps & { restoring: number | null; onRestore: (c: CustomerListItem) => void }) {
   return (
-    <div className="table-wrap card" data-busy={busy || undefined}>
+    <div className="table-wrap card list-table" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead>

@@ -8,7 +8,7 @@ import { useDocumentTitle } from '../../router/route-focus';
 import { MSG_LOGIN_FAILED } from '../../session/login';
 import { useSessionActions } from '../../session/use-session';
 import { Field, useForm, type FormErrors } from '../../ui/form';
-import { toast } from '../../ui/toast';
+import { dismissToast, toast } from '../../ui/toast';
 
 interface LoginValues {
   [k: string]: string | boolean;
@@ -26,6 +26,8 @@ export default function LoginPage() {
   const { login, storage } = useSessionActions();
   const pending = useRef<AbortController | null>(null);
   useDocumentTitle('Login');
+  /** The last failure's toast: a sign-in that then succeeds takes it away (it would cover the next screen's top bar). */
+  const failure = useRef<number | null>(null);
 
   useEffect(() => {
     // SPEC §2: a stored toast reason is shown as an error on load, then cleared.
@@ -47,10 +49,11 @@ export default function LoginPage() {
       try {
         // On success the session navigates away.
         await login({ email: email.trim(), password, remember_me }, ctrl.signal);
+        if (failure.current !== null) dismissToast(failure.current);
       } catch (error) {
         if (ctrl.signal.aborted || isAbortError(error)) return;
         // SPEC §8: the session layer's message, as a toast; the email stays, the password goes.
-        toast.error(error instanceof Error && error.message ? error.message : MSG_LOGIN_FAILED);
+        failure.current = toast.error(error instanceof Error && error.message ? error.message : MSG_LOGIN_FAILED);
         form.set('password', '');
         form.focus('password');
       }

@@ -95,10 +95,15 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
   const api = useTeamApi();
   const change = useMutation(api.changeRole);
   const [saving, setSaving] = useState<number | null>(null);
-  // The role just chosen shows in its menu until the refetched members carry it (or the change fails),
-  // so the menu does not jump back to the old role meanwhile (a keyboard user hears what they chose).
+  // The role chosen, shown while it is saved and until the refetched list carries it: the select never
+  // jumps back to the old role (before or after the 'Role changed' toast).
   const [chosen, setChosen] = useState<{ userId: number; role: Role } | null>(null);
-  useEffect(() => setChosen(null), [members]);
+  const shownRole = (m: Member): Role => (chosen?.userId === m.user_id ? chosen.role : m.role);
+  useEffect(() => {
+    if (!chosen) return;
+    const now = members.find((m) => m.user_id === chosen.userId);
+    if (!now || now.role === chosen.role) setChosen(null);
+  }, [members, chosen]);
   const owners = ownerCount(members);
   const roles = assignableRoles(viewer);
   // D15: every control's name tells members apart; two people may share a first name, not an email.
@@ -155,7 +160,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                     <select
                       className="role-select"
                       aria-label={`Role of ${label(m)}`}
-                      value={chosen?.userId === m.user_id ? chosen.role : m.role}
+                      value={shownRole(m)}
                       // D15: not disabled while saving: arrow keys change a closed menu, and a disabled one loses the focus
                       aria-disabled={saving === m.user_id || undefined}
                       aria-busy={saving === m.user_id || undefined}

@@ -1,0 +1,494 @@
+// D15, WCAG 2.2 AA as far as a machine can prove it: every screen and state a person can reach, in both
+// themes, at desktop, phone and 320 px width (400% zoom of a 1280 px window):
+// - axe-core with the WCAG 2.0, 2.1 and 2.2 A and AA rules: no violation;
+// - at phone width and at 320 px: no sideways scrolling of the page (1.4.10 Reflow; data tables may
+//   scroll inside their own container), no two controls on top of each other, and every control at
+//   least 24×24 px or spaced as 2.5.8 Target Size (Minimum) allows (links inside a sentence are exempt);
+// - the customers table fits its card at every width from 640 px up (its Tags were cut off), and on a
+//   phone its sort buttons show when focused.
+// A failure lists each problem with its screen, theme and width. With A11Y_SCREENSHOTS=<dir> the
+// phone and 320 px passes also save a screenshot of every screen there, to look at (and the 320 px
+// pass runs in the dark theme too).
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ACME, apiAs, type Api, unique } from './api';
+import { baseURL, DEMO_PASSWORD, expectPath, launch, signIn, skipReason } from './browser';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const OWNER = 'owner@demo.test';
+/** A seeded customer of Acme Plumbing with tags, an address, notes and changes in its timeline. */
+const SHOWN_CUSTOMER = { id: 4, name: 'Northwest Print Co.' };
+const SHOTS = process.env.A11Y_SCREENSHOTS;
+
+const WIDTHS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+  /** 1280 px at 400% zoom; the height of a landscape phone at 200%. */
+  '320': { width: 320, height: 640 },
+} as const;
+type Width = keyof typeof WIDTHS;
+type Theme = 'light' | 'dark';
+
+interface Pass {
+  theme: Theme;
+  width: Width;
+}
+const label = (p: Pass, screen: string) => `${screen} · ${p.theme} · ${p.width === '320' ? '320 px' : p.width}`;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** axe-core in the page (evaluated over the DevTools protocol, so the page's CSP does not apply). */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async (tags) => {
+    const w = window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<{ violations: AxeViolation[] }> } };
+    const r = await w.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  }, AXE_TAGS);
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n` +
+      v.nodes
+        .slice(0, 6)
+        .map((n) => `      ${n.target.map(String).join(' > ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 220)}` : ''}`)
+        .join('\n') +
+      (v.nodes.length > 6 ? `\n      … and ${v.nodes.length - 6} more` : ''),
+  );
+}
+
+/**
+ * Reflow, overlap and target size, measured in the page. What a person can reach now: an open dialog
+ * or the open drawer covers the rest (a backdrop), so only its controls count then; toasts come and go
+ * on top of the page and are left out of the overlap check.
+ */
+async function layout(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const doc = document.documentElement;
+    const vw = doc.clientWidth;
+    const describe = (el: Element): string => {
+      const name = (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      const cls = el.classList.length ? '.' + [...el.classList].join('.') : '';
+      return `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${cls}${name ? ` “${name}”` : ''}`;
+    };
+    /** Hidden from sight on purpose: inside a 1 px box that clips (the sr-only pattern). */
+    const visuallyHidden = (el: Element): boolean => {
+      for (let a: Element | null = el; a && a !== document.body; a = a.parentElement) {
+        const r = a.getBoundingClientRect();
+        if (r.width <= 1 && r.height <= 1 && getComputedStyle(a).overflow !== 'visible') return true;
+      }
+      return false;
+    };
+    const shown = (el: Element): boolean => {
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
+      const r = el.getBoundingClientRect();
+      return r.width > 1 && r.height > 1 && !visuallyHidden(el);
+    };
+
+    // 1.4.10: the page never scrolls sideways; anything wider than the screen sits in a scroll
+    // container of its own that holds a table.
+    if (doc.scrollWidth > vw) problems.push(`the page scrolls sideways: ${doc.scrollWidth} px wide in a ${vw} px window`);
+    const scrollsX = (el: Element) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+    const clips = (el: Element) => getComputedStyle(el).overflowX !== 'visible';
+    const overflowing: Element[] = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      if (!shown(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.right <= vw + 0.5 && r.left >= -0.5) continue;
+      let a = el.parentElement;
+      let allowed = false;
+      while (a && a !== document.body) {
+        if (scrollsX(a) && a.querySelector('table')) {
+          allowed = true;
+          break;
+        }
+        if (clips(a) && a.getBoundingClientRect().right <= vw + 0.5) {
+          allowed = true; // cut off on purpose (an ellipsis), inside the screen
+          break;
+        }
+        a = a.parentElement;
+      }
+      if (!allowed && !overflowing.some((o) => o.contains(el))) overflowing.push(el);
+    }
+    for (const el of overflowing) {
+      const r = el.getBoundingClientRect();
+      problems.push(`wider than the screen (${Math.round(r.left)}–${Math.round(r.right)} px of ${vw}): ${describe(el)}`);
+    }
+
+    // What a person can reach: the open dialog, else the open drawer, else the page.
+    const dialogs = [...document.querySelectorAll('[role=dialog], [role=alertdialog], dialog[open]')].filter(shown);
+    const drawer = document.querySelector('.sidebar[data-open]');
+    const scope: Element = dialogs.at(-1) ?? drawer ?? document.body;
+    const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [tabindex]:not([tabindex="-1"])';
+    const targets = [...scope.querySelectorAll(selector)].filter((el) => shown(el) && !el.closest('[inert], [aria-hidden=true]'));
+    const rects = new Map(targets.map((el) => [el, el.getBoundingClientRect()]));
+    /** A target's clickable area: a control inside its label (or named by a label) takes the label's box too. */
+    const area = (el: Element): DOMRect => {
+      const r = rects.get(el)!;
+      const lab = el.closest('label') ?? (el.id ? document.querySelector(`label[for="${CSS.escape(el.id)}"]`) : null);
+      if (!lab || !(el instanceof HTMLInputElement)) return r;
+      const l = lab.getBoundingClientRect();
+      return l.width * l.height > r.width * r.height ? l : r;
+    };
+    /** A link inside a sentence: inline, with text of its own block around it. */
+    const inline = (el: Element): boolean => {
+      if (el.tagName !== 'A' || getComputedStyle(el).display !== 'inline') return false;
+      const block = el.parentElement;
+      return !!block && [...block.childNodes].some((n) => n !== el && (n.textContent ?? '').trim().length > 0);
+    };
+
+    // No two controls on top of each other (one inside the other is a control and its part).
+    const ontop = targets.filter((el) => !el.closest('.toaster'));
+    for (let i = 0; i < ontop.length; i++) {
+      for (let j = i + 1; j < ontop.length; j++) {
+        const a = ontop[i]!;
+        const b = ontop[j]!;
+        if (a.contains(b) || b.contains(a)) continue;
+        const p = rects.get(a)!;
+        const q = rects.get(b)!;
+        const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+        const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+        if (w > 1 && h > 1) problems.push(`controls overlap by ${Math.round(w)}×${Math.round(h)} px: ${describe(a)} and ${describe(b)}`);
+      }
+    }
+
+    // 2.5.8: at least 24×24 px, or a 24 px circle on its centre touches no other target nor another
+    // small target's circle.
+    const small = targets.filter((el) => {
+      if (inline(el)) return false;
+      const r = area(el);
+      return r.width < 23.5 || r.height < 23.5;
+    });
+    const centre = (r: DOMRect) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 });
+    const distance = (p: { x: number; y: number }, r: DOMRect) => Math.hypot(Math.max(r.left - p.x, 0, p.x - r.right), Math.max(r.top - p.y, 0, p.y - r.bottom));
+    for (const el of small) {
+      const r = area(el);
+      const c = centre(r);
+      const crowded = targets.find((o) => {
+        if (o === el || o.contains(el) || el.contains(o) || inline(o)) return false;
+        const orect = area(o);
+        if (distance(c, orect) < 12) return true;
+        if (!small.includes(o)) return false;
+        const oc = centre(orect);
+        return Math.hypot(c.x - oc.x, c.y - oc.y) < 24;
+      });
+      if (crowded) problems.push(`target ${Math.round(r.width)}×${Math.round(r.height)} px, closer than 24 px to ${describe(crowded)}: ${describe(el)}`);
+    }
+    return problems;
+  });
+}
+
+/** Waits until nothing on the page is loading (spinners gone, busy tables settled, fonts ready). */
+async function settled(page: Page) {
+  await page.waitForFunction(() => !document.querySelector('.spinner, [aria-busy=true], .stat-loading'), undefined, { timeout: 10_000 });
+  await page.evaluate(() => document.fonts.ready);
+}
+
+interface Screen {
+  name: string;
+  /** Only at this width (the drawer exists under 1024 px). */
+  only?: (w: Width) => boolean;
+  show(page: Page): Promise<void>;
+  /** Puts back what showing the screen changed in the page (e.g. an intercepted API). */
+  after?(page: Page): Promise<void>;
+}
+
+const h1 = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 1 }).waitFor();
+
+/**
+ * Goes to `path` inside the app, as its links do (no reload: axe stays loaded, and the pass is faster).
+ * A form with unsaved changes asks before leaving, so the screen after one is opened with page.goto; so
+ * are the list's error (a fresh page, nothing cached) and the Session Expired dialog (the drawer closed).
+ */
+const go = (page: Page, path: string) =>
+  page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+
+describe.skipIf(skipReason)('accessibility', () => {
+  let browser: Browser;
+  let api: Api;
+  const sfx = unique();
+  /** Customers this file makes (one to edit in a conflict, one in 'Deleted'); deleted at the end. */
+  const made: number[] = [];
+  let conflictId = 0;
+  let inviteToken = '';
+  let inviteId = 0;
+
+  beforeAll(async () => {
+    browser = await launch();
+    api = await apiAs(OWNER);
+    const create = async (name: string) => (await api.call<{ id: number }>('POST', '/v1/customers/', { org: ACME, body: { name, city: 'Fresno', tags: ['a11y'] } })).id;
+    conflictId = await create(`Jordan Lee ${sfx}`);
+    const gone = await create(`Rowan Price ${sfx}`);
+    made.push(conflictId, gone);
+    await api.call('DELETE', `/v1/customers/${gone}/`, { org: ACME });
+    const inv = await api.call<{ id: number; token: string }>('POST', '/v1/team/invitations/', { org: ACME, body: { email: `a11y.${sfx}@example.test`, role: 'member' } });
+    inviteToken = inv.token;
+    inviteId = inv.id;
+    if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (!api) return;
+    for (const id of made) await api.call('DELETE', `/v1/customers/${id}/`, { org: ACME }).catch(() => undefined);
+    if (inviteId) await api.call('DELETE', `/v1/team/invitations/${inviteId}/`, { org: ACME }).catch(() => undefined);
+  });
+
+  const csv = () => ({
+    name: `customers-${sfx}.csv`,
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      ['name,email,phone,status,tags', `Avery Stone ${sfx},avery.${sfx}@example.test,(415) 555-0101,lead,import`, `Blake Hart ${sfx},not-an-email,,active,`, `Casey Lund ${sfx},casey.${sfx}@example.test,12,sleeping,`].join('\r\n') + '\r\n',
+    ),
+  });
+
+  /** Signed out: the login form, the public invitation page, a failed login, then the organization picker. */
+  const signedOut: Screen[] = [
+    { name: 'login', show: async (page) => (await page.goto('/login'), h1(page, 'Login')) },
+    { name: 'invitation (public)', show: async (page) => (await page.goto(`/invite/${inviteToken}`), h1(page, 'Join Acme Plumbing')) },
+    {
+      name: 'login with an error',
+      show: async (page) => {
+        await signIn(page, `nobody.${unique()}@example.test`, 'not-the-password');
+        await page.getByText('Login failed. Check your credentials.').waitFor();
+      },
+    },
+    {
+      name: 'organization picker',
+      show: async (page) => {
+        await page.getByLabel('Email').fill(OWNER);
+        await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+        await page.getByRole('button', { name: 'Log In' }).click();
+        await h1(page, 'Select Your Organization');
+      },
+    },
+  ];
+
+  /** Signed in as the owner of Acme Plumbing (every page is open to them). */
+  const signedIn: Screen[] = [
+    {
+      name: 'dashboard',
+      show: async (page) => {
+        await page.getByRole('button', { name: 'Acme Plumbing' }).click();
+        await expectPath(page, '/dashboard');
+        await h1(page, 'Dashboard');
+        await page.getByRole('region', { name: 'Customers', exact: true }).getByText(/^\d+$/).waitFor();
+      },
+    },
+    { name: 'customers', show: async (page) => (await go(page, '/customers'), page.getByRole('table').getByRole('row').nth(1).waitFor()) },
+    { name: 'customers, no match', show: async (page) => (await go(page, `/customers?q=nothing-${sfx}`), page.getByText('No customers match.').waitFor()) },
+    {
+      name: 'customers, error',
+      show: async (page) => {
+        await page.route((u) => u.pathname === '/api/v1/customers/', (r) => r.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"Unavailable.","code":"unavailable"}' }));
+        await page.goto('/customers');
+        await page.getByRole('button', { name: 'Retry' }).waitFor();
+      },
+      after: (page) => page.unrouteAll(),
+    },
+    {
+      name: "customers, 'Deleted'",
+      show: async (page) => (await go(page, `/customers?view=deleted&q=${sfx}`), page.getByRole('table').getByRole('row').filter({ hasText: `Rowan Price ${sfx}` }).waitFor()),
+    },
+    {
+      name: 'customer page',
+      show: async (page) => {
+        await go(page, `/customers/${SHOWN_CUSTOMER.id}`);
+        await h1(page, SHOWN_CUSTOMER.name);
+        await page.getByRole('region', { name: 'Notes and history' }).getByRole('listitem').first().waitFor();
+      },
+    },
+    {
+      name: 'customer form with field errors',
+      show: async (page) => {
+        await go(page, '/customers/new');
+        await h1(page, 'Add Customer');
+        await page.getByRole('form', { name: 'Customer' }).getByLabel('Email', { exact: true }).fill('not-an-email');
+        await page.getByRole('form', { name: 'Customer' }).getByRole('button', { name: 'Save' }).click();
+        await page.locator('[aria-invalid=true]').first().waitFor();
+      },
+    },
+    {
+      name: 'customer form with a conflict',
+      show: async (page) => {
+        await page.goto(`/customers/${conflictId}/edit`);
+        const form = page.getByRole('form', { name: 'Customer' });
+        await expect.poll(() => form.getByLabel('Name', { exact: true }).inputValue()).toBe(`Jordan Lee ${sfx}`);
+        const { version } = await api.call<{ version: number }>('GET', `/v1/customers/${conflictId}/`, { org: ACME });
+        await api.call('PATCH', `/v1/customers/${conflictId}/`, { org: ACME, body: { version, phone: `(415) 555-${String(Math.floor(Math.random() * 9000) + 1000)}` } });
+        await form.getByLabel('City', { exact: true }).fill('Modesto');
+        await form.getByRole('button', { name: 'Save' }).click();
+        await page.getByRole('region', { name: 'Someone else changed this customer' }).waitFor();
+      },
+    },
+    {
+      name: 'import preview',
+      show: async (page) => {
+        await page.goto('/customers/import');
+        await page.getByLabel('CSV file').setInputFiles(csv());
+        await page.getByRole('heading', { name: 'Preview' }).waitFor();
+      },
+    },
+    {
+      name: 'team, invite dialog open',
+      show: async (page) => {
+        await page.goto('/team');
+        await page.getByRole('table', { name: /^Members/ }).getByRole('row', { name: /Olivia/ }).waitFor();
+        await page.getByRole('button', { name: 'Invite member' }).click();
+        await page.getByRole('dialog', { name: 'Invite member' }).waitFor();
+      },
+    },
+    { name: 'permissions', show: async (page) => (await go(page, '/permissions'), page.getByRole('checkbox', { name: 'member: customers:create' }).waitFor()) },
+    {
+      name: 'activity',
+      show: async (page) => {
+        await go(page, '/activity');
+        await h1(page, 'Activity');
+        await page.getByRole('table').getByRole('row').nth(1).waitFor();
+      },
+    },
+    { name: 'forbidden', show: async (page) => (await go(page, '/forbidden'), page.getByText('You do not have permission to view this page.').waitFor()) },
+    { name: 'not found', show: async (page) => (await go(page, '/customers/999999'), page.getByText('Customer not found').waitFor()) },
+    {
+      name: 'drawer open',
+      only: (w) => w !== 'desktop',
+      show: async (page) => {
+        await go(page, '/dashboard');
+        await h1(page, 'Dashboard');
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      },
+    },
+    {
+      name: 'Session Expired dialog',
+      show: async (page) => {
+        await page.goto('/dashboard');
+        await h1(page, 'Dashboard');
+        await page.evaluate(() => window.dispatchEvent(new Event('sessionExpired')));
+        await page.getByRole('dialog', { name: 'Session Expired' }).waitFor();
+      },
+    },
+  ];
+
+  /** Shows every screen in one context of this theme and width, calling `check` on each. */
+  async function visitAll(p: Pass, check: (page: Page, screen: string) => Promise<string[]>): Promise<string[]> {
+    const context: BrowserContext = await browser.newContext({ baseURL, viewport: WIDTHS[p.width], colorScheme: p.theme, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    const problems: string[] = [];
+    try {
+      for (const s of [...signedOut, ...signedIn]) {
+        if (s.only && !s.only(p.width)) continue;
+        await s.show(page);
+        await settled(page);
+        const dark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+        if (dark !== (p.theme === 'dark')) problems.push(`${label(p, s.name)}: the page is not in the ${p.theme} theme`);
+        for (const problem of await check(page, s.name)) problems.push(`${label(p, s.name)}: ${problem}`);
+        if (SHOTS && p.width !== 'desktop') {
+          await page.screenshot({ path: path.join(SHOTS, `${s.name.replace(/\W+/g, '-').replace(/^-|-$/g, '')}-${p.theme}-${p.width}.png`) });
+        }
+        await s.after?.(page);
+      }
+    } finally {
+      await context.close();
+    }
+    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+    return problems;
+  }
+
+  const report = (problems: string[]) => (problems.length ? `${problems.length} problem(s):\n  ${problems.join('\n  ')}` : '');
+
+  for (const width of ['desktop', 'phone', '320'] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      const layoutToo = width !== 'desktop';
+      // At 320 px the layout is the same in both themes (their colours are checked at the other widths):
+      // the dark pass there runs only to take its screenshots.
+      test.skipIf(width === '320' && theme === 'dark' && !SHOTS)(`axe WCAG 2.2 A/AA${layoutToo ? ', reflow, overlap and target size' : ''} on every screen — ${theme}, ${width === '320' ? '320 px' : width}`, async () => {
+        const problems = await visitAll({ theme, width }, async (page) => [...(await axe(page)), ...(layoutToo ? await layout(page) : [])]);
+        expect(report(problems)).toBe('');
+      });
+    }
+  }
+
+  test('the checks find what they look for (a page made to fail each)', async () => {
+    const context = await browser.newContext({ viewport: WIDTHS['320'] });
+    const page = await context.newPage();
+    try {
+      await page.setContent(`<!doctype html><html lang="en"><title>Broken</title><body style="margin:0">
+        <main>
+          <p style="color:#aaa;background:#fff">Pale text</p>
+          <button aria-label="Close the panel">Open</button>
+          <div style="width:400px">Too wide</div>
+          <div style="overflow-x:auto"><table><tr><td style="white-space:nowrap">A table may scroll inside its container, wider than any screen</td></tr></table></div>
+          <div style="display:flex;gap:2px"><button style="width:16px;height:16px;padding:0">a</button><button style="width:16px;height:16px;padding:0">b</button></div>
+          <div style="position:relative;height:40px"><button style="position:absolute;left:0;width:80px;height:30px">One</button><button style="position:absolute;left:40px;width:80px;height:30px">Two</button></div>
+          <p>An <a href="#">inline link</a> in a sentence is exempt.</p>
+        </main></body></html>`);
+      const found = [...(await axe(page)), ...(await layout(page))].join('\n');
+      expect(found).toMatch(/^color-contrast \(serious\)/m);
+      expect(found).toMatch(/^label-content-name-mismatch/m);
+      expect(found).toMatch(/the page scrolls sideways: 4\d\d px wide in a 320 px window/);
+      expect(found).toMatch(/wider than the screen .*: div “Too wide”/);
+      expect(found).not.toMatch(/wider than the screen .*: (table|td|div “A table)/);
+      expect(found).toMatch(/target 16×16 px, closer than 24 px to button “b”: button “a”/);
+      expect(found).toMatch(/controls overlap by 40×30 px: button “One” and button “Two”/);
+      expect(found).not.toMatch(/inline link/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the customers table fits its card from 640 px up, its tags in sight; on a phone a focused sort button shows', async () => {
+    const context = await browser.newContext({ baseURL, viewport: WIDTHS.desktop, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    try {
+      await signIn(page, OWNER);
+      await page.getByRole('button', { name: 'Acme Plumbing' }).click();
+      await expectPath(page, '/dashboard');
+      await page.goto('/customers');
+      await page.getByRole('table').getByRole('row').nth(1).waitFor();
+      for (const width of [640, 700, 800, 900, 1000, 1024, 1100, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        const m = await page.evaluate(() => {
+          const wrap = document.querySelector('.table-wrap')!;
+          const tags = [...document.querySelectorAll('.data-table .tag')].map((t) => t.getBoundingClientRect().right);
+          return { scroll: wrap.scrollWidth, client: wrap.clientWidth, right: wrap.getBoundingClientRect().right, tagsRight: Math.max(0, ...tags) };
+        });
+        if (m.scroll > m.client) problems.push(`${width} px: the table is ${m.scroll} px wide in a ${m.client} px card`);
+        if (m.tagsRight > m.right) problems.push(`${width} px: tags reach ${Math.round(m.tagsRight)} px, past the card's edge at ${Math.round(m.right)} px`);
+      }
+      // On a phone the header row is out of sight; a sort button reached with Tab shows (2.4.7).
+      await page.setViewportSize(WIDTHS.phone);
+      const sortByName = page.getByRole('button', { name: 'Name', exact: true });
+      await sortByName.focus();
+      const inSight = () =>
+        sortByName.evaluate((b) => {
+          b.scrollIntoView({ block: 'center' });
+          const r = b.getBoundingClientRect();
+          const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); // nothing clipping or covering it
+          return !!at && b.contains(at) && r.width >= 24 && r.height >= 24;
+        });
+      // The sidebar turns into the drawer at this width and slides away: a few tries, 100 ms apart.
+      let seen = await inSight();
+      for (let i = 0; i < 20 && !seen; i++) seen = (await page.waitForTimeout(100), await inSight());
+      if (!seen) problems.push(`390 px: the focused 'Name' sort button is out of sight`);
+    } finally {
+      await context.close();
+    }
+    expect(report(problems)).toBe('');
+  });
+});
