@@ -12,6 +12,9 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/server/**', 'test/e2e/**', 'node_modules/**'],
           setupFiles: ['test/setup.ts'],
+          // One happy-dom window per worker, not per file (a new worker and window per file was most of
+          // the run); test/setup.ts gives each file fresh app modules and a window as new.
+          isolate: false,
         },
       },
       {
