@@ -15,6 +15,10 @@ export default defineConfig({
           // One happy-dom window per worker, not per file (a new worker and window per file was most of
           // the run); test/setup.ts gives each file fresh app modules and a window as new.
           isolate: false,
+          // Both cores (vitest's default leaves one free, so the files ran one after another).
+          maxWorkers: 2,
+          // A bound for a stuck test on a busy shared machine, not a speed requirement (see test/setup.ts).
+          testTimeout: 15_000,
         },
       },
       {

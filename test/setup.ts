@@ -4,8 +4,13 @@
 // singletons such as the location store, toasts, the query cache, the lazy page map, and hooks that
 // helpers like test/ui/no-console.ts register when imported), and the shared window is put back as a
 // new one would be (URL, storage, cookies, viewport, document, timers, stubbed globals).
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, vi } from 'vitest';
+
+// findBy*/waitFor give up after this long. It only bounds a wait for something that should appear (a
+// lazy chunk, a fetch), so a test still fails when it never does; 1 s, the default, was too short for a
+// busy machine running two files at once.
+configure({ asyncUtilTimeout: 4_000 });
 
 type HappyWindow = Window & {
   happyDOM?: { abort(): Promise<void>; setURL(url: string): void; setViewport(v: { width: number; height: number }): void };
