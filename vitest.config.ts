@@ -10,7 +10,7 @@ export default defineConfig({
           name: 'app',
           environment: 'happy-dom',
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/server/**', 'test/e2e/**', 'node_modules/**'],
+          exclude: ['test/server/**', 'test/resilience/**', 'test/e2e/**', 'node_modules/**'],
           setupFiles: ['test/setup.ts'],
           // One happy-dom window per worker, not per file (a new worker and window per file was most of
           // the run); test/setup.ts gives each file fresh app modules and a window as new.
