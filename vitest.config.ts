@@ -12,6 +12,13 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/server/**', 'test/resilience/**', 'test/e2e/**', 'node_modules/**'],
           setupFiles: ['test/setup.ts'],
+          // One happy-dom window per worker, not per file (a new worker and window per file was most of
+          // the run); test/setup.ts gives each file fresh app modules and a window as new.
+          isolate: false,
+          // Both cores (vitest's default leaves one free, so the files ran one after another).
+          maxWorkers: 2,
+          // A bound for a stuck test on a busy shared machine, not a speed requirement (see test/setup.ts).
+          testTimeout: 15_000,
         },
       },
       {

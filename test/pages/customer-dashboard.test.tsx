@@ -210,7 +210,8 @@ describe('D24 notes', () => {
     remove.focus();
     fireEvent.click(remove);
     const dialog = await screen.findByRole('dialog', { name: 'Delete this note?' }); // its code loads on its own
-    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // D15: focus moves in (an effect after the dialog's first paint, so it may come a moment after it shows)
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' })));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(remove);

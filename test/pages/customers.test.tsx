@@ -286,7 +286,9 @@ describe('D27 Export CSV', () => {
     const created: Blob[] = [];
     const createObjectURL = vi.fn((b: Blob) => (created.push(b), 'blob:customers'));
     const revokeObjectURL = vi.fn();
-    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL }));
+    // On the URL class itself (the page calls URL.createObjectURL); put back after, for later files.
+    const original = { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL };
+    Object.assign(URL, { createObjectURL, revokeObjectURL });
     const clicked: HTMLAnchorElement[] = [];
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicked.push(this);
@@ -306,7 +308,7 @@ describe('D27 Export CSV', () => {
       expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy(); // not busy any more
     } finally {
       click.mockRestore();
-      vi.unstubAllGlobals();
+      Object.assign(URL, original);
     }
   });
 

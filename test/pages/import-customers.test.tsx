@@ -114,7 +114,7 @@ describe('D27 import: the file', () => {
     expect(screen.getByText('“customers.csv”: 2 rows. 2 ready, 0 with errors, 0 with an email that already exists.')).toBeTruthy();
     expect(screen.getByText('Columns that are not customer fields are left out: notes.')).toBeTruthy();
     expect(screen.getByText('Nothing is saved until you press Import.')).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Preview' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Preview' })));
   });
 
   it('a file the server cannot read shows its words and asks for another', async () => {
@@ -208,7 +208,7 @@ describe('D27 import: the commit', () => {
     const done = await screen.findByRole('region', { name: 'Import finished' });
     expect(within(done).getByText('12 created, 3 updated, 1 skipped')).toBeTruthy();
     expect(within(done).getByRole('link', { name: 'Back to Customers' }).getAttribute('href')).toBe('/customers');
-    expect(document.activeElement).toBe(within(done).getByRole('heading', { name: 'Import finished' }));
+    await waitFor(() => expect(document.activeElement).toBe(within(done).getByRole('heading', { name: 'Import finished' })));
     expect(toasts.getState().map((t) => t.message)).toEqual(['Import finished: 12 created, 3 updated, 1 skipped']);
     fireEvent.click(within(done).getByRole('button', { name: 'Import another file' }));
     expect(input()).toBeTruthy();

@@ -98,7 +98,7 @@ describe('D28 invitation page: a new person signs up', () => {
     expect(await screen.findByText('First name is required')).toBeTruthy();
     expect(screen.getByText(MSG_PASSWORD_SHORT)).toBeTruthy();
     expect(screen.getByText(MSG_PASSWORD_MISMATCH)).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByLabelText('First name'));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('First name')));
     fill('First name', 'Sam');
     fill('Password', LONG_ENOUGH);
     fill('Password again', `${LONG_ENOUGH}!`);

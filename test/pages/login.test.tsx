@@ -81,7 +81,7 @@ describe('login screen', () => {
     expect(msg.closest('[data-kind]')?.getAttribute('data-kind')).toBe('error');
     expect(email().value).toBe('owner@demo.test');
     expect(password().value).toBe('');
-    expect(document.activeElement).toBe(password());
+    await waitFor(() => expect(document.activeElement).toBe(password()));
   });
 
   it("SPEC §8 a 400 also shows 'Login failed. Check your credentials.'", async () => {

@@ -321,7 +321,7 @@ describe('D28 team: invitations', () => {
     expect(screen.queryByDisplayValue(new RegExp(token))).toBeNull(); // shown once: gone with the dialog
     const list = await screen.findByRole('table', { name: 'Pending invitations' });
     expect(within(list).getByRole('cell', { name: 'sam@example.com' })).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Invite member' })); // D15: focus returns
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Invite member' }))); // D15: focus returns
   });
 
   it('Copy falls back to selecting the link when the clipboard refuses', async () => {
@@ -334,7 +334,7 @@ describe('D28 team: invitations', () => {
     const link = within(shown).getByRole('textbox', { name: 'Invitation link' }) as HTMLInputElement;
     fireEvent.click(within(shown).getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(within(shown).getByRole('status').textContent).toBe(MSG_COPY_BY_HAND));
-    expect(document.activeElement).toBe(link);
+    await waitFor(() => expect(document.activeElement).toBe(link));
     expect([link.selectionStart, link.selectionEnd]).toEqual([0, link.value.length]);
   });
 

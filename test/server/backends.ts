@@ -1,12 +1,13 @@
-// D2: every API test file runs on both databases. PGlite gets a fresh data directory; PostgreSQL a fresh
-// database in the run's one cluster (global-setup.ts), so files never see each other's data. Without
-// PostgreSQL its half is skipped with a notice, and under CI=true it fails instead.
+// D2: every API test file runs on both databases. PGlite gets a fresh data directory (a copy of one with
+// the schema in place: helpers' migratedDataDir); PostgreSQL a fresh database in the run's one cluster
+// (global-setup.ts), so files never see each other's data. Without PostgreSQL its half is skipped with a
+// notice, and under CI=true it fails instead.
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { StartOptions } from '../../server/server';
 import { SUITE_ENV } from './api-common';
-import { client, freshDataDir, makeClock, removeDir, startTestServer, type Clock, type TestServer } from './helpers';
+import { client, makeClock, migratedDataDir, removeDir, startTestServer, type Clock, type TestServer } from './helpers';
 
 export type BackendLabel = 'PGlite' | 'PostgreSQL';
 export const BACKENDS: readonly BackendLabel[] = ['PGlite', 'PostgreSQL'];
@@ -34,7 +35,7 @@ interface FreshDatabase {
 }
 
 async function freshPglite(): Promise<FreshDatabase> {
-  const dataDir = await freshDataDir('pglite');
+  const dataDir = await migratedDataDir('pglite');
   return { options: { dataDir }, cleanup: async () => removeDir(dataDir) };
 }
 

@@ -4,12 +4,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Db } from '../../server/db';
 import { isConnectionError, openDb, WORKER_STOPPED_CODE } from '../../server/db';
 import { DB_QUEUE_LIMIT, DB_QUEUE_TIMEOUT_MS, DbGate, SaturatedError } from '../../server/db-gate';
-import { client, freshDataDir, orgId, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
-import { findPostgresBin, startCluster, type Cluster } from './postgres-cluster';
+import { freshPostgresDatabase } from './backends';
+import { client, freshDataDir, migratedDataDir, orgId, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
 
 /** The Db tests' own deadline and limit, so refusals show in a fraction of the server's figures. */
 const TEST_QUEUE_TIMEOUT_MS = 300;
@@ -135,18 +135,19 @@ describe('PGlite behind its worker and the gate', () => {
   });
 });
 
-describe.skipIf(!findPostgresBin())('PostgreSQL behind the gate', () => {
-  let cluster: Cluster;
+// A database of its own in the run's PostgreSQL (global-setup.ts), as every server test file has.
+describe.skipIf(!inject('postgresUrl'))('PostgreSQL behind the gate', () => {
+  let database: Awaited<ReturnType<typeof freshPostgresDatabase>> | null = null;
   let db: Db;
 
   beforeAll(async () => {
-    cluster = await startCluster(findPostgresBin() as string);
-    db = await openDb({ databaseUrl: cluster.url, dataDir: '', gate: { queueTimeoutMs: TEST_QUEUE_TIMEOUT_MS, queueLimit: TEST_QUEUE_LIMIT } });
+    database = await freshPostgresDatabase();
+    db = await openDb({ databaseUrl: database.url, dataDir: '', gate: { queueTimeoutMs: TEST_QUEUE_TIMEOUT_MS, queueLimit: TEST_QUEUE_LIMIT } });
     await db.query('create table items (id integer primary key)');
   });
   afterAll(async () => {
     await db?.close();
-    await cluster?.stop();
+    await database?.drop();
   });
 
   test('D2 D8 PostgreSQL gets one slot per pooled connection; an operation past its deadline never runs', async () => {
@@ -249,15 +250,18 @@ parentPort.on('message', (m) => { parentPort.postMessage({ id: m.id, ok: true, r
 });
 
 describe('a busy server over HTTP', () => {
+  let dataDir = '';
   let server: TestServer;
   let access: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    dataDir = await migratedDataDir('busy'); // migrating an empty database is defaults.test.ts's
+    server = await startTestServer({ dataDir });
     access = tokens(await client(server.url).login('owner@demo.test')).access_token;
   });
   afterAll(async () => {
     await server?.close();
+    if (dataDir) removeDir(dataDir);
   });
 
   test('D2 a new connection is answered at once while PGlite runs a long query', async () => {

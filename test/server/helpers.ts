@@ -8,7 +8,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { hashPassword, type ScryptCost } from '../../server/auth/passwords';
 import type { Db } from '../../server/db';
-import { num } from '../../server/db';
+import { num, openDb } from '../../server/db';
+import { migrate, MIGRATIONS } from '../../server/migrations';
 import type { Logger } from '../../server/log';
 import { startServer, type RunningServer, type StartOptions } from '../../server/server';
 
@@ -33,18 +34,23 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
 }
 
+const pgliteVersion = () =>
+  (JSON.parse(readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+
 /**
- * A fresh, empty PGlite data directory. PGlite's initdb takes seconds, so the first caller makes a
- * pristine template (per PGlite version, shared by the suite's processes) and every caller gets a copy:
- * a database no server has touched; migrations and seeding still run on it.
+ * A copy of the template `name` in the temp directory, which `make` fills in (a data directory's
+ * parent, holding pgdata/) the first time. The template is shared by the suite's processes and runs.
  */
-export async function freshDataDir(prefix: string): Promise<string> {
-  const version = (JSON.parse(readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
-  const template = path.join(os.tmpdir(), `crm-pglite-template-${version}`);
+async function fromTemplate(prefix: string, name: string, make: (dir: string) => Promise<void>): Promise<string> {
+  const template = path.join(os.tmpdir(), name);
   if (!existsSync(path.join(template, 'pgdata', 'PG_VERSION'))) {
     const staging = tempDir('pglite-staging');
-    const db = await PGlite.create(path.join(staging, 'pgdata'));
-    await db.close();
+    try {
+      await make(staging);
+    } catch (err) {
+      removeDir(staging);
+      throw err;
+    }
     try {
       renameSync(staging, template); // atomic: a half-made template is never seen
     } catch {
@@ -54,6 +60,39 @@ export async function freshDataDir(prefix: string): Promise<string> {
   const dir = tempDir(prefix);
   cpSync(template, dir, { recursive: true });
   return dir;
+}
+
+/**
+ * A fresh, empty PGlite data directory. PGlite's initdb takes seconds, so the first caller makes a
+ * pristine template (per PGlite version, shared by the suite's processes) and every caller gets a copy:
+ * a database no server has touched; migrations and seeding still run on it.
+ */
+export async function freshDataDir(prefix: string): Promise<string> {
+  return fromTemplate(prefix, `crm-pglite-template-${pgliteVersion()}`, async (staging) => {
+    const db = await PGlite.create(path.join(staging, 'pgdata'));
+    await db.close();
+  });
+}
+
+/**
+ * A fresh PGlite data directory with the schema in place (every migration applied by migrate(), no
+ * data): what the per-feature servers start on. Migrating takes PGlite seconds, every file over; the
+ * template is keyed by the PGlite version and the migrations' text, so a new migration makes a new one.
+ * Migrating an empty database is still tested: freshDataDir's, and every PostgreSQL database.
+ */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  const key = createHash('sha256').update(pgliteVersion()).update(JSON.stringify(MIGRATIONS)).digest('hex').slice(0, 16);
+  return fromTemplate(prefix, `crm-pglite-migrated-${key}`, async (staging) => {
+    const pristine = await freshDataDir('pglite-migrating');
+    cpSync(pristine, staging, { recursive: true });
+    removeDir(pristine);
+    const db = await openDb({ databaseUrl: null, dataDir: staging });
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+  });
 }
 
 export const THEME_SCRIPT = 'document.documentElement.dataset.theme="light"';

@@ -1,9 +1,12 @@
 // Serving the built app: D1 runtime config in the page, D20 headers and caching, the SPA fallback, and
-// the dev live-reload stream. One database, restarted with other settings where a test needs them.
+// the dev live-reload stream. One database, restarted with other settings where a test needs them: a
+// database of its own in the run's PostgreSQL, which restarts in milliseconds where PGlite's start takes
+// seconds (nothing here is about the database); PGlite when PostgreSQL is missing.
 import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { freshPostgresDatabase } from './backends';
 import { ASSET_JS, client, freshDataDir, makeDist, rawRequest, removeDir, startTestServer, THEME_SCRIPT, type TestServer } from './helpers';
 
 const SENTRY_DSN = 'https://0123456789abcdef@o42.ingest.sentry.io/4242';
@@ -15,20 +18,24 @@ function inlineScripts(html: string): string[] {
 
 describe('serving the app', () => {
   let dataDir = '';
+  let postgres: Awaited<ReturnType<typeof freshPostgresDatabase>> | null = null;
   let server: TestServer;
   let web: ReturnType<typeof client>;
   const restart = async (env: Record<string, string>, distDir?: string) => {
     await server?.close();
-    server = await startTestServer({ dataDir, seed: 'none', env, ...(distDir ? { distDir } : {}) });
+    const db = postgres ? { databaseUrl: postgres.url } : { dataDir };
+    server = await startTestServer({ ...db, seed: 'none', env, ...(distDir ? { distDir } : {}) });
     web = client(server.url);
   };
   beforeAll(async () => {
-    dataDir = await freshDataDir('static');
+    if (inject('postgresUrl')) postgres = await freshPostgresDatabase();
+    else dataDir = await freshDataDir('static');
     await restart({});
   });
   afterAll(async () => {
     await server?.close();
-    removeDir(dataDir);
+    await postgres?.drop();
+    if (dataDir) removeDir(dataDir);
   });
 
   test('D1 the runtime config is written into the page before any other script', async () => {
