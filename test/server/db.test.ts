@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Db } from '../../server/db';
 import { isConnectionError, openDb, WORKER_STOPPED_CODE } from '../../server/db';
@@ -161,6 +162,25 @@ describe.skipIf(!inject('postgresUrl'))('PostgreSQL behind the gate', () => {
     expect(await db.query('select id from items')).toEqual([]);
     const err = await db.query('insert into items (id) values (2), (2)').catch((e: unknown) => e);
     expect(err).toMatchObject({ code: '23505' });
+  });
+
+  test('D2 the health check has a connection of its own: answered while every pooled connection waits on a lock', async () => {
+    const slots = db.queueStats().slots;
+    // A session outside the server takes a lock; every pooled connection then waits on it, without end.
+    const locker = postgres(database!.url, { max: 1, onnotice: () => {} });
+    try {
+      await locker`select pg_advisory_lock(4242)`;
+      const holds = Array.from({ length: slots }, () => db.query('select pg_advisory_xact_lock_shared(4242)'));
+      await expect.poll(async () => Number((await locker`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`)[0]!.n)).toBe(slots);
+      let answered = false;
+      const ping = db.ping().then(() => (answered = true));
+      // Not a timing budget: without a connection of its own the ping waits behind the lock for ever.
+      await expect.poll(() => answered, { timeout: 10_000 }).toBe(true);
+      await locker`select pg_advisory_unlock(4242)`;
+      await Promise.all([ping, ...holds]);
+    } finally {
+      await locker.end({ timeout: 5 });
+    }
   });
 });
 
