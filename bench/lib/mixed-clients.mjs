@@ -18,8 +18,10 @@
 // Every answer is classified: ok (the call's success status), busy (503 server_busy with Retry-After),
 // conflict (409 conflict on a shared record), expired (401 token_expired), or error: any other answer
 // (another 5xx, a 503 without Retry-After, any 4xx the call does not expect) and any request without an
-// answer (network error, time limit). After the clock, every record a client created is read back and
-// compared with what the acknowledged writes say it holds (version, city, live or deleted, notes).
+// answer (network error, time limit). The bodies of answers with status ≥ 400 are kept, at most
+// ERROR_BODIES_PER_KIND per call, status and code, for the resilience suite's secrets check. After the
+// clock, every record a client created is read back and compared with what the acknowledged writes say
+// it holds (version, city, live or deleted, notes).
 import http from 'node:http';
 import { CUSTOMERS, ME, REFRESH } from './crm.mjs';
 import { json, request } from './http.mjs';
@@ -39,6 +41,7 @@ const OK_STATUS = { me: 200, list: 200, customer: 200, create: 201, update: 200,
 const SHARED_UPDATE_SHARE = 0.15;
 const VERIFY_CONCURRENCY = 8;
 const ERROR_SAMPLES = 20;
+const ERROR_BODIES_PER_KIND = 20;
 const STATUSES = ['lead', 'active', 'inactive'];
 
 /**
@@ -55,6 +58,8 @@ export async function mixedClients({ url, clients, durationMs, orgId, runId, ses
   /** label → { ok, busy, conflict, expired, error } */
   const outcomes = {};
   const errorSamples = [];
+  /** `${label} ${status} ${code}` → bodies of those answers (status ≥ 400), a bounded sample. */
+  const errorBodies = {};
   /** Every token the server handed out, for the log check. */
   const tokens = given.flatMap((s) => [s.access, s.refresh]);
   /** Records created during the run: id → what the acknowledged writes say it holds. */
@@ -85,6 +90,10 @@ export async function mixedClients({ url, clients, durationMs, orgId, runId, ses
     else if (r.status === 401 && code === 'token_expired' && label !== 'refresh') outcome = 'expired';
     else outcome = 'error';
     o[outcome]++;
+    if (r.status >= 400) {
+      const kept = (errorBodies[`${label} ${r.status} ${code ?? ''}`] ??= []);
+      if (kept.length < ERROR_BODIES_PER_KIND) kept.push(r.body.toString('utf8'));
+    }
     if (outcome === 'error' && errorSamples.length < ERROR_SAMPLES) {
       errorSamples.push({ label, at: Number(((performance.now() - t0) / 1000).toFixed(1)), status: r.status, code, error: r.error, ms: Math.round(r.ms) });
     }
@@ -246,6 +255,7 @@ export async function mixedClients({ url, clients, durationMs, orgId, runId, ses
     busyWaits,
     verified,
     tokens,
+    errorBodies: Object.values(errorBodies).flat(),
   };
 }
 

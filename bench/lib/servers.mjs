@@ -62,7 +62,9 @@ export async function spawnServer({ script, args = [], env = {}, label = path.ba
     exitInfo = info;
     live.delete(child);
   });
-  const output = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+  /** The whole output once stopped (the log file is gone then). */
+  let finalOutput = null;
+  const output = () => finalOutput ?? (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
   const stop = async () => {
     if (!exitInfo) {
       child.kill('SIGTERM');
@@ -70,6 +72,7 @@ export async function spawnServer({ script, args = [], env = {}, label = path.ba
       await exited;
       clearTimeout(timer);
     }
+    finalOutput = output();
     rmSync(dir, { recursive: true, force: true });
     return exitInfo;
   };

@@ -63,6 +63,12 @@ export interface SustainedLoadReport {
   serverErrors: number;
   serverAlive: boolean;
   checks: Check[];
+  /** Every token handed out (logins and refreshes). */
+  tokens: string[];
+  /** Bodies of answers with status ≥ 400, at most 20 per call, status and code. */
+  errorBodies: string[];
+  /** The server's whole output, from its start to its stop. */
+  serverLog: string;
 }
 
 export interface SustainedLoadOptions {
@@ -75,6 +81,8 @@ export interface SustainedLoadOptions {
   weights?: Record<string, number>;
   log?: (line: string) => void;
   keepLog?: string | null;
+  /** More environment variables for the server (e.g. JWT_SECRET). */
+  env?: Record<string, string>;
 }
 
 export function runSustainedLoad(opts: SustainedLoadOptions): Promise<SustainedLoadReport>;

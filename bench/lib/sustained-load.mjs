@@ -18,6 +18,8 @@
 //   writes kept          every record created during the run reads back as its acknowledged writes left it
 //   every kind answered  each call of the mix succeeded at least once (the mix really ran)
 //   no secrets in logs   no token handed out during the run, nor the password, in the server's output
+//                        (the resilience suite adds the full check of test/resilience/secrets.ts with
+//                        the report's serverLog, tokens and errorBodies, and the database)
 //   server alive         the server still runs after the load
 // A 503 server_busy (with Retry-After, nothing written) is an answer, not an error: it is counted and
 // reported, and the client waits as told before its next call.
@@ -99,13 +101,16 @@ export function secretsInLog(output, tokens, password) {
 /**
  * Runs the load against the built server on PGlite in `dataDir` or on PostgreSQL at `databaseUrl`.
  * @param {{ backend: string, dataDir?: string, databaseUrl?: string, durationS: number, clients: number,
- *   sessions: number, weights?: Record<string, number>, log?: (line: string) => void, keepLog?: string }} opts
- *   keepLog: a file the server's output is written to after the run.
+ *   sessions: number, weights?: Record<string, number>, log?: (line: string) => void, keepLog?: string,
+ *   env?: Record<string, string> }} opts
+ *   keepLog: a file the server's output is written to after the run. env: more variables for the server
+ *   (the resilience suite gives JWT_SECRET, to look for it).
  */
-export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = null, durationS, clients, sessions: sessionCount, weights = WEIGHTS, log = () => {}, keepLog = null }) {
+export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = null, durationS, clients, sessions: sessionCount, weights = WEIGHTS, log = () => {}, keepLog = null, env = {} }) {
   const loadBefore = os.loadavg()[0];
-  const server = await startCrm({ dataDir, databaseUrl });
+  const server = await startCrm({ dataDir, databaseUrl, env });
   let output = '';
+  let report = null;
   try {
     log(`${backend}: server started in ${(server.startMs / 1000).toFixed(1)} s`);
     const emails = DEMO_ACCOUNTS.filter((a) => a.acme).map((a) => a.email);
@@ -223,7 +228,7 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
       { what: 'server still running after the load', figure: serverAlive ? 'yes' : 'NO', budget: 'yes', ok: serverAlive },
     ];
 
-    return {
+    report = {
       backend,
       clients,
       sessions: sessionCount,
@@ -255,10 +260,17 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
       serverErrors,
       serverAlive,
       checks,
+      /** Every token handed out, and a sample of the error answers' bodies (status ≥ 400). */
+      tokens: result.tokens,
+      errorBodies: result.errorBodies,
+      /** The server's whole output, to its stop (set below). */
+      serverLog: output,
     };
+    return report;
   } finally {
-    if (!output) output = server.output();
     await server.stop();
+    output = server.output();
+    if (report) report.serverLog = output;
     if (keepLog) writeFileSync(keepLog, output);
   }
 }

@@ -12,7 +12,9 @@
 //   - sessions survive: each client's last acknowledged access token still works and its last
 //     acknowledged refresh token still refreshes, by D8's rules when the kill cut off a refresh;
 //   - the database opens cleanly: health answers, migrations ran once, the server logs no error.
-// At the end the server is stopped cleanly, and no token or password the clients used is in its logs.
+// At the end the server is stopped cleanly, and no secret (secrets.ts: the tokens and passwords the
+// clients used, the invitation token, every password hash, the JWT secret the server was given) is in
+// its logs of every run, in an error answer the clients received, or in an audit entry.
 //
 // CRASH_SEED=<n> replays a run's choices (kill moments, operations); CRASH_KILLS=<n> changes the kills
 // per backend (default 5). The figures are printed at the end of each backend's run.
@@ -31,6 +33,7 @@ import { describe, expect, inject, test } from 'vitest';
 import { freshPostgresDatabase } from '../server/backends';
 import { freshDataDir, removeDir } from '../server/helpers';
 import { MIGRATIONS } from '../../server/migrations';
+import { assertNoSecrets, auditRows, serverSecrets, withoutDemoBanner, type Secret } from './secrets';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER_MAIN = path.join(ROOT, 'dist/server/main.mjs');
@@ -47,6 +50,8 @@ const REQUEST_TIMEOUT_MS = 90_000;
 const REFRESH_GRACE_MS = 10_000; // D8
 const DEMO_PASSWORD = 'demo-password'; // D3: public by design, printed in the start-up banner
 const API = '/api/v1';
+/** Error answers kept for the secrets check, at most this many per status and code. */
+const ERROR_BODIES_PER_KIND = 25;
 
 // ---------------------------------------------------------------------------------------------------
 // The build, the server process, and a seeded random source
@@ -107,7 +112,7 @@ interface Running {
 }
 
 /** One run of the built server; its output goes to files in logDir (kept for the whole test). */
-async function startBuilt(db: { dataDir?: string; databaseUrl?: string }, logDir: string, run: number): Promise<Running> {
+async function startBuilt(db: { dataDir?: string; databaseUrl?: string }, jwtSecret: string, logDir: string, run: number): Promise<Running> {
   const port = await freePort();
   const outFile = path.join(logDir, `run${run}.out.log`);
   const errFile = path.join(logDir, `run${run}.err.log`);
@@ -123,6 +128,7 @@ async function startBuilt(db: { dataDir?: string; databaseUrl?: string }, logDir
       DATABASE_URL: db.databaseUrl ?? '',
       SEED: 'demo',
       NODE_ENV: 'production',
+      JWT_SECRET: jwtSecret, // given, so that the secrets check knows it
     },
     stdio: ['ignore', outFd, errFd],
   });
@@ -157,14 +163,14 @@ async function startBuilt(db: { dataDir?: string; databaseUrl?: string }, logDir
 // SQL on the database itself: PostgreSQL directly; PGlite on a copy of the data directory
 
 interface Sql {
-  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
 
 function postgresSql(url: string): Sql {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   return {
-    query: async <R,>(text: string, params: unknown[] = []) => [...(await sql.unsafe(text, params as never[]))] as R[],
+    query: async <R,>(text: string, params: readonly unknown[] = []) => [...(await sql.unsafe(text, [...params] as never[]))] as R[],
     close: () => sql.end({ timeout: 5 }),
   };
 }
@@ -180,7 +186,7 @@ function postgresSql(url: string): Sql {
 async function pgliteSql(dataDir: string): Promise<Sql> {
   const pg = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: { pg_trgm, amcheck } });
   return {
-    query: async <R,>(text: string, params: unknown[] = []) => (await pg.query(text, params)).rows as R[],
+    query: async <R,>(text: string, params: readonly unknown[] = []) => (await pg.query(text, [...params])).rows as R[],
     close: () => pg.close(),
   };
 }
@@ -292,6 +298,14 @@ interface Answer {
 /** Thrown when a request got no answer at all (the server died under it). */
 class NoAnswer extends Error {}
 
+/** Error answers (status ≥ 400) of the scenario running, a bounded sample per status and code, for the secrets check. */
+const errorBodies = new Map<string, string[]>();
+function keepErrorBody(status: number, text: string): void {
+  const code = /"code":"([a-z_]+)"/.exec(text)?.[1] ?? '';
+  const kept = errorBodies.get(`${status} ${code}`) ?? [];
+  if (kept.length < ERROR_BODIES_PER_KIND) errorBodies.set(`${status} ${code}`, [...kept, text]);
+}
+
 async function call(base: string, method: string, p: string, opts: { token?: string; org?: number; body?: unknown } = {}): Promise<Answer> {
   let res: Response;
   try {
@@ -314,6 +328,7 @@ async function call(base: string, method: string, p: string, opts: { token?: str
   } catch (err) {
     throw new NoAnswer(`${method} ${p}: body cut off: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (res.status >= 400) keepErrorBody(res.status, text);
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
@@ -662,18 +677,6 @@ function expectCleanLog(run: Running, label: string): void {
   expect(failed, `${label}: 5xx answers`).toEqual([]);
 }
 
-/**
- * No token or password a client used appears in the logs (a small local check; a shared one will
- * replace it). D3's demo password is public by design and printed in the start-up banner, so it is
- * allowed on that one line and nowhere else.
- */
-function assertNoSecretsInLogs(logs: string, secrets: Iterable<string>): void {
-  const found = [...new Set(secrets)].filter((s) => s.length >= 12 && logs.includes(s));
-  expect(found.map((s) => `${s.slice(0, 6)}…`), 'secrets in the server logs').toEqual([]);
-  const demoLines = logs.split('\n').filter((l) => l.includes(DEMO_PASSWORD) && !/^Seeded demo data\. Demo accounts \(password "demo-password";/.test(l) && !/^Demo accounts \(password "demo-password";/.test(l));
-  expect(demoLines, 'the demo password outside the start-up banner').toEqual([]);
-}
-
 // ---------------------------------------------------------------------------------------------------
 // The scenario
 
@@ -685,7 +688,9 @@ async function crashScenario(label: string, db: { dataDir?: string; databaseUrl?
   const snapshotDir = db.dataDir ? mkdtempSync(path.join(os.tmpdir(), 'crm-crash-snapshot-')) : null;
   const started = performance.now();
   const allLogs: string[] = [];
-  const secrets = new Set<string>();
+  const secrets: Secret[] = [];
+  const jwtSecret = randomBytes(48).toString('base64url');
+  errorBodies.clear();
   const migrations = { seen: null as string | null };
   let runNo = 0;
   let current: Running | null = null;
@@ -694,7 +699,7 @@ async function crashScenario(label: string, db: { dataDir?: string; databaseUrl?
   const openSql = async () => (db.databaseUrl ? postgresSql(db.databaseUrl) : pgliteSql(snapshotDir!));
   try {
     // First start: migrations and D3's demo data on an empty database.
-    current = await startBuilt(db, logDir, runNo++);
+    current = await startBuilt(db, jwtSecret, logDir, runNo++);
     figures.firstStartMs = current.healthyMs;
     expectCleanLog(current, 'first start');
     const base = () => current!.url;
@@ -709,7 +714,14 @@ async function crashScenario(label: string, db: { dataDir?: string; databaseUrl?
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
     const accepted = await call(base(), 'POST', `/invitations/${invite.body.token as string}/accept/`, { body: { first_name: 'Crash', password: ownPassword } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-    for (const s of [owner.body.access_token, owner.body.refresh_token, invite.body.token, accepted.body.access_token, accepted.body.refresh_token, ownPassword]) secrets.add(s as string);
+    secrets.push(
+      { label: 'owner access token', value: owner.body.access_token as string },
+      { label: 'owner refresh token', value: owner.body.refresh_token as string },
+      { label: 'invitation token', value: invite.body.token as string },
+      { label: 'invited admin access token', value: accepted.body.access_token as string },
+      { label: 'invited admin refresh token', value: accepted.body.refresh_token as string },
+      { label: 'invited admin password', value: ownPassword },
+    );
 
     const accounts: Account[] = [
       { email: 'owner@demo.test', password: DEMO_PASSWORD, org: 'Acme Plumbing', canDelete: true },
@@ -759,7 +771,7 @@ async function crashScenario(label: string, db: { dataDir?: string; databaseUrl?
       // is checked while the server starts again on the original (PGlite starts slowly); PostgreSQL is
       // read before the server is back.
       if (snapshotDir) copyDir(db.dataDir!, snapshotDir);
-      const restarting = snapshotDir ? startBuilt(db, logDir, runNo++) : null;
+      const restarting = snapshotDir ? startBuilt(db, jwtSecret, logDir, runNo++) : null;
       restarting?.catch(() => {}); // a failed start is reported where it is awaited
       let states: Awaited<ReturnType<typeof tokenStates>>;
       try {
@@ -781,7 +793,7 @@ async function crashScenario(label: string, db: { dataDir?: string; databaseUrl?
       }
 
       // Restarted on the same data: the same checks through the server.
-      current = await (restarting ?? startBuilt(db, logDir, runNo++));
+      current = await (restarting ?? startBuilt(db, jwtSecret, logDir, runNo++));
       figures.restartMs.push(current.healthyMs);
       await checkThroughApi(base(), clients, states, figures, signIn);
       expectCleanLog(current, `restart ${kill + 1}`);
@@ -797,13 +809,23 @@ async function crashScenario(label: string, db: { dataDir?: string; databaseUrl?
     current = null;
     if (snapshotDir) copyDir(db.dataDir!, snapshotDir);
     const sql = await openSql();
+    let secretsChecked = '';
     try {
       await checkDatabase(sql, clients, figures, { amcheck: Boolean(snapshotDir), migrations });
+      // No secret in the logs of every run (less the banner line naming the demo accounts, D3), in an
+      // error answer the clients received, or in an audit entry.
+      for (const c of clients) for (const t of c.tokens) secrets.push({ label: `client ${c.index} access or refresh token`, value: t });
+      const checked = {
+        logs: withoutDemoBanner(allLogs.join('\n').split('\n')),
+        bodies: [...errorBodies.values()].flat(),
+        auditRows: await auditRows(sql),
+        secrets: [...(await serverSecrets(sql, jwtSecret)), ...secrets],
+      };
+      assertNoSecrets(checked);
+      secretsChecked = `${checked.secrets.length} secrets in ${checked.logs.length} log lines, ${checked.bodies.length} error answers, ${checked.auditRows.length} audit entries`;
     } finally {
       await sql.close();
     }
-    for (const c of clients) for (const t of c.tokens) secrets.add(t);
-    assertNoSecretsInLogs(allLogs.join('\n'), secrets);
 
     const acked = Object.values(figures.acknowledged).reduce((a, b) => a + b, 0);
     const sorted = [...figures.restartMs].sort((a, b) => a - b);
@@ -812,7 +834,7 @@ async function crashScenario(label: string, db: { dataDir?: string; databaseUrl?
         `${acked} writes acknowledged ${JSON.stringify(figures.acknowledged)}; ` +
         `verified ${JSON.stringify(figures.verified)}; in doubt at a kill: ${figures.uncertain.applied} applied, ${figures.uncertain.notApplied} not; ` +
         `refresh after restart ${JSON.stringify(figures.refreshAfterRestart)} (${figures.droppedRefreshAnswers} answers dropped on purpose); 503 busy ${figures.busy}; ` +
-        `first start ${figures.firstStartMs.toFixed(0)} ms, kill to checked ${figures.cycleMs.map((m) => (m / 1000).toFixed(1)).join('/')} s, restart (spawn to healthy) min ${sorted[0]?.toFixed(0)} / median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(0)} / max ${sorted.at(-1)?.toFixed(0)} ms; ` +
+        `no secret out (${secretsChecked}); first start ${figures.firstStartMs.toFixed(0)} ms, kill to checked ${figures.cycleMs.map((m) => (m / 1000).toFixed(1)).join('/')} s, restart (spawn to healthy) min ${sorted[0]?.toFixed(0)} / median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(0)} / max ${sorted.at(-1)?.toFixed(0)} ms; ` +
         `total ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     expect(figures.kills).toBeGreaterThanOrEqual(MIN_KILLS);
