@@ -60,7 +60,7 @@ const BUSINESSES = [
 ];
 
 /** Small deterministic PRNG (mulberry32), so every fresh database gets the same demo data. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -48,17 +48,8 @@ export const CATALOG: readonly CatalogRoute[] = API_ROUTES.map((def) => {
   return { def, label: `${def.method} ${def.path}`, fields, undescribed };
 });
 
-/** Mulberry32: a small seeded PRNG, so every run sends the same requests. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Mulberry32 (the demo seed's), so every run sends the same requests. */
+export { random as prng } from '../../server/seed-data';
 
 const passes = (field: Field, value: unknown) => {
   try {

@@ -21,7 +21,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +30,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import postgres from 'postgres';
 import { describe, expect, inject, test } from 'vitest';
 import { freshPostgresDatabase } from '../server/backends';
+import { freePort } from '../server/postgres-cluster';
+import { prng } from './catalog';
 import { freshDataDir, removeDir } from '../server/helpers';
 import { MIGRATIONS } from '../../server/migrations';
 import { assertNoSecrets, auditRows, serverSecrets, withoutDemoBanner, type Secret } from './secrets';
@@ -66,29 +67,6 @@ function ensureBuild(): void {
   const sources = ['server', 'contract', 'src', 'static', 'build.mjs', 'package-lock.json'].map((p) => path.join(ROOT, p)).filter(existsSync);
   const built = existsSync(SERVER_MAIN) ? statSync(SERVER_MAIN).mtimeMs : 0;
   if (built < Math.max(...sources.map(newest))) execFileSync(process.execPath, ['build.mjs'], { cwd: ROOT, stdio: 'pipe' });
-}
-
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
 }
 
 /** A copy of a directory, replacing dst: cp(1) is ten times faster than fs.cpSync over PGlite's thousand files. */

@@ -31,7 +31,8 @@ export function findPostgresBin(): string | null {
   return candidates.find(has) ?? null;
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback right now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
