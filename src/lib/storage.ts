@@ -18,6 +18,32 @@ export const KEYS = {
 
 export type StorageKey = (typeof KEYS)[keyof typeof KEYS];
 
+/**
+ * D41: drafts live in this tab's sessionStorage as `draft:{user}:{org}:{form}` (drafts/store.ts);
+ * logout removes them all.
+ */
+export const DRAFT_PREFIX = 'draft:';
+
+/** D41: removes every draft this tab holds (logout). */
+export function clearDrafts(kv: Pick<Storage, 'key' | 'length' | 'removeItem'> | null = sessionStore()): void {
+  try {
+    for (let i = (kv?.length ?? 0) - 1; i >= 0; i--) {
+      const key = kv!.key(i);
+      if (key?.startsWith(DRAFT_PREFIX)) kv!.removeItem(key);
+    }
+  } catch {
+    /* disabled storage holds no drafts */
+  }
+}
+
+function sessionStore(): Storage | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The part of `Storage` the app needs; tests pass their own. */
 export type KV = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 

@@ -5,7 +5,7 @@ import { isHttpError, isTransient } from '../http/errors';
 import { emit, SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
-import { clearSessionStorage, createStorage, KEYS, storeRedirect, type AppStorage } from '../lib/storage';
+import { clearDrafts, clearSessionStorage, createStorage, KEYS, storeRedirect, type AppStorage } from '../lib/storage';
 import type { Permission } from '../../contract/permissions';
 import type { WithLock } from './lock';
 import { destination, LOGIN_PATH, logIn } from './login';
@@ -202,6 +202,7 @@ export function createSession(deps: SessionDeps) {
       /* SPEC §4: failure ignored */
     }
     clearSession();
+    clearDrafts(); // D41: logout removes this tab's drafts (an expired session keeps them)
     storeRedirect(storage, path, subject(access));
     setLoggedOut();
     deps.navigate('/login', { replace: true });
