@@ -69,6 +69,7 @@ export function useDraft<T>({ form, data, dirty, onRestore }: DraftOptions<T>): 
   const flush = () => {
     const c = now.current;
     if (!c.key || c.kept || !c.dirty || ended.current === c.json) return;
+    if (!store.getState().isAuthenticated) return; // logged out: logout removed the drafts, none comes back
     writeDraft(c.key, c.data);
   };
 
