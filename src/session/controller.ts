@@ -5,7 +5,7 @@ import { isHttpError, isTransient } from '../http/errors';
 import { emit, SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { createStore, patch } from '../lib/store';
-import { clearDrafts, clearSessionStorage, createStorage, KEYS, storeRedirect, type AppStorage } from '../lib/storage';
+import { clearSessionStorage, createStorage, KEYS, storeRedirect, type AppStorage } from '../lib/storage';
 import type { Permission } from '../../contract/permissions';
 import type { WithLock } from './lock';
 import { destination, LOGIN_PATH, logIn } from './login';
@@ -66,8 +66,8 @@ export function createSession(deps: SessionDeps) {
 
   const set = (partial: Partial<SessionState>) => patch(store, partial);
 
-  function clearSession(): void {
-    clearSessionStorage(storage);
+  function clearSession(logout = false): void {
+    clearSessionStorage(storage, undefined, logout); // D41: logout removes this tab's drafts, an expiry keeps them
     emit(SESSION_CLEARED_EVENT, win); // cached data of this session must not outlive it
   }
 
@@ -201,8 +201,7 @@ export function createSession(deps: SessionDeps) {
     } catch {
       /* SPEC §4: failure ignored */
     }
-    clearSession();
-    clearDrafts(); // D41: logout removes this tab's drafts (an expired session keeps them)
+    clearSession(true);
     storeRedirect(storage, path, subject(access));
     setLoggedOut();
     deps.navigate('/login', { replace: true });

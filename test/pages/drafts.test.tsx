@@ -3,13 +3,13 @@
 // offered back when the form opens again, and goes when saved, discarded or by logout. A 403
 // permission_denied on save keeps the person on the form with D41's message, though their permissions
 // are reloaded (D29) without the one the form needs.
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import type { Customer, CustomerInput } from '../../contract/customers';
 import type { Permission } from '../../contract/permissions';
-import { DRAFT_DISCARD, DRAFT_RESTORE } from '../../src/drafts/use-draft';
+import { DRAFT_DISCARD, DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
 import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
 import CustomerDashboardPage from '../../src/pages/customers/CustomerDashboardPage';
 import EditCustomerPage from '../../src/pages/customers/EditCustomerPage';
@@ -83,7 +83,14 @@ const editPage = (api: FakeApi) => mount(api, <EditCustomerPage />, { path: '/cu
 const box = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
 const type = (name: string, value: string) => fireEvent.change(box(name), { target: { value } });
 const save = () => fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-const offer = () => screen.queryByText(/^Restore your unsaved changes from .+\?$/);
+const OFFER = /^Restore your unsaved changes from .+\?$/;
+/** The restore question: its code loads when first needed, so it is waited for. */
+const findOffer = () => screen.findByText(OFFER);
+/** No question, once anything loading has had its turn. */
+async function expectNoOffer() {
+  await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  expect(screen.queryByText(OFFER)).toBeNull();
+}
 const drafts = () => Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'));
 /** A reload: the page goes (pagehide, then the tree), and the same tab opens the form again. */
 function reload(): void {
@@ -130,13 +137,13 @@ describe('D41 drafts on Add Customer', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Status' }), { target: { value: 'lead' } });
     reload();
     addPage(api);
-    expect(offer()).toBeTruthy();
+    expect(await findOffer()).toBeTruthy();
     expect(box('Name').value).toBe('');
-    fireEvent.click(screen.getByRole('button', { name: DRAFT_RESTORE }));
+    fireEvent.click(await screen.findByRole('button', { name: DRAFT_RESTORE }));
     expect(box('Name').value).toBe('Henry Ford');
     expect(box('Email').value).toBe('henry@example.com');
     expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('lead');
-    expect(offer()).toBeNull();
+    await expectNoOffer();
   });
 
   it('D41 Discard removes the draft: the next opening offers nothing', async () => {
@@ -145,12 +152,12 @@ describe('D41 drafts on Add Customer', () => {
     type('Name', 'Henry Ford');
     reload();
     addPage(api);
-    fireEvent.click(screen.getByRole('button', { name: DRAFT_DISCARD }));
+    fireEvent.click(await screen.findByRole('button', { name: DRAFT_DISCARD }));
     expect(drafts()).toEqual([]);
     expect(box('Name').value).toBe('');
     cleanup();
     addPage(api);
-    expect(offer()).toBeNull();
+    await expectNoOffer();
   });
 
   it('D41 saving removes the draft', async () => {
@@ -192,13 +199,13 @@ describe('D41 drafts on Add Customer', () => {
     type('Name', 'Henry Ford');
     reload();
     addPage(api, { state: { ...AS_MEMBER, user: { ...USER, email: 'mo@example.com' } } });
-    expect(offer()).toBeNull();
+    await expectNoOffer();
     cleanup();
     addPage(api, { org: '2' });
-    expect(offer()).toBeNull();
+    await expectNoOffer();
     cleanup();
     addPage(api);
-    expect(offer()).toBeTruthy(); // still there for its own user and organization
+    expect(await findOffer()).toBeTruthy(); // still there for its own user and organization
   });
 });
 
@@ -224,7 +231,7 @@ describe('D41 drafts on Edit Customer', () => {
     setAnn({ ...ANN, email: 'ann@patel.example', version: 4, updated_by: { id: 2, name: 'Grace' } }); // someone saved meanwhile
     editPage(api);
     await screen.findByDisplayValue('ann@patel.example');
-    fireEvent.click(screen.getByRole('button', { name: DRAFT_RESTORE }));
+    fireEvent.click(await screen.findByRole('button', { name: DRAFT_RESTORE }));
     expect(box('Company').value).toBe('Patel Bakery');
     save();
     expect(await screen.findByRole('heading', { name: CONFLICT_TITLE })).toBeTruthy();
@@ -259,7 +266,7 @@ describe('D41 drafts of a note', () => {
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Add a note' })).toBeNull());
     t.session.store.setState((s) => ({ ...s, permissions: MEMBER }));
     expect((await note()).value).toBe('');
-    fireEvent.click(screen.getByRole('button', { name: DRAFT_RESTORE }));
+    fireEvent.click(await screen.findByRole('button', { name: DRAFT_RESTORE }));
     expect((await note()).value).toBe('Gate code 4411');
   });
 

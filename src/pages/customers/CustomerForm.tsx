@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Customer, CustomerInput, PersonRef } from '../../../contract/customers';
 import { CUSTOMER_STATUSES } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
-import { isPermissionDenied, useDraft } from '../../drafts/use-draft';
+import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { HttpError, isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import type { Permission, Role } from '../../../contract/permissions';
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
-import { isPermissionDenied, useDraft } from '../../drafts/use-draft';
+import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { useCan, useSession, useSessionActions } from '../../session/use-session';

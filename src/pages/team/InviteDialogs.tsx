@@ -6,7 +6,7 @@ import { EMAIL_SHAPE } from '../../../contract/customers';
 import type { Role } from '../../../contract/permissions';
 import { INVITATION_LIFETIME_DAYS, type IssuedInvitation } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
-import { isPermissionDenied, useDraft } from '../../drafts/use-draft';
+import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { HttpError, isHttpError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Dialog } from '../../ui/dialog';

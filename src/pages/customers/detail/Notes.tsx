@@ -2,17 +2,19 @@
 // delete one (the server checks the same). What was typed stays when a save fails. D41: a note being
 // written is kept as a draft should its box go without the person choosing (customers:update taken
 // away, a reload); a 403 permission_denied on Add keeps the box, its text and says so.
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { NOTE_MAX_LENGTH, type Note } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
-import { isPermissionDenied, useDraft } from '../../../drafts/use-draft';
+import { isPermissionDenied, useDraft } from '../../../drafts/context';
 import { useMutation } from '../../../query/use-query';
 import { useCan } from '../../../session/use-session';
 import { toast } from '../../../ui/toast';
 import { When } from '../../../ui/when';
 import { failureMessage, Problem } from './failure';
-import { Confirm } from './Confirm';
+
+// The question's dialog loads the first time it is asked (Confirm.tsx).
+const Confirm = lazy(() => import('./Confirm'));
 
 export const MSG_NOTE_EMPTY = 'Write something first.';
 const countFormat = new Intl.NumberFormat();
@@ -185,9 +187,11 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
         </form>
       )}
       {confirming && (
-        <Confirm title="Delete this note?" confirm="Delete note" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirmDelete()} onCancel={closeConfirm}>
-          <p>It cannot be brought back.</p>
-        </Confirm>
+        <Suspense fallback={null}>
+          <Confirm title="Delete this note?" confirm="Delete note" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirmDelete()} onCancel={closeConfirm}>
+            <p>It cannot be brought back.</p>
+          </Confirm>
+        </Suspense>
       )}
     </article>
   );
