@@ -193,6 +193,20 @@ describe('D41 drafts on Add Customer', () => {
     expect(drafts()).toEqual([]);
   });
 
+  it('D41 an expired session keeps the draft, even when the person then leaves the form', async () => {
+    const { api } = customersApi();
+    const t = addPage(api);
+    type('Name', 'Henry Ford');
+    api.validAccess.clear();
+    api.validRefresh.clear(); // the next call's refresh fails: SPEC §8, the session expires
+    await t.session.client.get('/v1/customers/duplicates/').catch(() => undefined);
+    await waitFor(() => expect(t.session.store.getState().expired).toBe(true));
+    fireEvent.click(screen.getByRole('link', { name: 'Cancel' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: LEAVE_TITLE })).getByRole('button', { name: /^Leave/ }));
+    await waitFor(() => expect(window.location.pathname).toBe('/customers'));
+    expect(drafts()).toHaveLength(1);
+  });
+
   it('D41 another user, or another organization, does not see the draft', async () => {
     const { api } = customersApi();
     addPage(api);
