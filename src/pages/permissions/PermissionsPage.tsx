@@ -127,12 +127,8 @@ export default function PermissionsPage() {
 
   const server = saved && query.updatedAt <= saved.at ? saved.data : query.data;
   const editableRoles = server?.roles.filter((r) => !server.fixed.includes(r)) ?? [];
-  const kept = useDraft({
-    form: 'permissions',
-    data: draft,
-    dirty: draft !== null && !!server && !sameMatrix(draft, server.matrix, editableRoles),
-    onRestore: (m) => setDraft(m && typeof m === 'object' ? m : null),
-  });
+  const dirty = draft !== null && !!server && !sameMatrix(draft, server.matrix, editableRoles);
+  const kept = useDraft({ form: 'permissions', data: draft, dirty, onRestore: (m) => setDraft(m && typeof m === 'object' ? m : null) });
   if (!server) {
     if (query.status === 'error') {
       return (
@@ -154,7 +150,6 @@ export default function PermissionsPage() {
   }
 
   const matrix = draft ?? server.matrix;
-  const dirty = draft !== null && !sameMatrix(draft, server.matrix, editableRoles);
   const busy = save.status === 'pending' || reset.status === 'pending';
 
   function toggle(role: Role, permission: Permission, on: boolean) {
