@@ -1,10 +1,11 @@
 // D41 drafts survive, as only a browser shows it: what was typed into Add Customer comes back after a
-// real reload (sessionStorage, pagehide), and a member made a viewer while typing keeps the form, the
-// typing and D41's message when Save is refused. Nothing is saved; Sam's role is put back at the end.
+// real reload (sessionStorage, pagehide) and after another tab's organization switch reloaded the tab
+// (D21), and a member made a viewer while typing keeps the form, the typing and D41's message when Save
+// is refused. Nothing is saved; Sam's role is put back at the end.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ACME, apiAs, memberByEmail, unique } from './api';
-import { expectPath, sidebarNav, skipReason, useBrowser } from './browser';
+import { expectPath, sidebarNav, signIn, skipReason, useBrowser } from './browser';
 
 const OWNER = 'owner@demo.test';
 const MEMBER = 'solo@demo.test'; // Sam, a member of Acme Plumbing (server/seed.ts)
@@ -34,6 +35,31 @@ describe.skipIf(skipReason)('D41 drafts', () => {
     expect(await offer.count()).toBe(0);
     const keys = await page.evaluate(() => Object.keys(sessionStorage));
     expect(keys).toEqual([`draft:${OWNER}:${ACME}:customer-new`]);
+  });
+
+  test('D41 D21 another tab switches organization while this one holds typing: this tab reloads into it, and back in the first organization the typing is offered', async () => {
+    const sfx = unique();
+    const ctx = await browser.context();
+    const a = await browser.tab(ctx);
+    await signIn(a.page, OWNER);
+    await a.page.getByRole('button', { name: 'Acme Plumbing' }).click();
+    await expectPath(a.page, '/dashboard');
+    const b = await browser.tab(ctx);
+    b.page.on('dialog', (d) => void d.accept()); // the unsaved-changes question of the reload, if asked
+    await b.page.goto('/customers/new');
+    await field(b.page, 'Name').fill(`Other Tab ${sfx}`);
+    const reloaded = b.page.waitForEvent('load');
+    await a.page.getByRole('button', { name: OWNER }).click();
+    await a.page.getByRole('button', { name: 'Beacon Electric' }).click();
+    await reloaded;
+    await b.page.getByRole('complementary').getByText('Beacon Electric').waitFor();
+    // Back in Acme Plumbing (the user menu reloads both tabs at /dashboard), the same tab opens the form again.
+    await b.page.getByRole('button', { name: OWNER }).click();
+    await b.page.getByRole('button', { name: 'Acme Plumbing' }).click();
+    await b.page.getByRole('complementary').getByText('Acme Plumbing').waitFor();
+    await b.page.goto('/customers/new');
+    await b.page.getByRole('region', { name: 'Unsaved changes' }).getByRole('button', { name: 'Restore' }).click();
+    expect(await field(b.page, 'Name').inputValue()).toBe(`Other Tab ${sfx}`);
   });
 
   test('D41 a member made a viewer while typing: Save is refused, the form stays with the typing and says the changes are kept as a draft', async () => {
