@@ -36,6 +36,7 @@ function clearCookies(): void {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear(); // D41 drafts: each test starts without any
   document.documentElement.className = '';
   document.body.className = '';
 });

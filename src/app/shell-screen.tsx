@@ -1,7 +1,9 @@
 // A matched shell route as a screen: the shell around it, D9's permission check, the route's params
-// (useParams) and its lazily loaded page. It is in the lazy group (lazy.ts), so none of it loads
-// before the login form.
+// (useParams), D41's draft hook (drafts/context.ts) and its lazily loaded page. It is in the lazy group
+// (lazy.ts), so none of it loads before the login form.
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { DraftsContext } from '../drafts/context';
+import { useDraft } from '../drafts/use-draft';
 import type { Params } from '../router/match';
 import { ParamsContext } from '../router/params';
 import { RequirePermission } from '../router/require-permission';
@@ -24,9 +26,11 @@ export function ShellScreen({ route, params }: { route: ShellRoute; params: Para
     <Shell title={route.title}>
       <RequirePermission permission={route.permission}>
         <ParamsContext.Provider value={params}>
-          <Suspense fallback={<Spinner />}>
-            <Page />
-          </Suspense>
+          <DraftsContext.Provider value={useDraft}>
+            <Suspense fallback={<Spinner />}>
+              <Page />
+            </Suspense>
+          </DraftsContext.Provider>
         </ParamsContext.Provider>
       </RequirePermission>
     </Shell>

@@ -18,6 +18,18 @@ export const KEYS = {
 
 export type StorageKey = (typeof KEYS)[keyof typeof KEYS];
 
+/** D41: drafts live in this tab's sessionStorage as `draft:{user}:{org}:{form}` (drafts/store.ts). */
+export const DRAFT_PREFIX = 'draft:';
+
+/** D41: logout removes every draft this tab holds. */
+export function clearDrafts(): void {
+  try {
+    for (const key of Object.keys(sessionStorage)) if (key.startsWith(DRAFT_PREFIX)) sessionStorage.removeItem(key);
+  } catch {
+    /* disabled storage holds no drafts */
+  }
+}
+
 /** The part of `Storage` the app needs; tests pass their own. */
 export type KV = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
@@ -78,8 +90,9 @@ export const SESSION_KEYS: readonly StorageKey[] = [
  * Clears the session: removes the session keys and expires the access_token and
  * refresh_token cookies (SPEC §3). Preferences (theme, current_org_id) stay.
  */
-export function clearSessionStorage(storage: AppStorage, doc: Pick<Document, 'cookie'> | null = globalThis.document ?? null) {
+export function clearSessionStorage(storage: AppStorage, doc: Pick<Document, 'cookie'> | null = globalThis.document ?? null, drafts = false) {
   for (const key of SESSION_KEYS) storage.remove(key);
+  if (drafts) clearDrafts(); // D41: logout
   if (doc) {
     for (const name of [KEYS.accessToken, KEYS.refreshToken]) {
       doc.cookie = `${name}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/`;

@@ -4,11 +4,15 @@
 import type { Permission } from '../../contract/permissions';
 import { useCan, useSessionActions } from '../session/use-session';
 import type { Children } from './guards';
+import { useHeldPath } from './hold';
 import { Navigate } from './Link';
+import { useLocation } from './location';
 
 export function RequirePermission({ permission, role, children }: Children & { permission?: Permission; role?: string }) {
   const allowed = useCan(permission);
   const { hasRole } = useSessionActions();
-  if (!allowed || (role && !hasRole(role))) return <Navigate to="/forbidden" />;
+  // D41: a form refused with 403 permission_denied on save keeps its page (router/hold.ts).
+  const held = useHeldPath() === useLocation().pathname;
+  if (!held && (!allowed || (role && !hasRole(role)))) return <Navigate to="/forbidden" />;
   return <>{children}</>;
 }

@@ -66,8 +66,8 @@ export function createSession(deps: SessionDeps) {
 
   const set = (partial: Partial<SessionState>) => patch(store, partial);
 
-  function clearSession(): void {
-    clearSessionStorage(storage);
+  function clearSession(logout = false): void {
+    clearSessionStorage(storage, undefined, logout); // D41: logout removes this tab's drafts, an expiry keeps them
     emit(SESSION_CLEARED_EVENT, win); // cached data of this session must not outlive it
   }
 
@@ -201,7 +201,7 @@ export function createSession(deps: SessionDeps) {
     } catch {
       /* SPEC §4: failure ignored */
     }
-    clearSession();
+    clearSession(true);
     storeRedirect(storage, path, subject(access));
     setLoggedOut();
     deps.navigate('/login', { replace: true });

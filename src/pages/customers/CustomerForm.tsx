@@ -2,11 +2,14 @@
 // contract's limits before sending; the server's field errors land on their fields. D23: possible
 // duplicates while typing, and a taken email on save, as links. D31: an edit sends only what changed,
 // with the version it was based on; a conflict shows what the other person changed. Nothing typed is
-// lost: not on an error, not offline (Save waits), not by leaving (the person is asked first).
+// lost: not on an error, not offline (Save waits), not by leaving (the person is asked first). D41: what
+// was typed is kept as a draft should the form go without the person choosing (a lost permission, a
+// reload, a crash); an edit's draft remembers the version it was typed against, so D31 still applies.
 import { useEffect, useRef, useState } from 'react';
 import type { Customer, CustomerInput, PersonRef } from '../../../contract/customers';
 import { CUSTOMER_STATUSES } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
+import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { HttpError, isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
@@ -31,6 +34,9 @@ export const MSG_GONE = 'This customer no longer exists (it may have been delete
 export const RECONNECT_CHECK_MS = 5_000;
 
 export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Customer };
+
+/** D41: a customer form's draft; an edit's also has the record and version the typing started from. */
+type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: CustomerInput; version?: number };
 
 const customerHref = (id: number) => `/customers/${id}`;
 const takenMessage = (who: PersonRef) => `${who.name} already has this email`;
@@ -64,11 +70,16 @@ export function CustomerForm(props: CustomerFormProps) {
           ? await update.mutate({ changes: changedFields(values, base), version: version.current })
           : await create.mutate(toInput(values));
         guard.allowLeave();
+        draft.saved();
         toast.success(editing ? MSG_EDITED : MSG_ADDED);
         navigate(customerHref(saved.id));
       } catch (error) {
         // A lost connection is said by the offline notice (the client marked it), the values stay.
         if (isNetworkError(error)) return;
+        if (isPermissionDenied(error)) {
+          guard.allowLeave(); // D41: nothing is lost by leaving now, the draft keeps it
+          throw new HttpError(403, { detail: draft.lost(editing ? 'edit customers' : 'add customers') }, error.path);
+        }
         const current = isHttpError(error, 409) && error.code === 'conflict' && (error.data as { current?: Customer }).current;
         if (current) return setConflict(current);
         if (isHttpError(error, 409) && error.code === 'duplicate_email') {
@@ -87,7 +98,13 @@ export function CustomerForm(props: CustomerFormProps) {
   });
 
   const changed = Object.keys(changedFields(form.values, base)).length > 0;
-  const guard = useLeaveGuard(changed || tagDraft.trim() !== '');
+  const guard = useLeaveGuard(changed || tagDraft.trim() !== '', () => draft.discard());
+  const draft = useDraft<CustomerDraft>({
+    form: editing ? `customer-edit:${editing.id}` : 'customer-new',
+    data: { values: form.values, tagDraft, ...(editing && { base, version: version.current }) },
+    dirty: changed || tagDraft.trim() !== '',
+    onRestore: restoreDraft,
+  });
 
   // Save waits for the connection; when only the last request failed, nothing else would notice it is back.
   useEffect(() => {
@@ -97,6 +114,18 @@ export function CustomerForm(props: CustomerFormProps) {
     }, RECONNECT_CHECK_MS);
     return () => clearInterval(timer);
   }, [online, api]);
+
+  /** D41: the draft back in the form; an edit's against the version it was typed on (D31 on save). */
+  function restoreDraft(d: CustomerDraft): void {
+    for (const name of Object.keys(EMPTY_VALUES) as (keyof CustomerValues)[]) {
+      if (d.values?.[name] !== undefined) form.set(name, d.values[name]);
+    }
+    setTagDraft(typeof d.tagDraft === 'string' ? d.tagDraft : '');
+    if (editing && d.base && typeof d.version === 'number') {
+      setBase(d.base);
+      version.current = d.version;
+    }
+  }
 
   function loadTheirs(current: Customer): void {
     const values = toValues(current);
@@ -114,6 +143,7 @@ export function CustomerForm(props: CustomerFormProps) {
 
   return (
     <>
+      {draft.offer}
       <form className="cf" onSubmit={(e) => (online ? form.onSubmit(e) : e.preventDefault())} noValidate aria-label="Customer">
         {conflict && (
           <ConflictPanel

@@ -3,12 +3,13 @@
 // permissions:manage it is edited and saved as a whole, or reset to D10's defaults after a
 // confirmation; without it, or on a fixed row (the owner has everything), the boxes are disabled.
 // After a save or reset the session reloads its profile, so a change to one's own role shows at once
-// in the sidebar and buttons. A lazily loaded chunk of its own (app/routes.ts).
+// in the sidebar and buttons. D41: an edited matrix is kept as a draft. A lazily loaded chunk of its own.
 import '../../ui/first-bundle';
 import { useState } from 'react';
 import type { Permission, Role } from '../../../contract/permissions';
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
+import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { useCan, useSession, useSessionActions } from '../../session/use-session';
@@ -125,6 +126,9 @@ export default function PermissionsPage() {
   const [error, setError] = useState<string | null>(null);
 
   const server = saved && query.updatedAt <= saved.at ? saved.data : query.data;
+  const editableRoles = server?.roles.filter((r) => !server.fixed.includes(r)) ?? [];
+  const dirty = draft !== null && !!server && !sameMatrix(draft, server.matrix, editableRoles);
+  const kept = useDraft({ form: 'permissions', data: draft, dirty, onRestore: (m) => setDraft(m && typeof m === 'object' ? m : null) });
   if (!server) {
     if (query.status === 'error') {
       return (
@@ -145,9 +149,7 @@ export default function PermissionsPage() {
     );
   }
 
-  const editableRoles = server.roles.filter((r) => !server.fixed.includes(r));
   const matrix = draft ?? server.matrix;
-  const dirty = draft !== null && !sameMatrix(draft, server.matrix, editableRoles);
   const busy = save.status === 'pending' || reset.status === 'pending';
 
   function toggle(role: Role, permission: Permission, on: boolean) {
@@ -159,6 +161,7 @@ export default function PermissionsPage() {
   // D29: the person's own permissions may have changed: the session reloads its profile.
   async function done(data: PermissionMatrix, message: string) {
     setSaved({ data, at: Date.now() });
+    kept.saved();
     setDraft(null);
     toast.success(message);
     await load();
@@ -171,7 +174,7 @@ export default function PermissionsPage() {
       const body = Object.fromEntries(editableRoles.map((r) => [r, matrix[r] ?? []])) as Partial<Matrix>;
       await done(await save.mutate(body), MSG_SAVED);
     } catch (e) {
-      setError(`Could not save the permissions. ${failure(e)}`);
+      setError(isPermissionDenied(e) ? kept.lost('change permissions') : `Could not save the permissions. ${failure(e)}`);
     }
   }
 
@@ -213,6 +216,7 @@ export default function PermissionsPage() {
         )
       }
     >
+      {kept.offer}
       {error && (
         <div className="card admin-alert admin-notice" role="alert">
           <p>{error}</p>

@@ -1,11 +1,13 @@
 // D28: the 'Invite member' dialog (email and role) and the dialog that shows an invitation's link once,
-// with Copy. The product sends no email: the person who invites passes the link on themselves.
+// with Copy. The product sends no email: the person who invites passes the link on themselves. D41: what
+// was typed into the invitation is kept as a draft until it is sent or cancelled.
 import { useRef, useState } from 'react';
 import { EMAIL_SHAPE } from '../../../contract/customers';
 import type { Role } from '../../../contract/permissions';
 import { INVITATION_LIFETIME_DAYS, type IssuedInvitation } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
-import { isHttpError } from '../../http/errors';
+import { isPermissionDenied, useDraft } from '../../drafts/context';
+import { HttpError, isHttpError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Dialog } from '../../ui/dialog';
 import { Field, useForm, type FormErrors } from '../../ui/form';
@@ -93,14 +95,18 @@ export function InviteDialog({ roles, onCancel, onIssued }: { roles: Role[]; onC
   const invite = useMutation(api.invite);
   const renew = useMutation(api.renew);
   const [pendingId, setPendingId] = useState<number | null>(null);
+  const startRole = roles.includes(DEFAULT_INVITE_ROLE) ? DEFAULT_INVITE_ROLE : (roles[0] ?? DEFAULT_INVITE_ROLE);
   const form = useForm<InviteValues>({
-    initial: { email: '', role: roles.includes(DEFAULT_INVITE_ROLE) ? DEFAULT_INVITE_ROLE : (roles[0] ?? DEFAULT_INVITE_ROLE) },
+    initial: { email: '', role: startRole },
     validate: validateInvite,
     async submit({ email, role }) {
       setPendingId(null);
       try {
-        onIssued(await invite.mutate({ email: email.trim(), role: role as Role }), false);
+        const issued = await invite.mutate({ email: email.trim(), role: role as Role });
+        draft.saved();
+        onIssued(issued, false);
       } catch (error) {
+        if (isPermissionDenied(error)) throw new HttpError(403, { detail: draft.lost('invite members') }, error.path);
         // 409 already_invited names the pending invitation, which can be renewed for a new link.
         const id = isHttpError(error, 409) && error.code === 'already_invited' ? (error.data as { invitation_id?: unknown }).invitation_id : null;
         if (typeof id === 'number') setPendingId(id);
@@ -108,14 +114,28 @@ export function InviteDialog({ roles, onCancel, onIssued }: { roles: Role[]; onC
       }
     },
   });
+  const { email, role } = form.values;
+  const draft = useDraft({
+    form: 'invite',
+    data: { email, role },
+    dirty: email.trim() !== '' || role !== startRole,
+    onRestore(d) {
+      if (typeof d.email === 'string') form.set('email', d.email);
+      if (roles.includes(d.role as Role)) form.set('role', d.role);
+    },
+  });
+  const cancel = () => {
+    draft.discard(); // the person chose to drop it
+    onCancel();
+  };
 
   return (
     <Dialog
       title="Invite member"
-      onCancel={onCancel}
+      onCancel={cancel}
       actions={
         <>
-          <button type="button" className="btn" onClick={onCancel}>
+          <button type="button" className="btn" onClick={cancel}>
             Cancel
           </button>
           <button type="submit" form="invite-form" className="btn btn-primary" aria-disabled={form.submitting || undefined} aria-busy={form.submitting || undefined}>
@@ -125,6 +145,7 @@ export function InviteDialog({ roles, onCancel, onIssued }: { roles: Role[]; onC
       }
     >
       <form id="invite-form" className="admin-form" onSubmit={form.onSubmit} noValidate>
+        {draft.offer}
         <p className="admin-form-intro">They get a link to join that works for {INVITATION_LIFETIME_DAYS} days. No email is sent: you pass the link on.</p>
         <Field form={form} name="email" label="Email" type="email" autoComplete="off" data-autofocus />
         <Field form={form} name="role" label="Role" as="select">
@@ -142,7 +163,7 @@ export function InviteDialog({ roles, onCancel, onIssued }: { roles: Role[]; onC
                 type="button"
                 className="btn"
                 disabled={renew.status === 'pending'}
-                onClick={() => void renew.mutate(pendingId).then((issued) => onIssued(issued, true), form.setServerError)}
+                onClick={() => void renew.mutate(pendingId).then((issued) => (draft.saved(), onIssued(issued, true)), form.setServerError)}
               >
                 Renew that invitation
               </button>

@@ -1,5 +1,7 @@
 // D25 D24 D15: "Delete …?" asked in a real dialog (focus in, Escape cancels, focus back to the opener);
-// Cancel is focused first, so Enter never deletes by accident.
+// Cancel is focused first, so Enter never deletes by accident. Loaded when first asked (a lazily loaded
+// entry, so ui/first-bundle.ts comes first), which keeps the customer page's chunk under its budget.
+import '../../../ui/first-bundle';
 import type { ReactNode } from 'react';
 import { Dialog } from '../../../ui/dialog';
 import { Problem } from './failure';
@@ -15,7 +17,7 @@ export interface ConfirmProps {
   onCancel: () => void;
 }
 
-export function Confirm({ title, children, confirm, busy, error, onConfirm, onCancel }: ConfirmProps) {
+export default function Confirm({ title, children, confirm, busy, error, onConfirm, onCancel }: ConfirmProps) {
   return (
     <Dialog
       title={title}

@@ -1,6 +1,6 @@
 // D25: Delete asks first, then goes to the list and confirms with a toast that offers Undo (a restore).
 // The toast outlives this page, so its Undo holds the calls and the cache, not hooks.
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import type { Customer } from '../../../../contract/customers';
 import { useCustomersApi, type CustomersApi } from '../../../api/customers';
 import type { QueryCache } from '../../../query/cache';
@@ -9,7 +9,9 @@ import { Link } from '../../../router/Link';
 import { navigate } from '../../../router/location';
 import { dismissToast, toast } from '../../../ui/toast';
 import { failureMessage } from './failure';
-import { Confirm } from './Confirm';
+
+// The question's dialog loads the first time it is asked (Confirm.tsx).
+const Confirm = lazy(() => import('./Confirm'));
 
 /** D25: how long a deleted customer can be restored, as the dialog tells it. */
 export const RESTORE_DAYS = 30;
@@ -79,9 +81,11 @@ export function DeleteCustomer({ customer }: { customer: Customer }) {
         Delete
       </button>
       {open && (
-        <Confirm title={`Delete ${customer.name}?`} confirm="Delete customer" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirm()} onCancel={close}>
-          <p>You can restore it from Deleted for {RESTORE_DAYS} days.</p>
-        </Confirm>
+        <Suspense fallback={null}>
+          <Confirm title={`Delete ${customer.name}?`} confirm="Delete customer" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirm()} onCancel={close}>
+            <p>You can restore it from Deleted for {RESTORE_DAYS} days.</p>
+          </Confirm>
+        </Suspense>
       )}
     </>
   );

@@ -1,14 +1,20 @@
 // D24 notes: adding needs customers:update; the author, or anyone with customers:update, may edit or
-// delete one (the server checks the same). What was typed stays when a save fails.
-import { useId, useRef, useState, type FormEvent } from 'react';
+// delete one (the server checks the same). What was typed stays when a save fails. D41: a note being
+// written is kept as a draft should its box go without the person choosing (customers:update taken
+// away, a reload); a 403 permission_denied on Add keeps the box, its text and says so.
+import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { NOTE_MAX_LENGTH, type Note } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
+import { isPermissionDenied, useDraft } from '../../../drafts/context';
 import { useMutation } from '../../../query/use-query';
+import { useCan } from '../../../session/use-session';
 import { toast } from '../../../ui/toast';
 import { When } from '../../../ui/when';
 import { failureMessage, Problem } from './failure';
-import { Confirm } from './Confirm';
+
+// The question's dialog loads the first time it is asked (Confirm.tsx).
+const Confirm = lazy(() => import('./Confirm'));
 
 export const MSG_NOTE_EMPTY = 'Write something first.';
 const countFormat = new Intl.NumberFormat();
@@ -51,11 +57,19 @@ function firstInvalid(e: FormEvent, showError: () => void): void {
 /** A note's text, checked as the server will (D24: 1–5,000 characters once trimmed). */
 const checkNote = (text: string): string | null => (text.trim() ? null : MSG_NOTE_EMPTY);
 
-export function NoteComposer({ customerId }: { customerId: number }) {
+/** D24: the note box, for who has customers:update; D41: it stays after a refused save (the message says why). */
+export function NoteBox({ customerId }: { customerId: number }) {
+  const canUpdate = useCan('customers:update');
+  const [refused, setRefused] = useState(false);
+  return canUpdate || refused ? <NoteComposer customerId={customerId} onRefused={() => setRefused(true)} /> : null;
+}
+
+export function NoteComposer({ customerId, onRefused }: { customerId: number; onRefused?: () => void }) {
   const add = useMutation(useCustomersApi().addNote(customerId));
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const busy = useRef(false);
+  const draft = useDraft({ form: `note:${customerId}`, data: text, dirty: text.trim() !== '', onRestore: (t) => setText(typeof t === 'string' ? t : '') });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -66,16 +80,19 @@ export function NoteComposer({ customerId }: { customerId: number }) {
     busy.current = true;
     try {
       await add.mutate(text.trim());
+      draft.saved();
       setText('');
       toast.success('Note added');
     } catch (err) {
-      setError(failureMessage(err, 'add the note'));
+      if (isPermissionDenied(err)) onRefused?.();
+      setError(isPermissionDenied(err) ? draft.lost('add notes') : failureMessage(err, 'add the note'));
     }
     busy.current = false;
   };
 
   return (
     <form className="note-form" onSubmit={(e) => void submit(e)}>
+      {draft.offer}
       <NoteText label="Add a note" value={text} onChange={(v) => (setText(v), setError(null))} error={error} />
       {/* D15: busy, it keeps the focus (aria-disabled; submit ignores a second press). */}
       <button type="submit" className="btn btn-primary btn-sm" aria-disabled={add.status === 'pending' || undefined}>
@@ -170,9 +187,11 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
         </form>
       )}
       {confirming && (
-        <Confirm title="Delete this note?" confirm="Delete note" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirmDelete()} onCancel={closeConfirm}>
-          <p>It cannot be brought back.</p>
-        </Confirm>
+        <Suspense fallback={null}>
+          <Confirm title="Delete this note?" confirm="Delete note" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirmDelete()} onCancel={closeConfirm}>
+            <p>It cannot be brought back.</p>
+          </Confirm>
+        </Suspense>
       )}
     </article>
   );

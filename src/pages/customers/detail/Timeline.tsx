@@ -7,7 +7,7 @@ import { useQuery } from '../../../query/use-query';
 import { useCan } from '../../../session/use-session';
 import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
-import { NoteComposer, NoteItem } from './Notes';
+import { NoteBox, NoteItem } from './Notes';
 import { TimelineChanges, timelineSentence } from './timeline-words';
 import { useUserId } from './user-id';
 
@@ -99,7 +99,7 @@ export function Timeline({ customerId }: { customerId: number }) {
       <h2 id="timeline-title" ref={heading} tabIndex={-1}>
         Notes and history
       </h2>
-      {canUpdate && <NoteComposer customerId={customerId} />}
+      <NoteBox customerId={customerId} />
       {body}
       {failed ? (
         <p className="write-error" role="alert">

@@ -1,7 +1,7 @@
 // Nothing typed is lost by leaving: while the form holds unsaved changes, an in-app navigation (a Link,
 // navigate()) waits for "Leave without saving?", and the browser's own unload (reload, close, another
 // address) asks through beforeunload.
-import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { blockNavigation } from '../../../router/location';
 
 type LeaveProps = { onStay: () => void; onLeave: () => void };
@@ -15,13 +15,16 @@ function AskTheBrowser({ onStay, onLeave }: LeaveProps) {
 // The dialog is rarely shown, so it loads when first needed and costs the form page nothing.
 const LeaveDialog = lazy<ComponentType<LeaveProps>>(() => import('./LeaveDialog').catch(() => ({ default: AskTheBrowser })));
 
-export function useLeaveGuard(dirty: boolean): { allowLeave: () => void; prompt: ReactNode } {
+/** `onLeave`: the person chose to leave without saving (D41: their draft goes too). */
+export function useLeaveGuard(dirty: boolean, onLeave?: () => void): { allowLeave: () => void; prompt: ReactNode } {
   const dirtyNow = useRef(dirty);
   dirtyNow.current = dirty;
   const leaving = useRef(false);
   const [pending, setPending] = useState<(() => void) | null>(null);
 
-  useEffect(
+  // A layout effect: a form the app removes (D9: its permission lost) stops blocking before the
+  // redirect that removed it runs, so the redirect is not held up by a question nobody can answer.
+  useLayoutEffect(
     () =>
       blockNavigation((retry) => {
         if (!dirtyNow.current || leaving.current) return false;
@@ -48,6 +51,7 @@ export function useLeaveGuard(dirty: boolean): { allowLeave: () => void; prompt:
         onLeave={() => {
           leaving.current = true;
           setPending(null);
+          onLeave?.();
           pending();
         }}
       />
