@@ -32,9 +32,12 @@ export function reportEventLoopDelay(env: NodeJS.ProcessEnv, print: (line: strin
     print(JSON.stringify(line));
     histogram.reset();
   };
-  process.on(EVENT_LOOP_SIGNAL, report);
+  // A signal that arrives during a long block is handled right after it, before the sampling timer has
+  // recorded that block: report a little later, once the sampler has run.
+  const onSignal = () => void setTimeout(report, 2 * RESOLUTION_MS);
+  process.on(EVENT_LOOP_SIGNAL, onSignal);
   return () => {
-    process.off(EVENT_LOOP_SIGNAL, report);
+    process.off(EVENT_LOOP_SIGNAL, onSignal);
     histogram.disable();
   };
 }
