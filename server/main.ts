@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError } from './config';
 import { DEMO_PASSWORD } from './seed';
 import { describeError } from './log';
+import { reportEventLoopDelay } from './event-loop-report';
 import { startServer } from './server';
 
 // The bundle lives in dist/server/; the app it serves is dist/.
@@ -17,6 +18,7 @@ try {
     console.log(`${server.seeded ? 'Seeded demo data. ' : ''}Demo accounts (password "${DEMO_PASSWORD}"; SEED=none for none):`);
     for (const line of server.demoAccounts) console.log(line);
   }
+  reportEventLoopDelay(process.env); // D34: only the fair-share bench turns it on
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

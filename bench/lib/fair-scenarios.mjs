@@ -1,0 +1,136 @@
+// The attacks of the fair-share bench (bench/fair.mjs): each is what one member, or one stranger, does
+// to the server while the bystanders (fair-victim.mjs) work. Each returns { summary, checks }: a line
+// about the attacker's side and its own budget checks ({ figure, value, budget, ok }, ok null = no budget).
+// The requests themselves are built in fair-calls.mjs.
+import { ADDRESS, calls, customerCount, customersCsv, FLOOD_EMAIL, FRAGMENTS, GOOD_LOGIN, latestWrites, send, widePreviewCsv } from './fair-calls.mjs';
+import { json } from './http.mjs';
+import { fmtCounts, fmtMs } from './stats.mjs';
+
+/** Sizes of the full run and of --quick (same attacks, smaller: a smoke run, not the budget). */
+export const SIZES = {
+  full: { importRows: 10_000, previewBytes: 5 * 1024 * 1024, previewRows: 10_000, columns: 1_000_000, columnRows: 5_000, searchCustomers: 50_000, searches: 48, flood: 700 },
+  quick: { importRows: 2_000, previewBytes: 1024 * 1024, previewRows: 2_000, columns: 200_000, columnRows: 1_000, searchCustomers: 10_000, searches: 12, flood: 150 },
+};
+/** Time limit of one heavy call (an import, a preview, one request of a flood); a run always ends. */
+export const ATTACK_TIMEOUT_MS = 60_000;
+export const BUDGET = { updateImportMs: { PGlite: 5000 }, goodLoginMs: 2000 };
+
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const outcome = (r) => (r.error ? `no answer (${r.error})` : `HTTP ${r.status}`);
+const took = (r) => `${r.error === 'timeout' ? '≥ ' : ''}${secs(r.ms)}`;
+const countsOf = (results) => fmtCounts(results.reduce((acc, r) => {
+  const k = r.error ?? String(r.status);
+  acc[k] = (acc[k] ?? 0) + 1;
+  return acc;
+}, {}));
+
+/** One import from the attacker; { r, body }. */
+async function importAs(ctx, csv, mode) {
+  const r = await send(ctx.url, calls.importFile(ctx.attacker, csv, mode), { address: ctx.attacker.address, timeoutMs: ATTACK_TIMEOUT_MS });
+  return { r, body: r.status === 200 ? json(r) : null };
+}
+const importLine = (what, { r, body }) => `${what}: ${outcome(r)} in ${took(r)}${body ? ` (${body.created} created, ${body.updated} updated, ${body.skipped} skipped)` : ''}`;
+
+/**
+ * (1) A create import of N rows, the same people with another city and on_duplicate=update (the
+ * budget's call), then that second file once more: it must change nothing.
+ */
+async function importScenario(ctx) {
+  const { importRows } = ctx.size;
+  const tag = `fair${Date.now().toString(36)}`;
+  const created = await importAs(ctx, customersCsv(tag, importRows, 'Portland'), 'skip');
+  const changed = customersCsv(tag, importRows, 'Salem');
+  const updated = await importAs(ctx, changed, 'update');
+  const before = await latestWrites(ctx.url, ctx.attacker);
+  const again = await importAs(ctx, changed, 'update');
+  const after = await latestWrites(ctx.url, ctx.attacker);
+  const nothing = again.r.status === 200 && before === after;
+  const budget = BUDGET.updateImportMs[ctx.backend];
+  const rows = importRows.toLocaleString('en-US');
+  return {
+    summary: [importLine(`create import of ${rows} rows`, created), importLine('update import (city changed)', updated), importLine('the same file again', again)].join('; '),
+    checks: [
+      { figure: `${rows}-row create import`, value: `${took(created.r)}, ${outcome(created.r)}`, budget: 'none set', ok: null },
+      { figure: `${rows}-row update import`, value: `${took(updated.r)}, ${outcome(updated.r)}`, budget: budget ? `≤ ${secs(budget)}, 200` : 'none set', ok: budget ? updated.r.status === 200 && updated.r.ms <= budget : null },
+      { figure: 'the same update file again changes nothing (latest versions)', value: nothing ? 'nothing changed' : again.r.status === 200 ? `rows rewritten (${again.body?.updated ?? '?'} updated)` : outcome(again.r), budget: 'nothing changed', ok: nothing },
+    ],
+  };
+}
+
+/** (2) The widest preview: one header of millions of empty columns, then many one-cell rows. */
+function previewScenario(bytes, rows, label) {
+  return async (ctx) => {
+    const csv = widePreviewCsv(bytes(ctx.size), rows(ctx.size));
+    const r = await send(ctx.url, calls.preview(ctx.attacker, csv), { address: ctx.attacker.address, timeoutMs: ATTACK_TIMEOUT_MS });
+    const columns = (csv.indexOf('\n') - 'name'.length).toLocaleString('en-US');
+    return {
+      summary: `${label}: ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(1)} MB, ${columns} columns, ${rows(ctx.size).toLocaleString('en-US')} rows: ${outcome(r)} in ${took(r)}, answer ${(r.body.length / 1024 / 1024).toFixed(1)} MB`,
+      checks: [{ figure: `${label} (attacker)`, value: `${took(r)}, ${outcome(r)}`, budget: 'none set', ok: null }],
+    };
+  };
+}
+
+/**
+ * Makes sure the attacker's organization has `searchCustomers` customers, with create imports of
+ * files of at most 10,000 rows (set-up: the bystanders are not running yet).
+ */
+export async function fillForSearch(ctx) {
+  const want = ctx.size.searchCustomers;
+  const t0 = performance.now();
+  let have = await customerCount(ctx.url, ctx.attacker);
+  for (let k = 0; have < want && k < 20; k++) {
+    const n = Math.min(10_000, want - have);
+    const { r } = await importAs(ctx, customersCsv(`fill${Date.now().toString(36)}x${k}`, n), 'skip');
+    if (r.status !== 200) throw new Error(`filling for the search: import of ${n} rows got ${outcome(r)}`);
+    have = await customerCount(ctx.url, ctx.attacker);
+  }
+  return `${have.toLocaleString('en-US')} customers in ${ctx.attackerOrg} (filled in ${secs(performance.now() - t0)})`;
+}
+
+/**
+ * (3) Concurrent deep searches by one member, no two alike: each fragment matches from about 1 in 24 to
+ * 1 in 6 of the customers, asked for at page 10, 15, … of 100 (the total is counted either way).
+ */
+async function searchScenario(ctx) {
+  const { searches } = ctx.size;
+  const specs = Array.from({ length: searches }, (_, k) => calls.list(ctx.attacker, `q=${FRAGMENTS[k % FRAGMENTS.length]}&page=${10 + 5 * Math.floor(k / FRAGMENTS.length)}&page_size=100`));
+  const t0 = performance.now();
+  const results = await Promise.all(specs.map((s) => send(ctx.url, s, { address: ctx.attacker.address, timeoutMs: ATTACK_TIMEOUT_MS })));
+  const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+  return {
+    summary: `${searches} searches at once: ${countsOf(results)}; all answered in ${secs(performance.now() - t0)}, slowest ${fmtMs(ms[ms.length - 1])}`,
+    checks: [{ figure: `${searches} deep searches at once (attacker)`, value: `${secs(performance.now() - t0)}, ${countsOf(results)}`, budget: 'none set', ok: null }],
+  };
+}
+
+/** (4)(5) A flood from one address; a correct login from another address a moment after it starts. */
+function floodScenario(label, spec) {
+  return async (ctx) => {
+    const n = ctx.size.flood;
+    const t0 = performance.now();
+    const flood = Promise.all(Array.from({ length: n }, () => send(ctx.url, spec(), { address: ADDRESS.flood, agent: false, timeoutMs: ATTACK_TIMEOUT_MS })));
+    await new Promise((r) => setTimeout(r, 250));
+    const good = await send(ctx.url, calls.login(GOOD_LOGIN.email), { address: GOOD_LOGIN.address, timeoutMs: ATTACK_TIMEOUT_MS });
+    const results = await flood;
+    const floodMs = performance.now() - t0;
+    const ok = good.status === 200 && good.ms <= BUDGET.goodLoginMs;
+    return {
+      summary: `${n} ${label} from one address: ${countsOf(results)} in ${secs(floodMs)}; a correct login from another address: ${outcome(good)} in ${fmtMs(good.ms)}`,
+      checks: [
+        { figure: `${n} ${label} (attacker)`, value: `${secs(floodMs)}, ${countsOf(results)}`, budget: 'none set', ok: null },
+        { figure: 'a correct login from another address during it', value: `${fmtMs(good.ms)}, ${outcome(good)}`, budget: `≤ ${fmtMs(BUDGET.goodLoginMs)}, 200`, ok },
+      ],
+    };
+  };
+}
+
+/** In the order they run; `group` is the name to choose them by on the command line. */
+export const SCENARIOS = [
+  { group: 'import', name: 'update import', run: importScenario },
+  { group: 'preview', name: 'widest preview', run: previewScenario((s) => s.previewBytes, (s) => s.previewRows, 'preview, header of empty columns') },
+  { group: 'preview', name: 'many-column preview', run: previewScenario((s) => s.columns + 'name\n'.length + 2 * s.columnRows, (s) => s.columnRows, 'preview, many columns, fewer rows') },
+  { group: 'search', name: 'deep searches', setup: fillForSearch, run: searchScenario },
+  { group: 'login', name: 'login flood', run: floodScenario('wrong-password logins', () => calls.login(FLOOD_EMAIL, 'wrong-password')) },
+  { group: 'refresh', name: 'refresh flood', run: floodScenario('refreshes with random tokens', calls.randomRefresh) },
+];
+export const GROUPS = [...new Set(SCENARIOS.map((s) => s.group))];
