@@ -26,7 +26,7 @@ export interface Db extends Queryable {
    */
   writeGeneration(): number | null;
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** D2 health: resolves when the database answers; never waits in the gate's queue. */
   ping(): Promise<void>;
   /** D2: the gate's figures (queue length, oldest wait) for health and load reports. */
@@ -34,16 +34,32 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+export interface TransactionOptions {
+  /**
+   * D34: PostgreSQL cancels an ordinary statement after STATEMENT_TIMEOUT_MS; bulk work (an import's
+   * apply, a migration) may ask for longer here (0: no limit), for this transaction only
+   * (`set local`). PGlite has no statement timeout (one connection, nothing to cancel it from).
+   */
+  statementTimeoutMs?: number;
+}
+
+/** D34: PostgreSQL's statement timeout for ordinary calls. */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
 export interface OpenOptions {
   databaseUrl: string | null;
   dataDir: string;
   /** Tests shorten the queue's deadline or limit; the server keeps db-gate.ts's defaults. */
-  gate?: Pick<GateOptions, 'queueLimit' | 'queueTimeoutMs'>;
+  gate?: Pick<GateOptions, 'queueLimit' | 'queueTimeoutMs' | 'keyQueueLimit'>;
+  /** Tests shorten PostgreSQL's statement timeout; the server keeps STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs?: number;
   /** Tests substitute a worker (one that crashes, say); the server always runs pglite-worker.mjs. */
   pgliteWorker?: URL;
 }
 
 const PG_POOL_SIZE = 10;
+/** D34: one key (organization, user, anon) holds at most this many pooled connections, so others always find one. */
+const PG_SLOTS_PER_KEY = 6;
 const PG_CONNECT_TIMEOUT_S = 10;
 const PG_IDLE_TIMEOUT_S = 60;
 /** PGlite is one connection: a second operation would only wait in its mutex, out of the gate's sight. */
@@ -58,7 +74,7 @@ const LOCK_FILE = 'server.lock';
 
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in dataDir/pgdata. */
 export async function openDb(opts: OpenOptions): Promise<Db> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.gate) : openPglite(opts.dataDir, opts.gate, opts.pgliteWorker);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.gate, opts.statementTimeoutMs) : openPglite(opts.dataDir, opts.gate, opts.pgliteWorker);
 }
 
 type WorkerRequest =
@@ -197,9 +213,10 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
   };
 }
 
-async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Promise<Db> {
+async function openPostgres(url: string, gateOptions: OpenOptions['gate'], statementTimeoutMs = STATEMENT_TIMEOUT_MS): Promise<Db> {
   const sql = postgres(url, {
     max: PG_POOL_SIZE,
+    connection: { statement_timeout: statementTimeoutMs }, // D34: set on every pooled connection
     connect_timeout: PG_CONNECT_TIMEOUT_S,
     idle_timeout: PG_IDLE_TIMEOUT_S,
     onnotice: () => {}, // "relation already exists, skipping" and the like
@@ -209,14 +226,17 @@ async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Prom
   const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = []) =>
     [...(await q.unsafe<R[]>(text, [...params], { prepare: true }))];
   // D2: as many slots as connections, so the queue (and its deadline) is ours, not postgres.js's.
-  const gate = new DbGate({ slots: PG_POOL_SIZE, ...gateOptions });
+  const gate = new DbGate({ slots: PG_POOL_SIZE, keySlots: PG_SLOTS_PER_KEY, ...gateOptions });
   const db: Db = {
     kind: 'postgres',
     writeGeneration: () => null,
     query: (text, params) => gate.run(() => run(sql, text, params)),
-    transaction: (fn) =>
+    transaction: (fn, opts = {}) =>
       gate.run(async () => {
-        const result = await sql.begin((tx) => fn({ query: (text, params) => run(tx, text, params) }));
+        const result = await sql.begin(async (tx) => {
+          if (opts.statementTimeoutMs !== undefined) await run(tx, "select set_config('statement_timeout', $1, true)", [String(opts.statementTimeoutMs)]);
+          return fn({ query: (text, params) => run(tx, text, params) });
+        });
         return result as Awaited<ReturnType<typeof fn>>;
       }),
     ping: async () => {
@@ -287,6 +307,11 @@ export function num(value: unknown): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isSafeInteger(n)) throw new TypeError(`expected an integer column, got ${String(value)}`);
   return n;
+}
+
+/** D34: a statement PostgreSQL cancelled at its statement timeout (SQLSTATE 57014, query_canceled). */
+export function isStatementTimeout(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && err.code === '57014';
 }
 
 /** True for errors that mean the database cannot be reached (answered with 503, not 500). */

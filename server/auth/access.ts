@@ -5,7 +5,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Permission } from '../../contract/permissions';
 import type { Ctx } from '../context';
+import { remembered } from '../answer-cache';
 import type { Db } from '../db';
+import { orgKey, setGateKey, userKey } from '../gate-key';
 import { fieldError, HttpError } from '../http';
 import { MAX_INT4 } from '../schema';
 import { verifyAccessToken } from './jwt';
@@ -50,7 +52,9 @@ export function verifyBearer(req: IncomingMessage, ctx: Ctx): TokenPrincipal {
       ? unauthorized('token_expired', 'Access token has expired')
       : unauthorized('invalid_token', 'Access token is not valid');
   }
-  return { userId: Number(result.claims.sub), sessionId: result.claims.sid };
+  const userId = Number(result.claims.sub);
+  setGateKey(userKey(userId)); // D34: the caller look-up and whatever follows wait in this user's turn
+  return { userId, sessionId: result.claims.sid };
 }
 
 /** D9: the id in X-Organization-ID, or null without the header; a malformed value is a 400 naming it. */
@@ -85,28 +89,6 @@ async function callerRow(db: Db, p: TokenPrincipal, orgId: number | null, nowMs:
   return row;
 }
 
-/** Remembered answers are dropped past this many (a crude bound; sessions are few on one machine). */
-const MAX_REMEMBERED = 10_000;
-const memory = new WeakMap<Db, Map<string, { generation: number; value: unknown }>>();
-
-/**
- * The answer to a read, kept until the database may have been written to. Only PGlite offers a write
- * generation (one process owns its data, so nothing changes behind our back); on PostgreSQL, which
- * other instances share, every call reads afresh so logout and revocation stay immediate everywhere.
- */
-export async function remembered<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
-  const generation = db.writeGeneration();
-  if (generation === null) return load();
-  let answers = memory.get(db);
-  if (!answers) memory.set(db, (answers = new Map()));
-  const hit = answers.get(key);
-  if (hit && hit.generation === generation) return hit.value as T;
-  const value = await load();
-  if (answers.size >= MAX_REMEMBERED) answers.clear();
-  answers.set(key, { generation, value }); // under the generation from before the read: a write meanwhile makes it stale
-  return value;
-}
-
 const asCaller = (p: TokenPrincipal, row: CallerRow): Caller => ({ ...p, email: row.email, firstName: row.first_name });
 
 /** A live session's user, or a 401. */
@@ -135,5 +117,6 @@ export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: 
   if (row.role === null) throw notAMember(orgId);
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
+  setGateKey(orgKey(orgId)); // D34: a member's work waits in the organization's turn
   return { ...asCaller(principal, row), org: { id: orgId, role: row.role, permissions } };
 }
