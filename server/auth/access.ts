@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Permission } from '../../contract/permissions';
 import type { Ctx } from '../context';
 import { remembered } from '../answer-cache';
-import type { Db } from '../db';
+import type { Db, Queryable } from '../db';
 import { orgKey, setGateKey, userKey } from '../gate-key';
 import { fieldError, HttpError } from '../http';
 import { MAX_INT4 } from '../schema';
@@ -119,4 +119,24 @@ export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: 
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
   setGateKey(orgKey(orgId)); // D34: a member's work waits in the organization's turn
   return { ...asCaller(principal, row), org: { id: orgId, role: row.role, permissions } };
+}
+
+/** D38: the advisory lock of one organization's roles and permissions (pg_advisory_xact_lock(namespace, org)). */
+const ORG_LOCK_NAMESPACE = 72_410_201;
+
+/**
+ * D38: the caller's membership, role and permission read again inside the change's own transaction,
+ * after taking the organization's lock: shared for ordinary changes, exclusive (`changesAccess`) for
+ * those that change roles or permissions. A demotion or removal therefore either committed before the
+ * change's read (which then sees it: 403) or waits until the change has committed; never both after.
+ */
+export async function recheckMember(tx: Queryable, caller: OrgCaller, permission: Permission, nowMs: number, changesAccess: boolean): Promise<OrgCaller> {
+  const orgId = caller.org.id;
+  await tx.query(`select ${changesAccess ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}($1, $2)`, [ORG_LOCK_NAMESPACE, orgId]);
+  const [row] = await tx.query<CallerRow>(CALLER_SQL, [caller.sessionId, caller.userId, orgId, new Date(nowMs)]);
+  if (!row || row.expires_at.getTime() <= nowMs) throw sessionEnded();
+  if (row.role === null) throw notAMember(orgId);
+  const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
+  if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
+  return { ...caller, org: { id: orgId, role: row.role, permissions } };
 }
