@@ -42,6 +42,8 @@ export interface GateStats {
   queued: number;
   /** Keys with operations waiting. */
   queues: number;
+  /** Operations waiting, per key with any. */
+  waiting: Record<string, number>;
   /** How long the oldest waiting operation has waited (0 when none waits). */
   oldestWaitMs: number;
   /** Operations refused with SaturatedError since the start. */
@@ -128,12 +130,17 @@ export class DbGate {
 
   stats(): GateStats {
     let oldest = Infinity;
-    for (const q of this.#queues.values()) oldest = Math.min(oldest, q[0]?.since ?? Infinity);
+    const waiting: Record<string, number> = {};
+    for (const [key, q] of this.#queues) {
+      oldest = Math.min(oldest, q[0]?.since ?? Infinity);
+      waiting[key] = q.length;
+    }
     return {
       slots: this.slots,
       running: this.#running,
       queued: this.#queued,
       queues: this.#queues.size,
+      waiting,
       oldestWaitMs: oldest === Infinity ? 0 : Math.round(performance.now() - oldest),
       refused: this.#refused,
       limited: this.#limited,
