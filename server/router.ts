@@ -1,6 +1,7 @@
 // The API's one wrapper around every route (STYLE "Routes are data"): match the path and method (HEAD
 // runs GET, OPTIONS and 405 list what the path allows), then authenticate → organization → permission
-// → input → transaction (changes) → handler → audit entry in the same transaction (D30) → JSON.
+// → input → transaction (changes; D38 the caller checked again inside it) → handler → audit entry in the
+// same transaction (D30) → JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
