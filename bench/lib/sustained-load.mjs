@@ -312,13 +312,13 @@ export function printSustainedLoad(r, verdicts = null, print = console.log) {
     return t;
   }, { ok: 0, busy: 0, conflict: 0, expired: 0, error: 0 });
   table(
-    ['call', 'sent', 'req/s', 'p50', 'p99', 'max', 'ok', '503 busy', '409 race', 'errors', `>${UNANSWERED_AFTER_MS / 1000} s`, 'statuses'],
+    ['call', 'sent', 'req/s', 'p50', 'p99', 'max', 'ok', 'busy 503/429', '409 race', 'errors', `>${UNANSWERED_AFTER_MS / 1000} s`, 'statuses'],
     [...r.byKind.map((k) => row(k.kind, k, k.outcomes)), row('all', r.all, totals)],
     print,
   );
   print(`writes acknowledged: ${r.writesAcked} of ${r.writesSent} sent; 409 conflicts on shared records (correct answers): ${r.conflicts}`);
   print(`status histogram: ${fmtCounts(r.all.statuses)}${Object.keys(r.all.codes).length ? `; error codes: ${fmtCounts(r.all.codes)}` : ''}${Object.keys(r.all.errorKinds).length ? `; no answer: ${fmtCounts(r.all.errorKinds)}` : ''}`);
-  print(`503 server_busy (answers with Retry-After, nothing written): ${r.busy}; client waits ${r.busyWaits.count} totalling ${(r.busyWaits.ms / 1000).toFixed(1)} s`);
+  print(`503 server_busy or 429 too_many_requests (answers with Retry-After, nothing written): ${r.busy}; client waits ${r.busyWaits.count} totalling ${(r.busyWaits.ms / 1000).toFixed(1)} s`);
   if (r.errorSamples.length) print(`first errors: ${r.errorSamples.map((e) => `t=${e.at}s ${e.label} ${e.error ?? `${e.status} ${e.code ?? ''}`.trim()} ${e.ms} ms`).join(', ')}`);
   if (r.unanswered) print(`unanswered: ${r.all.slow} answered after ${UNANSWERED_AFTER_MS / 1000} s, ${r.all.errors} never; between t=${r.all.badFirst.toFixed(1)} s and t=${r.all.badLast.toFixed(1)} s`);
   print(`health on new connections: ${r.health.count} checks, p50 ${fmtMs(r.health.p50)}, max ${fmtMs(r.health.max)}, ${r.health.unanswered} unanswered within 5 s${r.health.badSamples.length ? `; late or failed: ${r.health.badSamples.join(', ')}` : ''}`);
