@@ -89,6 +89,8 @@ async function flood(url) {
   const viewer = await signIn(url, 'viewer@demo.test');
   const acme = await orgIdOf(url, solo.access, 'Acme Plumbing');
   const beacon = await orgIdOf(url, viewer.access, 'Beacon Electric');
+  // A write first (PGlite keeps answers until then), so every request of the flood needs the database.
+  await request(url + CUSTOMERS, { method: 'POST', body: { name: 'Flood Bench' }, headers: authHeaders(solo.access, acme) });
   const agent = new http.Agent({ keepAlive: true, maxSockets: FLOOD });
   const flooding = Array.from({ length: FLOOD }, (_, i) => request(`${url}${CUSTOMERS}?q=flood${i}&page=${i + 1}`, { agent, headers: authHeaders(solo.access, acme) }));
   const victim = [];
