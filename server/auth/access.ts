@@ -89,6 +89,9 @@ async function callerRow(db: Db, p: TokenPrincipal, orgId: number | null, nowMs:
   return row;
 }
 
+/** Moved beside the database gate (answer-cache.ts); still exported here for callers written before the move. */
+export { remembered } from '../answer-cache';
+
 const asCaller = (p: TokenPrincipal, row: CallerRow): Caller => ({ ...p, email: row.email, firstName: row.first_name });
 
 /** A live session's user, or a 401. */
