@@ -3,11 +3,12 @@
 // D2: PGlite runs in a worker thread (pglite-worker.mjs), never on the thread that answers HTTP, and every
 // operation of either backend passes one gate (db-gate.ts) that refuses work a saturated server cannot
 // start in time.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import postgres from 'postgres';
+import { lockDataDir } from './data-dir-lock';
 import { DbGate, type GateOptions, type GateStats } from './db-gate';
 
 export type SqlParam = string | number | boolean | null | Date;
@@ -70,7 +71,6 @@ const PGLITE_WORKER_URL = pathToFileURL(path.join(path.dirname(fileURLToPath(imp
 const WORKER_CLOSE_TIMEOUT_MS = 10_000;
 /** Error code of calls to a worker that has stopped; isConnectionError counts it (503, logged). */
 export const WORKER_STOPPED_CODE = 'PGLITE_WORKER_STOPPED';
-const LOCK_FILE = 'server.lock';
 
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in dataDir/pgdata. */
 export async function openDb(opts: OpenOptions): Promise<Db> {
@@ -250,49 +250,6 @@ async function openPostgres(url: string, gateOptions: OpenOptions['gate'], state
   };
   await db.query('select 1'); // fail at start, not on the first request
   return db;
-}
-
-/** Lock files this process holds: its own pid in a lock file it does not hold is a dead process's. */
-const heldLocks = new Set<string>();
-
-/**
- * PGlite has one writer and no lock of its own: two processes on one data directory would corrupt it.
- * A pid file refuses a second server while the first is alive and is taken over when stale. A server
- * killed outright (SIGKILL, out of memory) leaves its file behind; the next start may well have the
- * same pid (a container's server is pid 1 every time), which is stale unless this process holds it.
- */
-function lockDataDir(dir: string): () => void {
-  const file = path.resolve(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      heldLocks.add(file);
-      return () => {
-        heldLocks.delete(file);
-        rmSync(file, { force: true });
-      };
-    } catch (err) {
-      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) throw err;
-    }
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    const inUse = pid === process.pid ? heldLocks.has(file) : Number.isInteger(pid) && pid > 0 && processAlive(pid);
-    if (inUse) {
-      throw new Error(`the data directory ${dir} is in use by process ${pid}; stop it or choose another DATA_DIR`);
-    }
-    rmSync(file, { force: true }); // stale: its process is gone
-  }
-  throw new Error(`could not lock the data directory ${dir}`);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err instanceof Error && 'code' in err && err.code === 'EPERM';
-  }
 }
 
 /** A statement that only reads (select, or with … select without a data-changing clause) cannot change an answer. */
