@@ -2,8 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Ctx } from './context';
-import { isConnectionError } from './db';
-import { SaturatedError } from './db-gate';
+import { isConnectionError, isStatementTimeout } from './db';
+import { FairShareError, SaturatedError } from './db-gate';
 import { DEV_RELOAD_PATH } from './dev-reload';
 import { authRoutes } from './features/auth/routes';
 import { customerRoutes } from './features/customers/routes';
@@ -16,6 +16,7 @@ import { HttpError, requestPath, sendError } from './http';
 import { describeError } from './log';
 import type { RouteDef } from './route';
 import { createRouter } from './router';
+import { withGateKey } from './gate-key';
 
 /** Every API route (SPEC §7 and the CRM), as data. */
 export const API_ROUTES: readonly RouteDef[] = [
@@ -37,7 +38,9 @@ export interface AppParts {
 export function createApp(ctx: Ctx, parts: AppParts) {
   const base = ctx.config.apiBase;
   const router = createRouter(ctx, API_ROUTES);
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // D34: every request waits at the database gate as `anon` until the caller is known (gate-key.ts).
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> => withGateKey(() => handle(req, res));
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const path = requestPath(req.url);
     // Access log: method, path without query string, status, time. Never headers or bodies (tokens).
@@ -56,6 +59,13 @@ export function createApp(ctx: Ctx, parts: AppParts) {
       if (err instanceof HttpError) return sendError(res, err);
       // D2: a saturated server says so at once rather than letting the request wait many seconds.
       if (err instanceof SaturatedError) return sendError(res, new HttpError(503, 'server_busy', 'The server is busy; try again shortly', { 'Retry-After': '1' }));
+      // D34: this caller's (or organization's) own queue is full; nobody else waits for it.
+      if (err instanceof FairShareError) return sendError(res, new HttpError(429, 'too_many_requests', 'Too many requests at once; try again shortly', { 'Retry-After': '1' }));
+      // D34: a statement past PostgreSQL's statement timeout was cancelled; nothing was written.
+      if (isStatementTimeout(err)) {
+        ctx.log.error(`${req.method ?? '?'} ${loggablePath(path?.raw)}: statement timeout`);
+        return sendError(res, new HttpError(503, 'statement_timeout', 'The request took too long; try again shortly', { 'Retry-After': '5' }));
+      }
       if (isConnectionError(err)) {
         ctx.log.error(`database unavailable: ${err instanceof Error ? err.message : String(err)}`);
         return sendError(res, new HttpError(503, 'service_unavailable', 'The service is temporarily unavailable', { 'Retry-After': '5' }));
@@ -63,5 +73,5 @@ export function createApp(ctx: Ctx, parts: AppParts) {
       ctx.log.error(`${req.method ?? '?'} ${loggablePath(path?.raw)} failed: ${describeError(err)}`);
       sendError(res, new HttpError(500, 'internal_error', 'Internal server error'));
     }
-  };
+  }
 }

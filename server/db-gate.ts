@@ -1,14 +1,21 @@
-// D2: the one scheduler in front of the database, for both backends. An operation (a query, or a whole
-// transaction) takes a slot; the rest wait in FIFO order. A saturated server says so at once instead of
-// letting requests wait many seconds: an operation that finds the queue full, or waits past its deadline,
-// fails with SaturatedError and never runs. D8: a refresh-token rotation therefore runs promptly or not at
-// all, never late after its client gave up. An operation that has started always runs to completion.
+// D2 D34: the one scheduler in front of the database, for both backends. An operation (a query, or a
+// whole transaction) takes a slot; the rest wait in a queue of their own key (gate-key.ts: the
+// organization the call acts in, the user before that, or `anon`), and free slots go to the queues in
+// turn (round robin), so one organization's backlog never stands in front of another's request.
+// A saturated server says so at once instead of letting requests wait many seconds: an operation that
+// finds every queue together full, or waits past its deadline, fails with SaturatedError (503) and never
+// runs; one that finds its own key's queue full fails with FairShareError (429) and delays nobody else.
+// D8: a refresh-token rotation therefore runs promptly or not at all, never late after its client gave
+// up. An operation that has started always runs to completion.
 import { performance } from 'node:perf_hooks';
+import { currentGateKey } from './gate-key';
 
 /** How long an operation may wait for a slot before it is refused. */
 export const DB_QUEUE_TIMEOUT_MS = 2_000;
-/** Operations waiting beyond this many are refused on arrival. */
+/** Operations waiting beyond this many, all keys together, are refused on arrival (503). */
 export const DB_QUEUE_LIMIT = 500;
+/** D34: operations of one key (organization, user or anon) waiting beyond this many are refused on arrival (429). */
+export const DB_KEY_QUEUE_LIMIT = 100;
 
 export class SaturatedError extends Error {
   override name = 'SaturatedError';
@@ -20,27 +27,46 @@ export class SaturatedError extends Error {
   }
 }
 
+/** D34: one key's own queue is full; the caller should wait (429 with Retry-After), the others are unaffected. */
+export class FairShareError extends Error {
+  override name = 'FairShareError';
+  constructor(readonly key: string, message: string) {
+    super(message);
+  }
+}
+
 /** The figures a health check or a load report needs. */
 export interface GateStats {
   slots: number;
   running: number;
   queued: number;
+  /** Keys with operations waiting. */
+  queues: number;
+  /** Operations waiting, per key with any. */
+  waiting: Record<string, number>;
   /** How long the oldest waiting operation has waited (0 when none waits). */
   oldestWaitMs: number;
-  /** Operations refused since the start. */
+  /** Operations refused with SaturatedError since the start. */
   refused: number;
+  /** Operations refused with FairShareError (their key's queue was full) since the start. */
+  limited: number;
 }
 
 export interface GateOptions {
   slots: number;
   queueLimit?: number;
   queueTimeoutMs?: number;
+  /** D34: at most this many operations waiting per key. */
+  keyQueueLimit?: number;
+  /** D34: at most this many slots held by one key at once (all of them by default). */
+  keySlots?: number;
 }
 
 interface Waiter {
+  key: string;
   since: number;
   start: () => void;
-  refuse: (err: SaturatedError) => void;
+  refuse: (err: Error) => void;
   timer: NodeJS.Timeout;
 }
 
@@ -48,57 +74,112 @@ export class DbGate {
   readonly slots: number;
   readonly queueLimit: number;
   readonly queueTimeoutMs: number;
+  readonly keyQueueLimit: number;
+  readonly keySlots: number;
   #running = 0;
-  #queue: Waiter[] = [];
+  #queued = 0;
+  /** Waiting operations per key, in arrival order. */
+  #queues = new Map<string, Waiter[]>();
+  /** Keys with waiting operations, in the order they are served next (round robin). */
+  #ring: string[] = [];
+  /** Slots held per key. */
+  #held = new Map<string, number>();
   #refused = 0;
+  #limited = 0;
   #closed = false;
 
   constructor(opts: GateOptions) {
     this.slots = opts.slots;
     this.queueLimit = opts.queueLimit ?? DB_QUEUE_LIMIT;
     this.queueTimeoutMs = opts.queueTimeoutMs ?? DB_QUEUE_TIMEOUT_MS;
+    this.keyQueueLimit = opts.keyQueueLimit ?? DB_KEY_QUEUE_LIMIT;
+    this.keySlots = Math.max(1, Math.min(opts.keySlots ?? opts.slots, opts.slots));
   }
 
-  /** Runs op in a slot, now or after those queued before it; or refuses it without running it. */
-  run<T>(op: () => Promise<T>): Promise<T> {
+  /** Runs op in a slot, now or in its key's turn; or refuses it without running it. `key` defaults to the request's (gate-key.ts). */
+  run<T>(op: () => Promise<T>, key: string = currentGateKey()): Promise<T> {
     if (this.#closed) return this.#refuse(new SaturatedError('closed', 'the database is closing'));
-    if (this.#running < this.slots && this.#queue.length === 0) return this.#start(op);
-    if (this.#queue.length >= this.queueLimit) return this.#refuse(new SaturatedError('queue_full', `more than ${this.queueLimit} operations wait for the database`));
+    const queue = this.#queues.get(key);
+    // Every key still waiting is at its own limit of slots when one is free, so this one may go first.
+    if (this.#running < this.slots && !queue && this.#heldBy(key) < this.keySlots) return this.#start(op, key);
+    if (this.#queued >= this.queueLimit) return this.#refuse(new SaturatedError('queue_full', `more than ${this.queueLimit} operations wait for the database`));
+    if ((queue?.length ?? 0) >= this.keyQueueLimit) {
+      this.#limited += 1;
+      return Promise.reject(new FairShareError(key, `more than ${this.keyQueueLimit} operations of one caller wait for the database`));
+    }
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter = {
+        key,
         since: performance.now(),
-        start: () => void this.#start(op).then(resolve, reject),
+        start: () => void this.#start(op, key).then(resolve, reject),
         refuse: reject,
         timer: setTimeout(() => {
-          const i = this.#queue.indexOf(waiter);
-          if (i < 0) return;
-          this.#queue.splice(i, 1);
+          if (!this.#remove(waiter)) return;
           this.#refused += 1;
           reject(this.#timedOut());
         }, this.queueTimeoutMs),
       };
-      this.#queue.push(waiter);
+      if (queue) queue.push(waiter);
+      else {
+        this.#queues.set(key, [waiter]);
+        this.#ring.push(key);
+      }
+      this.#queued += 1;
     });
   }
 
   stats(): GateStats {
-    const oldest = this.#queue[0];
+    let oldest = Infinity;
+    const waiting: Record<string, number> = {};
+    for (const [key, q] of this.#queues) {
+      oldest = Math.min(oldest, q[0]?.since ?? Infinity);
+      waiting[key] = q.length;
+    }
     return {
       slots: this.slots,
       running: this.#running,
-      queued: this.#queue.length,
-      oldestWaitMs: oldest ? Math.round(performance.now() - oldest.since) : 0,
+      queued: this.#queued,
+      queues: this.#queues.size,
+      waiting,
+      oldestWaitMs: oldest === Infinity ? 0 : Math.round(performance.now() - oldest),
       refused: this.#refused,
+      limited: this.#limited,
     };
   }
 
   /** Refuses everything queued and everything to come; running operations finish. */
   close(): void {
     this.#closed = true;
-    for (const w of this.#queue.splice(0)) {
-      clearTimeout(w.timer);
-      w.refuse(new SaturatedError('closed', 'the database is closing'));
+    for (const queue of this.#queues.values()) {
+      for (const w of queue) {
+        clearTimeout(w.timer);
+        w.refuse(new SaturatedError('closed', 'the database is closing'));
+      }
     }
+    this.#queues.clear();
+    this.#ring = [];
+    this.#queued = 0;
+  }
+
+  #heldBy(key: string): number {
+    return this.#held.get(key) ?? 0;
+  }
+
+  /** Takes a waiter out of its queue (its deadline passed); false when it had already left. */
+  #remove(w: Waiter): boolean {
+    const queue = this.#queues.get(w.key);
+    const i = queue ? queue.indexOf(w) : -1;
+    if (!queue || i < 0) return false;
+    queue.splice(i, 1);
+    this.#queued -= 1;
+    if (queue.length === 0) this.#dropKey(w.key);
+    return true;
+  }
+
+  #dropKey(key: string): void {
+    this.#queues.delete(key);
+    const at = this.#ring.indexOf(key);
+    if (at >= 0) this.#ring.splice(at, 1);
   }
 
   #timedOut(): SaturatedError {
@@ -110,8 +191,9 @@ export class DbGate {
     return Promise.reject(err);
   }
 
-  #start<T>(op: () => Promise<T>): Promise<T> {
+  #start<T>(op: () => Promise<T>, key: string): Promise<T> {
     this.#running += 1;
+    this.#held.set(key, this.#heldBy(key) + 1);
     let result: Promise<T>;
     try {
       result = op();
@@ -120,13 +202,25 @@ export class DbGate {
     }
     return result.finally(() => {
       this.#running -= 1;
+      const held = this.#heldBy(key) - 1;
+      if (held > 0) this.#held.set(key, held);
+      else this.#held.delete(key);
       this.#next();
     });
   }
 
+  /** D34: each free slot goes to the next key in turn that is below its own limit of slots. */
   #next(): void {
-    while (this.#running < this.slots && this.#queue.length > 0) {
-      const w = this.#queue.shift() as Waiter;
+    while (this.#running < this.slots) {
+      const at = this.#ring.findIndex((key) => this.#heldBy(key) < this.keySlots);
+      if (at < 0) return;
+      const key = this.#ring[at] as string;
+      const queue = this.#queues.get(key) as Waiter[];
+      const w = queue.shift() as Waiter;
+      this.#queued -= 1;
+      this.#ring.splice(at, 1);
+      if (queue.length > 0) this.#ring.push(key); // its next one waits for every other key's turn
+      else this.#queues.delete(key);
       clearTimeout(w.timer);
       // A blocked event loop can delay the timer: the deadline is checked again before running (D8).
       if (performance.now() - w.since >= this.queueTimeoutMs) {

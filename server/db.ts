@@ -3,11 +3,12 @@
 // D2: PGlite runs in a worker thread (pglite-worker.mjs), never on the thread that answers HTTP, and every
 // operation of either backend passes one gate (db-gate.ts) that refuses work a saturated server cannot
 // start in time.
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import postgres from 'postgres';
+import { lockDataDir } from './data-dir-lock';
 import { DbGate, type GateOptions, type GateStats } from './db-gate';
 
 export type SqlParam = string | number | boolean | null | Date;
@@ -26,7 +27,7 @@ export interface Db extends Queryable {
    */
   writeGeneration(): number | null;
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** D2 health: resolves when the database answers; never waits in the gate's queue. */
   ping(): Promise<void>;
   /** D2: the gate's figures (queue length, oldest wait) for health and load reports. */
@@ -34,16 +35,32 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+export interface TransactionOptions {
+  /**
+   * D34: PostgreSQL cancels an ordinary statement after STATEMENT_TIMEOUT_MS; bulk work (an import's
+   * apply, a migration) may ask for longer here (0: no limit), for this transaction only
+   * (`set local`). PGlite has no statement timeout (one connection, nothing to cancel it from).
+   */
+  statementTimeoutMs?: number;
+}
+
+/** D34: PostgreSQL's statement timeout for ordinary calls. */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
 export interface OpenOptions {
   databaseUrl: string | null;
   dataDir: string;
   /** Tests shorten the queue's deadline or limit; the server keeps db-gate.ts's defaults. */
-  gate?: Pick<GateOptions, 'queueLimit' | 'queueTimeoutMs'>;
+  gate?: Pick<GateOptions, 'queueLimit' | 'queueTimeoutMs' | 'keyQueueLimit'>;
+  /** Tests shorten PostgreSQL's statement timeout; the server keeps STATEMENT_TIMEOUT_MS. */
+  statementTimeoutMs?: number;
   /** Tests substitute a worker (one that crashes, say); the server always runs pglite-worker.mjs. */
   pgliteWorker?: URL;
 }
 
 const PG_POOL_SIZE = 10;
+/** D34: one key (organization, user, anon) holds at most this many pooled connections, so others always find one. */
+const PG_SLOTS_PER_KEY = 6;
 const PG_CONNECT_TIMEOUT_S = 10;
 const PG_IDLE_TIMEOUT_S = 60;
 /** PGlite is one connection: a second operation would only wait in its mutex, out of the gate's sight. */
@@ -54,11 +71,10 @@ const PGLITE_WORKER_URL = pathToFileURL(path.join(path.dirname(fileURLToPath(imp
 const WORKER_CLOSE_TIMEOUT_MS = 10_000;
 /** Error code of calls to a worker that has stopped; isConnectionError counts it (503, logged). */
 export const WORKER_STOPPED_CODE = 'PGLITE_WORKER_STOPPED';
-const LOCK_FILE = 'server.lock';
 
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in dataDir/pgdata. */
 export async function openDb(opts: OpenOptions): Promise<Db> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.gate) : openPglite(opts.dataDir, opts.gate, opts.pgliteWorker);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.gate, opts.statementTimeoutMs) : openPglite(opts.dataDir, opts.gate, opts.pgliteWorker);
 }
 
 type WorkerRequest =
@@ -197,9 +213,10 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
   };
 }
 
-async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Promise<Db> {
+async function openPostgres(url: string, gateOptions: OpenOptions['gate'], statementTimeoutMs = STATEMENT_TIMEOUT_MS): Promise<Db> {
   const sql = postgres(url, {
     max: PG_POOL_SIZE,
+    connection: { statement_timeout: statementTimeoutMs }, // D34: set on every pooled connection
     connect_timeout: PG_CONNECT_TIMEOUT_S,
     idle_timeout: PG_IDLE_TIMEOUT_S,
     onnotice: () => {}, // "relation already exists, skipping" and the like
@@ -209,14 +226,17 @@ async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Prom
   const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = []) =>
     [...(await q.unsafe<R[]>(text, [...params], { prepare: true }))];
   // D2: as many slots as connections, so the queue (and its deadline) is ours, not postgres.js's.
-  const gate = new DbGate({ slots: PG_POOL_SIZE, ...gateOptions });
+  const gate = new DbGate({ slots: PG_POOL_SIZE, keySlots: PG_SLOTS_PER_KEY, ...gateOptions });
   const db: Db = {
     kind: 'postgres',
     writeGeneration: () => null,
     query: (text, params) => gate.run(() => run(sql, text, params)),
-    transaction: (fn) =>
+    transaction: (fn, opts = {}) =>
       gate.run(async () => {
-        const result = await sql.begin((tx) => fn({ query: (text, params) => run(tx, text, params) }));
+        const result = await sql.begin(async (tx) => {
+          if (opts.statementTimeoutMs !== undefined) await run(tx, "select set_config('statement_timeout', $1, true)", [String(opts.statementTimeoutMs)]);
+          return fn({ query: (text, params) => run(tx, text, params) });
+        });
         return result as Awaited<ReturnType<typeof fn>>;
       }),
     ping: async () => {
@@ -232,49 +252,6 @@ async function openPostgres(url: string, gateOptions: OpenOptions['gate']): Prom
   return db;
 }
 
-/** Lock files this process holds: its own pid in a lock file it does not hold is a dead process's. */
-const heldLocks = new Set<string>();
-
-/**
- * PGlite has one writer and no lock of its own: two processes on one data directory would corrupt it.
- * A pid file refuses a second server while the first is alive and is taken over when stale. A server
- * killed outright (SIGKILL, out of memory) leaves its file behind; the next start may well have the
- * same pid (a container's server is pid 1 every time), which is stale unless this process holds it.
- */
-function lockDataDir(dir: string): () => void {
-  const file = path.resolve(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      heldLocks.add(file);
-      return () => {
-        heldLocks.delete(file);
-        rmSync(file, { force: true });
-      };
-    } catch (err) {
-      if (!(err instanceof Error && 'code' in err && err.code === 'EEXIST')) throw err;
-    }
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    const inUse = pid === process.pid ? heldLocks.has(file) : Number.isInteger(pid) && pid > 0 && processAlive(pid);
-    if (inUse) {
-      throw new Error(`the data directory ${dir} is in use by process ${pid}; stop it or choose another DATA_DIR`);
-    }
-    rmSync(file, { force: true }); // stale: its process is gone
-  }
-  throw new Error(`could not lock the data directory ${dir}`);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err instanceof Error && 'code' in err && err.code === 'EPERM';
-  }
-}
-
 /** A statement that only reads (select, or with … select without a data-changing clause) cannot change an answer. */
 export function mayWrite(text: string): boolean {
   const t = text.trimStart().slice(0, 6).toLowerCase();
@@ -287,6 +264,11 @@ export function num(value: unknown): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isSafeInteger(n)) throw new TypeError(`expected an integer column, got ${String(value)}`);
   return n;
+}
+
+/** D34: a statement PostgreSQL cancelled at its statement timeout (SQLSTATE 57014, query_canceled). */
+export function isStatementTimeout(err: unknown): boolean {
+  return err instanceof Error && 'code' in err && err.code === '57014';
 }
 
 /** True for errors that mean the database cannot be reached (answered with 503, not 500). */

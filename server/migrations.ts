@@ -355,7 +355,7 @@ export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATI
       for (const statement of m.statements) await tx.query(statement);
       await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [m.version, m.name]);
       return true;
-    });
+    }, { statementTimeoutMs: 0 }); // D34: an index over a large table may take longer than an ordinary call
     if (done) applied.push(m.version);
   }
   return applied;

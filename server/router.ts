@@ -1,9 +1,10 @@
 // The API's one wrapper around every route (STYLE "Routes are data"): match the path and method (HEAD
 // runs GET, OPTIONS and 405 list what the path allows), then authenticate → organization → permission
-// → input → transaction (changes) → handler → audit entry in the same transaction (D30) → JSON.
+// → input → transaction (changes; D38 the caller checked again inside it) → handler → audit entry in the
+// same transaction (D30) → JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeAudit, type AuditEntry } from './audit';
-import { requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
+import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
 import { HttpError, readJsonObject, readText, refuseBody, sendJson } from './http';
@@ -11,6 +12,8 @@ import { isReply, RAW, type Method, type RouteDef } from './route';
 import { parseShape, queryValues, type Shape } from './schema';
 
 const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** D38: changes needing these may change who can do what (roles, removal, the matrix): they hold the organization's lock alone. */
+const ACCESS_PERMISSIONS = new Set<string>(['team:manage', 'permissions:manage']);
 
 interface Compiled {
   segments: string[];
@@ -70,7 +73,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
       route.access === 'org' ? await requireMember(req, ctx, route.permission!)
       : route.access === 'user' ? await requireUser(req, ctx)
       : null;
-    const who = route.access === 'token' ? { principal: verifyBearer(req, ctx) } : caller ? { caller } : {};
+    const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
     let body: Record<string, unknown> = {};
@@ -83,13 +86,19 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     else if (BODY_METHODS.has(route.method)) await refuseBody(req);
 
     const entries: AuditEntry[] = [];
-    const invoke = (tx: Queryable) =>
-      route.handler({ req, res, ctx, params, query, body, text, tx, audit: (entry: AuditEntry) => void entries.push(entry), ...who } as never);
+    const invoke = (tx: Queryable, current = caller) => {
+      const who = principal ? { principal } : current ? { caller: current } : {};
+      return route.handler({ req, res, ctx, params, query, body, text, tx, audit: (entry: AuditEntry) => void entries.push(entry), ...who } as never);
+    };
     const result =
       route.method === 'GET' || route.transaction === false
         ? await invoke(ctx.db)
         : await ctx.db.transaction(async (tx) => {
-            const out = await invoke(tx);
+            // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
+            const current = route.access === 'org'
+              ? await recheckMember(tx, caller as OrgCaller, route.permission!, ctx.now(), ACCESS_PERMISSIONS.has(route.permission!))
+              : caller;
+            const out = await invoke(tx, current);
             if (route.audit && entries.length === 0) throw new Error(`route ${route.method} ${route.path} made no ${route.audit} audit entry`);
             const orgId = caller && 'org' in caller ? (caller as OrgCaller).org.id : null;
             const at = new Date(ctx.now());

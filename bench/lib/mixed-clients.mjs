@@ -13,9 +13,11 @@
 //   401 token_expired                → refresh, then go on
 //   401 on refresh (reused, revoked, expired, unknown) or any other 401 → the session is counted as ended
 //                                      and its clients stop
-//   503 server_busy with Retry-After → an answer, nothing written; the client waits that long (at most
+//   503 server_busy or 429 too_many_requests (D34: one organization's or user's queue is full) with
+//   Retry-After                      → an answer, nothing written; the client waits that long (at most
 //                                      5 s) and goes on
-// Every answer is classified: ok (the call's success status), busy (503 server_busy with Retry-After),
+// Every answer is classified: ok (the call's success status), busy (503 server_busy or 429
+// too_many_requests, with Retry-After),
 // conflict (409 conflict on a shared record), expired (401 token_expired), or error: any other answer
 // (another 5xx, a 503 without Retry-After, any 4xx the call does not expect) and any request without an
 // answer (network error, time limit). The bodies of answers with status ≥ 400 are kept, at most
@@ -85,7 +87,7 @@ export async function mixedClients({ url, clients, durationMs, orgId, runId, ses
     let outcome;
     if (r.error) outcome = 'error';
     else if (r.status === OK_STATUS[label]) outcome = 'ok';
-    else if (r.status === 503 && code === 'server_busy' && r.headers['retry-after'] !== undefined) outcome = 'busy';
+    else if (((r.status === 503 && code === 'server_busy') || (r.status === 429 && code === 'too_many_requests')) && r.headers['retry-after'] !== undefined) outcome = 'busy';
     else if (r.status === 409 && code === 'conflict' && conflictOk) outcome = 'conflict';
     else if (r.status === 401 && code === 'token_expired' && label !== 'refresh') outcome = 'expired';
     else outcome = 'error';

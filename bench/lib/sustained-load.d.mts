@@ -13,6 +13,8 @@ export interface Check {
   figure: string | number;
   budget: string;
   ok: boolean;
+  /** A budget on a duration: printed by the benchmark, not asserted by the resilience suite. */
+  timed?: boolean;
 }
 
 export interface Outcomes {

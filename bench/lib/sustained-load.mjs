@@ -21,8 +21,10 @@
 //                        (the resilience suite adds the full check of test/resilience/secrets.ts with
 //                        the report's serverLog, tokens and errorBodies, and the database)
 //   server alive         the server still runs after the load
-// A 503 server_busy (with Retry-After, nothing written) is an answer, not an error: it is counted and
-// reported, and the client waits as told before its next call.
+// A 503 server_busy or 429 too_many_requests (with Retry-After, nothing written) is an answer, not an
+// error: it is counted and reported, and the client waits as told before its next call. The budgets
+// on durations (unanswered after 5 s, health within 500 ms) are marked `timed`: the benchmark prints
+// them; the resilience suite checks only the others (counts), so a busy machine cannot fail it.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { CUSTOMERS, DEMO_ACCOUNTS, DEMO_PASSWORD, HEALTH, ME, authHeaders, loginMany, orgIdOf } from './crm.mjs';
@@ -177,6 +179,7 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
       .filter((k) => !(k === 'restore' && !sessions.some((s) => s.canDelete)));
 
     // Health
+    const healthNot200 = probes.filter((p) => p.status !== 200).length;
     const healthBad = probes.filter((p) => p.status !== 200 || p.ms > HEALTH_BUDGET_MS);
     const healthMs = probes.filter((p) => !p.error).map((p) => p.ms).sort((a, b) => a - b);
     const health = {
@@ -208,13 +211,16 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
     const v = result.verified;
     const checks = [
       { what: 'errors', figure: errors, budget: '0', ok: errors === 0 },
-      { what: `unanswered after ${UNANSWERED_AFTER_MS / 1000} s`, figure: unanswered, budget: '0', ok: unanswered === 0 },
+      // `timed`: a duration budget, for the benchmark only; the resilience suite checks counts, never the machine's speed.
+      { what: `unanswered after ${UNANSWERED_AFTER_MS / 1000} s`, figure: unanswered, budget: '0', ok: unanswered === 0, timed: true },
       {
         what: `health checks not 200 within ${HEALTH_BUDGET_MS} ms (new connection every ${HEALTH_EVERY_MS / 1000} s)`,
         figure: `${health.bad} of ${health.count}`,
         budget: '0',
         ok: health.count > 0 && health.bad === 0,
+        timed: true,
       },
+      { what: 'health checks not answered 200', figure: `${healthNot200} of ${health.count}`, budget: '0', ok: health.count > 0 && healthNot200 === 0 },
       { what: 'sessions revoked', figure: `${revoked} of ${sessionCount}`, budget: '0', ok: revoked === 0 },
       {
         what: 'server RSS, start → middle → end',
@@ -306,13 +312,13 @@ export function printSustainedLoad(r, verdicts = null, print = console.log) {
     return t;
   }, { ok: 0, busy: 0, conflict: 0, expired: 0, error: 0 });
   table(
-    ['call', 'sent', 'req/s', 'p50', 'p99', 'max', 'ok', '503 busy', '409 race', 'errors', `>${UNANSWERED_AFTER_MS / 1000} s`, 'statuses'],
+    ['call', 'sent', 'req/s', 'p50', 'p99', 'max', 'ok', 'busy 503/429', '409 race', 'errors', `>${UNANSWERED_AFTER_MS / 1000} s`, 'statuses'],
     [...r.byKind.map((k) => row(k.kind, k, k.outcomes)), row('all', r.all, totals)],
     print,
   );
   print(`writes acknowledged: ${r.writesAcked} of ${r.writesSent} sent; 409 conflicts on shared records (correct answers): ${r.conflicts}`);
   print(`status histogram: ${fmtCounts(r.all.statuses)}${Object.keys(r.all.codes).length ? `; error codes: ${fmtCounts(r.all.codes)}` : ''}${Object.keys(r.all.errorKinds).length ? `; no answer: ${fmtCounts(r.all.errorKinds)}` : ''}`);
-  print(`503 server_busy (answers with Retry-After, nothing written): ${r.busy}; client waits ${r.busyWaits.count} totalling ${(r.busyWaits.ms / 1000).toFixed(1)} s`);
+  print(`503 server_busy or 429 too_many_requests (answers with Retry-After, nothing written): ${r.busy}; client waits ${r.busyWaits.count} totalling ${(r.busyWaits.ms / 1000).toFixed(1)} s`);
   if (r.errorSamples.length) print(`first errors: ${r.errorSamples.map((e) => `t=${e.at}s ${e.label} ${e.error ?? `${e.status} ${e.code ?? ''}`.trim()} ${e.ms} ms`).join(', ')}`);
   if (r.unanswered) print(`unanswered: ${r.all.slow} answered after ${UNANSWERED_AFTER_MS / 1000} s, ${r.all.errors} never; between t=${r.all.badFirst.toFixed(1)} s and t=${r.all.badLast.toFixed(1)} s`);
   print(`health on new connections: ${r.health.count} checks, p50 ${fmtMs(r.health.p50)}, max ${fmtMs(r.health.max)}, ${r.health.unanswered} unanswered within 5 s${r.health.badSamples.length ? `; late or failed: ${r.health.badSamples.join(', ')}` : ''}`);

@@ -5,7 +5,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Permission } from '../../contract/permissions';
 import type { Ctx } from '../context';
-import type { Db } from '../db';
+import { remembered } from '../answer-cache';
+import type { Db, Queryable } from '../db';
+import { orgKey, setGateKey, userKey } from '../gate-key';
 import { fieldError, HttpError } from '../http';
 import { MAX_INT4 } from '../schema';
 import { verifyAccessToken } from './jwt';
@@ -50,7 +52,9 @@ export function verifyBearer(req: IncomingMessage, ctx: Ctx): TokenPrincipal {
       ? unauthorized('token_expired', 'Access token has expired')
       : unauthorized('invalid_token', 'Access token is not valid');
   }
-  return { userId: Number(result.claims.sub), sessionId: result.claims.sid };
+  const userId = Number(result.claims.sub);
+  setGateKey(userKey(userId)); // D34: the caller look-up and whatever follows wait in this user's turn
+  return { userId, sessionId: result.claims.sid };
 }
 
 /** D9: the id in X-Organization-ID, or null without the header; a malformed value is a 400 naming it. */
@@ -85,27 +89,8 @@ async function callerRow(db: Db, p: TokenPrincipal, orgId: number | null, nowMs:
   return row;
 }
 
-/** Remembered answers are dropped past this many (a crude bound; sessions are few on one machine). */
-const MAX_REMEMBERED = 10_000;
-const memory = new WeakMap<Db, Map<string, { generation: number; value: unknown }>>();
-
-/**
- * The answer to a read, kept until the database may have been written to. Only PGlite offers a write
- * generation (one process owns its data, so nothing changes behind our back); on PostgreSQL, which
- * other instances share, every call reads afresh so logout and revocation stay immediate everywhere.
- */
-export async function remembered<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
-  const generation = db.writeGeneration();
-  if (generation === null) return load();
-  let answers = memory.get(db);
-  if (!answers) memory.set(db, (answers = new Map()));
-  const hit = answers.get(key);
-  if (hit && hit.generation === generation) return hit.value as T;
-  const value = await load();
-  if (answers.size >= MAX_REMEMBERED) answers.clear();
-  answers.set(key, { generation, value }); // under the generation from before the read: a write meanwhile makes it stale
-  return value;
-}
+/** Moved beside the database gate (answer-cache.ts); still exported here for callers written before the move. */
+export { remembered } from '../answer-cache';
 
 const asCaller = (p: TokenPrincipal, row: CallerRow): Caller => ({ ...p, email: row.email, firstName: row.first_name });
 
@@ -135,5 +120,26 @@ export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: 
   if (row.role === null) throw notAMember(orgId);
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
+  setGateKey(orgKey(orgId)); // D34: a member's work waits in the organization's turn
   return { ...asCaller(principal, row), org: { id: orgId, role: row.role, permissions } };
+}
+
+/** D38: the advisory lock of one organization's roles and permissions (pg_advisory_xact_lock(namespace, org)). */
+const ORG_LOCK_NAMESPACE = 72_410_201;
+
+/**
+ * D38: the caller's membership, role and permission read again inside the change's own transaction,
+ * after taking the organization's lock: shared for ordinary changes, exclusive (`changesAccess`) for
+ * those that change roles or permissions. A demotion or removal therefore either committed before the
+ * change's read (which then sees it: 403) or waits until the change has committed; never both after.
+ */
+export async function recheckMember(tx: Queryable, caller: OrgCaller, permission: Permission, nowMs: number, changesAccess: boolean): Promise<OrgCaller> {
+  const orgId = caller.org.id;
+  await tx.query(`select ${changesAccess ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}($1, $2)`, [ORG_LOCK_NAMESPACE, orgId]);
+  const [row] = await tx.query<CallerRow>(CALLER_SQL, [caller.sessionId, caller.userId, orgId, new Date(nowMs)]);
+  if (!row || row.expires_at.getTime() <= nowMs) throw sessionEnded();
+  if (row.role === null) throw notAMember(orgId);
+  const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
+  if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
+  return { ...caller, org: { id: orgId, role: row.role, permissions } };
 }

@@ -22,7 +22,8 @@ const MIN_REQUESTS = 1500;
 const WIDTH = 4;
 /** The cases are many; a run past this many is a generator gone wrong, not more coverage. */
 const MAX_REQUESTS = 8000;
-const SUITE_TIME_LIMIT_MS = 60_000;
+/** A bound for a stuck run on a busy machine, not a speed requirement: every request is sent and must be answered. */
+const RUN_TIMEOUT_MS = 600_000;
 /** The share of a guest's calls to session routes that are sent (see cases()). */
 const ANONYMOUS_401_SAMPLE = 0.25;
 /** Hostile strings per text field, picked by the PRNG (text at the length limit is always sent). */
@@ -388,8 +389,7 @@ forEachBackend('Hostile input', (backend, label) => {
 
     const before = await digest(db, DIGEST_EXCLUDES);
     const auditBefore = (await auditRows(db)).length;
-    const deadline = started + SUITE_TIME_LIMIT_MS;
-    const answers = await pooled(list.map((h) => () => (Date.now() > deadline ? Promise.resolve<Answer>({ status: 0, headers: {}, text: '', error: 'suite time limit' }) : send(b.server.port, agent, h))), WIDTH);
+    const answers = await pooled(list.map((h) => () => send(b.server.port, agent, h)), WIDTH);
     for (const t of transportCases({ Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) })) {
       list.push({ label: `transport ${t.label}`, method: t.data.split(' ', 1)[0] ?? '?', path: '(raw)', headers: {}, expect: t.expect });
       answers.push(parseRaw(await rawRequest(b.server.port, t.data, 3000)));
@@ -438,5 +438,5 @@ forEachBackend('Hostile input', (backend, label) => {
 
     // Secrets: none in the log, in an error answer or in the activity log.
     assertNoSecrets({ logs: b.server.logs, bodies, auditRows: audit, secrets: [...secrets, ...(await serverSecrets(db, jwtSecret))] });
-  });
+  }, RUN_TIMEOUT_MS);
 }, { env: { ...SUITE_ENV } });

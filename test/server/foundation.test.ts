@@ -97,6 +97,19 @@ forEachBackend('API foundation', (backend, label) => {
       expect((after.body.results as { id: number }[])[0]!.id).toBe(made.body.id);
     });
 
+    test('D34 case variants of a search get the same answer, and on PGlite share one kept answer', async () => {
+      const t = tokens(await api.login('owner@demo.test'));
+      const acme = await orgId(server.db, 'Acme Plumbing');
+      await server.db.query('update users set first_name = first_name where id = 0'); // nothing kept from before
+      const first = await api.get(`${CUSTOMERS}?q=example&page_size=50`, auth(t.access_token, acme));
+      expect(first.body.count).toBeGreaterThan(0);
+      for (const q of ['EXAMPLE', 'Example', 'eXaMpLe']) {
+        const variant = await countQueries(server, () => api.get(`${CUSTOMERS}?q=${q}&page_size=50`, auth(t.access_token, acme)));
+        expect(variant.result.body, q).toEqual(first.body); // the search is case-insensitive (on PostgreSQL, read afresh)
+        expect(variant.queries.length, q).toBe(label === 'PGlite' ? 0 : 3); // the caller, the count, the page
+      }
+    });
+
     test('D16 logout takes effect on the very next request, on every route', async () => {
       const t = tokens(await api.login('owner@demo.test'));
       const acme = await orgId(server.db, 'Acme Plumbing');

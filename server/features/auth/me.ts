@@ -1,7 +1,8 @@
 // SPEC §7 GET /v1/auth/me/: the user, their organizations, and role, permissions and features in the
 // organization the request names (X-Organization-ID), else the favorite, else the only one (D4, D9).
 // One query: the session's liveness is part of it (the route's access is 'token').
-import { notAMember, organizationIdFrom, remembered, sessionEnded } from '../../auth/access';
+import { remembered } from '../../answer-cache';
+import { notAMember, organizationIdFrom, sessionEnded } from '../../auth/access';
 import { num } from '../../db';
 import { defineRoute } from '../../route';
 

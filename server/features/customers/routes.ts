@@ -1,7 +1,8 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
 import { IMPORT_MAX_BYTES, type Customer, type CustomerInput } from '../../../contract/customers';
-import { permissionDenied, remembered } from '../../auth/access';
+import { remembered } from '../../answer-cache';
+import { permissionDenied } from '../../auth/access';
 import { BASE_SECURITY_HEADERS, fieldError } from '../../http';
 import { defineRoute, RAW, reply } from '../../route';
 import { intText } from '../../schema';
@@ -31,9 +32,12 @@ const list = defineRoute({
       return listDeleted(tx, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
     }
     const filter = { q: q.q, status: q.status, tag: q.tag, sort: q.sort, page: q.page, pageSize: q.page_size };
-    // On PGlite a page is kept until anything is written (auth/access.ts `remembered`): browsing back and
-    // forth, and many people looking at the same list, cost the database nothing.
-    return remembered(ctx.db, `customers:${caller.org.id}:${JSON.stringify(filter)}`, () => listCustomers(tx, caller.org.id, filter));
+    // On PGlite a page is kept until anything is written (answer-cache.ts): browsing back and forth, and
+    // many people looking at the same list, cost the database nothing. D34: the search is
+    // case-insensitive (repo.ts lowercases it), so its case is not part of the key: 'ACME' and 'acme'
+    // share one answer, and case variants cannot make every search a miss.
+    const key = { ...filter, q: filter.q?.toLowerCase() ?? null };
+    return remembered(ctx.db, `customers:${caller.org.id}:${JSON.stringify(key)}`, () => listCustomers(tx, caller.org.id, filter));
   },
 });
 

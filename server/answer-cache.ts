@@ -1,0 +1,104 @@
+// D34: answers to reads, kept beside the database gate so a repeated read costs the database nothing.
+// Only PGlite offers a write generation (one process owns its data, so nothing changes behind our back);
+// an answer is kept until anything may have been written, and on PostgreSQL, which other instances
+// share, every call reads afresh so logout and revocation stay immediate everywhere.
+// The cache is bounded in bytes (ANSWER_CACHE_BYTES, least recently used out), each answer's size
+// estimated from its JSON; callers key it on normalized input, so case variants of one search share an
+// answer and cannot be used to fill it.
+import type { Db } from './db';
+
+/** D34: the most the remembered answers of one database may weigh, by estimate. */
+export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+/** An answer larger than this share of the budget is not kept (it would push out many small ones). */
+const LARGEST_SHARE = 1 / 16;
+/** Per entry: the map's slot, the entry object, the key string's header; a JS object weighs about this much more than its JSON. */
+const ENTRY_OVERHEAD_BYTES = 200;
+const OBJECT_FACTOR = 3;
+
+/** The estimated heap weight of a key and its answer: UTF-16 bytes of the key, and of the answer's JSON times OBJECT_FACTOR. */
+export function estimateBytes(key: string, value: unknown): number {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  return ENTRY_OVERHEAD_BYTES + 2 * key.length + OBJECT_FACTOR * 2 * (json?.length ?? 0);
+}
+
+/** A byte-bounded map, least recently used first; every entry belongs to one write generation. */
+export class AnswerCache {
+  #entries = new Map<string, { value: unknown; bytes: number }>();
+  #bytes = 0;
+  #generation: number | null = null;
+
+  constructor(readonly maxBytes = ANSWER_CACHE_BYTES) {}
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The answer under `key`, when it was kept in this generation. */
+  get(key: string, generation: number): { value: unknown } | undefined {
+    if (generation !== this.#generation) return undefined;
+    const hit = this.#entries.get(key);
+    if (!hit) return undefined;
+    this.#entries.delete(key); // most recently used goes last
+    this.#entries.set(key, hit);
+    return hit;
+  }
+
+  /** Keeps an answer read in `generation`; answers of an older generation can never be used again and go. */
+  set(key: string, generation: number, value: unknown): void {
+    if (this.#generation === null || generation > this.#generation) this.clear(generation);
+    else if (generation < this.#generation) return; // read before a write that was seen since: already stale
+    const bytes = estimateBytes(key, value);
+    if (bytes > this.maxBytes * LARGEST_SHARE) return;
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#bytes -= old.bytes;
+      this.#entries.delete(key);
+    }
+    this.#entries.set(key, { value, bytes });
+    this.#bytes += bytes;
+    for (const [k, e] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(k);
+      this.#bytes -= e.bytes;
+    }
+  }
+
+  clear(generation: number | null = null): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+    this.#generation = generation;
+  }
+}
+
+const caches = new WeakMap<Db, AnswerCache>();
+
+/** The cache of one database (tests look at its figures). */
+export function answerCacheOf(db: Db): AnswerCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new AnswerCache()));
+  return cache;
+}
+
+/**
+ * The answer to a read, kept until the database may have been written to (PGlite only). The key must
+ * name everything the answer depends on, normalized: inputs that give the same answer, one key.
+ */
+export async function remembered<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
+  const generation = db.writeGeneration();
+  if (generation === null) return load();
+  const cache = answerCacheOf(db);
+  const hit = cache.get(key, generation);
+  if (hit) return hit.value as T;
+  const value = await load();
+  cache.set(key, generation, value); // under the generation from before the read: a write meanwhile makes it stale
+  return value;
+}

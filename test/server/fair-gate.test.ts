@@ -1,0 +1,145 @@
+// D34: the database gate serves keys (organizations, users, anon) in turn; a full queue of one key is a
+// 429 that delays no other; one key holds at most its share of slots. The answer cache beside it is
+// bounded in bytes. Order and counts, never durations.
+import { describe, expect, test } from 'vitest';
+import { AnswerCache, estimateBytes } from '../../server/answer-cache';
+import { DB_KEY_QUEUE_LIMIT, DbGate, FairShareError, SaturatedError } from '../../server/db-gate';
+import { currentGateKey, setGateKey, withGateKey } from '../../server/gate-key';
+
+/** A promise and its resolver: an operation held until the test lets it go. */
+function held() {
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => (release = resolve));
+  return { done, release };
+}
+
+describe('D34 the fair gate', () => {
+  test('D34 free slots go to the waiting keys in turn, not in arrival order', async () => {
+    const gate = new DbGate({ slots: 1 });
+    const hold = held();
+    const first = gate.run(() => hold.done, 'org:1');
+    const order: string[] = [];
+    const ops = [
+      ...Array.from({ length: 4 }, (_, i) => gate.run(async () => void order.push(`a${i}`), 'org:1')),
+      ...Array.from({ length: 2 }, (_, i) => gate.run(async () => void order.push(`b${i}`), 'org:2')),
+      gate.run(async () => void order.push('anon'), 'anon'),
+    ];
+    expect(gate.stats()).toMatchObject({ running: 1, queued: 7, queues: 3 });
+    hold.release();
+    await Promise.all([first, ...ops]);
+    // org:1 had four waiting before org:2 and anon arrived; each key still gets the next turn.
+    expect(order).toEqual(['a0', 'b0', 'anon', 'a1', 'b1', 'a2', 'a3']);
+  });
+
+  test('D34 a key whose own queue is full is refused at once (FairShareError), and another key is not', async () => {
+    const gate = new DbGate({ slots: 1, keyQueueLimit: 3 });
+    const hold = held();
+    const first = gate.run(() => hold.done, 'org:1');
+    const queued = Array.from({ length: 3 }, () => gate.run(async () => 'a', 'org:1'));
+    const refused = await gate.run(async () => 'never', 'org:1').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(FairShareError);
+    expect(refused).toMatchObject({ key: 'org:1' });
+    const other = gate.run(async () => 'b', 'org:2'); // queued, not refused: org:1's queue is not its own
+    expect(gate.stats()).toMatchObject({ queued: 4, limited: 1, refused: 0 });
+    hold.release();
+    expect(await Promise.all([...queued, other])).toEqual(['a', 'a', 'a', 'b']);
+  });
+
+  test('D2 all keys together past the global limit are refused with SaturatedError (503), as before', async () => {
+    const gate = new DbGate({ slots: 1, queueLimit: 4, keyQueueLimit: 3 });
+    const hold = held();
+    const first = gate.run(() => hold.done, 'org:1');
+    const queued = [gate.run(async () => 1, 'org:1'), gate.run(async () => 2, 'org:1'), gate.run(async () => 3, 'org:2'), gate.run(async () => 4, 'org:3')];
+    expect(await gate.run(async () => 5, 'org:4').catch((e: unknown) => e)).toMatchObject({ reason: 'queue_full' });
+    expect(await gate.run(async () => 5, 'org:4').catch((e: unknown) => e)).toBeInstanceOf(SaturatedError);
+    hold.release();
+    await Promise.all([first, ...queued]);
+    expect(gate.stats()).toMatchObject({ refused: 2, limited: 0, queued: 0, queues: 0, running: 0 });
+  });
+
+  test('D34 one key holds at most its share of the slots; another key finds one free', async () => {
+    const gate = new DbGate({ slots: 4, keySlots: 3 });
+    const holds = Array.from({ length: 5 }, held);
+    let running = 0;
+    let most = 0;
+    const heavy = holds.map((h) => gate.run(async () => {
+      most = Math.max(most, ++running);
+      await h.done;
+      running--;
+    }, 'org:1'));
+    expect(gate.stats()).toMatchObject({ running: 3, queued: 2 }); // one slot stays free for others
+    let otherRan = false;
+    await gate.run(async () => void (otherRan = true), 'org:2'); // runs while org:1 is still held
+    expect(otherRan).toBe(true);
+    for (const h of holds) h.release();
+    await Promise.all(heavy);
+    expect(most).toBe(3);
+  });
+
+  test('D34 a waiter past its deadline leaves its key queue; the other keys are served', async () => {
+    const gate = new DbGate({ slots: 1, queueTimeoutMs: 20 });
+    const hold = held();
+    const first = gate.run(() => hold.done, 'org:1');
+    const late = gate.run(async () => 'late', 'org:2').catch((e: unknown) => e);
+    expect(await late).toMatchObject({ reason: 'queue_timeout' });
+    expect(gate.stats()).toMatchObject({ queued: 0, queues: 0 });
+    hold.release();
+    await first;
+    expect(await gate.run(async () => 'next', 'org:2')).toBe('next');
+  });
+
+  test('D34 the key flows with the request: anon, then the user, then the organization; none outside a request', async () => {
+    expect(currentGateKey()).toBe('system');
+    const seen: string[] = [];
+    await withGateKey(async () => {
+      seen.push(currentGateKey());
+      setGateKey('user:7');
+      await Promise.resolve();
+      seen.push(currentGateKey());
+      setGateKey('org:3');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      seen.push(currentGateKey());
+    });
+    setGateKey('org:9'); // outside a request: nothing to name
+    expect(seen).toEqual(['anon', 'user:7', 'org:3']);
+    expect(currentGateKey()).toBe('system');
+  });
+
+  test('D34 the server default: 100 waiting per key', () => {
+    expect(DB_KEY_QUEUE_LIMIT).toBe(100);
+  });
+});
+
+describe('D34 the answer cache', () => {
+  const page = (i: number) => ({ count: 1000, results: Array.from({ length: 25 }, (_, j) => ({ id: i * 100 + j, name: `Customer ${i}-${j}`, email: `c${i}.${j}@example.test` })) });
+
+  test('D34 the cache never weighs more than its bound; the least recently used answers go first', () => {
+    const bound = 200_000;
+    const cache = new AnswerCache(bound);
+    const one = estimateBytes('page:0', page(0));
+    expect(one).toBeGreaterThan(2 * JSON.stringify(page(0)).length); // an estimate of the heap, not of the JSON
+    for (let i = 0; i < 500; i++) {
+      cache.set(`page:${i}`, 1, page(i));
+      expect(cache.get('page:0', 1)).toBeDefined(); // used again and again: always the most recent
+      expect(cache.bytes).toBeLessThanOrEqual(bound);
+    }
+    expect(cache.size).toBeGreaterThan(bound / one / 2); // full, not emptied
+    expect(cache.size).toBeLessThan(bound / one + 1);
+    expect(cache.get('page:499', 1)?.value).toEqual(page(499));
+    expect(cache.get('page:1', 1)).toBeUndefined(); // long gone
+  });
+
+  test('D34 a write makes every kept answer go; an answer read before the write is not kept; a huge one is not kept', () => {
+    const cache = new AnswerCache(1_000_000);
+    cache.set('a', 1, page(1));
+    expect(cache.get('a', 1)).toBeDefined();
+    expect(cache.get('a', 2)).toBeUndefined();
+    cache.set('b', 2, page(2));
+    expect(cache.size).toBe(1); // generation 1's answers went
+    cache.set('a', 1, page(1)); // read before the write: stale
+    expect(cache.get('a', 2)).toBeUndefined();
+    cache.set('huge', 2, 'x'.repeat(200_000));
+    expect(cache.get('huge', 2)).toBeUndefined();
+    expect(cache.bytes).toBe(estimateBytes('b', page(2)));
+  });
+});
