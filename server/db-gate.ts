@@ -15,7 +15,7 @@ export const DB_QUEUE_TIMEOUT_MS = 2_000;
 /** Operations waiting beyond this many, all keys together, are refused on arrival (503). */
 export const DB_QUEUE_LIMIT = 500;
 /** D34: operations of one key (organization, user or anon) waiting beyond this many are refused on arrival (429). */
-export const DB_KEY_QUEUE_LIMIT = 100;
+export const DB_KEY_QUEUE_LIMIT = 200;
 
 export class SaturatedError extends Error {
   override name = 'SaturatedError';

@@ -213,7 +213,7 @@ describe('the gate', () => {
   test('D2 the server defaults: a 2 s deadline and a 500-operation queue', () => {
     expect(DB_QUEUE_TIMEOUT_MS).toBe(2_000);
     expect(DB_QUEUE_LIMIT).toBe(500);
-    expect(DB_KEY_QUEUE_LIMIT).toBe(100);
+    expect(DB_KEY_QUEUE_LIMIT).toBe(200);
   });
 });
 

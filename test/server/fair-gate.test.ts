@@ -106,7 +106,7 @@ describe('D34 the fair gate', () => {
   });
 
   test('D34 the server default: 100 waiting per key', () => {
-    expect(DB_KEY_QUEUE_LIMIT).toBe(100);
+    expect(DB_KEY_QUEUE_LIMIT).toBe(200);
   });
 });
 
