@@ -1,6 +1,8 @@
 // D13: tokens, passwords, refresh tokens, Authorization headers and the bodies of /v1/auth/ calls
 // never leave the browser in error events, breadcrumbs or spans. Pure and Sentry-free, so it is
 // testable on its own and costs nothing until the error-reporting chunk loads.
+// D37: the token of a secret-bearing path (/invite/{token}…, contract/secret-paths.ts) is redacted too.
+import { redactSecretPaths } from '../../contract/secret-paths';
 
 export const FILTERED = '[Filtered]';
 /** Object keys whose values are secrets wherever they appear (headers, bodies, extras, contexts). */
@@ -18,7 +20,7 @@ const AUTH_CALL = /\/v1\/auth\//;
 const MAX_DEPTH = 12;
 
 export function scrubString(s: string): string {
-  return s
+  return redactSecretPaths(s)
     .replace(JWT, FILTERED)
     .replace(BEARER, `$1${FILTERED}`)
     .replace(SECRET_PAIR, `$1${FILTERED}`)

@@ -31,6 +31,8 @@ export function sentryOptions(dsn: string): BrowserOptions {
       replayIntegration({ maskAllText: true, maskAllInputs: true, blockAllMedia: true }),
     ],
     beforeSend: (event) => scrub(event),
+    // D37: a page load's transaction is named after its URL (/invite/{token}).
+    beforeSendTransaction: (event) => scrub(event),
     beforeBreadcrumb: (crumb) => scrubBreadcrumb(crumb),
     beforeSendSpan: (span) => scrub(span),
   };

@@ -5,13 +5,15 @@ import { ROLES, type Role } from '../../../contract/permissions';
 import { EMAIL_SHAPE } from '../../../contract/customers';
 import { requireUser } from '../../auth/access';
 import { issueAccessToken } from '../../auth/authenticate';
+import { admitted, hashingRefusal, tooMany } from '../../auth/guards';
+import type { AddressLimiter } from '../../auth/limiter';
 import { hashPassword } from '../../auth/passwords';
 import { createSession } from '../../auth/sessions';
-import { clientKey, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
+import { cancelAttempt, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
 import { writeAudit } from '../../audit';
 import type { Ctx } from '../../context';
 import { num, type Queryable } from '../../db';
-import { clientAddress, HttpError } from '../../http';
+import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { intText, oneOf, optional, rawText, text } from '../../schema';
 import {
@@ -147,11 +149,17 @@ const renew = defineRoute({
 
 // ---- Public: the invitation page ----
 
-/** D18: token guesses are throttled per client address like logins; a real token resets nothing. */
-async function throttled(ctx: Ctx, req: Parameters<typeof clientAddress>[0], token: string): Promise<number> {
-  const attempt = await startAttempt(ctx.db, ctx.config.throttle, `invitation:${token.slice(0, 8)}`, clientKey(clientAddress(req, ctx.config.trustProxy)), ctx.now());
+/**
+ * D18: token guesses are throttled per client address like logins; a real token resets nothing. D36: on
+ * a budget of their own (`invitation:` keys), so a page that makes a browser look up made-up tokens
+ * never blocks the logins of that address. D35: an address known to be throttled never gets here.
+ */
+async function invitationAttempt(ctx: Ctx, address: string, limiter: AddressLimiter, token: string): Promise<number> {
+  const keys = { subject: `invitation:${token.slice(0, 8)}`, client: `invitation:${address}`, checkClient: true };
+  const attempt = await startAttempt(ctx.db, ctx.config.throttle, keys, ctx.now());
   if (attempt.kind === 'throttled') {
-    throw new HttpError(429, 'too_many_attempts', `Too many attempts; try again in ${attempt.retryAfterS} s`, { 'Retry-After': String(attempt.retryAfterS) });
+    if (attempt.clientUntilMs !== null) limiter.block(address, attempt.clientUntilMs);
+    throw tooMany('invitation', attempt.retryAfterS, 'throttled');
   }
   return attempt.attemptId;
 }
@@ -162,20 +170,24 @@ const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessag
 
 const lookup = defineRoute({
   method: 'GET', path: '/v1/invitations/:token/', access: 'public', params: tokenParam,
-  async handler({ req, ctx, params }): Promise<InvitationLookup> {
-    const attempt = await throttled(ctx, req, params.token);
-    const found = await invitationByToken(ctx.db, params.token);
-    if (!found) throw unknownToken();
-    await markAttemptSucceeded(ctx.db, attempt);
-    return {
-      organization: { id: found.org_id, name: found.org_name, logo_url: found.logo_url },
-      inviter: found.inviter,
-      email: found.email,
-      role: found.role,
-      status: invitationStatus(found, new Date(ctx.now())),
-      has_account: found.has_account,
-    };
-  },
+  handler: ({ req, ctx, params }): Promise<InvitationLookup> =>
+    admitted(ctx, req, 'invitation', async ({ address, limiter }) => {
+      const attempt = await invitationAttempt(ctx, address, limiter, params.token);
+      const found = await invitationByToken(ctx.db, params.token);
+      if (!found) {
+        limiter.fail(address, ctx.now());
+        throw unknownToken();
+      }
+      await markAttemptSucceeded(ctx.db, attempt);
+      return {
+        organization: { id: found.org_id, name: found.org_name, logo_url: found.logo_url },
+        inviter: found.inviter,
+        email: found.email,
+        role: found.role,
+        status: invitationStatus(found, new Date(ctx.now())),
+        has_account: found.has_account,
+      };
+    }),
 });
 
 const unusable: Record<string, string> = {
@@ -194,9 +206,17 @@ const accept = defineRoute({
     first_name: optional(text({ max: FIRST_NAME_MAX_LENGTH })),
     password: optional(rawText({ max: MAX_PASSWORD_CHARS })),
   },
-  async handler({ req, ctx, params, body }): Promise<AcceptedInvitation> {
-    const attempt = await throttled(ctx, req, params.token);
+  handler: ({ req, ctx, params, body }): Promise<AcceptedInvitation> => admitted(ctx, req, 'invitation', async ({ address, limiter }) => {
+    const attempt = await invitationAttempt(ctx, address, limiter, params.token);
     const signedIn = req.headers.authorization ? await requireUser(req, ctx) : null;
+    // D35: the token is checked before any password is hashed (the transaction below checks it again).
+    const early = await invitationByToken(ctx.db, params.token);
+    if (!early) {
+      limiter.fail(address, ctx.now());
+      throw unknownToken();
+    }
+    const earlyStatus = invitationStatus(early, new Date(ctx.now()));
+    if (earlyStatus !== 'pending') throw new HttpError(410, `invitation_${earlyStatus}`, unusable[earlyStatus] ?? 'This invitation cannot be used.');
     let hash: string | null = null;
     if (!signedIn) {
       if (!body.first_name) throw new HttpError(400, 'missing_field', 'first_name: is required', {}, { field: 'first_name' });
@@ -204,7 +224,15 @@ const accept = defineRoute({
       if ([...body.password].length < PASSWORD_MIN_LENGTH) { // characters, not UTF-16 units
         throw new HttpError(400, 'invalid_field', `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, {}, { field: 'password' });
       }
-      hash = await hashPassword(body.password, ctx.scryptCost); // before the transaction: scrypt is slow (D17)
+      if (early.has_account) throw accountExists(early.email); // nothing to hash for
+      try {
+        hash = await hashPassword(body.password, ctx.scryptCost, address); // before the transaction: scrypt is slow (D17)
+      } catch (err) {
+        const refusal = hashingRefusal(err, 'invitation');
+        if (!refusal) throw err;
+        await cancelAttempt(ctx.db, attempt); // D35: refused unheard
+        throw refusal;
+      }
     }
     const now = new Date(ctx.now());
     const joined = await ctx.db.transaction(async (tx) => {
@@ -252,7 +280,7 @@ const accept = defineRoute({
       session_id: session.sessionId,
       refresh_expires_at: session.expiresAt.toISOString(),
     };
-  },
+  }),
 });
 
 export const teamRoutes = [members, changeRole, remove, invitations, invite, revoke, renew, lookup, accept];
