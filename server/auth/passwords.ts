@@ -32,6 +32,8 @@ export const MAX_WAITING_SCRYPT = 32;
 export const SCRYPT_WAIT_MS = 5000;
 /** D35: one client address has at most this many derivations running or waiting. */
 export const MAX_SCRYPT_PER_ADDRESS = 2;
+/** The wait a turn gives up after: SCRYPT_WAIT_MS; a test that holds turns on purpose may lengthen it. */
+export const hashingWait = { ms: SCRYPT_WAIT_MS };
 
 /** D35: the derivation was refused: the queue is full, the wait ran out, or its address has its share. */
 export class HashingBusyError extends Error {
@@ -76,7 +78,7 @@ function turn(): Promise<void> {
         } catch (err) {
           reject(err);
         }
-      }, SCRYPT_WAIT_MS),
+      }, hashingWait.ms),
     };
     waiting.push(waiter);
   });
