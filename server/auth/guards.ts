@@ -8,10 +8,15 @@ import { HashingBusyError, MAX_SCRYPT_PER_ADDRESS } from './passwords';
 import { clientKey } from './throttle';
 
 /**
- * D35: calls from one address worked on at once. A login holds a password check, of which one address
- * has at most MAX_SCRYPT_PER_ADDRESS; refreshes and invitation look-ups are a query or two each.
+ * D35: calls from one address worked on at once: [an address without failures, one with failures in the
+ * window]. A login holds a password check, of which one address has at most MAX_SCRYPT_PER_ADDRESS;
+ * refreshes and invitation look-ups are a query or two each, and an office's many tabs share an address.
  */
-export const MAX_IN_FLIGHT: Record<LimitedCall, number> = { login: MAX_SCRYPT_PER_ADDRESS, refresh: 4, invitation: 4 };
+export const MAX_IN_FLIGHT: Record<LimitedCall, readonly [number, number]> = {
+  login: [MAX_SCRYPT_PER_ADDRESS, MAX_SCRYPT_PER_ADDRESS],
+  refresh: [32, 2],
+  invitation: [8, 2],
+};
 
 const limiters = new WeakMap<Ctx, Record<LimitedCall, AddressLimiter>>();
 
@@ -20,7 +25,12 @@ export function limiterOf(ctx: Ctx, call: LimitedCall): AddressLimiter {
   let mine = limiters.get(ctx);
   if (!mine) {
     const make = (c: LimitedCall) =>
-      new AddressLimiter({ maxFailures: ctx.config.throttle.maxFailuresPerClient, windowMs: ctx.config.throttle.windowS * 1000, maxInFlight: MAX_IN_FLIGHT[c] });
+      new AddressLimiter({
+        maxFailures: ctx.config.throttle.maxFailuresPerClient,
+        windowMs: ctx.config.throttle.windowS * 1000,
+        maxInFlight: MAX_IN_FLIGHT[c][0],
+        maxInFlightAfterFailure: MAX_IN_FLIGHT[c][1],
+      });
     mine = { login: make('login'), refresh: make('refresh'), invitation: make('invitation') };
     limiters.set(ctx, mine);
   }

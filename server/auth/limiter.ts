@@ -12,6 +12,11 @@ export interface CallLimits {
   windowMs: number;
   /** Calls from one address being worked on at once; more are refused at once (Retry-After: 1). */
   maxInFlight: number;
+  /**
+   * The same once the address has failed within the window: a flood of made-up tokens reaches the
+   * database this many at a time, while a clean address (an office's many tabs) keeps maxInFlight.
+   */
+  maxInFlightAfterFailure: number;
 }
 
 /** D35: at most this many addresses are remembered per kind of call; the least recently seen idle one goes first. */
@@ -71,7 +76,8 @@ export class AddressLimiter {
     const e = this.entry(address);
     const wait = ignoreFailures ? 0 : this.waitMs(e, nowMs);
     if (wait > 0) return { kind: 'refused', reason: 'throttled', retryAfterS: seconds(wait) };
-    if (e.inFlight >= this.limits.maxInFlight) return { kind: 'refused', reason: 'in_flight', retryAfterS: 1 };
+    const cap = e.failures.length > 0 ? this.limits.maxInFlightAfterFailure : this.limits.maxInFlight;
+    if (e.inFlight >= cap) return { kind: 'refused', reason: 'in_flight', retryAfterS: 1 };
     e.inFlight += 1;
     let left = false;
     return {

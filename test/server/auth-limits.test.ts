@@ -7,7 +7,7 @@ import { issueDeviceToken, verifyDeviceToken } from '../../server/auth/device';
 import { holdHashing } from './hashing';
 
 describe('D35 the address limiter', () => {
-  const limits = { maxFailures: 3, windowMs: 60_000, maxInFlight: 2 };
+  const limits = { maxFailures: 3, windowMs: 60_000, maxInFlight: 2, maxInFlightAfterFailure: 2 };
 
   test('D35 refuses an address once it has maxFailures within the window, until the oldest leaves it', () => {
     const l = new AddressLimiter(limits);
@@ -27,6 +27,13 @@ describe('D35 the address limiter', () => {
     first.leave(); // leaving twice frees one place only
     expect(l.admit('a', 0).kind).toBe('admitted');
     expect(l.admit('a', 0).kind).toBe('refused');
+  });
+
+  test('D35 an address that has failed gets fewer calls in flight', () => {
+    const l = new AddressLimiter({ ...limits, maxInFlight: 3, maxInFlightAfterFailure: 1 });
+    expect([l.admit('a', 0), l.admit('a', 0), l.admit('a', 0), l.admit('a', 0)].map((a) => a.kind)).toEqual(['admitted', 'admitted', 'admitted', 'refused']);
+    l.fail('b', 0);
+    expect([l.admit('b', 0), l.admit('b', 0)].map((a) => a.kind)).toEqual(['admitted', 'refused']);
   });
 
   test('D35 learns a block from the database; D36 a known device is not held back by its address', () => {
