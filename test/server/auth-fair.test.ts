@@ -130,6 +130,17 @@ forEachBackend('API fair authentication', (backend) => {
       expect(other.body.device_token).not.toBe(device); // another person's login gets a token of its own
     });
 
+    test('D19 a device_token of the wrong type or too long is a 400 naming it; a made-up one is ignored', async () => {
+      for (const device_token of [42, 'x'.repeat(129)]) {
+        const r = await client(server.url).login('solo@demo.test', undefined, { device_token });
+        expectError(r, 400);
+        expect(r.body.field).toBe('device_token');
+      }
+      const made = await client(server.url).login('solo@demo.test', undefined, { device_token: 'd1.1.made-up.token' });
+      expect(made.status).toBe(200);
+      expect(made.body.device_token).not.toBe('d1.1.made-up.token');
+    });
+
     test('D36 when an email is throttled for unknown clients, its device token still logs in on the right password', async () => {
       const user = await createUser(server.db);
       const device = String((await client(server.url).login(user.email, user.password)).body.device_token);
