@@ -25,7 +25,8 @@ export const API_ROUTES: readonly RouteDef[] = [
 
 const MAX_LOGGED_PATH = 200;
 /** D37: a request path as the logs may show it: secrets replaced (contract/secret-paths.ts), then shortened. */
-export const loggablePath = (raw: string | undefined) => redactSecretPaths(raw ?? '?').slice(0, MAX_LOGGED_PATH);
+export const loggablePath = (raw: string | undefined) =>
+  redactSecretPaths(redactSecretPaths(raw ?? '?').slice(0, MAX_LOGGED_PATH)); // a cut `[redacted]` is whole again
 
 export interface AppParts {
   serveStatic: (req: IncomingMessage, res: ServerResponse, decodedPath: string) => Promise<void>;

@@ -5,6 +5,8 @@ import { AddressLimiter } from '../../server/auth/limiter';
 import { MAX_CONCURRENT_SCRYPT, MAX_SCRYPT_PER_ADDRESS, MAX_WAITING_SCRYPT, SCRYPT_WAIT_MS, scryptLoad } from '../../server/auth/passwords';
 import { issueDeviceToken, verifyDeviceToken } from '../../server/auth/device';
 import { holdHashing } from './hashing';
+import { loggablePath } from '../../server/app';
+import { SECRET_PATH_PREFIXES, unredactedSecretPaths } from '../../contract/secret-paths';
 
 describe('D35 the address limiter', () => {
   const limits = { maxFailures: 3, windowMs: 60_000, maxInFlight: 2, maxInFlightAfterFailure: 2 };
@@ -106,5 +108,22 @@ describe('D36 device tokens', () => {
     expect(verifyDeviceToken(secret, undefined, 'viewer@demo.test')).toBeNull();
     expect(issueDeviceToken(secret, 7, 'viewer@demo.test')).not.toBe(token); // a random id each time
     expect(token.split('.')).toHaveLength(4); // never three parts: it cannot pass for a JWT
+  });
+});
+
+describe('D37 secret paths in the log', () => {
+  const token = 'QTGJx9w2b6Yq0mZpL3vE7rT1kN8sH4dF5gJ2aC0vE7';
+
+  test('D37 loggablePath writes every listed secret segment as [redacted], also one the length limit cuts', () => {
+    expect(SECRET_PATH_PREFIXES).toEqual(['/invite/', '/v1/invitations/', '/reset/']);
+    expect(loggablePath(`/invite/${token}`)).toBe('/invite/[redacted]');
+    expect(loggablePath(`/api/v1/invitations/${token}/accept/`)).toBe('/api/v1/invitations/[redacted]/accept/');
+    expect(loggablePath(`/reset/${token}`)).toBe('/reset/[redacted]');
+    expect(loggablePath('/api/v1/team/invitations/12/')).toBe('/api/v1/team/invitations/12/');
+    for (let pad = 180; pad < 200; pad++) {
+      const shown = loggablePath(`/${'a'.repeat(pad)}/invite/${token}`);
+      expect(shown).not.toContain(token.slice(0, 4));
+      expect(unredactedSecretPaths(shown)).toEqual([]);
+    }
   });
 });
