@@ -4,7 +4,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Ctx } from '../context';
 import { clientAddress, HttpError } from '../http';
 import { AddressLimiter, type LimitedCall } from './limiter';
+import { verifyAccessToken } from './jwt';
 import { HashingBusyError, MAX_SCRYPT_PER_ADDRESS } from './passwords';
+import { MAX_SESSION_AGE_MS } from './sessions';
 import { clientKey } from './throttle';
 
 /**
@@ -69,6 +71,24 @@ export async function admitted<T>(ctx: Ctx, req: IncomingMessage, call: LimitedC
   } finally {
     admission.leave();
   }
+}
+
+/** D36: failed refreshes a known session may make within the window before its address's block holds it too. */
+export const MAX_FAILURES_PER_KNOWN_SESSION = 5;
+
+/**
+ * D36 for refresh: the session a refresh's bearer token (the app sends its access token, expired or
+ * not) proves the caller had, checked without the database; null for none or one we did not sign.
+ * Such a caller is not held back by its address's failed refreshes (someone else's made-up tokens
+ * from an office's shared address), only by its own.
+ */
+export function knownSession(ctx: Ctx, req: IncomingMessage): string | null {
+  const bearer = /^Bearer ([^\s]+)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (!bearer) return null;
+  const verified = verifyAccessToken(bearer, ctx.jwtSecret, 0); // signature and form; its age is checked below
+  if (!verified.ok || verified.claims.iat * 1000 < ctx.now() - MAX_SESSION_AGE_MS) return null;
+  const key = `session:${verified.claims.sid}`;
+  return limiterOf(ctx, 'refresh').failuresOf(key, ctx.now()) < MAX_FAILURES_PER_KNOWN_SESSION ? key : null;
 }
 
 /** D35: a refused password check as an answer: the address's share is 429, a full or slow queue 503. */

@@ -98,6 +98,12 @@ export class AddressLimiter {
     if (e.failures.length > this.limits.maxFailures) e.failures.shift();
   }
 
+  /** Failures of this key within the window (D36: a known session's own failed refreshes). */
+  failuresOf(key: string, nowMs: number): number {
+    const e = this.entries.get(key);
+    return e ? (this.waitMs(e, nowMs), e.failures.length) : 0;
+  }
+
   /** The database says this address is throttled until then (another instance may have counted). */
   block(address: string, untilMs: number): void {
     const e = this.entry(address);

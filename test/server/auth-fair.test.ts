@@ -103,6 +103,21 @@ forEachBackend('API fair authentication', (backend) => {
       expect((await client(server.url).refresh(good.refresh_token)).status).toBe(200);
     });
 
+    test('D36 a refresh that proves its session (the app sends its access token) is not held back by its address\'s failed refreshes', async () => {
+      const mine = tokens(await client(server.url).login('solo@demo.test'));
+      const from = client(server.url, newAddress());
+      for (let i = 0; i < 5; i++) expectError(await from.refresh(randomToken()), 401);
+      expectError(await from.refresh(mine.refresh_token), 429, 'too_many_attempts'); // without proof: the address's block
+      const forged = `${mine.access_token.slice(0, -4)}AAAA`;
+      expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: mine.refresh_token }, { Authorization: `Bearer ${forged}` }), 429);
+      const proved = await from.post('/api/v1/auth/refresh/', { refresh_token: mine.refresh_token }, { Authorization: `Bearer ${mine.access_token}` });
+      expect(proved.status).toBe(200);
+      // Its own failures still count: five made-up refresh tokens under its name, then it waits too.
+      for (let i = 0; i < 5; i++) expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: randomToken() }, { Authorization: `Bearer ${mine.access_token}` }), 401);
+      const next = tokens(proved);
+      expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: next.refresh_token }, { Authorization: `Bearer ${next.access_token}` }), 429);
+    });
+
     test('D35 refresh failures are recorded in the database, so other instances learn the block', async () => {
       const address = newAddress();
       for (let i = 0; i < 2; i++) await client(server.url, address).refresh(randomToken());

@@ -57,6 +57,9 @@ describe('SPEC §4 session load', () => {
     await t.session.load();
     expect(t.api.count('/api/v1/auth/refresh/')).toBe(1);
     expect(t.storage.get(KEYS.accessToken)).not.toBe(soon);
+    // D36: the refresh carries the access token it replaces, so the server knows the session even when
+    // others' made-up refresh tokens have throttled this address.
+    expect(t.api.calls.find((c) => c.path === '/api/v1/auth/refresh/')?.headers.authorization).toBe(`Bearer ${soon}`);
   });
 
   test('SPEC §4 the refresh lifetime has passed → cleared, the path stored, /login', async () => {

@@ -1,7 +1,7 @@
 // SPEC §7 authentication calls: login, refresh, logout, and the current user (me.ts).
 import { issueAccessToken, authenticate } from '../../auth/authenticate';
 import { issueDeviceToken, MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
-import { admitted, hashingRefusal, tooMany } from '../../auth/guards';
+import { admitted, hashingRefusal, knownSession, tooMany } from '../../auth/guards';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, rotateRefreshToken, sessionOfRefreshToken } from '../../auth/sessions';
 import { cancelAttempt, emailKey, markAttemptSucceeded, recordClientFailure, startAttempt, type AttemptKeys } from '../../auth/throttle';
@@ -96,13 +96,15 @@ const REFRESH_REFUSALS = {
 /**
  * POST /v1/auth/refresh/ { refresh_token } → access_token, refresh_token (rotated, D8). D35: throttled per
  * address like login: its failures are counted (in memory and in the database), and a throttled address
- * is refused before the database.
+ * is refused before the database, unless the caller proves its session with a bearer token we signed
+ * (D36, guards.ts knownSession), which is held to its own failures instead.
  */
 const refresh = defineRoute({
   method: 'POST', path: '/v1/auth/refresh/', access: 'public', transaction: false, ignoreUnknownFields: true,
   body: { refresh_token: rawText({ max: MAX_REFRESH_TOKEN_CHARS }) },
-  handler: ({ req, ctx, body }) =>
-    admitted(ctx, req, 'refresh', async ({ address, limiter }) => {
+  handler: ({ req, ctx, body }) => {
+    const session = knownSession(ctx, req); // D36: a caller that proves its session is judged on its own failures
+    return admitted(ctx, req, 'refresh', async ({ address, limiter }) => {
       const result = await rotateRefreshToken(ctx.db, body.refresh_token, ctx.now());
       if (result.kind === 'rotated' || result.kind === 'grace') {
         return {
@@ -113,10 +115,12 @@ const refresh = defineRoute({
       }
       if (result.kind === 'reused') ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
       limiter.fail(address, ctx.now());
+      if (session) limiter.fail(session, ctx.now());
       const until = await recordClientFailure(ctx.db, ctx.config.throttle, `refresh:${address}`, ctx.now());
       if (until !== null) limiter.block(address, until); // D18: other instances' failures count too
       throw REFRESH_REFUSALS[result.kind]();
-    }),
+    }, session !== null);
+  },
 });
 
 /**
