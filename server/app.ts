@@ -12,6 +12,7 @@ import { dashboardRoutes } from './features/dashboard/routes';
 import { permissionRoutes } from './features/permissions/routes';
 import { systemRoutes } from './features/system/routes';
 import { teamRoutes } from './features/team/routes';
+import { redactSecretPaths } from '../contract/secret-paths';
 import { HttpError, requestPath, sendError } from './http';
 import { describeError } from './log';
 import type { RouteDef } from './route';
@@ -24,11 +25,9 @@ export const API_ROUTES: readonly RouteDef[] = [
 ];
 
 const MAX_LOGGED_PATH = 200;
-/** Path segments that are secrets (an invitation link's token): never written to a log. */
-const SECRET_SEGMENT = /(\/invitations\/)[^/?#]+/g;
-
-/** A request path as the logs may show it: shortened, secrets replaced. */
-export const loggablePath = (raw: string | undefined) => (raw ?? '?').replace(SECRET_SEGMENT, '$1[token]').slice(0, MAX_LOGGED_PATH);
+/** D37: a request path as the logs may show it: secrets replaced (contract/secret-paths.ts), then shortened. */
+export const loggablePath = (raw: string | undefined) =>
+  redactSecretPaths(redactSecretPaths(raw ?? '?').slice(0, MAX_LOGGED_PATH)); // a cut `[redacted]` is whole again
 
 export interface AppParts {
   serveStatic: (req: IncomingMessage, res: ServerResponse, decodedPath: string) => Promise<void>;

@@ -40,11 +40,12 @@ export async function orgIdOf(url, access, name = ORG_NAME) {
 }
 
 /**
- * Logs in `count` sessions, `concurrency` at a time (a login is one OWASP-cost scrypt; the server's
- * thread pool runs 4 at once). Accounts are used in turn, so no email has more than a few logins in
- * flight: D18 counts a login as a failure until its password proves right.
+ * Logs in `count` sessions, `concurrency` at a time (a login is one OWASP-cost scrypt; D35: one address
+ * has at most 2 logins in flight, and every login here comes from this one). Accounts are used in turn,
+ * so no email has more than a few logins in flight: D18 counts a login as a failure until its password
+ * proves right.
  */
-export async function loginMany(url, count, emails, concurrency = 4) {
+export async function loginMany(url, count, emails, concurrency = 2) {
   const sessions = new Array(count);
   let next = 0;
   const worker = async () => {

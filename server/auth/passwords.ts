@@ -26,42 +26,112 @@ const MAX_P = 16;
  * holds 128 MiB, so eight logins at once would otherwise take a gigabyte (the memory bench measures it).
  */
 export const MAX_CONCURRENT_SCRYPT = 2;
+/** D35: at most this many wait for a turn; one more is refused at once. */
+export const MAX_WAITING_SCRYPT = 32;
+/** D35: a waiting derivation gives up after this long. */
+export const SCRYPT_WAIT_MS = 5000;
+/** D35: one client address has at most this many derivations running or waiting. */
+export const MAX_SCRYPT_PER_ADDRESS = 2;
+/** The wait a turn gives up after: SCRYPT_WAIT_MS; a test that holds turns on purpose may lengthen it. */
+export const hashingWait = { ms: SCRYPT_WAIT_MS };
 
-let running = 0;
-const waiting: (() => void)[] = [];
-
-/** Runs fn when fewer than MAX_CONCURRENT_SCRYPT derivations are running. */
-async function bounded<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT_SCRYPT) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running += 1;
-  try {
-    return await fn();
-  } finally {
-    const next = waiting.shift();
-    if (next) next(); // the slot passes straight to the next waiter
-    else running -= 1;
+/** D35: the derivation was refused: the queue is full, the wait ran out, or its address has its share. */
+export class HashingBusyError extends Error {
+  override name = 'HashingBusyError';
+  constructor(readonly reason: 'queue_full' | 'waited_too_long' | 'address') {
+    super(`password hashing refused: ${reason}`);
   }
 }
 
-/** Derivations running and waiting now (for tests and the memory bench). */
-export const scryptLoad = () => ({ running, waiting: waiting.length });
+interface Waiter {
+  go: () => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+let running = 0;
+const waiting: Waiter[] = [];
+const perAddress = new Map<string, number>();
+const refused = { queue_full: 0, waited_too_long: 0, address: 0 };
+
+function refuse(reason: HashingBusyError['reason']): never {
+  refused[reason] += 1;
+  throw new HashingBusyError(reason);
+}
+
+/** A turn: at once when fewer than MAX_CONCURRENT_SCRYPT run, else in line (bounded in length and time). */
+function turn(): Promise<void> {
+  if (running < MAX_CONCURRENT_SCRYPT) {
+    running += 1;
+    return Promise.resolve();
+  }
+  if (waiting.length >= MAX_WAITING_SCRYPT) refuse('queue_full');
+  return new Promise<void>((resolve, reject) => {
+    const waiter: Waiter = {
+      go: () => {
+        clearTimeout(waiter.timer);
+        resolve();
+      },
+      timer: setTimeout(() => {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        try {
+          refuse('waited_too_long');
+        } catch (err) {
+          reject(err);
+        }
+      }, hashingWait.ms),
+    };
+    waiting.push(waiter);
+  });
+}
+
+/**
+ * Runs fn in a turn (D35 bounds above); `address` is the client it is done for (clientKey), if any.
+ * Exported for the tests of the bounds, which hold turns with functions that wait.
+ */
+export async function boundedHashing<T>(fn: () => Promise<T>, address?: string): Promise<T> {
+  if (address !== undefined) {
+    const mine = perAddress.get(address) ?? 0;
+    if (mine >= MAX_SCRYPT_PER_ADDRESS) refuse('address');
+    perAddress.set(address, mine + 1);
+  }
+  try {
+    await turn();
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next.go(); // the slot passes straight to the next waiter
+      else running -= 1;
+    }
+  } finally {
+    if (address !== undefined) {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    }
+  }
+}
+
+/** Derivations running and waiting now, and those refused so far (for tests and the benches). */
+export const scryptLoad = () => ({ running, waiting: waiting.length, refused: { ...refused } });
 
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
 
-function derive(password: string, salt: Buffer, cost: ScryptCost, keyBytes = KEY_BYTES): Promise<Buffer> {
+function derive(password: string, salt: Buffer, cost: ScryptCost, keyBytes = KEY_BYTES, address?: string): Promise<Buffer> {
   const N = 2 ** cost.log2N;
-  return bounded(() => new Promise((resolve, reject) => {
+  return boundedHashing(() => new Promise((resolve, reject) => {
     scrypt(password.normalize('NFKC'), salt, keyBytes, { N, r: cost.r, p: cost.p, maxmem: 128 * N * cost.r * MAXMEM_FACTOR }, (err, key) =>
       err ? reject(err) : resolve(key),
     );
-  }));
+  }), address);
 }
 
 const b64 = (buf: Buffer) => buf.toString('base64').replace(/=+$/, '');
 
-export async function hashPassword(password: string, cost: ScryptCost = OWASP_SCRYPT): Promise<string> {
+/** `address`: the client it is done for (D35: at most MAX_SCRYPT_PER_ADDRESS each); rejects with HashingBusyError. */
+export async function hashPassword(password: string, cost: ScryptCost = OWASP_SCRYPT, address?: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, cost);
+  const key = await derive(password, salt, cost, KEY_BYTES, address);
   return `$scrypt$ln=${cost.log2N},r=${cost.r},p=${cost.p}$${b64(salt)}$${b64(key)}`;
 }
 
@@ -80,19 +150,19 @@ export function parseHash(stored: string): Parsed | null {
 }
 
 /** True when password matches the stored hash; constant-time comparison of the derived keys. */
-export async function verifyPassword(password: string, stored: string, fallbackCost: ScryptCost = OWASP_SCRYPT): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, fallbackCost: ScryptCost = OWASP_SCRYPT, address?: string): Promise<boolean> {
   const parsed = parseHash(stored);
   if (!parsed || parsed.key.length === 0) {
-    await burnPasswordTime(password, fallbackCost); // a damaged row must not answer faster
+    await burnPasswordTime(password, fallbackCost, address); // a damaged row must not answer faster
     return false;
   }
-  const key = await derive(password, parsed.salt, parsed.cost, parsed.key.length);
+  const key = await derive(password, parsed.salt, parsed.cost, parsed.key.length, address);
   return timingSafeEqual(key, parsed.key);
 }
 
 /** D17: spends what one verification costs, for an email that has no account. Always false. */
-export async function burnPasswordTime(password: string, cost: ScryptCost = OWASP_SCRYPT): Promise<false> {
-  const key = await derive(password, randomBytes(SALT_BYTES), cost);
+export async function burnPasswordTime(password: string, cost: ScryptCost = OWASP_SCRYPT, address?: string): Promise<false> {
+  const key = await derive(password, randomBytes(SALT_BYTES), cost, KEY_BYTES, address);
   timingSafeEqual(key, randomBytes(key.length));
   return false;
 }

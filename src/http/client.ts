@@ -3,7 +3,7 @@
 // hands it token readers and the refresh operation (imports flow lib → http → session).
 import { isWellFormed } from '../lib/jwt';
 import { setOnline } from './connectivity';
-import { AbortError, HttpError, isTransient, NetworkError } from './errors';
+import { AbortError, HttpError, isTransient, NetworkError, parseRetryAfter } from './errors';
 
 /** SPEC §7: paths under this prefix are auth calls: no token needed, no refresh on 401. */
 export const AUTH_PREFIX = '/v1/auth/';
@@ -107,9 +107,11 @@ export function createClient(deps: ClientDeps) {
     const res = await send(method, path, opts, false);
     const data = await parseBody(res);
     if (res.ok) return data as T;
-    const error = new HttpError(res.status, data, path);
+    const error = new HttpError(res.status, data, path, parseRetryAfter(res.headers.get('retry-after')));
     // SPEC §8: 403 logged and passed on; 5xx logged (the banner is already hidden). Never log tokens.
-    if (res.status === 403) {
+    // D35: a 429 is the server asking to slow down, handled like a 503 (isTransient); logged like one.
+    if (res.status === 429) log.warn(`429 Too Many Requests: ${method} ${path}`);
+    else if (res.status === 403) {
       log.warn(`403 Forbidden: ${method} ${path}`);
       if (error.code === 'permission_denied') deps.onPermissionDenied?.(error);
     } else if (res.status >= 500) log.error(`${res.status} from server: ${method} ${path}`);

@@ -11,6 +11,8 @@ export class HttpError extends RequestError {
     readonly status: number,
     readonly data: unknown,
     readonly path: string,
+    /** Retry-After in seconds, when the server sent one (429, 503). */
+    readonly retryAfterS: number | null = null,
   ) {
     super(`HTTP ${status} on ${path}`);
   }
@@ -53,7 +55,23 @@ export const isHttpError = (e: unknown, status?: number): e is HttpError =>
 export const isNetworkError = (e: unknown): e is NetworkError => e instanceof NetworkError;
 export const isAbortError = (e: unknown): e is AbortError => e instanceof AbortError;
 /**
- * D2: no answer, or a 503 (the server is busy or its database unreachable, with Retry-After). Such a
- * failure says nothing about the session: it is kept and the call tried again later.
+ * D2, D35: the server is busy (503, its database busy or unreachable) or asks this client to slow down
+ * (429, with Retry-After). Neither says anything about the session.
  */
-export const isTransient = (e: unknown): boolean => isNetworkError(e) || isHttpError(e, 503);
+export const isBusy = (e: unknown): e is HttpError => isHttpError(e, 503) || isHttpError(e, 429);
+/**
+ * D2: no answer, or a busy server (isBusy: a 429 is treated like a 503). Such a failure says nothing
+ * about the session: it is kept and the call tried again later.
+ */
+export const isTransient = (e: unknown): boolean => isNetworkError(e) || isBusy(e);
+
+/** D35: what a person is told when the server is busy or asks to slow down: to wait, then try again. */
+export function busyMessage(e: HttpError): string {
+  const wait = e.retryAfterS;
+  return wait !== null && wait > 1 ? `The server is busy. Please wait ${wait} seconds and try again.` : 'The server is busy. Please wait a moment and try again.';
+}
+
+/** Retry-After as whole seconds (a date form is not used by our server and reads as null). */
+export function parseRetryAfter(value: string | null): number | null {
+  return value !== null && /^\d{1,6}$/.test(value.trim()) ? Number(value.trim()) : null;
+}

@@ -1,7 +1,7 @@
 // SPEC §3 Browser storage keys. Every read and write goes through here and never throws:
 // storage can be full, disabled or hold garbage written by an older build.
 
-/** Every browser-storage key the app uses (SPEC §3). */
+/** Every browser-storage key the app uses (SPEC §3, and D36's device_token). */
 export const KEYS = {
   accessToken: 'access_token',
   refreshToken: 'refresh_token',
@@ -14,6 +14,8 @@ export const KEYS = {
   toastReason: 'toast_reason',
   postLoginTriggered: 'post_login_triggered',
   theme: 'theme',
+  /** D36: this browser signed in before (not a session; kept on logout, see docs/behaviour.md). */
+  deviceToken: 'device_token',
 } as const;
 
 export type StorageKey = (typeof KEYS)[keyof typeof KEYS];

@@ -1,7 +1,7 @@
 // D14 / SPEC §7: the app's own small query cache. 2 retries (none on a 4xx), 60 s freshness,
 // no refetch on window focus; after a token refresh, idle queries are refetched once.
 // Keys are arrays (['customers', orgId, 'list', params]); a write invalidates by prefix (STYLE).
-import { isAbortError, isHttpError } from '../http/errors';
+import { isAbortError, isBusy, isHttpError } from '../http/errors';
 import { SESSION_CLEARED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { sleep } from '../lib/time';
 
@@ -9,7 +9,8 @@ export const QUERY_RETRIES = 2;
 export const QUERY_FRESH_MS = 60_000;
 /** Unobserved entries are dropped after this long. */
 export const QUERY_GC_MS = 5 * 60_000;
-const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
+const MAX_RETRY_DELAY_MS = 30_000;
+const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, MAX_RETRY_DELAY_MS);
 
 export type QueryKey = readonly unknown[];
 export type QueryStatus = 'pending' | 'success' | 'error';
@@ -60,8 +61,14 @@ export function hashKey(key: QueryKey): string {
 /** True when `key` starts with every element of `prefix` (['customers', 1] matches ['customers', 1, 'list', …]). */
 export const startsWith = (key: QueryKey, prefix: QueryKey): boolean => hashKey(key.slice(0, prefix.length)) === hashKey(prefix);
 
-/** No retry for client errors (4xx) or cancellations: they will not get better by asking again. */
-const retryable = (e: unknown) => !isAbortError(e) && !(isHttpError(e) && e.status >= 400 && e.status < 500);
+/**
+ * No retry for client errors (4xx) or cancellations: they will not get better by asking again. A 429 is
+ * the exception, treated like a 503 (D35): it will, after the Retry-After the server named.
+ */
+const retryable = (e: unknown) => !isAbortError(e) && (isBusy(e) || !(isHttpError(e) && e.status >= 400 && e.status < 500));
+/** The server's Retry-After when it sent one (within the usual bound), else the back-off. */
+const delayFor = (e: unknown, attempt: number) =>
+  isBusy(e) && e.retryAfterS !== null ? Math.min(e.retryAfterS * 1000, MAX_RETRY_DELAY_MS) : retryDelay(attempt);
 
 export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRESH_MS } = {}) {
   const entries = new Map<string, Entry>();
@@ -101,7 +108,7 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
           return await fetcher(controller.signal);
         } catch (error) {
           if (attempt >= retries || !retryable(error)) throw error;
-          await sleep(retryDelay(attempt));
+          await sleep(delayFor(error, attempt));
         }
       }
     };

@@ -6,7 +6,7 @@ import { subject } from '../lib/jwt';
 import { KEYS, readRedirect, type AppStorage } from '../lib/storage';
 import { patch, type Store } from '../lib/store';
 import { saveTokens } from './tokens';
-import type { LoginPayload, SessionState, TokenResponse } from './types';
+import type { LoginPayload, LoginRequest, SessionState, TokenResponse } from './types';
 
 /** SPEC §8 messages. */
 export const MSG_LOGIN_BAD_CREDENTIALS = 'Login failed. Check your credentials.';
@@ -50,13 +50,18 @@ export async function logIn(ctx: LoginContext, { email, password, remember_me = 
   const { client, storage, store } = ctx;
   const set = (partial: Partial<SessionState>) => patch(store, partial);
   try {
-    const res = await client.post<TokenResponse>(LOGIN_PATH, { email, password, remember_me }, { signal });
+    // D36: the device token says this browser signed in before, so others' guesses do not lock it out.
+    const device = storage.get(KEYS.deviceToken);
+    const body: LoginRequest = { email, password, remember_me, ...(device ? { device_token: device } : {}) };
+    const res = await client.post<TokenResponse>(LOGIN_PATH, body, { signal });
     storage.set(KEYS.rememberMe, String(remember_me));
     saveTokens(storage, res);
+    if (typeof res.device_token === 'string' && res.device_token) storage.set(KEYS.deviceToken, res.device_token);
   } catch (error) {
     ctx.clearSession(); // SPEC §8: stored tokens are cleared on either failure
     if (isAbortError(error)) throw error;
     const status = isHttpError(error) ? error.status : 0;
+    // SPEC §8: a 429 (throttled, D18) is an 'other login failure' and keeps that message.
     throw new LoginError(status === 400 || status === 401 ? MSG_LOGIN_BAD_CREDENTIALS : MSG_LOGIN_FAILED);
   }
   storage.remove(KEYS.hydrationFailed);

@@ -64,10 +64,17 @@ export interface LoginPayload {
   remember_me?: boolean;
 }
 
+/** D36: the login call's body: the payload and, when this browser has one, its device token. */
+export interface LoginRequest extends Required<LoginPayload> {
+  device_token?: string;
+}
+
 /** POST /v1/auth/login/ and /v1/auth/refresh/ answers (SPEC §7); refresh_expires_at is our server's extra. */
 export interface TokenResponse {
   access_token: string;
   refresh_token: string;
   session_id?: number;
   refresh_expires_at?: string;
+  /** D36: login only. */
+  device_token?: string;
 }

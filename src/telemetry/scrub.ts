@@ -1,6 +1,8 @@
 // D13: tokens, passwords, refresh tokens, Authorization headers and the bodies of /v1/auth/ calls
 // never leave the browser in error events, breadcrumbs or spans. Pure and Sentry-free, so it is
 // testable on its own and costs nothing until the error-reporting chunk loads.
+// D37: the token of a secret-bearing path (/invite/{token}…, contract/secret-paths.ts) is redacted too.
+import { redactSecretPaths } from '../../contract/secret-paths';
 
 export const FILTERED = '[Filtered]';
 /** Object keys whose values are secrets wherever they appear (headers, bodies, extras, contexts). */
@@ -18,7 +20,7 @@ const AUTH_CALL = /\/v1\/auth\//;
 const MAX_DEPTH = 12;
 
 export function scrubString(s: string): string {
-  return s
+  return redactSecretPaths(s)
     .replace(JWT, FILTERED)
     .replace(BEARER, `$1${FILTERED}`)
     .replace(SECRET_PAIR, `$1${FILTERED}`)
@@ -44,6 +46,28 @@ export function scrub<T>(value: T, depth = 0, seen = new WeakSet<object>()): T {
   }
   return out as T;
 }
+
+/** Every string in a value with its secret path segments redacted (D37); nothing else changes. */
+function redactStrings<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return redactSecretPaths(value) as T;
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH * 2) return value;
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, depth + 1)])) as T;
+}
+
+/** rrweb's event types that carry URLs: Meta (4: the page's href) and Custom (5: breadcrumbs, navigation spans). */
+const URL_BEARING_RECORDING = new Set([4, 5]);
+
+/**
+ * D37 session replay: the recorded URLs (the page's href, navigation spans and breadcrumbs) lose their
+ * secret path segments. DOM snapshots are left alone: text and inputs are masked already.
+ */
+export function scrubRecordingEvent<E extends { type: number }>(event: E): E {
+  return URL_BEARING_RECORDING.has(event.type) ? redactStrings(event) : event;
+}
+
+/** D37: the replay event's own URL list (`urls`) and any other string in it. */
+export const scrubReplayEvent = <E>(event: E): E => redactStrings(event);
 
 interface BreadcrumbLike {
   category?: string;

@@ -1,7 +1,7 @@
 // STYLE "Forms and data in the app": one small form hook and one Field for every form. The login
 // form uses them, so they load before it (bundle budget, bench/bundle.mjs): keep them tiny.
 import { useId, useLayoutEffect, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
-import { isAbortError, isHttpError, type HttpError } from '../http/errors';
+import { busyMessage, isAbortError, isBusy, isHttpError, type HttpError } from '../http/errors';
 
 /** Shown for a failed submit the server did not explain (a network error, a 500). */
 export const MSG_SUBMIT_FAILED = 'Could not save. Please try again.';
@@ -58,7 +58,8 @@ export function useForm<V extends FormValues>({ initial, validate, submit }: For
     if (name && name in initial) {
       setErrors({ [name]: (error as HttpError).detail } as FormErrors<V>);
       focusNext.current = name;
-    } else setFormError((isHttpError(error) && error.detail) || MSG_SUBMIT_FAILED);
+    } else if (isBusy(error)) setFormError(busyMessage(error)); // D35: a 429 like a 503: wait, then try again
+    else setFormError((isHttpError(error) && error.detail) || MSG_SUBMIT_FAILED);
   };
 
   const onSubmit = async (e: FormEvent) => {

@@ -60,6 +60,8 @@ export class FakeApi {
   /** Answer for POST /v1/auth/refresh/ before token checks; return undefined to proceed normally. */
   refreshOverride: (() => Response | Promise<Response> | undefined) | null = null;
   loginStatus = 200;
+  /** D36: the device token a successful login answers with, when set. */
+  deviceToken: string | null = null;
   /** Extra routes: path → handler. */
   routes = new Map<string, (call: Call) => Response>();
   /** The customers API (GET/POST under /v1/customers/), when a test sets one. */
@@ -104,7 +106,8 @@ export class FakeApi {
     const authed = bearer !== undefined && this.validAccess.has(bearer);
     const p = url.pathname.replace(/^\/api/, '');
     if (p === '/v1/auth/login/') {
-      return this.loginStatus === 200 ? json(200, this.issue()) : json(this.loginStatus, { detail: 'no', code: 'x' });
+      if (this.loginStatus !== 200) return json(this.loginStatus, { detail: 'no', code: 'x' });
+      return json(200, { ...this.issue(), ...(this.deviceToken ? { device_token: this.deviceToken } : {}) });
     }
     if (p === '/v1/auth/refresh/') {
       const o = await this.refreshOverride?.();

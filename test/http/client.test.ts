@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createClient, type ClientDeps } from '../../src/http/client';
 import { connectivity, setOnline, startConnectivity } from '../../src/http/connectivity';
-import { AbortError, HttpError, isAbortError, isHttpError, isNetworkError } from '../../src/http/errors';
+import { AbortError, busyMessage, HttpError, isAbortError, isHttpError, isNetworkError, isTransient } from '../../src/http/errors';
 import { FakeApi, json } from '../helpers/fake-api';
 
 function setup(over: Partial<ClientDeps> = {}) {
@@ -142,6 +142,30 @@ describe('SPEC §7 401 → one refresh → replay once', () => {
     expect(events.refreshFailed).toBe(0);
     expect(await client.get('/v1/things')).toBeDefined(); // the next 401 refreshes for real and succeeds
     expect(events.refreshFailed).toBe(0);
+  });
+
+  test('D35 a refresh answered 429 (slow down) is treated like a 503: the requests reject, the session is kept', async () => {
+    const { api, client, events, refresh } = setup();
+    api.validAccess.clear();
+    refresh.mockRejectedValueOnce(new HttpError(429, { code: 'too_many_attempts' }, '/v1/auth/refresh/', 4));
+    const results = await Promise.allSettled([client.get('/v1/things'), client.get('/v1/things')]);
+    expect(results.every((r) => r.status === 'rejected' && isHttpError(r.reason, 429))).toBe(true);
+    expect(events.refreshFailed).toBe(0);
+    expect(await client.get('/v1/things')).toBeDefined();
+    expect(events.refreshFailed).toBe(0);
+  });
+
+  test('D35 a 429 carries its Retry-After, and the person is told to wait', async () => {
+    const { api, client } = setup();
+    api.routes.set('/v1/slow', () => new Response(JSON.stringify({ detail: 'Too many', code: 'too_many_requests' }), {
+      status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '7' },
+    }));
+    const err = await client.get('/v1/slow').catch((e: unknown) => e);
+    expect(isHttpError(err, 429) && err.retryAfterS).toBe(7);
+    expect(isTransient(err)).toBe(true);
+    expect(busyMessage(err as HttpError)).toBe('The server is busy. Please wait 7 seconds and try again.');
+    expect(busyMessage(new HttpError(503, null, '/x', 1))).toBe('The server is busy. Please wait a moment and try again.');
+    expect(isTransient(new HttpError(409, null, '/x'))).toBe(false);
   });
 
   test('a replayed request that gets 401 again is not refreshed again (no loop)', async () => {

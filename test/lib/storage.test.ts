@@ -1,15 +1,26 @@
 import { describe, expect, test } from 'vitest';
-import { clearSessionStorage, createStorage, isInAppPath, KEYS, parseIntStrict, readRedirect, storeRedirect } from '../../src/lib/storage';
+import { clearSessionStorage, createStorage, isInAppPath, KEYS, parseIntStrict, readRedirect, SESSION_KEYS, storeRedirect } from '../../src/lib/storage';
 import { MemoryStorage } from '../helpers/fake-api';
 
 describe('SPEC §3 browser storage', () => {
-  test('SPEC §3 every storage key has its specified name', () => {
+  test('SPEC §3 every storage key has its specified name (and D36 device_token)', () => {
     expect(Object.values(KEYS).sort()).toEqual(
       [
         'access_token', 'refresh_token', 'session_id', 'refresh_expires_at', 'remember_me', 'current_org_id',
-        'post_login_redirect', 'hydration_failed', 'toast_reason', 'post_login_triggered', 'theme',
+        'post_login_redirect', 'hydration_failed', 'toast_reason', 'post_login_triggered', 'theme', 'device_token',
       ].sort(),
     );
+  });
+
+  test('D36 device_token is not part of the session: clearing the session keeps it', () => {
+    const kv = new MemoryStorage();
+    const s = createStorage(kv);
+    s.set(KEYS.accessToken, 'a.b.c');
+    s.set(KEYS.deviceToken, 'd1.1.x.y');
+    clearSessionStorage(s, null);
+    expect(s.get(KEYS.accessToken)).toBeNull();
+    expect(s.get(KEYS.deviceToken)).toBe('d1.1.x.y');
+    expect(SESSION_KEYS).not.toContain(KEYS.deviceToken);
   });
 
   test('SPEC §3 session_id and current_org_id read back as integers, or null if absent or not numeric', () => {

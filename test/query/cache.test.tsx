@@ -46,6 +46,22 @@ describe('D14 query cache', () => {
     await expect(p).resolves.toBe('ok');
   });
 
+  test('D35 a 429 is retried like a 503, after the Retry-After it names', async () => {
+    vi.useFakeTimers();
+    const cache = createQueryCache();
+    let n = 0;
+    const fetcher = vi.fn(async () => {
+      if (++n < 2) throw new HttpError(429, { code: 'too_many_requests' }, '/x', 5);
+      return 'ok';
+    });
+    const p = cache.fetchQuery(['x'], fetcher);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(fetcher).toHaveBeenCalledTimes(1); // it waits as long as the server asked
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(p).resolves.toBe('ok');
+    expect(fetcher).toHaveBeenCalledTimes(2);
+  });
+
   test('D14 data stays fresh for 60 seconds', async () => {
     vi.useFakeTimers();
     const cache = createQueryCache();

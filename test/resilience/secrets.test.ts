@@ -40,6 +40,16 @@ describe('assertNoSecrets', () => {
     expect(message).not.toContain(TOKEN.slice(0, 8));
   });
 
+  test('D37 finds a secret-bearing path (contract/secret-paths.ts) left unredacted in a log line, without printing it', () => {
+    const token = 'Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5';
+    const logs = [`2026-01-01T00:00:00Z GET /invite/${token} 200 1.0ms`, `POST /api/v1/invitations/${token}/accept/ 404 2.0ms`, `GET /reset/${token} 200 1ms`];
+    const found = findSecrets({ ...clean, logs });
+    expect(found.map((f) => f.split(':')[0])).toEqual(['secret segment of /invite/ in log #0', 'secret segment of /v1/invitations/ in log #1', 'secret segment of /reset/ in log #2']);
+    expect(found.join('\n')).not.toContain(token.slice(0, 12));
+    const redacted = logs.map((l) => l.split(token).join('[redacted]'));
+    expect(() => assertNoSecrets({ ...clean, logs: redacted })).not.toThrow();
+  });
+
   test('refuses secrets too short to look for, rather than passing silently', () => {
     expect(() => assertNoSecrets({ ...clean, secrets: [{ label: 'pin', value: '1234' }] })).toThrow(/too short/);
   });

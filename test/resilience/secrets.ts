@@ -2,6 +2,7 @@
 // password, password hash, invitation token or JWT secret in the server's log, in an error answer, or
 // in an audit entry. The resilience suites (hostile input, tenant isolation, crash, load) collect what
 // they saw and call assertNoSecrets at the end.
+import { unredactedSecretPaths } from '../../contract/secret-paths';
 import type { Db, Queryable } from '../../server/db';
 import { DEMO_PASSWORD } from '../server/helpers';
 
@@ -33,7 +34,8 @@ function spellings(value: string): string[] {
 }
 
 /**
- * Where each secret was found, place by place (log, error body, audit_log row); empty when none was. Every spelling is at least MIN_SECRET_CHARS long,
+ * Where each secret was found, place by place (log, error body, audit_log row), and every log line with
+ * an unredacted secret path segment (D37); empty when none was. Every spelling is at least MIN_SECRET_CHARS long,
  * so each text is scanned once, looking up its MIN_SECRET_CHARS-long pieces among the spellings' first
  * ones: a load run's thousands of tokens against its thousands of log lines stay cheap.
  */
@@ -64,6 +66,11 @@ export function findSecrets({ logs, bodies, auditRows, secrets }: SecretsInput):
     });
   });
   const found: string[] = [];
+  // D37: a path the list in contract/secret-paths.ts names is never written with its secret segment,
+  // whether or not the suite knew that secret.
+  logs.forEach((line, t) => {
+    for (const prefix of new Set(unredactedSecretPaths(line))) found.push(`secret segment of ${prefix} in log #${t}: ${line.replace(/\S{20,}/g, '[long]').slice(0, 100)}`);
+  });
   places.forEach(([place, texts], p) => {
     searched.forEach(({ secret, forms }, at) => {
       const t = first[at]![p]!;

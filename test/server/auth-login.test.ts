@@ -16,7 +16,7 @@ forEachBackend('API login', (backend) => {
     test('SPEC §7 login returns access_token, refresh_token, session_id and refresh_expires_at', async () => {
       const r = await api.login('owner@demo.test');
       expect(r.status).toBe(200);
-      expect(Object.keys(r.body).sort()).toEqual(['access_token', 'refresh_expires_at', 'refresh_token', 'session_id']);
+      expect(Object.keys(r.body).sort()).toEqual(['access_token', 'device_token', 'refresh_expires_at', 'refresh_token', 'session_id']);
       const t = tokens(r);
       expect(t.access_token.split('.')).toHaveLength(3);
       expect(t.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -127,7 +127,11 @@ forEachBackend('API login', (backend) => {
       expect(perEmail.map((r) => r.status).sort()).toEqual([...Array<number>(3).fill(401), ...Array<number>(9).fill(429)]);
       const from = client(server.url, newAddress());
       const perAddress = await Promise.all(Array.from({ length: 12 }, (_, i) => from.login(`burst${i}-${Date.now()}@test.example`, 'wrong')));
-      expect(perAddress.map((r) => r.status).sort()).toEqual([...Array<number>(5).fill(401), ...Array<number>(7).fill(429)]);
+      // D35 refuses some at once (2 in flight per address); of those let through, no more than the limit are checked.
+      const checked = perAddress.filter((r) => r.status === 401).length;
+      expect(checked).toBeGreaterThan(0);
+      expect(checked).toBeLessThanOrEqual(5);
+      expect(perAddress.filter((r) => r.status === 429)).toHaveLength(12 - checked);
       // The right password, tried next, is throttled too.
       expect((await client(server.url).login(user.email, user.password)).status).toBe(429);
     });

@@ -57,6 +57,9 @@ describe('SPEC §4 session load', () => {
     await t.session.load();
     expect(t.api.count('/api/v1/auth/refresh/')).toBe(1);
     expect(t.storage.get(KEYS.accessToken)).not.toBe(soon);
+    // D36: the refresh carries the access token it replaces, so the server knows the session even when
+    // others' made-up refresh tokens have throttled this address.
+    expect(t.api.calls.find((c) => c.path === '/api/v1/auth/refresh/')?.headers.authorization).toBe(`Bearer ${soon}`);
   });
 
   test('SPEC §4 the refresh lifetime has passed → cleared, the path stored, /login', async () => {
@@ -127,6 +130,23 @@ describe('SPEC §4 session load', () => {
     await t.session.load();
     expect(t.storage.get(KEYS.accessToken)).not.toBeNull();
     expect(t.storage.get(KEYS.toastReason)).toBeNull();
+    t.api.me = me;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(t.session.store.getState().isAuthenticated).toBe(true);
+  });
+
+  test('D35 a 429 during the load is treated like a 503: the session is kept and the load tried again later', async () => {
+    vi.useFakeTimers();
+    const t = makeSession();
+    t.seed();
+    const me = t.api.me;
+    t.api.me = () => new Response(JSON.stringify({ detail: 'Too many requests; try again in 3 s', code: 'too_many_requests' }), {
+      status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
+    });
+    await t.session.load();
+    expect(t.storage.get(KEYS.accessToken)).not.toBeNull();
+    expect(t.storage.get(KEYS.toastReason)).toBeNull();
+    expect(t.session.store.getState().hydrationError).toBeNull();
     t.api.me = me;
     await vi.advanceTimersByTimeAsync(5_000);
     expect(t.session.store.getState().isAuthenticated).toBe(true);
@@ -261,6 +281,26 @@ describe('login and logout', () => {
     expect(t.api.calls.find((c) => c.path === '/api/v1/auth/login/')?.body).toEqual({ email: 'a@b.test', password: 'pw', remember_me: true });
     expect(t.storage.get(KEYS.rememberMe)).toBe('true');
     expect(t.storage.getInt(KEYS.sessionId)).toBe(7);
+  });
+
+  test('D36 a login stores the device token it is given and sends it with the next login; a failed login and a logout keep it', async () => {
+    const t = await ready();
+    t.api.me = () => json(200, profile({ organizations: [ORGS[0]] }));
+    t.api.deviceToken = 'd1.1.device-one';
+    await t.session.login({ email: 'a@b.test', password: 'pw' });
+    expect(t.storage.get(KEYS.deviceToken)).toBe('d1.1.device-one');
+    expect(KEYS.deviceToken).toBe('device_token');
+    await t.session.logout();
+    expect(t.storage.get(KEYS.deviceToken)).toBe('d1.1.device-one'); // not a session: logout keeps it
+    t.api.loginStatus = 401;
+    await expect(t.session.login({ email: 'a@b.test', password: 'wrong' })).rejects.toThrow(MSG_LOGIN_BAD_CREDENTIALS);
+    expect(t.storage.get(KEYS.deviceToken)).toBe('d1.1.device-one');
+    t.api.loginStatus = 200;
+    t.api.deviceToken = 'd1.1.device-two';
+    await t.session.login({ email: 'a@b.test', password: 'pw' });
+    const logins = t.api.calls.filter((c) => c.path === '/api/v1/auth/login/').map((c) => (c.body as { device_token?: string }).device_token);
+    expect(logins).toEqual([undefined, 'd1.1.device-one', 'd1.1.device-one']);
+    expect(t.storage.get(KEYS.deviceToken)).toBe('d1.1.device-two'); // the server's answer wins
   });
 
   test('SPEC §9 session lifetime: 30 days with remember me, 1 day without', async () => {

@@ -1,8 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import '../ui/no-console';
-import { FILTERED, scrub, scrubBreadcrumb, scrubString } from '../../src/telemetry/scrub';
+import { FILTERED, scrub, scrubBreadcrumb, scrubRecordingEvent, scrubReplayEvent, scrubString } from '../../src/telemetry/scrub';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIiwiZXhwIjo5OTk5OTk5OTk5fQ.c2lnbmF0dXJl';
+
+describe('D37 secret-bearing paths (contract/secret-paths.ts)', () => {
+  const TOKEN = 'QTGJx9w2b6Yq0mZpL3vE7rT1kN8sH4dF5gJ2aC0vE7';
+
+  it('D37 reports /invite/{token} as /invite/[redacted] in URLs, messages, breadcrumbs and transactions', () => {
+    expect(scrubString(`https://crm.example/invite/${TOKEN}`)).toBe('https://crm.example/invite/[redacted]');
+    expect(scrubString(`/invite/${TOKEN}?from=mail#top`)).toBe('/invite/[redacted]?from=mail#top');
+    expect(scrubString(`GET /api/v1/invitations/${TOKEN}/accept/ failed`)).toBe('GET /api/v1/invitations/[redacted]/accept/ failed');
+    expect(scrubString(`/reset/${TOKEN}`)).toBe('/reset/[redacted]');
+    const crumb = scrubBreadcrumb({ category: 'navigation', data: { from: '/login', to: `/invite/${TOKEN}` } });
+    expect(crumb.data).toEqual({ from: '/login', to: '/invite/[redacted]' });
+    const event = scrub({ transaction: `/invite/${TOKEN}`, request: { url: `http://localhost/invite/${TOKEN}` } });
+    expect(JSON.stringify(event)).not.toContain(TOKEN);
+  });
+
+  it('D37 session replay: recorded URLs and the replay event\'s urls are redacted; DOM snapshots are left alone', () => {
+    const meta = scrubRecordingEvent({ type: 4, data: { href: `https://crm.example/invite/${TOKEN}`, width: 1, height: 1 }, timestamp: 1 });
+    expect(meta.data.href).toBe('https://crm.example/invite/[redacted]');
+    const nav = scrubRecordingEvent({ type: 5, data: { tag: 'performanceSpan', payload: { op: 'navigation.navigate', description: `/invite/${TOKEN}` } }, timestamp: 1 });
+    expect(JSON.stringify(nav)).not.toContain(TOKEN);
+    const snapshot = { type: 2, data: { node: { attributes: { href: '/customers/1' } } }, timestamp: 1 };
+    expect(scrubRecordingEvent(snapshot)).toBe(snapshot);
+    const replay = scrubReplayEvent({ type: 'replay_event', urls: [`http://localhost/invite/${TOKEN}`, 'http://localhost/dashboard'] });
+    expect(replay.urls).toEqual(['http://localhost/invite/[redacted]', 'http://localhost/dashboard']);
+  });
+
+  it('D37 leaves other paths alone (the team page\'s invitations by id, customers)', () => {
+    expect(scrubString('/api/v1/team/invitations/12/revoke/')).toBe('/api/v1/team/invitations/12/revoke/');
+    expect(scrubString('/customers/42/edit')).toBe('/customers/42/edit');
+  });
+});
 
 describe('scrubbing (D13)', () => {
   it('D13 JWT-looking strings are filtered anywhere in a string', () => {

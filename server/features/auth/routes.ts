@@ -1,10 +1,12 @@
 // SPEC §7 authentication calls: login, refresh, logout, and the current user (me.ts).
 import { issueAccessToken, authenticate } from '../../auth/authenticate';
+import { issueDeviceToken, MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
+import { admitted, hashingRefusal, knownSession, tooMany } from '../../auth/guards';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, rotateRefreshToken, sessionOfRefreshToken } from '../../auth/sessions';
-import { clientKey, emailKey, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
+import { cancelAttempt, emailKey, markAttemptSucceeded, recordClientFailure, startAttempt, type AttemptKeys } from '../../auth/throttle';
 import { num } from '../../db';
-import { clientAddress, HttpError } from '../../http';
+import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { bool, int, optional, rawText, text, withDefault } from '../../schema';
 import { me } from './me';
@@ -17,71 +19,107 @@ const LOGIN_EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 const invalidCredentials = () => new HttpError(401, 'invalid_credentials', 'Invalid email or password');
 
-/** POST /v1/auth/login/ { email, password, remember_me = true } → access_token, refresh_token, session_id. */
+/**
+ * POST /v1/auth/login/ { email, password, remember_me = true, device_token? } → access_token,
+ * refresh_token, session_id, refresh_expires_at and device_token (D36).
+ */
 const login = defineRoute({
   method: 'POST', path: '/v1/auth/login/', access: 'public', transaction: false, ignoreUnknownFields: true,
   body: {
     email: text({ max: MAX_EMAIL_CHARS, pattern: LOGIN_EMAIL, patternMessage: 'must be an email address' }),
     password: rawText({ max: MAX_PASSWORD_CHARS }),
     remember_me: withDefault(bool(), true), // SPEC §3, §9: defaults to on
+    device_token: optional(rawText({ max: MAX_DEVICE_TOKEN_CHARS })), // D36
   },
   async handler({ req, ctx, body }) {
-    // D18: throttled before any password work, per email and per client address; the attempt counts as a
-    // failure from here on unless the password proves right.
     const ekey = emailKey(body.email);
-    const ckey = clientKey(clientAddress(req, ctx.config.trustProxy));
-    const attempt = await startAttempt(ctx.db, ctx.config.throttle, ekey, ckey, ctx.now());
-    if (attempt.kind === 'throttled') {
-      const wait = attempt.retryAfterS;
-      throw new HttpError(429, 'too_many_attempts', `Too many failed logins; try again in ${wait} s`, { 'Retry-After': String(wait) });
-    }
-    const [user] = await ctx.db.query<{ id: unknown; password_hash: string }>('select id, password_hash from users where lower(email) = $1', [ekey]);
-    // D17: an unknown email costs one scrypt too, so timing does not tell which emails have accounts.
-    const ok = user ? await verifyPassword(body.password, user.password_hash, ctx.scryptCost) : await burnPasswordTime(body.password, ctx.scryptCost);
-    if (!user || !ok) throw invalidCredentials();
-    await markAttemptSucceeded(ctx.db, attempt.attemptId);
+    // D36: a browser that signed in with this email before is judged on its own failures, not on the
+    // email's or its address's; any other token (forged, another email's) counts as no token.
+    const device = verifyDeviceToken(ctx.jwtSecret, body.device_token, ekey);
+    // D35: a throttled address, or one with its share of logins in flight, is refused before the database.
+    return admitted(ctx, req, 'login', async ({ address, limiter }) => {
+      const keys: AttemptKeys = device ? { subject: `device:${device.id}`, client: address, checkClient: false } : { subject: ekey, client: address, checkClient: true };
+      // D18: throttled before any password work; the attempt counts as a failure from here on unless the
+      // password proves right.
+      const attempt = await startAttempt(ctx.db, ctx.config.throttle, keys, ctx.now());
+      if (attempt.kind === 'throttled') {
+        if (attempt.clientUntilMs !== null) limiter.block(address, attempt.clientUntilMs); // D35: the next ones stop here
+        throw tooMany('login', attempt.retryAfterS, 'throttled');
+      }
+      const [user] = await ctx.db.query<{ id: unknown; password_hash: string }>('select id, password_hash from users where lower(email) = $1', [ekey]);
+      let ok: boolean;
+      try {
+        // D17: an unknown email costs one scrypt too, so timing does not tell which emails have accounts.
+        ok = user
+          ? await verifyPassword(body.password, user.password_hash, ctx.scryptCost, address)
+          : await burnPasswordTime(body.password, ctx.scryptCost, address);
+      } catch (err) {
+        const refusal = hashingRefusal(err, 'login');
+        if (!refusal) throw err;
+        await cancelAttempt(ctx.db, attempt.attemptId); // D35: refused unheard, it is no failed guess
+        throw refusal;
+      }
+      if (!user || !ok) {
+        limiter.fail(address, ctx.now());
+        throw invalidCredentials();
+      }
+      await markAttemptSucceeded(ctx.db, attempt.attemptId);
 
-    const userId = num(user.id);
-    if (needsRehash(user.password_hash, ctx.scryptCost)) {
-      // D17: bring an old hash up to today's parameters; the login does not wait for it.
-      hashPassword(body.password, ctx.scryptCost)
-        .then((hash) => ctx.db.query('update users set password_hash = $2 where id = $1 and password_hash = $3', [userId, hash, user.password_hash]))
-        .catch((err: unknown) => ctx.log.error(`password rehash for user ${userId} failed: ${err instanceof Error ? err.message : String(err)}`));
-    }
-    const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());
-    return {
-      access_token: issueAccessToken(ctx, userId, session.sessionId, session.expiresAt),
-      refresh_token: session.refreshToken,
-      session_id: session.sessionId,
-      refresh_expires_at: session.expiresAt.toISOString(),
-    };
+      const userId = num(user.id);
+      if (needsRehash(user.password_hash, ctx.scryptCost)) {
+        // D17: bring an old hash up to today's parameters; the login does not wait for it.
+        hashPassword(body.password, ctx.scryptCost)
+          .then((hash) => ctx.db.query('update users set password_hash = $2 where id = $1 and password_hash = $3', [userId, hash, user.password_hash]))
+          .catch((err: unknown) => ctx.log.error(`password rehash for user ${userId} failed: ${err instanceof Error ? err.message : String(err)}`));
+      }
+      const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());
+      return {
+        access_token: issueAccessToken(ctx, userId, session.sessionId, session.expiresAt),
+        refresh_token: session.refreshToken,
+        session_id: session.sessionId,
+        refresh_expires_at: session.expiresAt.toISOString(),
+        // D36: the browser keeps the token it has while it names this user; otherwise it gets a new one.
+        device_token: device && device.userId === userId ? body.device_token : issueDeviceToken(ctx.jwtSecret, userId, ekey),
+      };
+    }, device !== null);
   },
 });
 
-/** POST /v1/auth/refresh/ { refresh_token } → access_token, refresh_token (rotated, D8). */
+/** The refresh answers that end in 401; each is a failure of the caller's address (D35). */
+const REFRESH_REFUSALS = {
+  unknown: () => new HttpError(401, 'invalid_refresh_token', 'Refresh token is not valid'),
+  revoked: () => new HttpError(401, 'session_revoked', 'The session has been logged out'),
+  expired: () => new HttpError(401, 'session_expired', 'The session has expired; log in again'),
+  reused: () => new HttpError(401, 'refresh_token_reused', 'Refresh token was already used; the session has been ended'),
+};
+
+/**
+ * POST /v1/auth/refresh/ { refresh_token } → access_token, refresh_token (rotated, D8). D35: throttled per
+ * address like login: its failures are counted (in memory and in the database), and a throttled address
+ * is refused before the database, unless the caller proves its session with a bearer token we signed
+ * (D36, guards.ts knownSession), which is held to its own failures instead.
+ */
 const refresh = defineRoute({
   method: 'POST', path: '/v1/auth/refresh/', access: 'public', transaction: false, ignoreUnknownFields: true,
   body: { refresh_token: rawText({ max: MAX_REFRESH_TOKEN_CHARS }) },
-  async handler({ ctx, body }) {
-    const result = await rotateRefreshToken(ctx.db, body.refresh_token, ctx.now());
-    switch (result.kind) {
-      case 'unknown':
-        throw new HttpError(401, 'invalid_refresh_token', 'Refresh token is not valid');
-      case 'revoked':
-        throw new HttpError(401, 'session_revoked', 'The session has been logged out');
-      case 'expired':
-        throw new HttpError(401, 'session_expired', 'The session has expired; log in again');
-      case 'reused':
-        ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
-        throw new HttpError(401, 'refresh_token_reused', 'Refresh token was already used; the session has been ended');
-      case 'rotated':
-      case 'grace':
+  handler: ({ req, ctx, body }) => {
+    const session = knownSession(ctx, req); // D36: a caller that proves its session is judged on its own failures
+    return admitted(ctx, req, 'refresh', async ({ address, limiter }) => {
+      const result = await rotateRefreshToken(ctx.db, body.refresh_token, ctx.now());
+      if (result.kind === 'rotated' || result.kind === 'grace') {
         return {
           access_token: issueAccessToken(ctx, result.userId, result.sessionId, result.expiresAt),
           refresh_token: result.refreshToken,
           refresh_expires_at: result.expiresAt.toISOString(),
         };
-    }
+      }
+      if (result.kind === 'reused') ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
+      limiter.fail(address, ctx.now());
+      if (session) limiter.fail(session, ctx.now());
+      const until = await recordClientFailure(ctx.db, ctx.config.throttle, `refresh:${address}`, ctx.now());
+      if (until !== null) limiter.block(address, until); // D18: other instances' failures count too
+      throw REFRESH_REFUSALS[result.kind]();
+    }, session !== null);
   },
 });
 

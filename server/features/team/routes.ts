@@ -1,27 +1,19 @@
-// D28: the team — members and their roles, invitations, and the public invitation page's calls.
+// D28: the team — members and their roles, invitations; the public invitation page's calls are in public.ts.
 // D30: every change is audited (never the invitation token or a password).
-import { INVITATION_LIFETIME_DAYS, PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup, type Member } from '../../../contract/team';
-import { ROLES, type Role } from '../../../contract/permissions';
+import { INVITATION_LIFETIME_DAYS, type Member } from '../../../contract/team';
+import { ROLES } from '../../../contract/permissions';
 import { EMAIL_SHAPE } from '../../../contract/customers';
-import { requireUser } from '../../auth/access';
-import { issueAccessToken } from '../../auth/authenticate';
-import { hashPassword } from '../../auth/passwords';
-import { createSession } from '../../auth/sessions';
-import { clientKey, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
-import { writeAudit } from '../../audit';
-import type { Ctx } from '../../context';
-import { num, type Queryable } from '../../db';
-import { clientAddress, HttpError } from '../../http';
+import type { Queryable } from '../../db';
+import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
-import { intText, oneOf, optional, rawText, text } from '../../schema';
+import { intText, oneOf, text } from '../../schema';
+import { invitationPageRoutes } from './public';
 import {
-  addMembership, createInvitation, findInvitation, findMember, invitationByToken, invitationStatus, listInvitations, listMembers,
-  markAccepted, openInvitationFor, ownerCount, removeMember, revokeInvitation, setRole,
+  createInvitation, findInvitation, findMember, listInvitations, listMembers, openInvitationFor, ownerCount, removeMember, revokeInvitation,
+  setRole,
 } from './repo';
 
 const DAY_MS = 86_400_000;
-const MAX_PASSWORD_CHARS = 1024;
-const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
 
 const role = oneOf(ROLES);
 const email = text({ max: 254, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
@@ -145,114 +137,4 @@ const renew = defineRoute({
   },
 });
 
-// ---- Public: the invitation page ----
-
-/** D18: token guesses are throttled per client address like logins; a real token resets nothing. */
-async function throttled(ctx: Ctx, req: Parameters<typeof clientAddress>[0], token: string): Promise<number> {
-  const attempt = await startAttempt(ctx.db, ctx.config.throttle, `invitation:${token.slice(0, 8)}`, clientKey(clientAddress(req, ctx.config.trustProxy)), ctx.now());
-  if (attempt.kind === 'throttled') {
-    throw new HttpError(429, 'too_many_attempts', `Too many attempts; try again in ${attempt.retryAfterS} s`, { 'Retry-After': String(attempt.retryAfterS) });
-  }
-  return attempt.attemptId;
-}
-
-const accountExists = (email: string) => new HttpError(409, 'account_exists', `An account for ${email} exists; sign in to join`);
-const unknownToken = () => new HttpError(404, 'invitation_not_found', 'This invitation link is not valid. Ask for a new one.');
-const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not an invitation token' }) };
-
-const lookup = defineRoute({
-  method: 'GET', path: '/v1/invitations/:token/', access: 'public', params: tokenParam,
-  async handler({ req, ctx, params }): Promise<InvitationLookup> {
-    const attempt = await throttled(ctx, req, params.token);
-    const found = await invitationByToken(ctx.db, params.token);
-    if (!found) throw unknownToken();
-    await markAttemptSucceeded(ctx.db, attempt);
-    return {
-      organization: { id: found.org_id, name: found.org_name, logo_url: found.logo_url },
-      inviter: found.inviter,
-      email: found.email,
-      role: found.role,
-      status: invitationStatus(found, new Date(ctx.now())),
-      has_account: found.has_account,
-    };
-  },
-});
-
-const unusable: Record<string, string> = {
-  accepted: 'This invitation has already been used.',
-  revoked: 'This invitation was withdrawn. Ask for a new one.',
-  expired: 'This invitation has expired. Ask for a new one.',
-};
-
-/**
- * D28: a signed-in person with the invited email joins at once; a new person gives a first name and a
- * password (≥ 12 characters) and gets an account and a session, as a login would.
- */
-const accept = defineRoute({
-  method: 'POST', path: '/v1/invitations/:token/accept/', access: 'public', params: tokenParam, transaction: false,
-  body: {
-    first_name: optional(text({ max: FIRST_NAME_MAX_LENGTH })),
-    password: optional(rawText({ max: MAX_PASSWORD_CHARS })),
-  },
-  async handler({ req, ctx, params, body }): Promise<AcceptedInvitation> {
-    const attempt = await throttled(ctx, req, params.token);
-    const signedIn = req.headers.authorization ? await requireUser(req, ctx) : null;
-    let hash: string | null = null;
-    if (!signedIn) {
-      if (!body.first_name) throw new HttpError(400, 'missing_field', 'first_name: is required', {}, { field: 'first_name' });
-      if (!body.password) throw new HttpError(400, 'missing_field', 'password: is required', {}, { field: 'password' });
-      if ([...body.password].length < PASSWORD_MIN_LENGTH) { // characters, not UTF-16 units
-        throw new HttpError(400, 'invalid_field', `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, {}, { field: 'password' });
-      }
-      hash = await hashPassword(body.password, ctx.scryptCost); // before the transaction: scrypt is slow (D17)
-    }
-    const now = new Date(ctx.now());
-    const joined = await ctx.db.transaction(async (tx) => {
-      const found = await invitationByToken(tx, params.token);
-      if (!found) throw unknownToken();
-      const status = invitationStatus(found, now);
-      if (status !== 'pending') throw new HttpError(410, `invitation_${status}`, unusable[status] ?? 'This invitation cannot be used.');
-      let userId: number;
-      let label: string;
-      if (signedIn) {
-        if (signedIn.email.toLowerCase() !== found.email.toLowerCase()) {
-          throw new HttpError(403, 'email_mismatch', `This invitation is for ${found.email}; you are signed in as ${signedIn.email}`);
-        }
-        userId = signedIn.userId;
-        label = signedIn.firstName;
-      } else {
-        const [exists] = await tx.query('select 1 from users where lower(email) = lower($1)', [found.email]);
-        if (exists) throw accountExists(found.email);
-        const [created] = await tx
-          .query<{ id: unknown }>('insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id', [
-            found.email, body.first_name!, hash!, now,
-          ])
-          .catch((err: unknown) => {
-            // Two links for one new email accepted at once: the second finds the account made meanwhile.
-            if (err instanceof Error && 'code' in err && err.code === '23505') throw accountExists(found.email);
-            throw err;
-          });
-        userId = num(created?.id);
-        label = body.first_name!;
-      }
-      await addMembership(tx, found.org_id, userId, found.role as Role, now);
-      await markAccepted(tx, found.id, userId, now);
-      await writeAudit(tx, found.org_id, { id: userId, label }, 'invitation.accepted', {
-        target: { type: 'member', id: userId, label }, changes: { email: found.email, role: found.role, invitation_id: found.id, new_account: !signedIn },
-      }, now);
-      return { orgId: found.org_id, userId };
-    });
-    await markAttemptSucceeded(ctx.db, attempt);
-    if (signedIn) return { org_id: joined.orgId };
-    const session = await createSession(ctx.db, joined.userId, true, ctx.now());
-    return {
-      org_id: joined.orgId,
-      access_token: issueAccessToken(ctx, joined.userId, session.sessionId, session.expiresAt),
-      refresh_token: session.refreshToken,
-      session_id: session.sessionId,
-      refresh_expires_at: session.expiresAt.toISOString(),
-    };
-  },
-});
-
-export const teamRoutes = [members, changeRole, remove, invitations, invite, revoke, renew, lookup, accept];
+export const teamRoutes = [members, changeRole, remove, invitations, invite, revoke, renew, ...invitationPageRoutes];
