@@ -21,12 +21,15 @@ const as = (...extra: string[]): Partial<SessionState> => ({ ...WITH_ORG, permis
 const CSV = 'name,email,phone,notes\nAnn Lee,ann@example.com,503 555 0101,x\n';
 
 const row = (line: number, name: string, email: string, over: Partial<ImportPreviewRow> = {}): ImportPreviewRow => ({
-  line, values: { name, email, phone: '(503) 555-0101' }, errors: [], duplicate: null, ...over,
+  line, values: { name, email, phone: '(503) 555-0101' }, errors: [], duplicate: null, changes: null, ...over,
 });
 
 function preview(rows: ImportPreviewRow[], ignored: string[] = ['notes']): ImportPreview {
   const invalid = rows.filter((r) => r.errors.length).length;
-  return { rows, ignored_columns: ignored, summary: { total: rows.length, valid: rows.length - invalid, invalid, duplicates: rows.filter((r) => r.duplicate).length } };
+  return {
+    rows, ignored_columns: ignored, ignored_column_count: ignored.length, encoding: 'utf-8', delimiter: ',', previewed_at: '2026-03-02T10:00:00.000Z',
+    summary: { total: rows.length, valid: rows.length - invalid, invalid, duplicates: rows.filter((r) => r.duplicate).length, unchanged: rows.filter((r) => r.changes && !Object.keys(r.changes).length).length },
+  };
 }
 
 const CLEAN = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Bo Chen', 'bo@example.com')]);
@@ -35,7 +38,7 @@ const WITH_ERRORS = preview([
   row(3, '', 'not-an-email', { errors: [{ field: 'name', detail: 'is required' }, { field: 'email', detail: 'is not a valid email address' }] }),
   row(4, 'Cy Diaz', 'cy@example.com', { errors: [{ field: 'status', detail: 'must be lead, active or inactive' }] }),
 ]);
-const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith' } })]);
+const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' } } })]);
 
 function show(state: Partial<SessionState> = as('customers:update'), setup: (r: FakeRecord) => void = () => {}) {
   navigate('/customers/import', { replace: true });
