@@ -4,7 +4,7 @@
 // A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
 import '../../ui/first-bundle';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import type { ImportDuplicateMode, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
+import type { ImportDelimiter, ImportDuplicateMode, ImportEncoding, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
@@ -21,8 +21,15 @@ export const LIST_PATH = '/customers';
 const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 const haveWord = (n: number) => (n === 1 ? 'has' : 'have');
 
-/** D27's summary line: "12 created, 3 updated, 1 skipped". */
-export const resultText = (r: ImportResult): string => `${r.created} created, ${r.updated} updated, ${r.skipped} skipped`;
+/** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date). */
+export const resultText = (r: ImportResult): string =>
+  `${r.created} created, ${r.updated} updated, ${r.skipped} skipped${r.unchanged ? `, ${r.unchanged} already up to date` : ''}`;
+
+/** D43: how the file was read, in words. */
+const ENCODINGS: Record<ImportEncoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16', 'utf-16be': 'UTF-16', 'windows-1252': 'Windows-1252 (Excel on Windows)' };
+const DELIMITERS: Record<ImportDelimiter, string> = { ',': 'commas', ';': 'semicolons', '\t': 'tabs' };
+export const readAsText = (p: Pick<ImportPreview, 'encoding' | 'delimiter'>): string =>
+  `Read as ${ENCODINGS[p.encoding] ?? p.encoding}, columns separated by ${DELIMITERS[p.delimiter] ?? p.delimiter}.`;
 
 /** Why the server refused the file, in words (the server's own when it gave some). */
 export function importErrorMessage(error: unknown, name: string): string {
@@ -43,7 +50,7 @@ function invalidRows(error: unknown): ImportPreviewRow[] | null {
 type Step =
   | { kind: 'choose'; error: string | null }
   | { kind: 'checking'; name: string }
-  | { kind: 'preview'; name: string; text: string; preview: ImportPreview }
+  | { kind: 'preview'; name: string; file: Blob; preview: ImportPreview }
   | { kind: 'done'; result: ImportResult };
 
 /** D15: a step's heading takes the focus when the step appears, so the change is heard and seen. */
@@ -98,7 +105,7 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
   const [mode, setMode] = useState<ImportDuplicateMode>('skip');
   const [error, setError] = useState<string | null>(null);
   const [refused, setRefused] = useState<ImportPreviewRow[] | null>(null);
-  const { summary, rows, ignored_columns: ignored } = step.preview;
+  const { summary, rows, ignored_columns: ignored, ignored_column_count: ignoredCount } = step.preview;
   const id = useId();
 
   const blocked = summary.invalid > 0 ? `Fix the file and upload it again: ${rowsWord(summary.invalid)} ${haveWord(summary.invalid)} errors.` : summary.total === 0 ? 'The file has no rows to import.' : null;
@@ -108,7 +115,7 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
     setError(null);
     setRefused(null);
     try {
-      onDone(await commit.mutate({ text: step.text, onDuplicate: mode }));
+      onDone(await commit.mutate({ file: step.file, onDuplicate: mode, previewedAt: step.preview.previewed_at }));
     } catch (e) {
       const bad = invalidRows(e);
       setRefused(bad);
@@ -121,9 +128,15 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
       <StepHeading id={`${id}h`}>Preview</StepHeading>
       <p>
         “{step.name}”: {rowsWord(summary.total)}. {summary.valid} ready, {summary.invalid} with errors, {summary.duplicates} with an email
-        that already exists.
+        that already exists{summary.unchanged > 0 ? ` (${summary.unchanged} of them already up to date)` : ''}.
       </p>
-      {ignored.length > 0 && <p className="muted">Columns that are not customer fields are left out: {ignored.join(', ')}.</p>}
+      <p className="muted import-read">{readAsText(step.preview)}</p>
+      {ignoredCount > 0 && (
+        <p className="muted">
+          Columns that are not customer fields are left out: {ignored.join(', ')}
+          {ignoredCount > ignored.length ? ` and ${ignoredCount - ignored.length} more` : ''}.
+        </p>
+      )}
 
       {summary.duplicates > 0 && (
         <fieldset className="import-choice">
@@ -177,10 +190,26 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
 
 function Done({ result, onRestart }: { result: ImportResult; onRestart: () => void }) {
   const id = useId();
+  const moved = result.changed_since_preview ?? []; // D44
   return (
     <section className="card import-step" aria-labelledby={`${id}h`}>
       <StepHeading id={`${id}h`}>Import finished</StepHeading>
       <p className="import-result">{resultText(result)}</p>
+      {moved.length > 0 && (
+        <div className="import-moved" role="note">
+          <p>
+            {moved.length === 1 ? '1 customer was' : `${moved.length} customers were`} changed by
+            someone else after the preview, so the file's values were not written to them. Check them and import again if needed:
+          </p>
+          <ul>
+            {moved.map((c) => (
+              <li key={c.id}>
+                <Link to={`/customers/${c.id}`}>{c.name}</Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="import-actions">
         <Link to={LIST_PATH} className="btn btn-primary">
           Back to Customers
@@ -204,9 +233,8 @@ export default function ImportCustomersPage() {
     const mine = ++current.current;
     setStep({ kind: 'checking', name: file.name });
     try {
-      const text = await file.text();
-      const preview = await api.previewImport(text);
-      if (mine === current.current) setStep({ kind: 'preview', name: file.name, text, preview });
+      const preview = await api.previewImport(file); // D43: the bytes as they are; the server reads the encoding
+      if (mine === current.current) setStep({ kind: 'preview', name: file.name, file, preview });
     } catch (e) {
       if (mine === current.current) setStep({ kind: 'choose', error: importErrorMessage(e, file.name) });
     }
