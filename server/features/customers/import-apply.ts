@@ -77,7 +77,10 @@ export async function commitImport(
   const toWrite = changed.filter((r) => !movedSince(r));
   const unchanged = mode === 'update' ? dupes.length - changed.length : 0;
 
-  const { created, written } = await db.transaction(async (tx) => {
+  // D34: nothing to write (every row a duplicate that is skipped or already up to date): no transaction,
+  // no audit entry; sending the same file again changes nothing.
+  const apply = fresh.length > 0 || toWrite.length > 0;
+  const { created, written } = !apply ? { created: [] as number[], written: new Set<number>() } : await db.transaction(async (tx) => {
     if (db.kind === 'postgres') await tx.query(`set local statement_timeout = ${APPLY_STATEMENT_TIMEOUT_MS}`);
     let ids: number[];
     try {
