@@ -1,8 +1,8 @@
 // D27 D34 D44: committing an import. The file is read and checked, and its duplicates found, before any
 // transaction (import.ts: in memory, one query); then one short transaction applies it in a handful of
-// set-based statements, all rows or none: the new customers in one insert, the changed duplicates in one
-// update (only those whose version is still the one read), their timeline entries in the same statement,
-// and the import's own audit entry. A duplicate the file would not change is not written at all.
+// set-based statements, all rows or none: the new customers in one insert per 1,000 rows, the changed
+// duplicates in one update per 1,000 (only those whose version is still the one read) with their timeline
+// entries in the same statement, and the import's own audit entry. A duplicate the file would not change is not written at all.
 import { CUSTOMER_INPUT_FIELDS, type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
@@ -12,15 +12,28 @@ import { HttpError } from '../../http';
 import { checkImport, rowView, type CheckedRow } from './import';
 import { IMPORT_ACTION } from './notes-repo';
 
+/**
+ * D34: rows per statement. Each statement is short (tens of milliseconds on PGlite), and between two of
+ * them the embedded database answers the health check.
+ */
+const APPLY_BATCH = 1_000;
+
+const batches = <T>(rows: T[]): T[][] => Array.from({ length: Math.ceil(rows.length / APPLY_BATCH) }, (_, i) => rows.slice(i * APPLY_BATCH, (i + 1) * APPLY_BATCH));
+
 /** PostgreSQL: the apply step may take longer than an ordinary call's statement timeout (D34). */
 const APPLY_STATEMENT_TIMEOUT_MS = 30_000;
 
 const COLUMNS = CUSTOMER_INPUT_FIELDS;
 const RECORD = `${COLUMNS.filter((c) => c !== 'tags').map((c) => `${c} text`).join(', ')}, tags text[]`;
 
-/** D27: the new customers, one statement; their ids. */
+/** D27: the new customers, one statement per batch; their ids. */
 async function insertNew(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {
-  if (!rows.length) return [];
+  const ids: number[] = [];
+  for (const batch of batches(rows)) ids.push(...(await insertBatch(tx, orgId, userId, batch, now)));
+  return ids;
+}
+
+async function insertBatch(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {
   const inserted = await tx.query<{ id: unknown }>(
     `insert into customers (${COLUMNS.join(', ')}, org_id, created_at, created_by, updated_at, updated_by)
      select ${COLUMNS.map((c) => `r.${c}`).join(', ')}, $1, $2, $3, $2, $3
@@ -36,7 +49,12 @@ async function insertNew(tx: Queryable, orgId: number, userId: number, rows: Che
  * (their changes before → after, as an edit writes them); one statement. Returns the ids written.
  */
 async function updateChanged(tx: Queryable, orgId: number, actor: Actor & { id: number }, rows: CheckedRow[], now: Date): Promise<Set<number>> {
-  if (!rows.length) return new Set();
+  const done = new Set<number>();
+  for (const batch of batches(rows)) for (const id of await updateBatch(tx, orgId, actor, batch, now)) done.add(id);
+  return done;
+}
+
+async function updateBatch(tx: Queryable, orgId: number, actor: Actor & { id: number }, rows: CheckedRow[], now: Date): Promise<number[]> {
   const data = rows.map((r) => ({ ...r.merged, id: r.existing!.id, version: r.existing!.version, changes: r.changes }));
   const written = await tx.query<{ id: unknown }>(
     `with r as (select * from json_to_recordset($5::text::json) as r(id bigint, version integer, changes jsonb, ${RECORD})),
@@ -50,7 +68,7 @@ async function updateChanged(tx: Queryable, orgId: number, actor: Actor & { id: 
      select u.id, (select count(*) from a) as entries from u`,
     [orgId, now, actor.id, actor.label, JSON.stringify(data)],
   );
-  return new Set(written.map((r) => num(r.id)));
+  return written.map((r) => num(r.id));
 }
 
 const duplicateEmailRace = () =>
