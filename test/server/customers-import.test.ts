@@ -185,11 +185,14 @@ forEachBackend('API customers import', (backend) => {
       const result = await importOf(who, csv, `?on_duplicate=update&previewed_at=${encodeURIComponent(p.previewed_at)}`);
       expect(result).toEqual({ created: 1, updated: 1, unchanged: 1, skipped: 0, changed_since_preview: [] });
       const entries = await auditSince(b.server.db, mark);
-      expect(entries.map((e) => [e.action, e.target_id])).toEqual([['customer.updated', abigail.id], ['customers.imported', null]]);
-      expect(entries[0]!.changes).toEqual({ name: { from: 'Abigail Okafor', to: 'Abby Okafor' }, tags: { from: ['old', 'vip', 'x'], to: ['new'] } });
-      expect(entries[0]!.target_label).toBe('Abby Okafor');
+      const changes = { name: { from: 'Abigail Okafor', to: 'Abby Okafor' }, tags: { from: ['old', 'vip', 'x'], to: ['new'] } };
+      expect(entries.map((e) => [e.action, e.target_id])).toEqual([['customers.imported', null]]); // D27: one entry
+      expect(entries[0]!.changes).toMatchObject({ updated: 1, unchanged: 1, updates: { [abigail.id]: changes } });
       const timeline = (await who.get(customerPath(abigail.id, 'timeline/'))).body.results as { action?: string; changes?: unknown }[];
-      expect(timeline[0]).toMatchObject({ action: 'customer.updated', changes: entries[0]!.changes });
+      expect(timeline[0]).toMatchObject({ action: 'customer.updated', target: { type: 'customer', id: abigail.id, label: 'Abby Okafor' }, changes });
+      expect(((await who.get(customerPath(same.id, 'timeline/'))).body.results as { action?: string }[]).map((i) => i.action)).toEqual(['customer.created']);
+      const activity = (await who.get('/api/v1/audit/?action=customers.imported')).body.results as { changes: Record<string, unknown> }[];
+      expect(activity[0]!.changes).not.toHaveProperty('updates');
       expect(((await who.get(customerPath(same.id))).body as unknown as Customer).version).toBe(1);
     });
 

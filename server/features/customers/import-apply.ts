@@ -1,8 +1,8 @@
 // D27 D34 D44: committing an import. The file is read and checked, and its duplicates found, before any
 // transaction (import.ts: in memory, one query); then one short transaction applies it in a handful of
 // set-based statements, all rows or none: the new customers in one insert per 1,000 rows, the changed
-// duplicates in one update per 1,000 (only those whose version is still the one read) with their timeline
-// entries in the same statement, and the import's own audit entry. A duplicate the file would not change is not written at all.
+// duplicates in one update per 1,000 (only those whose version is still the one read), and the import's
+// one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
 import { CUSTOMER_INPUT_FIELDS, type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
@@ -44,29 +44,21 @@ async function insertBatch(tx: Queryable, orgId: number, userId: number, rows: C
   return inserted.map((r) => num(r.id));
 }
 
-/**
- * D44: the changed duplicates whose version is still the one read, and one customer.updated entry each
- * (their changes before → after, as an edit writes them); one statement. Returns the ids written.
- */
-async function updateChanged(tx: Queryable, orgId: number, actor: Actor & { id: number }, rows: CheckedRow[], now: Date): Promise<Set<number>> {
+/** D44: the changed duplicates whose version is still the one read, one statement per batch; the ids written. */
+async function updateChanged(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<Set<number>> {
   const done = new Set<number>();
-  for (const batch of batches(rows)) for (const id of await updateBatch(tx, orgId, actor, batch, now)) done.add(id);
+  for (const batch of batches(rows)) for (const id of await updateBatch(tx, orgId, userId, batch, now)) done.add(id);
   return done;
 }
 
-async function updateBatch(tx: Queryable, orgId: number, actor: Actor & { id: number }, rows: CheckedRow[], now: Date): Promise<number[]> {
-  const data = rows.map((r) => ({ ...r.merged, id: r.existing!.id, version: r.existing!.version, changes: r.changes }));
+async function updateBatch(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {
+  const data = rows.map((r) => ({ ...r.merged, id: r.existing!.id, version: r.existing!.version }));
   const written = await tx.query<{ id: unknown }>(
-    `with r as (select * from json_to_recordset($5::text::json) as r(id bigint, version integer, changes jsonb, ${RECORD})),
-          u as (update customers c set ${COLUMNS.map((col) => `${col} = r.${col}`).join(', ')},
-                       version = c.version + 1, updated_at = $2, updated_by = $3
-                  from r where c.org_id = $1 and c.id = r.id and c.version = r.version and c.deleted_at is null
-                returning c.id, c.name),
-          a as (insert into audit_log (org_id, at, actor_id, actor_label, action, target_type, target_id, target_label, changes)
-                select $1, $2, $3, $4, 'customer.updated', 'customer', u.id, u.name, r.changes from u join r on r.id = u.id
-                returning 1)
-     select u.id, (select count(*) from a) as entries from u`,
-    [orgId, now, actor.id, actor.label, JSON.stringify(data)],
+    `update customers c set ${COLUMNS.map((col) => `${col} = r.${col}`).join(', ')}, version = c.version + 1, updated_at = $2, updated_by = $3
+       from json_to_recordset($4::text::json) as r(id bigint, version integer, ${RECORD})
+      where c.org_id = $1 and c.id = r.id and c.version = r.version and c.deleted_at is null
+     returning c.id`,
+    [orgId, now, userId, JSON.stringify(data)],
   );
   return written.map((r) => num(r.id));
 }
@@ -107,12 +99,14 @@ export async function commitImport(
       if (err instanceof Error && 'code' in err && err.code === '23505') throw duplicateEmailRace();
       throw err;
     }
-    const done = await updateChanged(tx, orgId, actor, toWrite, now);
+    const done = await updateChanged(tx, orgId, actor.id, toWrite, now);
     const counts = { created: ids.length, updated: done.size, unchanged, skipped: dupes.length - done.size - unchanged };
-    // The import's own entry; it names the customers it created (their timelines show it).
+    // The import's one entry (D27): the customers it created, and each updated customer's changes
+    // before → after (D44), which that customer's timeline shows as an edit (notes-repo.ts).
+    const updates = Object.fromEntries(toWrite.filter((r) => done.has(r.existing!.id)).map((r) => [r.existing!.id, r.changes]));
     await writeAudit(tx, orgId, actor, IMPORT_ACTION, {
       target: { type: 'import', id: null, label: `${counts.created} created, ${counts.updated} updated, ${counts.skipped} skipped` },
-      changes: { ...counts, on_duplicate: mode, customer_ids: ids },
+      changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
     }, now);
     return { created: ids, written: done };
   });
