@@ -2,6 +2,11 @@
 // 10,000-row update import; the widest previews), a member of Beacon Electric keeps working: every one
 // of their requests is answered 2xx, and the health check is answered before the import finishes. The
 // assertions are of order and counts, never of durations (those are bench/import.mjs's).
+// PGlite has one connection, and the import's apply step is one transaction (all rows or none, D27): for
+// as long as it runs (about a second for 10,000 changed rows on a quiet machine) the other member's call
+// waits, and past the gate's deadline it is refused with 503 and retried, as the app does. There the
+// refusals are counted: a handful at most (the old import, one UPDATE per row, refused every call for a
+// minute). On PostgreSQL, whose pool keeps serving, there must be none.
 import { beforeAll, expect, test } from 'vitest';
 import { IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, type ImportResult } from '../../contract/customers';
 import { CUSTOMERS, ME } from '../server/api-common';
@@ -22,7 +27,10 @@ function widest(): string {
   return header + row.repeat(Math.min(IMPORT_MAX_ROWS, Math.floor((5 * 1024 * 1024 - header.length) / row.length)));
 }
 
-forEachBackend('D34 fair share: imports', (backend) => {
+/** PGlite: refusals of the other member's calls tolerated while the apply transaction holds the connection. */
+const PGLITE_REFUSALS_AT_MOST = 3;
+
+forEachBackend('D34 fair share: imports', (backend, label) => {
   let b: Backend;
   let importer: Actor;
   let other: Actor;
@@ -52,24 +60,32 @@ forEachBackend('D34 fair share: imports', (backend) => {
       return r.status;
     });
     const statuses: number[] = [];
+    let refused = 0;
     const paths = [CUSTOMERS, ME, `${CUSTOMERS}?q=fair`];
     for (let i = 0; !done || statuses.length < 3; i++) {
-      const r = await other.get(paths[i % paths.length]!);
+      let r = await other.get(paths[i % paths.length]!);
+      for (let retry = 0; r.status === 503 && retry < 100; retry++) {
+        refused++; // server_busy: the app waits and tries again
+        r = await other.get(paths[i % paths.length]!);
+      }
       statuses.push(r.status);
       if (!done) events.push('other');
     }
-    return { answer: await work, health: await health, statuses, events };
+    return { answer: await work, health: await health, statuses, refused, events };
   }
+  const refusalsAllowed = () => (label === 'PGlite' ? PGLITE_REFUSALS_AT_MOST : 0);
 
   test('D34 during a 10,000-row update import, another organization\'s member gets every request answered, and health before the import ends', async () => {
     const created = await upload(IMPORT, file('Bend'));
     expect(created.status, created.text.slice(0, 200)).toBe(200);
-    const { answer, health, statuses, events } = await during(() => upload(`${IMPORT}?on_duplicate=update`, file('Salem')));
+    const { answer, health, statuses, refused, events } = await during(() => upload(`${IMPORT}?on_duplicate=update`, file('Salem')));
     expect(answer.status, answer.text.slice(0, 200)).toBe(200);
     expect(JSON.parse(answer.text) as ImportResult).toMatchObject({ created: 0, updated: IMPORT_MAX_ROWS });
     expect(health).toBe(200);
     expect(events.indexOf('health')).toBeLessThan(events.indexOf('heavy'));
     expect(statuses.filter((s) => s < 200 || s > 299)).toEqual([]);
+    expect(refused).toBeLessThanOrEqual(refusalsAllowed());
+    expect(events.indexOf('other')).toBeGreaterThanOrEqual(0); // answered while the import ran
     // Sending the same file again changes nothing.
     const again = await upload(`${IMPORT}?on_duplicate=update`, file('Salem'));
     expect(JSON.parse(again.text) as ImportResult).toMatchObject({ created: 0, updated: 0, unchanged: IMPORT_MAX_ROWS });
@@ -86,6 +102,7 @@ forEachBackend('D34 fair share: imports', (backend) => {
     for (const run of [commas, wide]) {
       expect(run.health).toBe(200);
       expect(run.statuses.filter((s) => s < 200 || s > 299)).toEqual([]);
+      expect(run.refused).toBe(0); // parsing holds no database connection
     }
   }, 180_000);
 });
