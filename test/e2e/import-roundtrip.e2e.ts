@@ -90,4 +90,25 @@ describe.skipIf(skipReason)('import round trip', () => {
       await cleanUp(sfx);
     }
   });
+
+  test('issue 17 at 1280×800 and at 390 px the problems of a row are in view without scrolling sideways, in both themes', async () => {
+    const sfx = unique();
+    const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing' });
+    const long = 'x'.repeat(60);
+    const csv = `name,email,phone,company,city,status,tags\r\nWide Row ${sfx} ${long},not-an-email,12,Company ${long},City ${long},sleeping,${long}\r\n`;
+    for (const [viewport, theme] of [[{ width: 1280, height: 800 }, 'light'], [{ width: 1280, height: 800 }, 'dark'], [{ width: 390, height: 844 }, 'light']] as const) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto('/customers/import');
+      await page.getByLabel('CSV file').setInputFiles({ name: `wide-${sfx}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      const problem = page.getByRole('table').getByRole('listitem').filter({ hasText: /^Email / }).first();
+      await problem.waitFor();
+      const box = await problem.boundingBox();
+      const wrap = await page.locator('.import-table').first().boundingBox();
+      expect(box, `${viewport.width} ${theme}`).not.toBeNull();
+      // Within the scroll box as it stands (scrollLeft 0), and within the window.
+      expect(await page.locator('.import-table').first().evaluate((el) => el.scrollLeft)).toBe(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(Math.min(wrap!.x + wrap!.width, viewport.width) + 1);
+    }
+  });
 });
