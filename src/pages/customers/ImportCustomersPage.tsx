@@ -4,7 +4,7 @@
 // A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
 import '../../ui/first-bundle';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import type { ImportDelimiter, ImportDuplicateMode, ImportEncoding, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
+import type { ImportDuplicateMode, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
@@ -15,21 +15,12 @@ import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { fileProblem, msgTooLarge } from './import/file-check';
 import { PreviewTable, shownRows } from './import/PreviewTable';
+import { ChangedSincePreview, readAsText, resultText } from './import/words';
 
 export const LIST_PATH = '/customers';
 
 const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 const haveWord = (n: number) => (n === 1 ? 'has' : 'have');
-
-/** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date). */
-export const resultText = (r: ImportResult): string =>
-  `${r.created} created, ${r.updated} updated, ${r.skipped} skipped${r.unchanged ? `, ${r.unchanged} already up to date` : ''}`;
-
-/** D43: how the file was read, in words. */
-const ENCODINGS: Record<ImportEncoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16', 'utf-16be': 'UTF-16', 'windows-1252': 'Windows-1252 (Excel on Windows)' };
-const DELIMITERS: Record<ImportDelimiter, string> = { ',': 'commas', ';': 'semicolons', '\t': 'tabs' };
-export const readAsText = (p: Pick<ImportPreview, 'encoding' | 'delimiter'>): string =>
-  `Read as ${ENCODINGS[p.encoding] ?? p.encoding}, columns separated by ${DELIMITERS[p.delimiter] ?? p.delimiter}.`;
 
 /** Why the server refused the file, in words (the server's own when it gave some). */
 export function importErrorMessage(error: unknown, name: string): string {
@@ -190,26 +181,11 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
 
 function Done({ result, onRestart }: { result: ImportResult; onRestart: () => void }) {
   const id = useId();
-  const moved = result.changed_since_preview ?? []; // D44
   return (
     <section className="card import-step" aria-labelledby={`${id}h`}>
       <StepHeading id={`${id}h`}>Import finished</StepHeading>
       <p className="import-result">{resultText(result)}</p>
-      {moved.length > 0 && (
-        <div className="import-moved" role="note">
-          <p>
-            {moved.length === 1 ? '1 customer was' : `${moved.length} customers were`} changed by
-            someone else after the preview, so the file's values were not written to them. Check them and import again if needed:
-          </p>
-          <ul>
-            {moved.map((c) => (
-              <li key={c.id}>
-                <Link to={`/customers/${c.id}`}>{c.name}</Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <ChangedSincePreview customers={result.changed_since_preview ?? []} />
       <div className="import-actions">
         <Link to={LIST_PATH} className="btn btn-primary">
           Back to Customers
