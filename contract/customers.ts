@@ -132,27 +132,53 @@ export type TimelineItem = ({ kind: 'note' } & Note) | ({ kind: 'audit' } & Audi
 /** D27: import limits. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 10_000;
+/** D34: a header (or any row) with more columns than this is refused. */
+export const IMPORT_MAX_COLUMNS = 200;
+/** D34: the preview names at most this many ignored columns (and counts them all). */
+export const IMPORT_IGNORED_NAMES_SHOWN = 20;
+/** D34: a preview cell longer than this is cut (no field takes that much; the row has an error). */
+export const IMPORT_PREVIEW_CELL_MAX = 1_000;
 export type ImportDuplicateMode = 'skip' | 'update';
+/** D43: how the file was read. */
+export type ImportEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type ImportDelimiter = ',' | ';' | '\t';
+
+/** D31 D44: a field's value before and after a change. */
+export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 
 /** D27: one row of an import preview (line numbers count the header as line 1). */
 export interface ImportPreviewRow {
   line: number;
   values: Partial<Record<CustomerInputField, string>>;
   errors: { field: string; detail: string }[];
-  duplicate: PersonRef | null;
+  /** D27: the live customer with this email, and its version when the preview was made (D44). */
+  duplicate: (PersonRef & { version: number }) | null;
+  /** D44: for a duplicate, what on_duplicate=update would change (empty when nothing); null otherwise. */
+  changes: FieldChanges | null;
 }
 
 export interface ImportPreview {
   rows: ImportPreviewRow[];
-  /** Header names that are not D22 fields (ignored). */
+  /** Header names that are not D22 fields (ignored): the first IMPORT_IGNORED_NAMES_SHOWN of them. */
   ignored_columns: string[];
-  summary: { total: number; valid: number; invalid: number; duplicates: number };
+  /** D34: how many columns are ignored in all. */
+  ignored_column_count: number;
+  /** D43: the encoding and the delimiter the file was read with. */
+  encoding: ImportEncoding;
+  delimiter: ImportDelimiter;
+  /** D44: sent back with the import (`previewed_at`): a duplicate changed after it is reported, not overwritten. */
+  previewed_at: string;
+  summary: { total: number; valid: number; invalid: number; duplicates: number; unchanged: number };
 }
 
 export interface ImportResult {
   created: number;
   updated: number;
+  /** D44: duplicates that already had the file's values (nothing written). */
+  unchanged: number;
   skipped: number;
+  /** D44: duplicates edited (or created) after the preview: left as they are, and skipped. */
+  changed_since_preview: PersonRef[];
 }
 
 /** D32: GET /v1/dashboard/. Parts the caller may not see are null. */

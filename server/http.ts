@@ -86,15 +86,19 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
 const tooLarge = (limit: number, drained: boolean) =>
   new HttpError(413, 'payload_too_large', `Request body is larger than ${limit} bytes`, drained ? {} : { Connection: 'close' });
 
+const isUtf8 = (charset: string) => charset === 'utf-8' || charset === 'utf8';
+
 /**
- * D19: the body as UTF-8 text: 415 unless its Content-Type passes `accepts` (and any charset is UTF-8),
- * 413 past `limit` bytes, 400 when it is cut short or not UTF-8.
+ * D19: the body's bytes: 415 unless its Content-Type passes `accepts` and any charset it declares passes
+ * `charsetOk` (UTF-8 only unless told), 413 past `limit` bytes, 400 when it is cut short.
  */
-export async function readText(req: IncomingMessage, limit: number, accepts: (mime: string) => boolean, expected: string): Promise<string> {
+export async function readBytes(
+  req: IncomingMessage, limit: number, accepts: (mime: string) => boolean, expected: string, charsetOk: (charset: string) => boolean = isUtf8,
+): Promise<Buffer> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   const [mime = '', ...params] = type.split(';').map((s) => s.trim());
   const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  if (!accepts(mime) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+  if (!accepts(mime) || (charset !== undefined && !charsetOk(charset))) {
     const read = await readBody(req, 0);
     const close = read.kind === 'too_large' && !read.drained ? { Connection: 'close' } : {};
     throw new HttpError(415, 'unsupported_media_type', `Request body must be ${expected}`, close);
@@ -104,10 +108,17 @@ export async function readText(req: IncomingMessage, limit: number, accepts: (mi
   const read = await readBody(req, limit);
   if (read.kind === 'too_large') throw tooLarge(limit, read.drained);
   if (read.kind === 'aborted') throw new HttpError(400, 'bad_request', 'Request body was not received completely');
+  return read.body;
+}
+
+/** D19: the body as UTF-8 text: readBytes, then 400 when it is not UTF-8. */
+export async function readText(req: IncomingMessage, limit: number, accepts: (mime: string) => boolean, expected: string): Promise<string> {
+  const body = await readBytes(req, limit, accepts, expected);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(read.body);
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
-    throw new HttpError(400, mime.includes('json') ? 'invalid_json' : 'invalid_body', 'Request body is not valid UTF-8');
+    const json = (req.headers['content-type'] ?? '').toLowerCase().includes('json');
+    throw new HttpError(400, json ? 'invalid_json' : 'invalid_body', 'Request body is not valid UTF-8');
   }
 }
 

@@ -43,6 +43,8 @@ interface BaseInput<P extends Shape, Q extends Shape, B extends Shape> {
   body: Parsed<B>;
   /** The body of a `textBody` route ('' otherwise). */
   text: string;
+  /** The undecoded body of a `textBody` route with `raw` (empty otherwise). */
+  bytes: Buffer;
   /** The transaction of a change (POST, PUT, PATCH, DELETE), or the database for a read. */
   tx: Queryable;
   /** D30: records an audit entry, written in the same transaction before it commits. */
@@ -66,7 +68,11 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   /** PATCH-style bodies: absent fields stay absent. */
   partialBody?: boolean;
   /** A body that is not JSON (a CSV upload): read as UTF-8 text into `text`. */
-  textBody?: { maxBytes: number; accepts: (mime: string) => boolean; expected: string };
+  textBody?: {
+    maxBytes: number; accepts: (mime: string) => boolean; expected: string;
+    /** D43: hand the bytes over undecoded (`bytes`); the request may declare any charset this accepts. */
+    raw?: { charsets: (charset: string) => boolean };
+  };
   /** SPEC §7 auth payloads only: fields the route does not know are ignored rather than refused. */
   ignoreUnknownFields?: boolean;
   /** A change that must leave this audit action (D30); the router refuses to commit without it. */

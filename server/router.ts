@@ -7,7 +7,7 @@ import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
-import { HttpError, readJsonObject, readText, refuseBody, sendJson } from './http';
+import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson } from './http';
 import { isReply, RAW, type Method, type RouteDef } from './route';
 import { parseShape, queryValues, type Shape } from './schema';
 
@@ -78,7 +78,10 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
     let body: Record<string, unknown> = {};
     let text = '';
-    if (route.textBody) text = await readText(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected);
+    let bytes: Buffer = Buffer.alloc(0);
+    const raw = route.textBody?.raw;
+    if (route.textBody && raw) bytes = await readBytes(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected, raw.charsets);
+    else if (route.textBody) text = await readText(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected);
     else if (route.body) body = parseShape(route.body, await readJsonObject(req, ctx.config.maxBodyBytes), {
       partial: route.partialBody ?? false,
       ignoreUnknown: route.ignoreUnknownFields ?? false,
@@ -88,7 +91,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const entries: AuditEntry[] = [];
     const invoke = (tx: Queryable, current = caller) => {
       const who = principal ? { principal } : current ? { caller: current } : {};
-      return route.handler({ req, res, ctx, params, query, body, text, tx, audit: (entry: AuditEntry) => void entries.push(entry), ...who } as never);
+      return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit: (entry: AuditEntry) => void entries.push(entry), ...who } as never);
     };
     const result =
       route.method === 'GET' || route.transaction === false

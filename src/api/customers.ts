@@ -101,7 +101,7 @@ export function customersApi({ client, orgId }: ApiContext) {
   const written = [customerKeys.all(orgId), customerKeys.dashboard(orgId)];
   /** A note changes the customer's notes and timeline, and the dashboard's latest activity. */
   const noted = (id: number) => [customerKeys.detail(orgId, id), customerKeys.dashboard(orgId)];
-  const csv = (text: string) => new Blob([text], { type: CSV_TYPE });
+  const csvFile = (file: Blob) => new Blob([file], { type: CSV_TYPE });
 
   return {
     list: (params: CustomerListParams): QueryDef<Page<CustomerListItem>> => ({
@@ -163,18 +163,25 @@ export function customersApi({ client, orgId }: ApiContext) {
       const text = await client.get<string | null>(exportPath(params), { headers: { Accept: CSV_TYPE } });
       return new Blob([BOM, String(text ?? '').replace(/^\uFEFF/, '')], { type: CSV_TYPE });
     },
-    /** D27: each row's errors and duplicates; nothing is written. */
-    previewImport: (text: string) => client.post<ImportPreview>(IMPORT_PREVIEW_PATH, csv(text)),
-    /** D27: all rows or none; a 400 import_invalid carries the rows with errors. */
+    /** D27: each row's errors and duplicates; nothing is written. D43: the file's own bytes (the server reads its encoding). */
+    previewImport: (file: Blob) => client.post<ImportPreview>(IMPORT_PREVIEW_PATH, csvFile(file)),
+    /** D27: all rows or none; a 400 import_invalid carries the rows with errors. D44: `previewedAt` as the preview gave it. */
     commitImport: {
-      run: ({ text, onDuplicate }: { text: string; onDuplicate: ImportDuplicateMode }) =>
-        client.post<ImportResult>(IMPORT_PATH + queryString({ on_duplicate: onDuplicate }), csv(text)),
+      run: ({ file, onDuplicate, previewedAt }: ImportCommit) =>
+        client.post<ImportResult>(IMPORT_PATH + queryString({ on_duplicate: onDuplicate, previewed_at: previewedAt ?? undefined }), csvFile(file)),
       invalidates: written,
-    } satisfies MutationDef<{ text: string; onDuplicate: ImportDuplicateMode }, ImportResult>,
+    } satisfies MutationDef<ImportCommit, ImportResult>,
   };
 }
 
 export type CustomersApi = ReturnType<typeof customersApi>;
+
+/** D27 D44: the file previewed, what to do with duplicates, and when it was previewed. */
+export interface ImportCommit {
+  file: Blob;
+  onDuplicate: ImportDuplicateMode;
+  previewedAt: string | null;
+}
 
 /** The customers calls of the organization this tab shows, for a screen. */
 export function useCustomersApi(): CustomersApi & { orgId: number | null } {

@@ -96,16 +96,17 @@ describe('STYLE api/customers.ts: the calls', () => {
     ]);
   });
 
-  test('D27 import: the file’s text as text/csv, to preview and then to commit with on_duplicate', async () => {
+  test('D27 D43 D44 import: the file’s own bytes as text/csv, to preview and then to commit with on_duplicate and previewed_at', async () => {
     const t = setup();
     const csv = 'name,email\nAnn,ann@example.com\n';
     t.answer('/v1/customers/import/preview/', 200, { rows: [] });
     t.answer('/v1/customers/import/', 200, { created: 1, updated: 0, skipped: 0 });
-    await t.calls.previewImport(csv);
-    await t.calls.commitImport.run({ text: csv, onDuplicate: 'update' });
+    const file = new Blob([csv], { type: 'application/vnd.ms-excel' });
+    await t.calls.previewImport(file);
+    await t.calls.commitImport.run({ file, onDuplicate: 'update', previewedAt: '2026-03-02T10:00:00.000Z' });
     expect(t.seen.map((c) => [c.method, c.search, c.body, c.blobType])).toEqual([
       ['POST', '', csv, 'text/csv'],
-      ['POST', '?on_duplicate=update', csv, 'text/csv'],
+      ['POST', '?on_duplicate=update&previewed_at=2026-03-02T10%3A00%3A00.000Z', csv, 'text/csv'],
     ]);
   });
 

@@ -60,7 +60,7 @@ export class FakeRecord {
     for (const item of items) if (item.kind === 'note') this.noteRoute(item.id);
     this.route('/v1/dashboard/', () => (this.dashboard ? json(200, this.dashboard) : json(404, { detail: 'none', code: 'not_found' })));
     this.route('/v1/customers/import/preview/', () => json(200, this.preview));
-    this.route('/v1/customers/import/', (c) => this.importAnswer?.(c) ?? json(200, { created: 0, updated: 0, skipped: 0 } satisfies ImportResult));
+    this.route('/v1/customers/import/', (c) => this.importAnswer?.(c) ?? json(200, { created: 0, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] } satisfies ImportResult));
   }
 
   /** The calls made to a path (without /api), optionally of one method. */

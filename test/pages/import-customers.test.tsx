@@ -21,12 +21,15 @@ const as = (...extra: string[]): Partial<SessionState> => ({ ...WITH_ORG, permis
 const CSV = 'name,email,phone,notes\nAnn Lee,ann@example.com,503 555 0101,x\n';
 
 const row = (line: number, name: string, email: string, over: Partial<ImportPreviewRow> = {}): ImportPreviewRow => ({
-  line, values: { name, email, phone: '(503) 555-0101' }, errors: [], duplicate: null, ...over,
+  line, values: { name, email, phone: '(503) 555-0101' }, errors: [], duplicate: null, changes: null, ...over,
 });
 
 function preview(rows: ImportPreviewRow[], ignored: string[] = ['notes']): ImportPreview {
   const invalid = rows.filter((r) => r.errors.length).length;
-  return { rows, ignored_columns: ignored, summary: { total: rows.length, valid: rows.length - invalid, invalid, duplicates: rows.filter((r) => r.duplicate).length } };
+  return {
+    rows, ignored_columns: ignored, ignored_column_count: ignored.length, encoding: 'utf-8', delimiter: ',', previewed_at: '2026-03-02T10:00:00.000Z',
+    summary: { total: rows.length, valid: rows.length - invalid, invalid, duplicates: rows.filter((r) => r.duplicate).length, unchanged: rows.filter((r) => r.changes && !Object.keys(r.changes).length).length },
+  };
 }
 
 const CLEAN = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Bo Chen', 'bo@example.com')]);
@@ -35,7 +38,7 @@ const WITH_ERRORS = preview([
   row(3, '', 'not-an-email', { errors: [{ field: 'name', detail: 'is required' }, { field: 'email', detail: 'is not a valid email address' }] }),
   row(4, 'Cy Diaz', 'cy@example.com', { errors: [{ field: 'status', detail: 'must be lead, active or inactive' }] }),
 ]);
-const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith' } })]);
+const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' } } })]);
 
 function show(state: Partial<SessionState> = as('customers:update'), setup: (r: FakeRecord) => void = () => {}) {
   navigate('/customers/import', { replace: true });
@@ -171,7 +174,7 @@ describe('D27 import: the preview', () => {
     fireEvent.click(importButton());
     expect(await screen.findByRole('heading', { name: 'Import finished' })).toBeTruthy();
     const [call] = record.calls('/v1/customers/import/', 'POST');
-    expect(call!.search).toBe('?on_duplicate=update');
+    expect(call!.search).toBe('?on_duplicate=update&previewed_at=2026-03-02T10%3A00%3A00.000Z');
     expect(call!.body).toBe(CSV);
   });
 
@@ -183,7 +186,7 @@ describe('D27 import: the preview', () => {
     expect(screen.getByText(/these rows will be skipped/)).toBeTruthy();
     fireEvent.click(importButton());
     await screen.findByRole('heading', { name: 'Import finished' });
-    expect(record.calls('/v1/customers/import/', 'POST')[0]!.search).toBe('?on_duplicate=skip');
+    expect(record.calls('/v1/customers/import/', 'POST')[0]!.search).toBe('?on_duplicate=skip&previewed_at=2026-03-02T10%3A00%3A00.000Z');
   });
 
   it('Choose another file goes back to the file input', async () => {
@@ -227,5 +230,62 @@ describe('D27 import: the commit', () => {
     const refused = screen.getByRole('table', { name: 'Rows the server refused' });
     expect(within(refused).getByText('Email is the same as on line 2')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Import finished' })).toBeNull();
+  });
+});
+
+describe('D43 D44 import: how the file was read and what an update changes', () => {
+  it('D43 the preview says which encoding and delimiter it read', async () => {
+    show(as(), (r) => (r.preview = { ...CLEAN, encoding: 'windows-1252', delimiter: ';' }));
+    choose(csvFile());
+    await screen.findByRole('table');
+    expect(screen.getByText('Read as Windows-1252 (Excel on Windows), columns separated by semicolons.')).toBeTruthy();
+  });
+
+  it('D34 many ignored columns: the names the server gave and how many more', async () => {
+    show(as(), (r) => (r.preview = { ...CLEAN, ignored_columns: ['a', 'b'], ignored_column_count: 150 }));
+    choose(csvFile());
+    await screen.findByRole('table');
+    expect(screen.getByText('Columns that are not customer fields are left out: a, b and 148 more.')).toBeTruthy();
+  });
+
+  it('D44 updating shows each duplicate\'s fields before → after; one already up to date says so', async () => {
+    const rows = [
+      row(2, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' }, tags: { from: ['a'], to: ['b', 'c'] } } }),
+      row(3, 'Bo Chen', 'bo@example.com', { duplicate: { id: 8, name: 'Bo Chen', version: 1 }, changes: {} }),
+    ];
+    show(as('customers:update'), (r) => (r.preview = preview(rows)));
+    choose(csvFile());
+    await screen.findByRole('table');
+    expect(screen.getByText(/1 of them already up to date/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: /Update them/ }));
+    const changes = within(rowOf(2)).getAllByRole('listitem').map((li) => li.textContent);
+    expect(changes).toContain('Name: Jane Smith → Jane S.');
+    expect(changes).toContain('Tags: a → b; c');
+    expect(rowOf(3).textContent).toContain('already up to date, nothing to change');
+  });
+
+  it('D44 the summary lists the customers changed by someone else after the preview, as links', async () => {
+    show(as('customers:update'), (r) => {
+      r.preview = WITH_DUPLICATE;
+      r.importAnswer = () => json(200, { created: 1, updated: 0, unchanged: 0, skipped: 1, changed_since_preview: [{ id: 7, name: 'Jane Smith' }] });
+    });
+    choose(csvFile());
+    await screen.findByRole('table');
+    fireEvent.click(screen.getByRole('radio', { name: /Update them/ }));
+    fireEvent.click(importButton());
+    const done = await screen.findByRole('region', { name: 'Import finished' });
+    expect(within(done).getByText(/1 customer was changed by someone else after the preview/)).toBeTruthy();
+    expect(within(done).getByRole('link', { name: 'Jane Smith' }).getAttribute('href')).toBe('/customers/7');
+  });
+
+  it('issue 17 the problems come right after the line number, before the values, so a wide table never hides them', async () => {
+    show(as(), (r) => (r.preview = WITH_ERRORS));
+    choose(csvFile());
+    const table = await screen.findByRole('table');
+    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers.slice(0, 3)).toEqual(['Line', 'Problems', 'Name']);
+    const cells = rowOf(3).querySelectorAll('td');
+    expect(cells[0]!.getAttribute('data-label')).toBe('Problems');
+    expect(cells[0]!.textContent).toContain('Name is required');
   });
 });

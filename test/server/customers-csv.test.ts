@@ -147,10 +147,10 @@ forEachBackend('API customers CSV', (backend) => {
       expect(r.status, r.text).toBe(200);
       const p = r.body as unknown as ImportPreview;
       expect(p.ignored_columns).toEqual(['Favourite colour']);
-      expect(p.summary).toEqual({ total: 5, valid: 2, invalid: 3, duplicates: 1 });
+      expect(p.summary).toEqual({ total: 5, valid: 2, invalid: 3, duplicates: 1, unchanged: 0 });
       expect(p.rows.map((row) => row.line)).toEqual([2, 3, 4, 5, 7]);
       expect(p.rows[0]).toEqual({
-        line: 2, errors: [], duplicate: null,
+        line: 2, errors: [], duplicate: null, changes: null,
         values: { name: 'Ann', email: a, phone: '503 555 0101', postal_code: '97201', region: 'OR', company: 'Acme', status: 'lead', tags: 'vip; new' },
       });
       expect(p.rows[1]).toMatchObject({ errors: [], duplicate: { id: existing.id, name: existing.name }, values: { name: 'Bob "the" Builder' } });
@@ -167,7 +167,7 @@ forEachBackend('API customers CSV', (backend) => {
       const csv = `name,email,city,tags,status\r\n  Ann ,${emails[0]!.toUpperCase()},Bend,"a; b",lead\r\nBob,${emails[1]!},,,\r\n"Cy, Jr.",${emails[2]!},Salem,,inactive\r\n`;
       const r = await upload(who, IMPORT, csv);
       expect(r.status, r.text).toBe(200);
-      expect(r.body).toEqual({ created: 3, updated: 0, skipped: 0 });
+      expect(r.body).toEqual({ created: 3, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] });
       const rows = await b.server.db.query<Record<string, unknown>>('select name, email, city, tags, status, created_by, version from customers where org_id = $1 order by id', [who.org]);
       expect(rows).toEqual([
         { name: 'Ann', email: emails[0], city: 'Bend', tags: ['a', 'b'], status: 'lead', created_by: who.userId, version: 1 },
@@ -176,7 +176,7 @@ forEachBackend('API customers CSV', (backend) => {
       ]);
       const entries = await auditSince(b.server.db, mark);
       expect(entries.map((e) => [e.action, e.org_id, e.actor_id])).toEqual([['customers.imported', who.org, who.userId]]);
-      expect(entries[0]!.changes).toMatchObject({ created: 3, updated: 0, skipped: 0 });
+      expect(entries[0]!.changes).toMatchObject({ created: 3, updated: 0, unchanged: 0, skipped: 0 });
     });
 
     test('D27 a file with any invalid row is a 400 import_invalid listing those rows, and nothing is written', async () => {
@@ -195,10 +195,10 @@ forEachBackend('API customers CSV', (backend) => {
       const csv = `name,email,city\r\nChanged,${existing.email!},Lost\r\nFrom Beacon,${beaconOne.email!},X\r\n`;
       for (const query of ['', '?on_duplicate=skip']) {
         const r = await upload(owner, `${IMPORT}${query}`, csv.replace('From Beacon', `From Beacon ${query}`).replace(beaconOne.email!, uniqueEmail()));
-        expect(r.body, r.text).toEqual({ created: 1, updated: 0, skipped: 1 });
+        expect(r.body, r.text).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 1, changed_since_preview: [] });
       }
       expect((await owner.get(customerPath(existing.id))).body).toEqual(existing);
-      expect((await upload(owner, IMPORT, csv)).body).toEqual({ created: 1, updated: 0, skipped: 1 });
+      expect((await upload(owner, IMPORT, csv)).body).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 1, changed_since_preview: [] });
     });
 
     test('D27 on_duplicate=update changes only the cells the file fills in; an empty or blank cell keeps the customer\'s value', async () => {
@@ -206,7 +206,7 @@ forEachBackend('API customers CSV', (backend) => {
       const existing = await owner.create({ company: 'Keep Co', city: 'Old Town', region: 'OR', tags: ['keep'] });
       const member = await signIn(b, 'solo@demo.test', ACME);
       const r = await upload(member, `${IMPORT}?on_duplicate=update`, `name,email,company,city,region,tags\r\n${existing.name},${existing.email!},,New Town,   ,  \r\n`);
-      expect(r.body, r.text).toEqual({ created: 0, updated: 1, skipped: 0 });
+      expect(r.body, r.text).toEqual({ created: 0, updated: 1, unchanged: 0, skipped: 0, changed_since_preview: [] });
       const after = (await owner.get(customerPath(existing.id))).body as unknown as Customer;
       expect(after).toMatchObject({ company: 'Keep Co', city: 'New Town', region: 'OR', tags: ['keep'], version: 2, updated_by: { id: member.userId } });
     });
@@ -226,14 +226,14 @@ forEachBackend('API customers CSV', (backend) => {
       expect(refused.body.detail).toContain('customers:update');
       expectError(await inOrg(b, await newActor(b, BEACON, 'owner'), owner.org).send('POST', IMPORT, csv, { 'Content-Type': 'text/csv' }), 403, 'not_a_member');
       expect(await fingerprint(b.server.db)).toBe(before);
-      expect((await upload(creator, IMPORT, csv)).body).toEqual({ created: 0, updated: 0, skipped: 1 });
+      expect((await upload(creator, IMPORT, csv)).body).toEqual({ created: 0, updated: 0, unchanged: 0, skipped: 1, changed_since_preview: [] });
     });
 
     test('D27 D19 limits: 415 not CSV, 413 over 5 MB, 400 invalid_csv for broken quoting, no name column or over 10,000 rows', async () => {
       await fresh();
       const before = await fingerprint(b.server.db);
       for (const path of [PREVIEW, IMPORT]) {
-        for (const type of ['application/json', 'text/html', 'multipart/form-data; boundary=x', 'text/csv; charset=latin1']) expectError(await upload(owner, path, 'name\r\nA\r\n', type), 415);
+        for (const type of ['application/json', 'text/html', 'multipart/form-data; boundary=x', 'text/csv; charset=shift_jis']) expectError(await upload(owner, path, 'name\r\nA\r\n', type), 415);
         expectError(await upload(owner, path, `name\r\n${'x'.repeat(5 * 1024 * 1024)}\r\n`), 413);
         for (const csv of ['name,email\r\n"Unclosed,a@b.co\r\n', 'name\r\nA "quote" inside\r\n', 'company,email\r\nAcme,a@b.co\r\n', '', '\uFEFF']) {
           expectError(await upload(owner, path, csv), 400, 'invalid_csv');
@@ -243,14 +243,14 @@ forEachBackend('API customers CSV', (backend) => {
       expectError(await upload(owner, `${IMPORT}?on_duplicate=overwrite`, 'name\r\nA\r\n'), 400);
       expect(await fingerprint(b.server.db)).toBe(before);
       const preview = await upload(owner, PREVIEW, `name\r\n${'n\r\n'.repeat(10_000)}`);
-      expect(preview.body.summary, preview.text.slice(0, 300)).toEqual({ total: 10_000, valid: 10_000, invalid: 0, duplicates: 0 });
+      expect(preview.body.summary, preview.text.slice(0, 300)).toEqual({ total: 10_000, valid: 10_000, invalid: 0, duplicates: 0, unchanged: 0 });
     });
 
     test('D27 a file of 10,000 rows imports in one go', async () => {
       const who = await freshOrg();
       const csv = `name,email\r\n${Array.from({ length: 10_000 }, (_, i) => `Bulk ${i},bulk${i}@example.test`).join('\r\n')}`;
       const r = await upload(who, IMPORT, csv);
-      expect(r.body, r.text.slice(0, 300)).toEqual({ created: 10_000, updated: 0, skipped: 0 });
+      expect(r.body, r.text.slice(0, 300)).toEqual({ created: 10_000, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] });
       expect((await who.get(CUSTOMERS)).body.count).toBe(10_000);
     }, 60_000);
 
@@ -280,8 +280,8 @@ forEachBackend('API customers CSV', (backend) => {
       const who = await freshOrg();
       const preview = (await upload(who, PREVIEW, exported)).body as unknown as ImportPreview;
       expect(preview.ignored_columns).toEqual(['created_at', 'updated_at']);
-      expect(preview.summary).toEqual({ total: 2, valid: 2, invalid: 0, duplicates: 0 });
-      expect((await upload(who, IMPORT, exported)).body).toEqual({ created: 2, updated: 0, skipped: 0 });
+      expect(preview.summary).toEqual({ total: 2, valid: 2, invalid: 0, duplicates: 0, unchanged: 0 });
+      expect((await upload(who, IMPORT, exported)).body).toEqual({ created: 2, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] });
       const fields = 'name, company, email, phone, address_line, city, region, postal_code, country, status, tags';
       const [mine, theirs] = [owner, who].map((a) => b.server.db.query(`select ${fields} from customers where org_id = $1 and $2 = any(tags) order by name_key`, [a.org, tag]));
       expect(await theirs).toEqual(await mine);

@@ -154,7 +154,7 @@ forEachBackend('API customer notes and timeline', (backend) => {
       const { count, results } = await timelineOf(owner, c.id);
       expect(count).toBe(7);
       expect(results.map((i) => (i.kind === 'note' ? `note ${i.body}` : i.action))).toEqual([
-        'customers.imported', 'customer.restored', 'customer.deleted', 'note second note', 'customer.updated', 'note first note', 'customer.created',
+        'customer.updated', 'customer.restored', 'customer.deleted', 'note second note', 'customer.updated', 'note first note', 'customer.created',
       ]);
       const at = results.map((i) => (i.kind === 'note' ? i.created_at : i.at));
       expect([...at].sort().reverse()).toEqual(at);
@@ -169,13 +169,11 @@ forEachBackend('API customer notes and timeline', (backend) => {
       expect(byAction['customer.created']!.changes).toEqual({ name: c.name, email: c.email, company: 'Old Co', city: 'Bend', status: 'active' });
       expect(byAction['customer.created']!.target).toEqual({ type: 'customer', id: c.id, label: c.name });
       expect(byAction['customer.updated']!.changes).toEqual({ company: { from: 'Old Co', to: 'New Co' }, status: { from: 'active', to: 'lead' } });
-      expect(byAction['customers.imported']!.changes).toMatchObject({ created: 0, updated: 2, skipped: 0 });
-      // The import's list of customers stays out of the timeline: no other customer's id in its changes
-      // (matched as a whole number, so a timestamp's digits never count).
-      expect(byAction['customers.imported']!.changes).not.toHaveProperty('customer_ids');
-      expect(JSON.stringify(byAction['customers.imported']!.changes)).not.toMatch(new RegExp(`\\b${other.id}\\b`));
-      // The other customer's timeline has the import and its own creation, none of this one's entries.
-      expect((await timelineOf(owner, other.id)).results.map((i) => (i.kind === 'audit' ? i.action : i.kind))).toEqual(['customers.imported', 'customer.created']);
+      // D44: the import's update is written like an edit: this customer's own fields before → after.
+      expect(audit[0]).toMatchObject({ action: 'customer.updated', target: { type: 'customer', id: c.id }, changes: { city: { from: 'Bend', to: 'Salem' } } });
+      expect(JSON.stringify(audit[0]!.changes)).not.toMatch(new RegExp(`\\b${other.id}\\b`));
+      // The other customer's timeline has its own update and its creation, none of this one's entries.
+      expect((await timelineOf(owner, other.id)).results.map((i) => (i.kind === 'audit' ? i.action : i.kind))).toEqual(['customer.updated', 'customer.created']);
     });
 
     test('D24 the timeline is paged: pages follow on without overlap, and past the end is empty with the count', async () => {

@@ -74,7 +74,7 @@ forEachBackend('API dashboard', (backend) => {
       expect((await dashboard(who)).customers!.by_status).toEqual({ lead: 0, active: 0, inactive: 1 });
       const csv = `name,email,status\r\nOne,${unique()}@example.test,\r\nTwo,${unique()}@example.test,lead\r\nThree,${c.email!},active\r\n`;
       const imported = await who.send('POST', `${CUSTOMERS}import/?on_duplicate=update`, csv, { 'Content-Type': 'text/csv' });
-      expect(imported.body, imported.text).toEqual({ created: 2, updated: 1, skipped: 0 });
+      expect(imported.body, imported.text).toEqual({ created: 2, updated: 1, unchanged: 0, skipped: 0, changed_since_preview: [] });
       const d = await dashboard(who);
       expect(figures(d)).toEqual({ total: 3, by_status: { lead: 1, active: 2, inactive: 0 }, new_this_week: 3, new_this_month: 3 });
       expect(figures(d)).toEqual(await expected(who.org));

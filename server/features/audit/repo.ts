@@ -18,6 +18,7 @@ type Row = {
 export function toView(r: Row): AuditEntryView {
   const changes = typeof r.changes === 'object' && r.changes !== null ? { ...(r.changes as Record<string, unknown>) } : {};
   delete changes.customer_ids; // an import's list of customers is for the timeline, not for reading
+  delete changes.updates; // D44: and so are its changes per customer (each customer's timeline shows its own)
   return {
     id: num(r.id),
     at: r.at.toISOString(),
@@ -39,7 +40,9 @@ export async function listAudit(db: Queryable, orgId: number, f: AuditFilter, pa
   if (f.targetId !== null) clauses.push(`a.target_id = ${add(f.targetId)}`);
   const whereSql = clauses.join(' and ');
   const rows = await db.query<Row>(
-    `select a.*, u.first_name as actor_name from audit_log a left join users u on u.id = a.actor_id
+    `select a.id, a.at, a.actor_id, a.actor_label, a.action, a.target_type, a.target_id, a.target_label,
+            a.changes - 'customer_ids' - 'updates' as changes, u.first_name as actor_name
+       from audit_log a left join users u on u.id = a.actor_id
       where ${whereSql} order by a.at desc, a.id desc limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
     params as never,
   );

@@ -60,7 +60,11 @@ export async function deleteNote(db: Queryable, orgId: number, customerId: numbe
   await db.query('delete from customer_notes where org_id = $1 and customer_id = $2 and id = $3', [orgId, customerId, noteId]);
 }
 
-/** The action of an import's one audit entry; its changes list the customers it created or updated. */
+/**
+ * The action of an import's one audit entry. Its changes list the customers it created (`customer_ids`)
+ * and, D44, each updated customer's changes before → after (`updates`, by id), which that customer's
+ * timeline shows as an edit.
+ */
 export const IMPORT_ACTION = 'customers.imported';
 
 type TimelineRow = {
@@ -83,7 +87,12 @@ export async function timeline(db: Queryable, orgId: number, customerId: number,
            a.action, a.target_type, a.target_id, a.target_label, a.changes
       from audit_log a left join users u on u.id = a.actor_id
      where a.org_id = $1 and ((a.target_type = 'customer' and a.target_id = $2)
-        or (a.action = '${IMPORT_ACTION}' and a.changes -> 'customer_ids' @> to_jsonb($2::int)))`;
+        or (a.action = '${IMPORT_ACTION}' and a.changes -> 'customer_ids' @> to_jsonb($2::int)))
+    union all
+    select 'audit', a.id, a.at, a.actor_id, coalesce(u.first_name, a.actor_label), null, null,
+           'customer.updated', 'customer', $2::bigint, c.name, a.changes -> 'updates' -> ($2::int)::text
+      from audit_log a left join users u on u.id = a.actor_id join customers c on c.org_id = a.org_id and c.id = $2
+     where a.org_id = $1 and a.action = '${IMPORT_ACTION}' and (a.changes -> 'updates') ? ($2::int)::text`;
   const rows = await db.query<TimelineRow & { total: unknown }>(
     `select t.*, count(*) over () as total from (${items}) t order by t.at desc, t.kind, t.id desc limit $3 offset $4`,
     [orgId, customerId, pageSize, (page - 1) * pageSize],
@@ -109,6 +118,7 @@ export async function timeline(db: Queryable, orgId: number, customerId: number,
 function auditView(r: TimelineRow, actor: AuditEntryView['actor']): AuditEntryView {
   const changes = typeof r.changes === 'object' && r.changes !== null ? { ...(r.changes as Record<string, unknown>) } : {};
   delete changes.customer_ids; // an import's list of every customer it touched is not this customer's business
+  delete changes.updates; // nor the other customers' changes
   return {
     id: num(r.id), at: r.at.toISOString(), actor, action: r.action ?? '',
     target: { type: r.target_type ?? '', id: r.target_id === null ? null : num(r.target_id), label: r.target_label ?? '' },

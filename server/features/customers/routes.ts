@@ -2,17 +2,20 @@
 // transaction with its audit entry (the router writes the entries the handler records).
 import { IMPORT_MAX_BYTES, type Customer, type CustomerInput } from '../../../contract/customers';
 import { remembered } from '../../answer-cache';
-import { permissionDenied } from '../../auth/access';
+import { permissionDenied, recheckMember } from '../../auth/access';
+import type { Queryable } from '../../db';
 import { BASE_SECURITY_HEADERS, fieldError } from '../../http';
 import { defineRoute, RAW, reply } from '../../route';
 import { intText } from '../../schema';
-import { addNote, deleteNote, editNote, getNote, IMPORT_ACTION, listNotes, timeline } from './notes-repo';
+import { addNote, deleteNote, editNote, getNote, listNotes, timeline } from './notes-repo';
 import {
   createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, findDuplicates, getCustomer, listCustomers, listDeleted, restoreCustomer, updateCustomer,
 } from './repo';
 import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, pageQuery, updateBody } from './schema';
 import { csvLine } from './csv';
-import { commitImport, previewImport } from './import';
+import { previewImport } from './import';
+import { commitImport } from './import-apply';
+import { charsetOf, isReadableCharset } from './csv-read';
 
 const idParam = { id: intText() };
 const noteParams = { id: intText(), note_id: intText() };
@@ -161,7 +164,8 @@ const timelineRoute = defineRoute({
 
 const EXPORT_CHUNK_BYTES = 64 * 1024; // written in pieces this size, waiting for the client to drain each
 const isCsv = (mime: string) => ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'].includes(mime);
-const csvUpload = { maxBytes: IMPORT_MAX_BYTES, accepts: isCsv, expected: 'a CSV file (Content-Type: text/csv)' };
+/** D43: the file's bytes, decoded by the import itself (UTF-8, UTF-16 or Windows-1252). */
+const csvUpload = { maxBytes: IMPORT_MAX_BYTES, accepts: isCsv, expected: 'a CSV file (Content-Type: text/csv)', raw: { charsets: isReadableCharset } };
 
 /** GET /v1/customers/export.csv: D27 the list as filtered, streamed batch by batch (flat memory). */
 const exportCsv = defineRoute({
@@ -202,22 +206,29 @@ const exportCsv = defineRoute({
   },
 });
 
-/** POST /v1/customers/import/preview/: D27 each row's errors and duplicates; nothing is written. */
+/** POST /v1/customers/import/preview/: D27 each row's errors and duplicates (D44 with what would change); nothing is written. */
 const importPreview = defineRoute({
   method: 'POST', path: '/v1/customers/import/preview/', access: 'org', permission: 'customers:create', textBody: csvUpload, transaction: false,
-  handler: ({ tx, caller, text }) => previewImport(tx, caller.org.id, text),
+  handler: ({ tx, ctx, req, caller, bytes }) => previewImport(tx, caller.org.id, bytes, charsetOf(req), new Date(ctx.now())),
 });
 
-/** POST /v1/customers/import/?on_duplicate=skip|update: D27 all rows or none, one audit entry. */
+/**
+ * POST /v1/customers/import/?on_duplicate=skip|update&previewed_at=…: D27 all rows or none. D34: checked
+ * outside any transaction, then applied in one short one of its own (import-apply.ts), which writes the
+ * import's audit entry and each updated customer's (D44).
+ */
 const importCommit = defineRoute({
   method: 'POST', path: '/v1/customers/import/', access: 'org', permission: 'customers:create', textBody: csvUpload, query: importQuery,
-  audit: IMPORT_ACTION,
-  async handler({ tx, ctx, caller, text, query, audit }) {
+  transaction: false,
+  async handler({ ctx, req, caller, bytes, query }) {
     if (query.on_duplicate === 'update' && !caller.org.permissions.has('customers:update')) throw permissionDenied(caller.org.role, 'customers:update');
-    const { customerIds, ...result } = await commitImport(tx, caller.org.id, caller.userId, text, query.on_duplicate, new Date(ctx.now()));
-    const label = `${result.created} created, ${result.updated} updated, ${result.skipped} skipped`;
-    audit({ target: { type: 'import', id: null, label }, changes: { ...result, on_duplicate: query.on_duplicate, customer_ids: customerIds } });
-    return result;
+    const actor = { id: caller.userId, label: caller.firstName };
+    // D38: the write runs in a transaction of its own (transaction: false), so it re-reads the caller there.
+    const recheck = async (tx: Queryable) => {
+      const current = await recheckMember(tx, caller, 'customers:create', ctx.now(), false);
+      if (query.on_duplicate === 'update' && !current.org.permissions.has('customers:update')) throw permissionDenied(current.org.role, 'customers:update');
+    };
+    return commitImport(ctx.db, caller.org.id, actor, { bytes, charset: charsetOf(req) }, query.on_duplicate, query.previewed_at, new Date(ctx.now()), recheck);
   },
 });
 

@@ -84,6 +84,14 @@ export const duplicatesQuery = {
   exclude: optional(intText()),
 };
 
+/** D44: the preview's time, as the preview answered it (ISO 8601). */
+const instant: Check<Date> = describeCheck((value, field) => {
+  const s = text({ max: 40 })(value, field);
+  const at = new Date(s);
+  if (!/^\d{4}-\d\d-\d\dT/.test(s) || Number.isNaN(at.getTime())) throw fieldError(field, 'must be a time as the preview gave it (ISO 8601)');
+  return at;
+}, { kind: 'text', min: 1, max: 40, multiline: false, pattern: null });
+
 /** D27: what to do with rows whose email already belongs to a customer. */
-export const importQuery = { on_duplicate: withDefault(oneOf(['skip', 'update'] as const), 'skip') };
+export const importQuery = { on_duplicate: withDefault(oneOf(['skip', 'update'] as const), 'skip'), previewed_at: optional(instant) };
 

@@ -15,14 +15,12 @@ import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { fileProblem, msgTooLarge } from './import/file-check';
 import { PreviewTable, shownRows } from './import/PreviewTable';
+import { ChangedSincePreview, readAsText, resultText } from './import/words';
 
 export const LIST_PATH = '/customers';
 
 const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 const haveWord = (n: number) => (n === 1 ? 'has' : 'have');
-
-/** D27's summary line: "12 created, 3 updated, 1 skipped". */
-export const resultText = (r: ImportResult): string => `${r.created} created, ${r.updated} updated, ${r.skipped} skipped`;
 
 /** Why the server refused the file, in words (the server's own when it gave some). */
 export function importErrorMessage(error: unknown, name: string): string {
@@ -43,7 +41,7 @@ function invalidRows(error: unknown): ImportPreviewRow[] | null {
 type Step =
   | { kind: 'choose'; error: string | null }
   | { kind: 'checking'; name: string }
-  | { kind: 'preview'; name: string; text: string; preview: ImportPreview }
+  | { kind: 'preview'; name: string; file: Blob; preview: ImportPreview }
   | { kind: 'done'; result: ImportResult };
 
 /** D15: a step's heading takes the focus when the step appears, so the change is heard and seen. */
@@ -98,7 +96,7 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
   const [mode, setMode] = useState<ImportDuplicateMode>('skip');
   const [error, setError] = useState<string | null>(null);
   const [refused, setRefused] = useState<ImportPreviewRow[] | null>(null);
-  const { summary, rows, ignored_columns: ignored } = step.preview;
+  const { summary, rows, ignored_columns: ignored, ignored_column_count: ignoredCount } = step.preview;
   const id = useId();
 
   const blocked = summary.invalid > 0 ? `Fix the file and upload it again: ${rowsWord(summary.invalid)} ${haveWord(summary.invalid)} errors.` : summary.total === 0 ? 'The file has no rows to import.' : null;
@@ -108,7 +106,7 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
     setError(null);
     setRefused(null);
     try {
-      onDone(await commit.mutate({ text: step.text, onDuplicate: mode }));
+      onDone(await commit.mutate({ file: step.file, onDuplicate: mode, previewedAt: step.preview.previewed_at }));
     } catch (e) {
       const bad = invalidRows(e);
       setRefused(bad);
@@ -121,9 +119,15 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
       <StepHeading id={`${id}h`}>Preview</StepHeading>
       <p>
         “{step.name}”: {rowsWord(summary.total)}. {summary.valid} ready, {summary.invalid} with errors, {summary.duplicates} with an email
-        that already exists.
+        that already exists{summary.unchanged > 0 ? ` (${summary.unchanged} of them already up to date)` : ''}.
       </p>
-      {ignored.length > 0 && <p className="muted">Columns that are not customer fields are left out: {ignored.join(', ')}.</p>}
+      <p className="muted import-read">{readAsText(step.preview)}</p>
+      {ignoredCount > 0 && (
+        <p className="muted">
+          Columns that are not customer fields are left out: {ignored.join(', ')}
+          {ignoredCount > ignored.length ? ` and ${ignoredCount - ignored.length} more` : ''}.
+        </p>
+      )}
 
       {summary.duplicates > 0 && (
         <fieldset className="import-choice">
@@ -181,6 +185,7 @@ function Done({ result, onRestart }: { result: ImportResult; onRestart: () => vo
     <section className="card import-step" aria-labelledby={`${id}h`}>
       <StepHeading id={`${id}h`}>Import finished</StepHeading>
       <p className="import-result">{resultText(result)}</p>
+      <ChangedSincePreview customers={result.changed_since_preview ?? []} />
       <div className="import-actions">
         <Link to={LIST_PATH} className="btn btn-primary">
           Back to Customers
@@ -204,9 +209,8 @@ export default function ImportCustomersPage() {
     const mine = ++current.current;
     setStep({ kind: 'checking', name: file.name });
     try {
-      const text = await file.text();
-      const preview = await api.previewImport(text);
-      if (mine === current.current) setStep({ kind: 'preview', name: file.name, text, preview });
+      const preview = await api.previewImport(file); // D43: the bytes as they are; the server reads the encoding
+      if (mine === current.current) setStep({ kind: 'preview', name: file.name, file, preview });
     } catch (e) {
       if (mine === current.current) setStep({ kind: 'choose', error: importErrorMessage(e, file.name) });
     }

@@ -1,5 +1,6 @@
 // D27: the rows of an import preview with their errors in words and their duplicates (by email) as
-// links to the customer who already has that email.
+// links to the customer who already has that email; D44: what updating each duplicate would change,
+// before → after. The problems come right after the line number, so they are never scrolled out of view.
 import type { CustomerInputField, ImportDuplicateMode, ImportPreviewRow } from '../../../../contract/customers';
 import { Link } from '../../../router/Link';
 
@@ -20,6 +21,28 @@ export function shownRows(rows: readonly ImportPreviewRow[]): ImportPreviewRow[]
   return rows.filter((r) => r.errors.length > 0 || r.duplicate !== null || clean++ < PREVIEW_CLEAN_ROWS);
 }
 
+const shownValue = (v: unknown): string => (Array.isArray(v) ? v.join('; ') : v === null || v === undefined || v === '' ? '(empty)' : String(v));
+
+function duplicateFate(row: ImportPreviewRow, mode: ImportDuplicateMode): string {
+  if (mode === 'skip') return ': will be skipped';
+  return row.changes && Object.keys(row.changes).length === 0 ? ': already up to date, nothing to change' : ': will be updated';
+}
+
+/** D44: each field an update would change, before → after. */
+function Changes({ changes }: { changes: ImportPreviewRow['changes'] }) {
+  const fields = Object.entries(changes ?? {});
+  if (!fields.length) return null;
+  return (
+    <ul className="import-changes">
+      {fields.map(([field, { from, to }]) => (
+        <li key={field}>
+          {fieldLabel(field)}: <del>{shownValue(from)}</del> → <ins>{shownValue(to)}</ins>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Problems({ row, mode }: { row: ImportPreviewRow; mode: ImportDuplicateMode }) {
   if (!row.errors.length && !row.duplicate) return <span className="muted">Ready</span>;
   return (
@@ -33,7 +56,8 @@ function Problems({ row, mode }: { row: ImportPreviewRow; mode: ImportDuplicateM
       {row.duplicate && (
         <li className="import-duplicate">
           Email already belongs to <Link to={`/customers/${row.duplicate.id}`}>{row.duplicate.name}</Link>
-          {!row.errors.length && (mode === 'update' ? ': will be updated' : ': will be skipped')}
+          {!row.errors.length && duplicateFate(row, mode)}
+          {!row.errors.length && mode === 'update' && <Changes changes={row.changes} />}
         </li>
       )}
     </ul>
@@ -42,18 +66,22 @@ function Problems({ row, mode }: { row: ImportPreviewRow; mode: ImportDuplicateM
 
 export function PreviewTable({ rows, mode, caption }: { rows: readonly ImportPreviewRow[]; mode: ImportDuplicateMode; caption: string }) {
   return (
-    <div className="table-wrap import-table">
+    // A wide file's values may scroll sideways (the problems never do): the box takes the keyboard focus
+    // so it can be scrolled without a mouse (WCAG 2.1.1).
+    <div className="table-wrap import-table" tabIndex={0} role="region" aria-label={caption}>
       <table className="data-table">
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
             <th scope="col">Line</th>
+            <th scope="col" className="import-problems-col">
+              Problems
+            </th>
             {COLUMNS.map((c) => (
               <th key={c} scope="col">
                 {fieldLabel(c)}
               </th>
             ))}
-            <th scope="col">Problems</th>
           </tr>
         </thead>
         <tbody>
@@ -62,14 +90,14 @@ export function PreviewTable({ rows, mode, caption }: { rows: readonly ImportPre
               <th scope="row" data-label="Line">
                 {row.line}
               </th>
+              <td data-label="Problems" className="import-problems-col">
+                <Problems row={row} mode={mode} />
+              </td>
               {COLUMNS.map((c) => (
                 <td key={c} data-label={fieldLabel(c)}>
                   {row.values[c] ?? ''}
                 </td>
               ))}
-              <td data-label="Problems">
-                <Problems row={row} mode={mode} />
-              </td>
             </tr>
           ))}
         </tbody>

@@ -1,0 +1,215 @@
+// D34 D43 D44: the import's bounded work (limits, set-based writes, nothing written when nothing
+// changes), its round trip with the export (formula guard, encodings, delimiters), and what an update
+// says and records (before → after, per customer; a customer changed since the preview is left alone).
+import { beforeAll, describe, expect, test } from 'vitest';
+import { IMPORT_IGNORED_NAMES_SHOWN, IMPORT_MAX_COLUMNS, IMPORT_PREVIEW_CELL_MAX, type Customer, type ImportPreview, type ImportResult } from '../../contract/customers';
+import type { Queryable, SqlParam } from '../../server/db';
+import { CUSTOMERS, expectError } from './api-common';
+import { forEachBackend, type Backend } from './backends';
+import { auditSince, customerPath, expectNoChange, lastAuditId, newActor, unique, uniqueEmail, warmUp, type Actor } from './customers-common';
+
+const EXPORT = `${CUSTOMERS}export.csv`;
+const PREVIEW = `${CUSTOMERS}import/preview/`;
+const IMPORT = `${CUSTOMERS}import/`;
+const MINUTE = 60_000;
+
+/** Windows-1252 bytes of a Latin-1 string (é is 0xE9), as Excel on Windows writes 'CSV'. */
+const cp1252 = (text: string) => Buffer.from(text, 'latin1');
+const utf16be = (text: string) => {
+  const le = Buffer.from(text, 'utf16le');
+  for (let i = 0; i + 1 < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1]!, le[i]!];
+  return le;
+};
+
+forEachBackend('API customers import', (backend) => {
+  let b: Backend;
+  beforeAll(async () => {
+    b = backend();
+    await warmUp(b);
+  });
+  const upload = (who: Actor, path: string, csv: string | Buffer, type = 'text/csv') =>
+    b.api.request(path, { method: 'POST', headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org), 'Content-Type': type }, body: typeof csv === 'string' ? csv : new Uint8Array(csv) });
+  const previewOf = async (who: Actor, csv: string | Buffer, type?: string) => {
+    const r = await upload(who, PREVIEW, csv, type);
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    return r.body as unknown as ImportPreview;
+  };
+  const importOf = async (who: Actor, csv: string | Buffer, query = '') => {
+    const r = await upload(who, `${IMPORT}${query}`, csv);
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    return r.body as unknown as ImportResult;
+  };
+  /** An organization of its own, so counts are this test's alone. */
+  const freshOrg = async () => {
+    const name = unique('Org ');
+    await b.server.db.query('insert into organizations (name) values ($1)', [name]);
+    return newActor(b, name, 'owner');
+  };
+  const download = async (who: Actor) => {
+    const res = await fetch(new URL(EXPORT.replace(/^\//, ''), b.server.url), { headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org) } });
+    expect(res.status).toBe(200);
+    return Buffer.from(await res.arrayBuffer());
+  };
+  const customersOf = (who: Actor) =>
+    b.server.db.query<Record<string, unknown>>('select id, name, company, email, phone, city, status, tags, version from customers where org_id = $1 order by id', [who.org]);
+
+  describe('D34 bounded work', () => {
+    test('D34 a header wider than the column limit is a 400 naming the limit, however wide (5 MB of commas)', async () => {
+      const who = await freshOrg();
+      const wide = `name${','.repeat(5 * 1024 * 1024 - 200)}\r\n${'a\r\n'.repeat(10)}`;
+      for (const path of [PREVIEW, IMPORT]) {
+        const r = await upload(who, path, wide);
+        expectError(r, 400, 'invalid_csv');
+        expect(String(r.body.detail)).toContain(String(IMPORT_MAX_COLUMNS));
+        expect(r.text.length).toBeLessThan(1000);
+      }
+      const row = await upload(who, PREVIEW, `name\r\nok\r\nx${','.repeat(IMPORT_MAX_COLUMNS)}\r\n`);
+      expectError(row, 400, 'invalid_csv');
+      expect(String(row.body.detail)).toMatch(new RegExp(`line 3: more than ${IMPORT_MAX_COLUMNS} columns`));
+      expect((await previewOf(who, `name${',x'.repeat(IMPORT_MAX_COLUMNS - 1)}\r\nok\r\n`)).summary.total).toBe(1);
+    });
+
+    test('D34 the preview answers only the known columns: ignored names capped with their count, long cells cut', async () => {
+      const who = await freshOrg();
+      const extra = Array.from({ length: 150 }, (_, i) => `extra${i}`);
+      const p = await previewOf(who, `${extra.join(',')},name,email\r\n${extra.map(() => 'junk').join(',')},Ann,ann@example.test\r\n`);
+      expect(p.ignored_columns).toEqual(extra.slice(0, IMPORT_IGNORED_NAMES_SHOWN));
+      expect(p.ignored_column_count).toBe(150);
+      expect(p.rows[0]!.values).toEqual({ name: 'Ann', email: 'ann@example.test' });
+      const long = await previewOf(who, `name\r\n${'y'.repeat(100_000)}\r\n`);
+      expect(long.rows[0]!.values.name).toHaveLength(IMPORT_PREVIEW_CELL_MAX + 1);
+      expect(long.rows[0]!.errors.map((e) => e.field)).toEqual(['name']);
+    });
+
+    test('D34 an import is a handful of statements, not one per row: 1,000 new and 1,000 changed rows', async () => {
+      const who = await freshOrg();
+      const emails = Array.from({ length: 2000 }, (_, i) => `row${i}.${unique()}@example.test`);
+      await importOf(who, `name,email,city\r\n${emails.slice(0, 1000).map((e, i) => `Row ${i},${e},Bend`).join('\r\n')}`);
+      const db = b.server.db;
+      const [query, transaction] = [db.query, db.transaction];
+      let statements = 0;
+      const counted = (q: Queryable): Queryable => ({ query: (text: string, params?: readonly SqlParam[]) => (statements++, q.query(text, params)) }) as Queryable;
+      db.query = ((text: string, params?: readonly SqlParam[]) => (statements++, query.call(db, text, params))) as typeof db.query;
+      db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) => transaction.call(db, (tx) => fn(counted(tx)))) as typeof db.transaction;
+      let result: ImportResult;
+      try {
+        result = await importOf(who, `name,email,city\r\n${emails.map((e, i) => `Row ${i},${e},Salem`).join('\r\n')}`, '?on_duplicate=update');
+      } finally {
+        Object.assign(db, { query, transaction });
+      }
+      expect(result).toEqual({ created: 1000, updated: 1000, unchanged: 0, skipped: 0, changed_since_preview: [] });
+      expect(statements).toBeLessThan(15);
+    }, 60_000);
+
+    test('D34 rows that would not change are not written: the same file twice changes nothing the second time', async () => {
+      const who = await freshOrg();
+      const csv = `name,email,city,tags\r\n${Array.from({ length: 50 }, (_, i) => `Same ${i},same${i}.${unique()}@example.test,Bend,a; b`).join('\r\n')}`;
+      await importOf(who, csv);
+      const changed = csv.replace('Same 3,', 'Same Three,');
+      expect(await importOf(who, changed, '?on_duplicate=update')).toMatchObject({ created: 0, updated: 1, unchanged: 49, skipped: 0 });
+      const before = await customersOf(who);
+      expect(before.filter((c) => c.version !== 1).map((c) => c.name)).toEqual(['Same Three']);
+      await expectNoChange(b.server.db, async () => {
+        expect(await importOf(who, changed, '?on_duplicate=update')).toEqual({ created: 0, updated: 0, unchanged: 50, skipped: 0, changed_since_preview: [] });
+        expect(await importOf(who, changed)).toEqual({ created: 0, updated: 0, unchanged: 0, skipped: 50, changed_since_preview: [] });
+      });
+    });
+  });
+
+  describe('D43 a CSV round trip changes nothing', () => {
+    test('D43 an exported file imports back unchanged: the formula guard\'s quote is taken off, exactly that', async () => {
+      const who = await freshOrg();
+      const made = [
+        await who.create({ name: 'Ann Guard', phone: '+1 503 555 0114', company: '=not a formula', tags: ['-minus'] }),
+        await who.create({ name: "'Quoted already", company: "'plain", city: '@home' }),
+      ];
+      const file = await download(who);
+      expect(file.toString('utf8')).toContain("'+1 503 555 0114");
+      const p = await previewOf(who, file);
+      expect(p.encoding).toBe('utf-8');
+      expect(p.rows.map((r) => r.values.phone ?? '')).toContain('+1 503 555 0114');
+      expect(p.rows.every((r) => r.changes && Object.keys(r.changes).length === 0)).toBe(true);
+      await expectNoChange(b.server.db, async () => {
+        expect(await importOf(who, file, '?on_duplicate=update')).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+      });
+      const other = await freshOrg();
+      await importOf(other, file);
+      const strip = async (a: Actor) => (await customersOf(a)).map(({ id: _id, ...rest }) => rest).sort((x, y) => String(x.name).localeCompare(String(y.name)));
+      expect(await strip(other)).toEqual(await strip(who));
+      expect((await strip(other)).map((c) => [c.phone, c.company, c.city])).toEqual([[made[1]!.phone, "'plain", '@home'], [made[0]!.phone, '=not a formula', null]]);
+    });
+
+    test('D43 Windows-1252 (Excel on Windows), UTF-8 with and without BOM, UTF-16 LE and BE with BOM are read and named', async () => {
+      const who = await freshOrg();
+      const text = 'name,city\r\nRenée Dupré,Zürich\r\n';
+      const cases: [Buffer, ImportPreview['encoding']][] = [
+        [cp1252(text), 'windows-1252'], [Buffer.from(text, 'utf8'), 'utf-8'], [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]), 'utf-8'],
+        [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'utf-16le'], [Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(text)]), 'utf-16be'],
+      ];
+      for (const [bytes, encoding] of cases) {
+        const p = await previewOf(who, bytes);
+        expect([p.encoding, p.rows[0]!.values]).toEqual([encoding, { name: 'Renée Dupré', city: 'Zürich' }]);
+      }
+      expect((await previewOf(who, cp1252(text), 'text/csv; charset=windows-1252')).encoding).toBe('windows-1252');
+      expectError(await upload(who, PREVIEW, cp1252(text), 'text/csv; charset=utf-8'), 400, 'invalid_body');
+      expectError(await upload(who, PREVIEW, cp1252(text), 'text/csv; charset=shift_jis'), 415);
+      expect(await importOf(who, cp1252(text))).toMatchObject({ created: 1 });
+      expect((await customersOf(who)).map((c) => [c.name, c.city])).toEqual([['Renée Dupré', 'Zürich']]);
+    });
+
+    test('D43 semicolon and tab delimiters are recognised from the header row; a comma inside a cell stays', async () => {
+      const who = await freshOrg();
+      const semi = await previewOf(who, cp1252('Name;Email;City;Tags\r\n"Dupré, Renée";renee@example.test;Lyon;a,b\r\n'));
+      expect([semi.delimiter, semi.rows[0]!.values]).toEqual([';', { name: 'Dupré, Renée', email: 'renee@example.test', city: 'Lyon', tags: 'a,b' }]);
+      const tab = await previewOf(who, 'name\temail\r\nTab Person\ttab@example.test\r\n');
+      expect([tab.delimiter, tab.rows[0]!.values]).toEqual(['\t', { name: 'Tab Person', email: 'tab@example.test' }]);
+      expect((await previewOf(who, 'name\r\nSolo\r\n')).delimiter).toBe(',');
+    });
+  });
+
+  describe('D44 an import says what it will change', () => {
+    test('D44 the preview shows each duplicate\'s changes before → after and its version; the update writes them to each timeline like an edit', async () => {
+      const who = await freshOrg();
+      const abigail = await who.create({ name: 'Abigail Okafor', tags: ['old', 'vip', 'x'], city: 'Bend' });
+      const same = await who.create({ name: 'Same Person', city: 'Bend' });
+      const csv = `name,email,city,tags\r\nAbby Okafor,${abigail.email!},,new\r\n${same.name},${same.email!},Bend,\r\nNew Person,${uniqueEmail()},Salem,\r\n`;
+      const p = await previewOf(who, csv);
+      expect(p.rows.map((r) => [r.duplicate, r.changes])).toEqual([
+        [{ id: abigail.id, name: 'Abigail Okafor', version: 1 }, { name: { from: 'Abigail Okafor', to: 'Abby Okafor' }, tags: { from: ['old', 'vip', 'x'], to: ['new'] } }],
+        [{ id: same.id, name: same.name, version: 1 }, {}],
+        [null, null],
+      ]);
+      expect(p.summary).toMatchObject({ duplicates: 2, unchanged: 1 });
+      const mark = await lastAuditId(b.server.db);
+      b.clock.advance(MINUTE);
+      const result = await importOf(who, csv, `?on_duplicate=update&previewed_at=${encodeURIComponent(p.previewed_at)}`);
+      expect(result).toEqual({ created: 1, updated: 1, unchanged: 1, skipped: 0, changed_since_preview: [] });
+      const entries = await auditSince(b.server.db, mark);
+      const changes = { name: { from: 'Abigail Okafor', to: 'Abby Okafor' }, tags: { from: ['old', 'vip', 'x'], to: ['new'] } };
+      expect(entries.map((e) => [e.action, e.target_id])).toEqual([['customers.imported', null]]); // D27: one entry
+      expect(entries[0]!.changes).toMatchObject({ updated: 1, unchanged: 1, updates: { [abigail.id]: changes } });
+      const timeline = (await who.get(customerPath(abigail.id, 'timeline/'))).body.results as { action?: string; changes?: unknown }[];
+      expect(timeline[0]).toMatchObject({ action: 'customer.updated', target: { type: 'customer', id: abigail.id, label: 'Abby Okafor' }, changes });
+      expect(((await who.get(customerPath(same.id, 'timeline/'))).body.results as { action?: string }[]).map((i) => i.action)).toEqual(['customer.created']);
+      const activity = (await who.get('/api/v1/audit/?action=customers.imported')).body.results as { changes: Record<string, unknown> }[];
+      expect(activity[0]!.changes).not.toHaveProperty('updates');
+      expect(((await who.get(customerPath(same.id))).body as unknown as Customer).version).toBe(1);
+    });
+
+    test('D44 a customer edited after the preview is reported and left as it is; the others are updated', async () => {
+      const who = await freshOrg();
+      const [one, two] = [await who.create({ city: 'Bend' }), await who.create({ city: 'Bend' })];
+      const csv = `name,email,city\r\n${one.name},${one.email!},Salem\r\n${two.name},${two.email!},Salem\r\n`;
+      const p = await previewOf(who, csv);
+      b.clock.advance(MINUTE);
+      const edited = await who.patch(customerPath(one.id), { city: 'Portland', version: one.version });
+      expect(edited.status, edited.text).toBe(200);
+      b.clock.advance(MINUTE);
+      const result = await importOf(who, csv, `?on_duplicate=update&previewed_at=${encodeURIComponent(p.previewed_at)}`);
+      expect(result).toEqual({ created: 0, updated: 1, unchanged: 0, skipped: 1, changed_since_preview: [{ id: one.id, name: one.name }] });
+      expect(((await who.get(customerPath(one.id))).body as unknown as Customer).city).toBe('Portland');
+      expect(((await who.get(customerPath(two.id))).body as unknown as Customer).city).toBe('Salem');
+      expectError(await upload(who, `${IMPORT}?on_duplicate=update&previewed_at=yesterday`, csv), 400);
+    });
+  });
+});
