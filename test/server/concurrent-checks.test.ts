@@ -32,7 +32,9 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
           headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(orgId), 'Content-Type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-      return { id: user.id, call };
+      const raw = (method: string, path: string, body: string, type: string): Promise<Reply> =>
+        api.request(path, { method, headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(orgId), 'Content-Type': type }, body });
+      return { id: user.id, call, raw };
     };
     const owner = await as('owner');
     const member = await as('member');
@@ -73,6 +75,24 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
       await hold;
       const status = await expectNeverAfter(orgId, await change, await demotion);
       expect(status).toBe(403);
+    });
+
+    test('D38 an import, whose write runs in a transaction of its own, is refused 403 when its caller was demoted meanwhile', async () => {
+      const { orgId, owner, member } = await setUp();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const hold = withGateKey(() => server.db.transaction(() => released), 'test');
+      const demotion = owner.call('PATCH', memberPath(member.id), { role: 'viewer' });
+      await expect.poll(() => server.db.queueStats().queued).toBe(1);
+      const csv = 'name,email\nImported After Demotion,after-demotion@example.test\n';
+      const change = member.raw('POST', '/api/v1/customers/import/?on_duplicate=skip', csv, 'text/csv');
+      await expect.poll(() => server.db.queueStats().queued).toBe(2);
+      release();
+      await hold;
+      expect((await demotion).status).toBe(200);
+      expect((await change).status).toBe(403);
+      const rows = await server.db.query('select id from customers where org_id = $1 and name = $2', [orgId, 'Imported After Demotion']);
+      expect(rows).toHaveLength(0);
     });
   } else {
     test('D38 a demotion waits for a change already acting under the organization\'s lock; the change commits first', async () => {
