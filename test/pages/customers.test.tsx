@@ -145,6 +145,19 @@ describe('D26 customers list', () => {
     expect(names()).toEqual(BY_NAME.filter((c) => c.name.endsWith('Patel')).map((c) => c.name));
   });
 
+  it('D26 a filter chosen while a search is pending is kept: the search merges into the URL as it is then', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    showList();
+    await table();
+    fireEvent.change(searchBox(), { target: { value: 'henry' } });
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS - 100));
+    pick('Status', 'inactive');
+    expect(url()).toBe('/customers?status=inactive');
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 1500));
+    expect(url()).toBe('/customers?q=henry&status=inactive');
+    expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('inactive');
+  });
+
   it('Enter searches at once', async () => {
     showList();
     await table();

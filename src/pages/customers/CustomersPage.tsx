@@ -10,7 +10,7 @@ import { pageCount, useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
-import { navigate, useLocation } from '../../router/location';
+import { location, navigate, useLocation } from '../../router/location';
 import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
@@ -186,7 +186,12 @@ export default function CustomersPage() {
   const url = readListParams(useLocation().search);
   // D9: the 'Deleted' view only for who may restore; for anyone else such a link shows the list.
   const state: ListState = { ...url, deleted: url.deleted && can.remove };
-  const go: Go = (patch, { replace = false } = {}) => navigate(listHref({ ...state, ...patch }), { replace });
+  // A change merges into the URL as it is when it happens, not as this render saw it: a search still
+  // waiting for its debounce must not undo a filter chosen meanwhile.
+  const go: Go = (patch, { replace = false } = {}) => {
+    const now = readListParams(location.getState().search);
+    navigate(listHref({ ...now, deleted: now.deleted && can.remove, ...patch }), { replace });
+  };
 
   const [exporting, setExporting] = useState(false);
   async function onExport() {
