@@ -333,6 +333,20 @@ describe('D25 delete and undo', () => {
     expect(within(region).queryByText(/Jane Doe deleted/)).toBeNull();
   });
 
+  it('D25 Undo of a customer restored meanwhile (elsewhere) says it is restored, not that it no longer exists', async () => {
+    const { record } = show();
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete customer' }));
+    const undo = await screen.findByRole('button', { name: 'Undo' });
+    record.deleted = false; // restored from the Deleted view of another tab
+    fireEvent.click(undo);
+    const region = screen.getByRole('region', { name: /Notifications/ });
+    await waitFor(() => expect(within(region).getByText(/restored/).textContent).toBe('Jane Doe restored'));
+    expect(toasts.getState().map((t) => t.kind)).toEqual(['success']);
+    expect(region.textContent).not.toContain('no longer exists');
+  });
+
   it('D25 an Undo refused with 409 duplicate_email shows the server’s words', async () => {
     const { record } = show(EVERYTHING, (r) =>
       r.failures.set('POST /v1/customers/101/restore/', [{ status: 409, body: { detail: 'Jane Smith already has this email', code: 'duplicate_email', field: 'email' } }]),

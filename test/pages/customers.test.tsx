@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import { customerKeys, listPath } from '../../src/api/customers';
 import CustomersPage from '../../src/pages/customers/CustomersPage';
+import { showDeletedToast } from '../../src/pages/customers/detail/DeleteCustomer';
 import { SEARCH_DEBOUNCE_MS } from '../../src/pages/customers/ListToolbar';
 import { DEFAULT_LIST, listHref, readListParams } from '../../src/pages/customers/list-params';
 import { createQueryCache, hashKey, startsWith } from '../../src/query/cache';
@@ -359,10 +360,26 @@ describe('D25 the Deleted view', () => {
     const { customers } = showList('/customers?view=deleted', WITH_ORG, deletedSetup);
     await table();
     fireEvent.click(screen.getByRole('button', { name: 'Restore Ava Patel' }));
-    expect(await screen.findByText('Ava Patel is restored.')).toBeTruthy();
-    expect(screen.getByText('Ava Patel is restored.').closest('[data-kind]')?.getAttribute('data-kind')).toBe('success');
+    await waitFor(() => expect(toasts.getState().map((t) => t.kind)).toEqual(['success']));
+    const region = screen.getByRole('region', { name: /Notifications/ });
+    expect(within(region).getByRole('link', { name: 'Ava Patel' }).parentElement?.textContent).toBe('Ava Patel restored');
     await waitFor(() => expect(names()).toEqual(['Ben Okafor']));
     expect(customers.rows.find((r) => r.id === 100)?.deleted_at).toBeUndefined();
+  });
+
+  it('D25 one restore, one toast: Restore in the Deleted view takes away that customer\'s delete toast and its Undo', async () => {
+    const { customers } = showList('/customers?view=deleted', WITH_ORG, deletedSetup);
+    await table();
+    const api = { restore: { run: vi.fn(), invalidates: [] }, get: vi.fn() };
+    act(() => showDeletedToast({ id: 100, name: 'Ava Patel' }, api as never, createQueryCache()));
+    const region = screen.getByRole('region', { name: /Notifications/ });
+    expect(within(region).getByRole('button', { name: 'Undo' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Restore Ava Patel' }));
+    await waitFor(() => expect(customers.rows.find((r) => r.id === 100)?.deleted_at).toBeUndefined());
+    await waitFor(() => expect(toasts.getState()).toHaveLength(1));
+    expect(within(region).queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(region.textContent).toContain('Ava Patel restored');
+    expect(api.restore.run).not.toHaveBeenCalled();
   });
 
   it('D25 a restore refused with 409 duplicate_email says so in words, naming and linking the customer who has the email now', async () => {

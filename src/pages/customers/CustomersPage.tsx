@@ -17,6 +17,7 @@ import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { Pager } from '../../ui/pager';
 import { CustomerTable, DeletedTable } from './CustomerTable';
+import { restoredToast } from './detail/restored-toast';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
 
@@ -78,7 +79,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
     setRestoring(customer.id);
     try {
       await restore.mutate(customer.id);
-      toast.success(`${customer.name} is restored.`);
+      restoredToast(customer);
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });

@@ -5,18 +5,19 @@ import type { Customer } from '../../../../contract/customers';
 import { useCustomersApi, type CustomersApi } from '../../../api/customers';
 import type { QueryCache } from '../../../query/cache';
 import { useMutation, useQueryCache } from '../../../query/use-query';
-import { Link } from '../../../router/Link';
+import { isHttpError } from '../../../http/errors';
 import { navigate } from '../../../router/location';
 import { dismissToast, toast } from '../../../ui/toast';
 import { failureMessage } from './failure';
 import { Confirm } from './Confirm';
+import { rememberDeleteToast, restoredToast } from './restored-toast';
 
 /** D25: how long a deleted customer can be restored, as the dialog tells it. */
 export const RESTORE_DAYS = 30;
 export const LIST_PATH = '/customers';
 
 /** D25: "Jane Doe deleted" with an Undo button; Undo restores and says so (or why not). */
-export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: Pick<CustomersApi, 'restore'>, cache: QueryCache): void {
+export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: Pick<CustomersApi, 'restore' | 'get'>, cache: QueryCache): void {
   let id = 0;
   let undone = false;
   const undo = async () => {
@@ -26,12 +27,14 @@ export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: P
     try {
       await api.restore.run(customer.id);
       for (const key of api.restore.invalidates) cache.invalidate(key);
-      toast.success(
-        <>
-          <Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored
-        </>,
-      );
+      restoredToast(customer);
     } catch (error) {
+      // A 404 also answers a customer restored meanwhile (another tab, another person): if it is
+      // there, it is restored, which is what Undo asked for.
+      if (isHttpError(error, 404) && (await api.get(customer.id).fetch(new AbortController().signal).then(() => true, () => false))) {
+        for (const key of api.restore.invalidates) cache.invalidate(key);
+        return restoredToast(customer);
+      }
       toast.error(failureMessage(error, `restore ${customer.name}`));
     }
   };
@@ -43,6 +46,7 @@ export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: P
       </button>
     </>,
   );
+  rememberDeleteToast(customer.id, id);
 }
 
 export function DeleteCustomer({ customer }: { customer: Customer }) {
