@@ -47,4 +47,30 @@ describe('blockNavigation', () => {
     navigate('/jobs');
     expect(window.location.pathname).toBe('/jobs');
   });
+
+  test('D42 Back asks too: the address is put back until the person answers, and leaving goes back then', async () => {
+    navigate('/customers');
+    navigate('/customers/new');
+    let retry: (() => void) | null = null;
+    let asking = true;
+    stop = blockNavigation((r) => {
+      retry = r;
+      return asking;
+    });
+    const seen: string[] = [];
+    const unsubscribe = location.subscribe(() => seen.push(location.getState().pathname));
+    window.history.back();
+    await vi.waitFor(() => expect(retry).not.toBeNull());
+    await vi.waitFor(() => expect(window.location.pathname).toBe('/customers/new'));
+    expect(seen).toEqual([]); // the form never left the screen
+    asking = false; // the person chose to leave
+    retry!();
+    await vi.waitFor(() => expect(location.getState().pathname).toBe('/customers'));
+    expect(window.location.pathname).toBe('/customers');
+    // Forward comes back to the form's address; with nothing unsaved, nothing asks.
+    stop();
+    window.history.forward();
+    await vi.waitFor(() => expect(location.getState().pathname).toBe('/customers/new'));
+    unsubscribe();
+  });
 });
