@@ -6,13 +6,14 @@
 // in the sidebar and buttons. A lazily loaded chunk of its own (app/routes.ts).
 import '../../ui/first-bundle';
 import { useState } from 'react';
-import type { Permission, Role } from '../../../contract/permissions';
+import { PERMISSION_WORDS, type Permission, type Role } from '../../../contract/permissions';
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { useCan, useSession, useSessionActions } from '../../session/use-session';
 import { Dialog } from '../../ui/dialog';
+import { useLeaveGuard } from '../customers/form/leave-guard';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
@@ -20,24 +21,8 @@ import { toast } from '../../ui/toast';
 export const MSG_SAVED = 'Permissions saved';
 export const MSG_RESET = 'Permissions reset to the defaults';
 
-/** What each permission lets a person do, in words, beside its name. */
-export const PERMISSION_TEXT: Record<Permission, string> = {
-  'dashboard:view': 'See the dashboard',
-  'customers:view': 'See customers and their notes',
-  'customers:create': 'Add and import customers',
-  'customers:update': 'Edit customers and notes',
-  'customers:delete': 'Delete and restore customers',
-  'customers:export': 'Export customers as CSV',
-  'jobs:view': 'See jobs',
-  'sms:view': 'See SMS',
-  'email:view': 'See email',
-  'calls:view': 'See calls',
-  'team:view': 'See the team',
-  'team:manage': 'Invite, remove and change the roles of members',
-  'permissions:view': 'See this page',
-  'permissions:manage': 'Change and reset permissions',
-  'audit:view': 'See the activity log',
-};
+/** D55: what each permission lets a person do, in words (contract/permissions.ts), shown before its code. */
+export const PERMISSION_TEXT: Readonly<Record<Permission, string>> = PERMISSION_WORDS;
 
 type Matrix = Record<Role, Permission[]>;
 
@@ -84,8 +69,9 @@ function MatrixTable({ data, matrix, editable, myRole, onToggle }: {
             {permissions.map((p) => (
               <tr key={p}>
                 <th scope="row" className="perm-name">
-                  <code>{p}</code>{' '}
-                  <span className="perm-text">{PERMISSION_TEXT[p] ?? ''}</span>
+                  {/* D55: the words first, the code second (a permission without words shows its code alone). */}
+                  {PERMISSION_TEXT[p] ? <span className="perm-words">{PERMISSION_TEXT[p]}</span> : null}{' '}
+                  <code className="perm-code">{p}</code>
                 </th>
                 {data.roles.map((r) => {
                   const fixed = data.fixed.includes(r);
@@ -125,6 +111,9 @@ export default function PermissionsPage() {
   const [error, setError] = useState<string | null>(null);
 
   const server = saved && query.updatedAt <= saved.at ? saved.data : query.data;
+  // D42: an edited, unsaved matrix asks before the page is left (links, Back and Forward, reload).
+  const dirty = server !== undefined && draft !== null && !sameMatrix(draft, server.matrix, server.roles.filter((r) => !server.fixed.includes(r)));
+  const guard = useLeaveGuard(dirty, 'the permissions');
   if (!server) {
     if (query.status === 'error') {
       return (
@@ -147,7 +136,6 @@ export default function PermissionsPage() {
 
   const editableRoles = server.roles.filter((r) => !server.fixed.includes(r));
   const matrix = draft ?? server.matrix;
-  const dirty = draft !== null && !sameMatrix(draft, server.matrix, editableRoles);
   const busy = save.status === 'pending' || reset.status === 'pending';
 
   function toggle(role: Role, permission: Permission, on: boolean) {
@@ -219,6 +207,7 @@ export default function PermissionsPage() {
         </div>
       )}
       {dirty && <p className="perm-unsaved">You have unsaved changes.</p>}
+      {guard.prompt}
       <MatrixTable data={server} matrix={matrix} editable={manage && !busy} myRole={myRole} onToggle={toggle} />
       {confirming && (
         <Dialog
