@@ -6,7 +6,7 @@
 import '../../ui/first-bundle';
 import { useEffect, useState } from 'react';
 import type { CustomerListItem, PersonRef } from '../../../contract/customers';
-import { pageCount, useCustomersApi } from '../../api/customers';
+import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
@@ -17,7 +17,6 @@ import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { Pager } from '../../ui/pager';
 import { CustomerTable, DeletedTable } from './CustomerTable';
-import { restoredToast } from './detail/restored-toast';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
 
@@ -79,7 +78,13 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
     setRestoring(customer.id);
     try {
       await restore.mutate(customer.id);
-      restoredToast(customer);
+      // D25: the same words as the delete toast's Undo, and that toast goes (one restore, one toast).
+      window.dispatchEvent(new CustomEvent(CUSTOMER_RESTORED_EVENT, { detail: customer.id }));
+      toast.success(
+        <>
+          <Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored
+        </>,
+      );
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });

@@ -1,0 +1,65 @@
+// The edges ordinary days reach (issue 17), where only a browser shows them: a page whose code cannot
+// load while offline or after a deployment (D40), Back and Forward over unsaved changes (D42).
+import { describe, expect, test } from 'vitest';
+import { expectPath, sidebarNav, skipReason, useBrowser } from './browser';
+
+const CUSTOMERS_CHUNK = /\/assets\/chunks\/CustomersPage-[^/]+\.js$/;
+
+describe.skipIf(skipReason)('D40 a page whose code cannot load', () => {
+  const browser = useBrowser();
+
+  test('D40 offline, a page not visited yet: the shell stays, the page area says so, and online the page appears', async () => {
+    const { page } = await browser.signedIn('solo@demo.test');
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.context().setOffline(true);
+    await sidebarNav(page).getByRole('link', { name: 'Customers' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' });
+    await alert.waitFor();
+    expect(await page.getByText('Something went wrong. Please try refreshing the page.').count()).toBe(0);
+    await expect.poll(() => sidebarNav(page).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Retry' }).isVisible()).toBe(true);
+    await page.context().setOffline(false);
+    await page.getByRole('heading', { name: 'Customers', level: 1 }).waitFor();
+    await page.getByRole('table').waitFor();
+  });
+
+  test('D40 a file removed by a deployment reloads the app once at the same address, never in a loop', async () => {
+    const { page } = await browser.signedIn('solo@demo.test');
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    // The old build's file is gone: the server answers 404 for it, this time and after the reload.
+    await page.route(CUSTOMERS_CHUNK, (route) => route.fulfill({ status: 404, body: 'Not found' }));
+    let loads = 0;
+    page.on('load', () => loads++);
+    await sidebarNav(page).getByRole('link', { name: 'Customers' }).click();
+    await expectPath(page, '/customers');
+    await expect.poll(() => loads, { timeout: 15_000 }).toBe(1);
+    await page.getByRole('alert').filter({ hasText: 'This page could not be loaded.' }).waitFor();
+    await sidebarNav(page).waitFor();
+    await page.waitForTimeout(1000); // a loop would have reloaded again by now
+    expect(loads).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/customers');
+  });
+});
+
+describe.skipIf(skipReason)('D42 Back and Forward ask first', () => {
+  const browser = useBrowser();
+
+  test('D42 Back from a form with unsaved changes asks; the address stays until the answer; leaving goes back', async () => {
+    const { page } = await browser.signedIn('solo@demo.test', { path: '/customers' });
+    await page.getByRole('table').waitFor();
+    await page.getByRole('link', { name: 'Add Customer' }).first().click();
+    await expectPath(page, '/customers/new');
+    await page.getByRole('form', { name: 'Customer' }).getByLabel('Name', { exact: true }).fill('Half-typed Person');
+    await page.goBack();
+    const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await dialog.waitFor();
+    await expectPath(page, '/customers/new');
+    await dialog.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await page.getByRole('form', { name: 'Customer' }).getByLabel('Name', { exact: true }).inputValue()).toBe('Half-typed Person');
+    await expectPath(page, '/customers/new');
+    await page.goBack();
+    await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave without saving' }).click();
+    await expectPath(page, '/customers');
+    await page.getByRole('table').waitFor();
+  });
+});
