@@ -6,9 +6,14 @@
 const FIELD_WORDS: Record<string, string> = { address_line: 'address', postal_code: 'postal code' };
 export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
 
-/** A value as text: lists (tags) comma-separated, nothing as ''. */
-export function valueText(value: unknown): string {
+/** Values the app shows in words rather than as stored: a status is 'Active', not 'active'. */
+const VALUE_WORDS: Record<string, Record<string, string>> = { status: { lead: 'Lead', active: 'Active', inactive: 'Inactive' } };
+
+/** A value as text: lists (tags) comma-separated, nothing as ''; a `field`'s value in the app's words. */
+export function valueText(value: unknown, field?: string): string {
   if (value === null || value === undefined) return '';
+  const word = field && typeof value === 'string' ? VALUE_WORDS[field]?.[value] : undefined;
+  if (word) return word;
   if (Array.isArray(value)) return value.map(String).join(', ');
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
@@ -23,7 +28,7 @@ export interface FieldChange {
 export function fieldChanges(changes: Record<string, unknown>): FieldChange[] {
   return Object.entries(changes).flatMap(([field, c]) => {
     if (typeof c !== 'object' || c === null || !('from' in c) || !('to' in c)) return [];
-    return [{ field, from: valueText(c.from), to: valueText(c.to) }];
+    return [{ field, from: valueText(c.from, field), to: valueText(c.to, field) }];
   });
 }
 

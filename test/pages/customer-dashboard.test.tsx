@@ -273,7 +273,8 @@ describe('D24 timeline', () => {
       'Someone added this customer',
     ]);
     const two = within(entries()[1]!).getAllByRole('listitem').map((li) => li.textContent);
-    expect(two).toEqual(['changed status from lead to active', 'changed tags from vip to vip, boiler']); // tags as lists
+    // A status in the words the app shows (Lead, Active), not as stored; tags as lists.
+    expect(two).toEqual(['changed status from Lead to Active', 'changed tags from vip to vip, boiler']);
     expect(entries()[0]!.querySelector('.change-from')!.textContent).toBe('(503) 555-0101');
     expect(entries()[0]!.querySelector('.change-to')!.textContent).toBe('(503) 555-0199');
     for (const li of entries()) expect(li.querySelector('time')!.getAttribute('title')).toBeTruthy(); // relative, and the exact time
