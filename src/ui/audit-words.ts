@@ -6,16 +6,14 @@
 const FIELD_WORDS: Record<string, string> = { address_line: 'address', postal_code: 'postal code' };
 export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
 
-/** Values the app shows in words rather than as stored: a status is 'Active', not 'active'. */
-const VALUE_WORDS: Record<string, Record<string, string>> = { status: { lead: 'Lead', active: 'Active', inactive: 'Inactive' } };
-/** A `field`'s value in the app's words, when it has some ('active' → 'Active'). */
-export const valueWord = (field: string, value: unknown): string | undefined => (typeof value === 'string' ? VALUE_WORDS[field]?.[value] : undefined);
+/** A status as the app shows it ('active' → 'Active', as STATUS_LABELS say), not as stored. */
+export const valueWord = (field: string, value: unknown): string | undefined =>
+  field === 'status' && typeof value === 'string' ? value.charAt(0).toUpperCase() + value.slice(1) : undefined;
 
 /** A value as text: lists (tags) comma-separated, nothing as ''; a `field`'s value in the app's words. */
 export function valueText(value: unknown, field?: string): string {
   if (value === null || value === undefined) return '';
-  const word = field && valueWord(field, value);
-  if (word) return word;
+  if (field && valueWord(field, value)) return valueWord(field, value)!;
   if (Array.isArray(value)) return value.map(String).join(', ');
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

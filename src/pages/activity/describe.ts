@@ -2,7 +2,6 @@
 // and links to what the entry is about (the customer, or a note's customer via changes.customer_id;
 // a member or invitation → /team). Pure, so every action's wording is tested without rendering.
 import type { AuditEntryView } from '../../../contract/customers';
-import { valueWord } from '../../ui/audit-words';
 
 /** Values longer than this are cut (a note's body, a long address) so an entry stays one sentence. */
 export const VALUE_MAX_CHARS = 80;
@@ -100,7 +99,8 @@ export function describe(e: AuditEntryView, rights: LinkRights = ALL): Part[] {
     case 'customer.updated': {
       const fields = Object.entries(c).filter(([, v]) => isChange(v)) as [string, { from: unknown; to: unknown }][];
       if (!fields.length) return [who, ' changed ', customer];
-      const shown = (f: string, x: unknown) => valueWord(f, x) ?? valueText(x); // a status as the app says it (Active)
+      // A status as the app shows it ('active' → 'Active'); not imported from ui/audit-words, which would split its shared chunk.
+      const shown = (f: string, x: unknown) => (f === 'status' && typeof x === 'string' ? x.charAt(0).toUpperCase() + x.slice(1) : valueText(x));
       const words = fields.map(([f, v]): Part[] => [`${FIELD_WORDS[f] ?? f.replace(/_/g, ' ')} from ${shown(f, v.from)} to ${shown(f, v.to)}`]);
       return [who, ' changed ', customer, '’s ', ...list(words)];
     }
