@@ -109,7 +109,13 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
   // D15: every control's name tells members apart; two people may share a first name, not an email.
   const label = (m: Member) => (members.some((o) => o !== m && o.name === m.name) ? `${m.name} (${m.email})` : m.name);
 
+  // A role that gives everything (Owner), or takes the person's own access, is asked first; the menu
+  // keeps the old role until the answer.
+  const [asking, setAsking] = useState<{ m: Member; role: Role } | null>(null);
+  const choose = (m: Member, role: Role) => (role === 'owner' || isSelf(m, viewer) ? setAsking({ m, role }) : void onRole(m, role));
+
   async function onRole(m: Member, role: Role) {
+    setAsking(null);
     if (saving !== null) return; // one change at a time; the menu shows the chosen role meanwhile
     setSaving(m.user_id);
     setChosen({ userId: m.user_id, role });
@@ -164,7 +170,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                       // D15: not disabled while saving: arrow keys change a closed menu, and a disabled one loses the focus
                       aria-disabled={saving === m.user_id || undefined}
                       aria-busy={saving === m.user_id || undefined}
-                      onChange={(e) => void onRole(m, e.target.value as Role)}
+                      onChange={(e) => choose(m, e.target.value as Role)}
                     >
                       {/* An owner's row is editable only by an owner, so its own role is always offered. */}
                       {(roles.includes(m.role) ? roles : [m.role, ...roles]).map((r) => (
@@ -195,6 +201,28 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
           })}
         </tbody>
       </table>
+      {asking && (
+        <Dialog
+          title={isSelf(asking.m, viewer) ? 'Change your own role?' : `Make ${asking.m.name} an owner?`}
+          onCancel={() => setAsking(null)}
+          actions={
+            <>
+              <button type="button" className="btn" onClick={() => setAsking(null)} data-autofocus>
+                Cancel
+              </button>
+              <button type="button" className="btn btn-primary" onClick={() => void onRole(asking.m, asking.role)}>
+                {isSelf(asking.m, viewer) ? `Make me ${roleName(asking.role)}` : 'Make owner'}
+              </button>
+            </>
+          }
+        >
+          <p>
+            {isSelf(asking.m, viewer)
+              ? 'You may lose access to pages you use now, and you cannot change your role back yourself.'
+              : `An owner can do everything, including changing permissions and removing other owners. Only an owner can undo this.`}
+          </p>
+        </Dialog>
+      )}
     </div>
   );
 }
