@@ -63,3 +63,30 @@ describe.skipIf(skipReason)('D42 Back and Forward ask first', () => {
     await page.getByRole('table').waitFor();
   });
 });
+
+describe.skipIf(skipReason)('a field an error scrolls to', () => {
+  const browser = useBrowser();
+
+  test('after a 409 the email field and its label show below the sticky top bar, not under it', async () => {
+    const { page } = await browser.signedIn('solo@demo.test', { path: '/customers', viewport: { width: 1280, height: 480 } });
+    const taken = (await page.getByRole('table').getByRole('link', { name: /@/ }).first().textContent())!.trim();
+    await page.goto('/customers/new');
+    const form = page.getByRole('form', { name: 'Customer' });
+    await form.getByLabel('Name', { exact: true }).fill('Scroll Margin Check');
+    await form.getByLabel('Email', { exact: true }).fill(taken);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight)); // down at Save, the email field out of sight above
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('already has this email').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('email');
+    const [barBottom, labelTop] = await page.evaluate(() => {
+      const input = document.activeElement as HTMLInputElement;
+      // Scrolled to its top edge (Chromium centres a field it focuses; other browsers, a screen reader's
+      // cursor or an in-page link bring it to the top): its scroll margin keeps the label in sight.
+      input.scrollIntoView({ block: 'start' });
+      const label = document.querySelector(`label[for="${input.id}"]`)!;
+      return [document.querySelector('.topbar')!.getBoundingClientRect().bottom, label.getBoundingClientRect().top];
+    });
+    expect(labelTop).toBeGreaterThanOrEqual(barBottom);
+  });
+});
+
