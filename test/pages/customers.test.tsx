@@ -159,6 +159,19 @@ describe('D26 customers list', () => {
     expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('inactive');
   });
 
+  it('D26 a "Sort by" menu (for phone width, where the headers are out of sight) sorts the list from page 1, in the URL', async () => {
+    const { customers } = showList('/customers?page=2');
+    await table();
+    const menu = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement;
+    expect(menu.value).toBe('name');
+    expect([...menu.options].map((o) => o.textContent)).toEqual(['Name, A–Z', 'Name, Z–A', 'Newest first', 'Oldest first', 'Recently updated', 'Least recently updated']);
+    pick('Sort by', '-created_at');
+    expect(url()).toBe('/customers?sort=-created_at');
+    expect(menu.value).toBe('-created_at');
+    expect(header('Created').getAttribute('aria-sort')).toBe('descending');
+    await waitFor(() => expect(customers.listQueries.at(-1)).toBe('?sort=-created_at&page=1&page_size=25'));
+  });
+
   it('Enter searches at once', async () => {
     showList();
     await table();
