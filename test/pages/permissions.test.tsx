@@ -3,7 +3,7 @@
 // defaults after a confirmation, and the session's own permissions reloaded after either, so the
 // sidebar and buttons change at once.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_WORDS, PERMISSIONS, ROLES } from '../../contract/permissions';
 import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
@@ -125,8 +125,6 @@ describe('D29 permissions matrix', () => {
   });
 
   it('D42 an edited, unsaved matrix asks before leaving: in-app links, Back, and reload', async () => {
-    navigate('/team');
-    navigate('/here-before'); // show() puts /permissions in this entry: Back leads to /team
     show();
     await matrix();
     const unload = () => {
@@ -143,12 +141,21 @@ describe('D29 permissions matrix', () => {
     expect(window.location.pathname).toBe('/permissions');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
     expect(box('member: customers:delete').checked).toBe(true);
-    // Back asks too, and the address stays on the page until the person answers.
-    act(() => window.history.back());
+    // Back asks too, and the address goes back to the page until the person answers. The browser's
+    // Back is played as the browser does it (the test window's history is shared by every file).
+    const go = vi.spyOn(window.history, 'go').mockImplementation(() => undefined);
+    const at = (window.history.state as { idx: number }).idx;
+    const pop = (idx: number, path: string) => {
+      window.history.replaceState({ idx }, '', path);
+      window.dispatchEvent(new PopStateEvent('popstate', { state: { idx } }));
+    };
+    act(() => pop(at - 1, '/team'));
     await screen.findByRole('dialog', { name: LEAVE_TITLE });
-    await waitFor(() => expect(window.location.pathname).toBe('/permissions'));
+    expect(go).toHaveBeenLastCalledWith(1);
+    act(() => pop(at, '/permissions'));
     fireEvent.click(screen.getByRole('button', { name: 'Leave without saving' }));
-    await waitFor(() => expect(window.location.pathname).toBe('/team'));
+    expect(go).toHaveBeenLastCalledWith(-1);
+    go.mockRestore();
   });
 
   it('Discard changes puts the saved matrix back', async () => {
