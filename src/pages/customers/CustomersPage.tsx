@@ -78,13 +78,9 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
     setRestoring(customer.id);
     try {
       await restore.mutate(customer.id);
-      // D25: the same words as the delete toast's Undo, and that toast goes (one restore, one toast).
+      // D25: the delete toast goes, and this one says what its Undo says (one restore, one toast).
       window.dispatchEvent(new CustomEvent(CUSTOMER_RESTORED_EVENT, { detail: customer.id }));
-      toast.success(
-        <>
-          <Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored
-        </>,
-      );
+      toast.success(<><Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored</>);
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
@@ -192,8 +188,7 @@ export default function CustomersPage() {
   const url = readListParams(useLocation().search);
   // D9: the 'Deleted' view only for who may restore; for anyone else such a link shows the list.
   const state: ListState = { ...url, deleted: url.deleted && can.remove };
-  // A change merges into the URL as it is when it happens, not as this render saw it: a search still
-  // waiting for its debounce must not undo a filter chosen meanwhile.
+  // Merged into the URL as it is now, not as this render saw it: a pending search keeps a filter chosen meanwhile.
   const go: Go = (patch, { replace = false } = {}) => {
     const now = readListParams(location.getState().search);
     navigate(listHref({ ...now, deleted: now.deleted && can.remove, ...patch }), { replace });

@@ -16,6 +16,7 @@ import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { InviteDialog, LinkDialog } from './InviteDialogs';
+import { ConfirmRole } from './ConfirmRole';
 import { assignableRoles, isSelf, mayChangeRole, mayHandleInvitation, mayRemove, ownerCount, roleName, whyNotOffered, type Viewer } from './offers';
 
 export const MSG_ROLE_CHANGED = 'Role changed';
@@ -201,28 +202,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
           })}
         </tbody>
       </table>
-      {asking && (
-        <Dialog
-          title={isSelf(asking.m, viewer) ? 'Change your own role?' : `Make ${asking.m.name} an owner?`}
-          onCancel={() => setAsking(null)}
-          actions={
-            <>
-              <button type="button" className="btn" onClick={() => setAsking(null)} data-autofocus>
-                Cancel
-              </button>
-              <button type="button" className="btn btn-primary" onClick={() => void onRole(asking.m, asking.role)}>
-                {isSelf(asking.m, viewer) ? `Make me ${roleName(asking.role)}` : 'Make owner'}
-              </button>
-            </>
-          }
-        >
-          <p>
-            {isSelf(asking.m, viewer)
-              ? 'You may lose access to pages you use now, and you cannot change your role back yourself.'
-              : `An owner can do everything, including changing permissions and removing other owners. Only an owner can undo this.`}
-          </p>
-        </Dialog>
-      )}
+      {asking && <ConfirmRole member={asking.m} role={asking.role} self={isSelf(asking.m, viewer)} onCancel={() => setAsking(null)} onConfirm={() => void onRole(asking.m, asking.role)} />}
     </div>
   );
 }
