@@ -43,7 +43,8 @@ const MAIL_DOMAINS = ['example.com', 'example.net', 'example.org', 'mail.example
 const TAGS = ['residential', 'commercial', 'repeat', 'priority', 'maintenance plan', 'referral', 'new build', 'landlord'];
 /** Mostly active customers, some leads still deciding, a few who moved on. */
 const STATUSES = ['active', 'active', 'active', 'active', 'lead', 'lead', 'inactive'] as const;
-const NOTES = [
+/** D3: a business's demo notes fit its trade. Both lists are the same length, so the customers drawn stay the same. */
+export const PLUMBING_NOTES = [
   'Prefers a call before we arrive; the side gate sticks.',
   'Quoted a water heater replacement; waiting for them to confirm.',
   'Dog in the back yard, friendly. Park on the street.',
@@ -52,6 +53,16 @@ const NOTES = [
   'Referred by a neighbour. Wants an estimate for the basement.',
   'Office manager is the contact for access and invoices.',
   'Rescheduled twice; confirm the day before.',
+];
+export const ELECTRICAL_NOTES = [
+  'Breaker for the kitchen trips when the microwave and kettle run together.',
+  'Quoted a panel upgrade to 200 A; waiting for them to confirm.',
+  'Dog in the back yard, friendly. Park on the street.',
+  'Installed GFCI outlets in both bathrooms; test them next visit.',
+  'Wants an EV charger in the garage: a 240 V circuit and a permit.',
+  'Knob-and-tube wiring in the attic; recommended a rewire estimate.',
+  'Office manager is the contact for access and invoices.',
+  'Flickering hallway lights fixed: loose neutral at the switch.',
 ];
 const BUSINESSES = [
   'Harbor View Dental', 'Rose City Bakery', 'Northwest Print Co.', 'Cascade Veterinary Clinic', 'Summit Yoga Studio',
@@ -73,8 +84,8 @@ export function random(seed: number): () => number {
 
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '');
 
-/** `count` customers, `businesses` of them companies; `phoneStart` keeps numbers unique across orgs. */
-export function demoCustomers(seed: number, count: number, businesses: number, phoneStart: number): DemoCustomer[] {
+/** `count` customers, `businesses` of them companies; `phoneStart` keeps numbers unique across orgs; `notes` fit the trade. */
+export function demoCustomers(seed: number, count: number, businesses: number, phoneStart: number, notes: readonly string[] = PLUMBING_NOTES): DemoCustomer[] {
   const rnd = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
   const used = new Set<string>();
@@ -104,7 +115,7 @@ export function demoCustomers(seed: number, count: number, businesses: number, p
       tags: isBusiness ? ['commercial', ...tags.filter((t) => t !== 'commercial' && t !== 'residential')].slice(0, 3) : tags,
       ageDays,
       changedDays: Math.floor(rnd() * (ageDays + 1)),
-      notes: NOTES.filter(() => rnd() < 0.2).slice(0, 3),
+      notes: notes.filter(() => rnd() < 0.2).slice(0, 3),
     });
   }
   return out;

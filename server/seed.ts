@@ -4,15 +4,15 @@ import { hashPassword } from './auth/passwords';
 import type { Db, Queryable } from './db';
 import { num } from './db';
 import { writeAudit } from './audit';
-import { demoCustomers, type DemoCustomer } from './seed-data';
+import { demoCustomers, ELECTRICAL_NOTES, PLUMBING_NOTES, type DemoCustomer } from './seed-data';
 
 export const DEMO_PASSWORD = 'demo-password'; // D3: public by design; use SEED=none in production
 const SEED_LOCK_KEY = 72_410_002;
 const DAY_MS = 24 * 3600 * 1000;
 
 const ORGS = [
-  { key: 'acme', name: 'Acme Plumbing', logoUrl: '/logos/acme.svg', customers: { seed: 11, count: 36, businesses: 5, phoneStart: 0 } },
-  { key: 'beacon', name: 'Beacon Electric', logoUrl: null, customers: { seed: 23, count: 30, businesses: 8, phoneStart: 50 } },
+  { key: 'acme', name: 'Acme Plumbing', logoUrl: '/logos/acme.svg', customers: { seed: 11, count: 36, businesses: 5, phoneStart: 0, notes: PLUMBING_NOTES } },
+  { key: 'beacon', name: 'Beacon Electric', logoUrl: null, customers: { seed: 23, count: 30, businesses: 8, phoneStart: 50, notes: ELECTRICAL_NOTES } },
 ] as const;
 type OrgKey = (typeof ORGS)[number]['key'];
 
@@ -22,6 +22,8 @@ export const DEMO_USERS: readonly { email: string; firstName: string; membership
   { email: 'solo@demo.test', firstName: 'Sam', memberships: [['acme', 'member']] },
   { email: 'viewer@demo.test', firstName: 'Vera', memberships: [['beacon', 'viewer']] },
   { email: 'nobody@demo.test', firstName: 'Noah', memberships: [] },
+  // D3: every organization has an owner, as a real one always does (last, so the others keep their ids).
+  { email: 'beacon@demo.test', firstName: 'Bea', memberships: [['beacon', 'owner']] },
 ];
 
 async function isEmpty(db: Db): Promise<boolean> {
@@ -57,8 +59,8 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
       }
     }
     for (const org of ORGS) {
-      const { seed, count, businesses, phoneStart } = org.customers;
-      await seedCustomers(tx, orgIds.get(org.key) ?? 0, writers.get(org.key) ?? [], demoCustomers(seed, count, businesses, phoneStart), nowMs);
+      const { seed, count, businesses, phoneStart, notes } = org.customers;
+      await seedCustomers(tx, orgIds.get(org.key) ?? 0, writers.get(org.key) ?? [], demoCustomers(seed, count, businesses, phoneStart, notes), nowMs);
     }
     return true;
   });

@@ -56,6 +56,10 @@ export interface CustomerUpdate {
 }
 
 /** The cache keys; every one starts with ['customers', orgId] except the dashboard's. */
+/** D25: a window event (detail: the customer's id) that a restore from the 'Deleted' view sends, so the
+ * customer's delete toast, whose Undo would now be a lie, goes (one restore, one toast). */
+export const CUSTOMER_RESTORED_EVENT = 'customerRestored';
+
 export const customerKeys = {
   all: (orgId: number | null): QueryKey => ['customers', orgId],
   list: (orgId: number | null, params: CustomerListParams): QueryKey => ['customers', orgId, 'list', params],

@@ -1,5 +1,5 @@
 // The app: providers, global layers and the route switch (SPEC §2 routes and guards).
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import LoginPage from '../pages/login/LoginPage';
 import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg } from '../router/guards';
 import { Navigate } from '../router/Link';
@@ -12,7 +12,7 @@ import { ErrorBoundary } from '../ui/error-boundary';
 import { OfflineBanner } from '../ui/offline-banner';
 import { SessionExpiredDialog } from '../ui/session-expired';
 import { Spinner } from '../ui/spinner';
-import { Toaster } from '../ui/toast';
+import { toast, Toaster } from '../ui/toast';
 import { screen, SHELL_ROUTES } from './routes';
 
 // Everything behind the login form comes from the lazy group (lazy.ts).
@@ -27,6 +27,14 @@ const Centered = ({ label }: { label?: string }) => (
     <Spinner label={label} showLabel={label !== undefined} />
   </div>
 );
+
+export const MSG_NO_SUCH_PAGE = 'That page does not exist';
+
+/** SPEC §2: an unknown path goes to the dashboard, and says why (a silent redirect puzzles). */
+function UnknownPath() {
+  useEffect(() => void toast.info(MSG_NO_SUCH_PAGE), []);
+  return <Navigate to="/dashboard" />;
+}
 
 /** SPEC §2: which screen a path shows, behind which guards. */
 export function AppRoutes() {
@@ -62,7 +70,7 @@ export function AppRoutes() {
   const match = findRoute(SHELL_ROUTES, pathname.replace(/(.)\/$/, '$1'));
   // SPEC §2: an unknown path goes to /dashboard when signed in (the shell's guards take it on from
   // there), otherwise to /login.
-  if (!match) return <Navigate to={s.isAuthenticated && !s.hydrationError ? '/dashboard' : '/login'} />;
+  if (!match) return s.isAuthenticated && !s.hydrationError ? <UnknownPath /> : <Navigate to="/login" />;
   return (
     <RequireAuth>
       <RequireOrg>

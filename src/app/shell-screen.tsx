@@ -1,6 +1,7 @@
 // A matched shell route as a screen: the shell around it, D9's permission check, the route's params
-// (useParams), D41's draft hook (drafts/context.ts) and its lazily loaded page. It is in the lazy group
-// (lazy.ts), so none of it loads before the login form.
+// (useParams), D41's draft hook (drafts/context.ts) and its lazily loaded page (D40: a page whose code
+// cannot load leaves the shell standing). It is in the lazy group (lazy.ts), so none of it loads before
+// the login form.
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { DraftsContext } from '../drafts/context';
 import { useDraft } from '../drafts/use-draft';
@@ -9,27 +10,34 @@ import { ParamsContext } from '../router/params';
 import { RequirePermission } from '../router/require-permission';
 import Shell from '../shell/Shell';
 import { Spinner } from '../ui/spinner';
+import { PageLoadBoundary, pageLoaded } from './page-load';
 import type { ShellRoute } from './routes';
 
 /** One lazy component per route, made the first time the route is shown. */
 const pages = new Map<ShellRoute, LazyExoticComponent<ComponentType>>();
 function pageOf(route: ShellRoute): LazyExoticComponent<ComponentType> {
   let page = pages.get(route);
-  if (!page) pages.set(route, (page = lazy(route.load)));
+  if (!page) pages.set(route, (page = lazy(() => route.load().then((m) => (pageLoaded(), m)))));
   return page;
 }
 
 /** The route comes from App's match (routes.ts stays in the first bundle, not in this group). */
 export function ShellScreen({ route, params }: { route: ShellRoute; params: Params }) {
-  const Page = pageOf(route);
   return (
     <Shell title={route.title}>
       <RequirePermission permission={route.permission}>
         <ParamsContext.Provider value={params}>
           <DraftsContext.Provider value={useDraft}>
-            <Suspense fallback={<Spinner />}>
-              <Page />
-            </Suspense>
+            <PageLoadBoundary key={route.path} onRetry={() => pages.delete(route)}>
+              {() => {
+                const Page = pageOf(route);
+                return (
+                  <Suspense fallback={<Spinner />}>
+                    <Page />
+                  </Suspense>
+                );
+              }}
+            </PageLoadBoundary>
           </DraftsContext.Provider>
         </ParamsContext.Provider>
       </RequirePermission>

@@ -4,6 +4,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startConnectivity } from '../http/connectivity';
+import { isChunkError } from '../lib/chunk-error';
 import { whenIdle } from '../lib/idle';
 import { KEYS } from '../lib/storage';
 import { currentPath, navigate, page } from '../router/location';
@@ -26,7 +27,13 @@ export function start(): void {
   void session.load();
   startSessionWatchers(session, { reload: page.reload });
 
-  createRoot(document.getElementById('root')!).render(
+  // D40: a page whose code could not load is shown in the page area (app/page-load.tsx), an expected
+  // state rather than an error to log; every other caught error is logged as React would.
+  createRoot(document.getElementById('root')!, {
+    onCaughtError: (error, info) => {
+      if (!isChunkError(error)) console.error(error, info.componentStack);
+    },
+  }).render(
     <StrictMode>
       <App session={session} onError={captureError} />
     </StrictMode>,

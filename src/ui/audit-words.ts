@@ -6,9 +6,14 @@
 const FIELD_WORDS: Record<string, string> = { address_line: 'address', postal_code: 'postal code' };
 export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
 
-/** A value as text: lists (tags) comma-separated, nothing as ''. */
-export function valueText(value: unknown): string {
+/** A status as the app shows it ('active' → 'Active', as STATUS_LABELS say), not as stored. */
+export const valueWord = (field: string, value: unknown): string | undefined =>
+  field === 'status' && typeof value === 'string' ? value.charAt(0).toUpperCase() + value.slice(1) : undefined;
+
+/** A value as text: lists (tags) comma-separated, nothing as ''; a `field`'s value in the app's words. */
+export function valueText(value: unknown, field?: string): string {
   if (value === null || value === undefined) return '';
+  if (field && valueWord(field, value)) return valueWord(field, value)!;
   if (Array.isArray(value)) return value.map(String).join(', ');
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
@@ -23,7 +28,7 @@ export interface FieldChange {
 export function fieldChanges(changes: Record<string, unknown>): FieldChange[] {
   return Object.entries(changes).flatMap(([field, c]) => {
     if (typeof c !== 'object' || c === null || !('from' in c) || !('to' in c)) return [];
-    return [{ field, from: valueText(c.from), to: valueText(c.to) }];
+    return [{ field, from: valueText(c.from, field), to: valueText(c.to, field) }];
   });
 }
 

@@ -1,7 +1,8 @@
 // SPEC §2 routes and guards, D9 and D12, through the real route switch and a real session store.
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { AppRoutes } from '../../src/app/App';
+import { AppRoutes, MSG_NO_SUCH_PAGE } from '../../src/app/App';
+import { toasts } from '../../src/ui/toast';
 import { KEYS } from '../../src/lib/storage';
 import { navigate } from '../../src/router/location';
 import { RequireAuth } from '../../src/router/guards';
@@ -101,6 +102,18 @@ describe('SPEC §2 routes and guards', () => {
     expect(path()).toBe('/dashboard');
     at('/no/such/page', SIGNED_OUT);
     expect(path()).toBe('/login');
+  });
+
+  test("SPEC §2 the redirect from an unknown path says why: 'That page does not exist' (signed in only)", async () => {
+    toasts.setState([]);
+    at('/no/such/page', WITH_ORG);
+    await settle();
+    expect(path()).toBe('/dashboard');
+    expect(toasts.getState().map((t) => [t.kind, t.message])).toEqual([['info', MSG_NO_SUCH_PAGE]]);
+    toasts.setState([]);
+    at('/no/such/page', SIGNED_OUT);
+    expect(path()).toBe('/login');
+    expect(toasts.getState()).toEqual([]);
   });
 
   test('D9 a failed permission check leads to /forbidden', async () => {

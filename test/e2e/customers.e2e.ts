@@ -127,7 +127,7 @@ describe.skipIf(skipReason)('customers', () => {
       const row = page.getByRole('table').getByRole('row').filter({ hasText: name });
       await row.getByText('Olivia').waitFor(); // who deleted it
       await row.getByRole('button', { name: `Restore ${name}` }).click();
-      await toasts(page).getByText(`${name} is restored.`).waitFor();
+      await toasts(page).getByRole('listitem').filter({ hasText: `${name} restored` }).waitFor(); // the same words as Undo's (one restore, one toast)
       await row.waitFor({ state: 'detached' });
       await page.goto(`/customers/${id}`);
       await page.getByRole('heading', { name, level: 1 }).waitFor();

@@ -15,6 +15,7 @@ const NARROW = { width: 390, height: 844 };
 const FOR_DOCS = new Set([
   'login-light-desktop', 'customers-light-desktop', 'dashboard-dark-desktop', 'drawer-dark-phone', 'org-picker-light-phone',
   'customer-page-light-desktop', 'customer-page-dark-desktop', 'customer-form-light-desktop', 'customer-form-dark-desktop',
+  'customers-light-narrow', 'permissions-light-desktop', 'team-light-desktop',
 ]);
 /** A seeded customer of Acme Plumbing with tags, an address, notes and changes in its timeline. */
 const SHOWN_CUSTOMER = { id: 4, name: 'Northwest Print Co.' };

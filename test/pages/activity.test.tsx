@@ -61,6 +61,10 @@ describe('D30 activity wording', () => {
     expect(describeText(e)).toBe(text);
   });
 
+  it("D30 a status change reads in the app's words (Lead, Active), not as stored", () => {
+    expect(describeText(entry('customer.updated', JANE, { status: { from: 'lead', to: 'active' } }))).toBe('Olivia changed Jane Doe’s status from Lead to Active');
+  });
+
   it('D30 every action the filter offers has its own wording', () => {
     const worded = new Set(WORDED.map(([e]) => e.action));
     expect(ACTIONS.map((a) => a.action).filter((a) => !worded.has(a))).toEqual([]);

@@ -273,7 +273,8 @@ describe('D24 timeline', () => {
       'Someone added this customer',
     ]);
     const two = within(entries()[1]!).getAllByRole('listitem').map((li) => li.textContent);
-    expect(two).toEqual(['changed status from lead to active', 'changed tags from vip to vip, boiler']); // tags as lists
+    // A status in the words the app shows (Lead, Active), not as stored; tags as lists.
+    expect(two).toEqual(['changed status from Lead to Active', 'changed tags from vip to vip, boiler']);
     expect(entries()[0]!.querySelector('.change-from')!.textContent).toBe('(503) 555-0101');
     expect(entries()[0]!.querySelector('.change-to')!.textContent).toBe('(503) 555-0199');
     for (const li of entries()) expect(li.querySelector('time')!.getAttribute('title')).toBeTruthy(); // relative, and the exact time
@@ -331,6 +332,20 @@ describe('D25 delete and undo', () => {
     expect(record.calls('/v1/customers/101/restore/', 'POST')).toHaveLength(1);
     expect(record.deleted).toBe(false);
     expect(within(region).queryByText(/Jane Doe deleted/)).toBeNull();
+  });
+
+  it('D25 Undo of a customer restored meanwhile (elsewhere) says it is restored, not that it no longer exists', async () => {
+    const { record } = show();
+    await loaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete customer' }));
+    const undo = await screen.findByRole('button', { name: 'Undo' });
+    record.deleted = false; // restored from the Deleted view of another tab
+    fireEvent.click(undo);
+    const region = screen.getByRole('region', { name: /Notifications/ });
+    await waitFor(() => expect(within(region).getByText(/restored/).textContent).toBe('Jane Doe restored'));
+    expect(toasts.getState().map((t) => t.kind)).toEqual(['success']);
+    expect(region.textContent).not.toContain('no longer exists');
   });
 
   it('D25 an Undo refused with 409 duplicate_email shows the server’s words', async () => {

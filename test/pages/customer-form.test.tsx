@@ -13,7 +13,8 @@ import { CONFLICT_TITLE } from '../../src/pages/customers/form/ConflictPanel';
 import { DUPLICATE_DEBOUNCE_MS } from '../../src/pages/customers/form/DuplicateWarning';
 import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
 import { TEXT_FIELDS, FIELD_LABELS, validateCustomer, EMPTY_VALUES, changedFields, toInput, toValues } from '../../src/pages/customers/form/values';
-import { createQueryCache } from '../../src/query/cache';
+import { customerKeys } from '../../src/api/customers';
+import { createQueryCache, QUERY_FRESH_MS } from '../../src/query/cache';
 import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import { matchPath } from '../../src/router/match';
@@ -94,7 +95,7 @@ class FakeRecords {
   }
 }
 
-function show(Page: ComponentType, path: string, setup: (f: FakeRecords) => void = () => {}) {
+function show(Page: ComponentType, path: string, setup: (f: FakeRecords) => void = () => {}, cache = createQueryCache({ retries: 0 })) {
   navigate(path, { replace: true });
   const api = new FakeApi();
   const fake = new FakeRecords(api);
@@ -104,7 +105,7 @@ function show(Page: ComponentType, path: string, setup: (f: FakeRecords) => void
   const params = matchPath('/customers/:id/edit', path) ?? {};
   renderWithSession(
     t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
+    <QueryProvider cache={cache}>
       <ParamsContext.Provider value={params}>
         <Page />
       </ParamsContext.Provider>
@@ -375,6 +376,21 @@ describe('Edit Customer', () => {
     expect(patch!.path).toBe('/api/v1/customers/7/');
     expect(patch!.body).toEqual({ city: 'Salem', company: null, tags: ['vip', 'north'], version: 3 });
     expect(screen.getByText(MSG_EDITED)).toBeTruthy();
+  });
+
+  it('D31 a record cached more than 60 s ago is not the start: the form waits for the fresh one (no conflict the person did not cause)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const cache = createQueryCache({ retries: 0 });
+    await cache.fetchQuery(customerKeys.detail(1, ANN.id), async () => structuredClone(ANN)); // seen on the customer's page
+    vi.setSystemTime(Date.now() + QUERY_FRESH_MS + 1000);
+    const { api, fake } = show(EditCustomerPage, `/customers/${ANN.id}/edit`, (f) => f.changeBehind(ANN.id, { city: 'Bend' }), cache);
+    expect(screen.queryByRole('textbox', { name: 'Name' })).toBeNull(); // not the cached values
+    await screen.findByRole('textbox', { name: 'Name' });
+    expect(box('City').value).toBe('Bend');
+    type('Company', 'Patel & Co');
+    await save();
+    await waitFor(() => expect(path()).toBe(`/customers/${ANN.id}`));
+    expect(writes(api)[0]!.body).toEqual({ company: 'Patel & Co', version: fake.rows.get(ANN.id)!.version - 1 });
   });
 
   it('D12 a missing, deleted or foreign customer (404) is the not-found state', async () => {

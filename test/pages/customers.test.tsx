@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import { customerKeys, listPath } from '../../src/api/customers';
 import CustomersPage from '../../src/pages/customers/CustomersPage';
+import { showDeletedToast } from '../../src/pages/customers/detail/DeleteCustomer';
 import { SEARCH_DEBOUNCE_MS } from '../../src/pages/customers/ListToolbar';
 import { DEFAULT_LIST, listHref, readListParams } from '../../src/pages/customers/list-params';
 import { createQueryCache, hashKey, startsWith } from '../../src/query/cache';
@@ -143,6 +144,32 @@ describe('D26 customers list', () => {
     expect(searchBox().value).toBe('PATEL '); // what was typed stays as typed
     expect(customers.listQueries).toEqual(['?sort=name&page=2&page_size=25', '?q=PATEL&sort=name&page=1&page_size=25']);
     expect(names()).toEqual(BY_NAME.filter((c) => c.name.endsWith('Patel')).map((c) => c.name));
+  });
+
+  it('D26 a filter chosen while a search is pending is kept: the search merges into the URL as it is then', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    showList();
+    await table();
+    fireEvent.change(searchBox(), { target: { value: 'henry' } });
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS - 100));
+    pick('Status', 'inactive');
+    expect(url()).toBe('/customers?status=inactive');
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DEBOUNCE_MS + 1500));
+    expect(url()).toBe('/customers?q=henry&status=inactive');
+    expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('inactive');
+  });
+
+  it('D26 a "Sort by" menu (for phone width, where the headers are out of sight) sorts the list from page 1, in the URL', async () => {
+    const { customers } = showList('/customers?page=2');
+    await table();
+    const menu = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement;
+    expect(menu.value).toBe('name');
+    expect([...menu.options].map((o) => o.textContent)).toEqual(['Name, A–Z', 'Name, Z–A', 'Newest first', 'Oldest first', 'Recently updated', 'Least recently updated']);
+    pick('Sort by', '-created_at');
+    expect(url()).toBe('/customers?sort=-created_at');
+    expect(menu.value).toBe('-created_at');
+    expect(header('Created').getAttribute('aria-sort')).toBe('descending');
+    await waitFor(() => expect(customers.listQueries.at(-1)).toBe('?sort=-created_at&page=1&page_size=25'));
   });
 
   it('Enter searches at once', async () => {
@@ -346,10 +373,26 @@ describe('D25 the Deleted view', () => {
     const { customers } = showList('/customers?view=deleted', WITH_ORG, deletedSetup);
     await table();
     fireEvent.click(screen.getByRole('button', { name: 'Restore Ava Patel' }));
-    expect(await screen.findByText('Ava Patel is restored.')).toBeTruthy();
-    expect(screen.getByText('Ava Patel is restored.').closest('[data-kind]')?.getAttribute('data-kind')).toBe('success');
+    await waitFor(() => expect(toasts.getState().map((t) => t.kind)).toEqual(['success']));
+    const region = screen.getByRole('region', { name: /Notifications/ });
+    expect(within(region).getByRole('link', { name: 'Ava Patel' }).parentElement?.textContent).toBe('Ava Patel restored');
     await waitFor(() => expect(names()).toEqual(['Ben Okafor']));
     expect(customers.rows.find((r) => r.id === 100)?.deleted_at).toBeUndefined();
+  });
+
+  it('D25 one restore, one toast: Restore in the Deleted view takes away that customer\'s delete toast and its Undo', async () => {
+    const { customers } = showList('/customers?view=deleted', WITH_ORG, deletedSetup);
+    await table();
+    const api = { restore: { run: vi.fn(), invalidates: [] }, get: vi.fn() };
+    act(() => showDeletedToast({ id: 100, name: 'Ava Patel' }, api as never, createQueryCache()));
+    const region = screen.getByRole('region', { name: /Notifications/ });
+    expect(within(region).getByRole('button', { name: 'Undo' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Restore Ava Patel' }));
+    await waitFor(() => expect(customers.rows.find((r) => r.id === 100)?.deleted_at).toBeUndefined());
+    await waitFor(() => expect(toasts.getState()).toHaveLength(1));
+    expect(within(region).queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(region.textContent).toContain('Ava Patel restored');
+    expect(api.restore.run).not.toHaveBeenCalled();
   });
 
   it('D25 a restore refused with 409 duplicate_email says so in words, naming and linking the customer who has the email now', async () => {

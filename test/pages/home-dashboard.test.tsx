@@ -1,11 +1,11 @@
 // D32 the home dashboard: customers by status, new this week and month, recently updated, and with
 // audit:view the latest activity in plain words; parts the API returns null for are not shown; an empty
 // organization is told so honestly. One call: GET /v1/dashboard/.
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import type { AuditEntryView, DashboardData } from '../../contract/customers';
-import DashboardPage from '../../src/pages/dashboard/DashboardPage';
+import DashboardPage, { WELCOMED_KEY } from '../../src/pages/dashboard/DashboardPage';
 import { createQueryCache } from '../../src/query/cache';
 import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
@@ -69,7 +69,11 @@ const href = (el: HTMLElement) => el.getAttribute('href');
 beforeEach(() => navigate('/', { replace: true }));
 
 describe('D32 dashboard', () => {
-  it('greets the person in their organization', () => {
+  it("greets the person in their organization: 'Welcome' on a first visit, 'Welcome back' after", () => {
+    localStorage.removeItem(WELCOMED_KEY);
+    show();
+    expect(screen.getByText('Welcome, Olive. You are working in Acme Plumbing.')).toBeTruthy();
+    cleanup();
     show();
     expect(screen.getByText('Welcome back, Olive. You are working in Acme Plumbing.')).toBeTruthy();
   });

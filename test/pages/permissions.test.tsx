@@ -2,10 +2,11 @@
 // read-only without permissions:manage (the owner row always checked and disabled), Save, Reset to
 // defaults after a confirmation, and the session's own permissions reloaded after either, so the
 // sidebar and buttons change at once.
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
-import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../../contract/permissions';
+import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_WORDS, PERMISSIONS, ROLES } from '../../contract/permissions';
+import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
 import { PERMISSION_AREAS } from '../../contract/team';
 import { MSG_RESET, MSG_SAVED } from '../../src/pages/permissions/PermissionsPage';
 import PermissionsPage from '../../src/pages/permissions/PermissionsPage';
@@ -66,7 +67,7 @@ describe('D29 permissions matrix', () => {
     );
     expect(within(table).getAllByRole('checkbox')).toHaveLength(ROLES.length * PERMISSIONS.length);
     for (const role of ROLES) for (const p of PERMISSIONS) expect(box(`${role}: ${p}`).checked).toBe(DEFAULT_ROLE_PERMISSIONS[role].includes(p));
-    expect(within(table).getByRole('rowheader', { name: 'customers:delete Delete and restore customers' })).toBeTruthy();
+    expect(within(table).getByRole('rowheader', { name: 'Delete and restore customers customers:delete' })).toBeTruthy();
   });
 
   it('D29 the owner row is always checked and disabled, even for who may manage', async () => {
@@ -112,6 +113,49 @@ describe('D29 permissions matrix', () => {
     expect(box('member: customers:delete').checked).toBe(true);
     expect(box('viewer: customers:view').checked).toBe(false);
     expect(screen.getByRole('button', { name: 'Save' }).getAttribute('aria-disabled')).toBe('true');
+  });
+
+  it('D55 each permission in words first, the code second; every permission has its words', async () => {
+    show();
+    const table = await matrix();
+    const row = within(table).getByRole('rowheader', { name: /^View customers and their notes/ });
+    expect(row.textContent).toBe('View customers and their notes customers:view');
+    expect(row.firstElementChild?.textContent).toBe('View customers and their notes');
+    for (const p of PERMISSIONS) expect(PERMISSION_WORDS[p]).toMatch(/^[A-Z][a-z]/);
+  });
+
+  it('D42 an edited, unsaved matrix asks before leaving: in-app links, Back, and reload', async () => {
+    show();
+    await matrix();
+    const unload = () => {
+      const e = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    expect(unload()).toBe(false);
+    fireEvent.click(box('member: customers:delete'));
+    expect(unload()).toBe(true);
+    act(() => navigate('/team'));
+    const dialog = await screen.findByRole('dialog', { name: LEAVE_TITLE });
+    expect(within(dialog).getByText(/Your changes to the permissions have not been saved/)).toBeTruthy();
+    expect(window.location.pathname).toBe('/permissions');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep editing' }));
+    expect(box('member: customers:delete').checked).toBe(true);
+    // Back asks too, and the address goes back to the page until the person answers. The browser's
+    // Back is played as the browser does it (the test window's history is shared by every file).
+    const go = vi.spyOn(window.history, 'go').mockImplementation(() => undefined);
+    const at = (window.history.state as { idx: number }).idx;
+    const pop = (idx: number, path: string) => {
+      window.history.replaceState({ idx }, '', path);
+      window.dispatchEvent(new PopStateEvent('popstate', { state: { idx } }));
+    };
+    act(() => pop(at - 1, '/team'));
+    await screen.findByRole('dialog', { name: LEAVE_TITLE });
+    expect(go).toHaveBeenLastCalledWith(1);
+    act(() => pop(at, '/permissions'));
+    fireEvent.click(screen.getByRole('button', { name: 'Leave without saving' }));
+    expect(go).toHaveBeenLastCalledWith(-1);
+    go.mockRestore();
   });
 
   it('Discard changes puts the saved matrix back', async () => {

@@ -196,6 +196,22 @@ describe('D28 team: members', () => {
     expect(screen.getByRole('region', { name: /Notifications/ }).querySelector('[aria-live="polite"]')!.textContent).toContain('Role changed');
   });
 
+  it('D28 making someone an owner asks first; Cancel keeps the old role and sends nothing; confirming makes them owner', async () => {
+    const { api } = show();
+    await membersTable();
+    fireEvent.change(roleMenu('Mo')!, { target: { value: 'owner' } });
+    const dialog = await screen.findByRole('dialog', { name: 'Make Mo an owner?' });
+    expect(roleMenu('Mo')!.value).toBe('member');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(roleMenu('Mo')!.value).toBe('member');
+    expect(calls(api, 'PATCH', '/v1/team/members/3/')).toEqual([]);
+    fireEvent.change(roleMenu('Mo')!, { target: { value: 'owner' } });
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Make Mo an owner?' })).getByRole('button', { name: 'Make owner' }));
+    await waitFor(() => expect(toastText()).toContain('Role changed: Mo is now an owner'));
+    expect(calls(api, 'PATCH', '/v1/team/members/3/')[0]!.body).toEqual({ role: 'owner' });
+  });
+
   it('D15 a role chosen from the keyboard shows in its menu while it saves; the menu keeps the focus (aria-disabled, never disabled) and a second change waits', async () => {
     const { api } = show();
     await membersTable();

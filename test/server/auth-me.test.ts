@@ -62,6 +62,17 @@ forEachBackend('API me', (backend) => {
       expect(r.body.permissions).not.toContain('customers:create');
     });
 
+    test('D3 beacon@demo.test owns Beacon Electric: every organization has an owner, who may change its permissions', async () => {
+      const r = await api.me(tokens(await api.login('beacon@demo.test')).access_token);
+      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null }]);
+      expect(r.body.role).toBe('owner');
+      expect(r.body.permissions).toContain('permissions:manage');
+      const owners = await server.db.query<{ name: string }>(
+        "select o.name from organizations o where not exists (select 1 from memberships m where m.org_id = o.id and m.role = 'owner')",
+      );
+      expect(owners).toEqual([]);
+    });
+
     test('D3 nobody@demo.test signs in but has no organization', async () => {
       const r = await api.me(tokens(await api.login('nobody@demo.test')).access_token);
       expect(r.status).toBe(200);

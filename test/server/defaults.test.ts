@@ -32,19 +32,20 @@ describe('defaults and restarts', () => {
 
   test('D17 stored password hashes use scrypt N=2^17, r=8, p=1 by default, each with its own salt', async () => {
     const rows = await server.db.query<{ password_hash: string }>("select password_hash from users where email like '%@demo.test'");
-    expect(rows).toHaveLength(4);
+    expect(rows).toHaveLength(5);
     const parsed = rows.map((r) => parseHash(r.password_hash));
     for (const p of parsed) {
       expect(p?.cost).toEqual({ log2N: 17, r: 8, p: 1 });
       expect(p?.salt.length).toBe(16);
     }
-    expect(new Set(parsed.map((p) => p?.salt.toString('hex'))).size).toBe(4);
+    expect(new Set(parsed.map((p) => p?.salt.toString('hex'))).size).toBe(5);
     expect(rows[0]?.password_hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
   });
 
   test('D3 the demo accounts sign in with demo-password', async () => {
     expect(server.seeded).toBe(true);
     expect(server.demoAccounts.join('\n')).toContain('owner@demo.test');
+    expect(server.demoAccounts.join('\n')).toContain('beacon@demo.test   Beacon Electric (owner)'); // D3: listed with the others
     expect((await client(server.url).login('owner@demo.test', DEMO_PASSWORD)).status).toBe(200);
   });
 

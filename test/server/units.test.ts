@@ -13,7 +13,7 @@ import { listQuery } from '../../server/features/customers/schema';
 import { parseShape, queryValues } from '../../server/schema';
 import { clientAddress } from '../../server/http';
 import { MIGRATIONS } from '../../server/migrations';
-import { demoCustomers } from '../../server/seed-data';
+import { demoCustomers, ELECTRICAL_NOTES, PLUMBING_NOTES } from '../../server/seed-data';
 import { contentSecurityPolicy, injectConfig, inlineScriptHashes, scriptJson } from '../../server/static';
 import { DAY, forgeJwt, TEST_SCRYPT } from './helpers';
 
@@ -188,6 +188,17 @@ describe('D1 D20 the page', () => {
 describe('schema and demo data', () => {
   test('migrations are numbered 1, 2, … without gaps', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  test("D3 a business's demo notes fit its trade: Beacon Electric's are about wiring, not pipes", () => {
+    const beacon = demoCustomers(23, 30, 8, 50, ELECTRICAL_NOTES);
+    const notes = beacon.flatMap((c) => c.notes);
+    expect(notes.length).toBeGreaterThan(5);
+    for (const n of notes) expect(ELECTRICAL_NOTES).toContain(n);
+    expect(notes.join(' ')).not.toMatch(/leak|sink|pipe|water heater|drain|plumb/i);
+    expect(PLUMBING_NOTES.join(' ')).toMatch(/leak|water heater/i);
+    // The same customers either way: only the notes' words differ.
+    expect(demoCustomers(23, 30, 8, 50).map((c) => [c.name, c.notes.length])).toEqual(beacon.map((c) => [c.name, c.notes.length]));
   });
 
   test('D3 demo customers are deterministic, unique by name, with fictional emails and phones', () => {

@@ -99,7 +99,9 @@ export function describe(e: AuditEntryView, rights: LinkRights = ALL): Part[] {
     case 'customer.updated': {
       const fields = Object.entries(c).filter(([, v]) => isChange(v)) as [string, { from: unknown; to: unknown }][];
       if (!fields.length) return [who, ' changed ', customer];
-      const words = fields.map(([f, v]): Part[] => [`${FIELD_WORDS[f] ?? f.replace(/_/g, ' ')} from ${valueText(v.from)} to ${valueText(v.to)}`]);
+      // A status as the app shows it ('active' → 'Active'); not imported from ui/audit-words, which would split its shared chunk.
+      const shown = (f: string, x: unknown) => (f === 'status' && typeof x === 'string' ? x.charAt(0).toUpperCase() + x.slice(1) : valueText(x));
+      const words = fields.map(([f, v]): Part[] => [`${FIELD_WORDS[f] ?? f.replace(/_/g, ' ')} from ${shown(f, v.from)} to ${shown(f, v.to)}`]);
       return [who, ' changed ', customer, '’s ', ...list(words)];
     }
     case 'customer.deleted':

@@ -6,11 +6,11 @@
 import '../../ui/first-bundle';
 import { useEffect, useState } from 'react';
 import type { CustomerListItem, PersonRef } from '../../../contract/customers';
-import { pageCount, useCustomersApi } from '../../api/customers';
+import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
-import { navigate, useLocation } from '../../router/location';
+import { location, navigate, useLocation } from '../../router/location';
 import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
@@ -78,7 +78,9 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
     setRestoring(customer.id);
     try {
       await restore.mutate(customer.id);
-      toast.success(`${customer.name} is restored.`);
+      // D25: the delete toast goes, and this one says what its Undo says (one restore, one toast).
+      window.dispatchEvent(new CustomEvent(CUSTOMER_RESTORED_EVENT, { detail: customer.id }));
+      toast.success(<><Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored</>);
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
@@ -186,7 +188,11 @@ export default function CustomersPage() {
   const url = readListParams(useLocation().search);
   // D9: the 'Deleted' view only for who may restore; for anyone else such a link shows the list.
   const state: ListState = { ...url, deleted: url.deleted && can.remove };
-  const go: Go = (patch, { replace = false } = {}) => navigate(listHref({ ...state, ...patch }), { replace });
+  // Merged into the URL as it is now, not as this render saw it: a pending search keeps a filter chosen meanwhile.
+  const go: Go = (patch, { replace = false } = {}) => {
+    const now = readListParams(location.getState().search);
+    navigate(listHref({ ...now, deleted: now.deleted && can.remove, ...patch }), { replace });
+  };
 
   const [exporting, setExporting] = useState(false);
   async function onExport() {

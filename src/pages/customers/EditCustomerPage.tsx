@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { Customer } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isAbortError, isHttpError } from '../../http/errors';
+import { QUERY_FRESH_MS } from '../../query/cache';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { Page } from '../../ui/page';
@@ -24,10 +25,12 @@ export default function EditCustomerPage() {
 function EditCustomer({ id }: { id: number }) {
   const api = useCustomersApi();
   const q = useQuery(api.get(id));
-  // D31: the form starts from a fresh record (a cached one is refetched first) and keeps it: a later
-  // refetch never replaces what the person is typing; a stale version is the save's conflict to show.
+  // D31: the form starts from a fresh record and keeps it: a later refetch never replaces what the
+  // person is typing; a stale version is the save's conflict to show. A record cached longer than the
+  // freshness window (D14) is not a start: its refetch is (else a save meets a conflict nobody caused).
   const [start, setStart] = useState<Customer | null>(null);
-  if (!start && q.status === 'success' && !q.fetching && q.data) setStart(q.data);
+  const fresh = Date.now() - q.updatedAt < QUERY_FRESH_MS;
+  if (!start && q.status === 'success' && !q.fetching && fresh && q.data) setStart(q.data);
 
   if (start) {
     return (

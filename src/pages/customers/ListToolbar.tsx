@@ -1,7 +1,7 @@
 // D26: the list's search (as the person types, debounced), status and tag filters, and page size.
 // Typed filters replace the history entry (no entry per keystroke); chosen ones add one, for Back.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { CUSTOMER_STATUSES, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH } from '../../../contract/customers';
+import { CUSTOMER_STATUSES, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, type CustomerSort } from '../../../contract/customers';
 import type { ListState, PageSize } from './list-params';
 
 /** D26: search starts this long after the last keystroke (Enter searches at once). */
@@ -57,10 +57,20 @@ function TextFilter(props: { label: string; value: string; onCommit: (v: string)
   );
 }
 
-function SelectFilter({ label, value, onChange, children }: { label: string; value: string | number; onChange: (v: string) => void; children: ReactNode }) {
+/** The list's sorts in words, for the phone-width 'Sort by' menu (the table's headers sort elsewhere). */
+export const SORT_LABELS: Record<CustomerSort, string> = {
+  name: 'Name, A–Z',
+  '-name': 'Name, Z–A',
+  '-created_at': 'Newest first',
+  created_at: 'Oldest first',
+  '-updated_at': 'Recently updated',
+  updated_at: 'Least recently updated',
+};
+
+function SelectFilter({ label, value, onChange, children, className = 'list-field' }: { label: string; value: string | number; onChange: (v: string) => void; children: ReactNode; className?: string }) {
   const id = useId();
   return (
-    <div className="list-field">
+    <div className={className}>
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
         {children}
@@ -91,6 +101,14 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         ))}
       </SelectFilter>
       <TextFilter label="Tag" value={state.tag} maxLength={TAG_MAX_LENGTH} onCommit={(tag) => typed({ tag })} />
+      {/* Under 640px the table's header row, with its sort buttons, is out of sight: this menu sorts instead. */}
+      <SelectFilter label="Sort by" className="list-field list-sort" value={state.sort} onChange={(v) => onChange({ sort: v as CustomerSort, page: 1 })}>
+        {(Object.keys(SORT_LABELS) as CustomerSort[]).map((s) => (
+          <option key={s} value={s}>
+            {SORT_LABELS[s]}
+          </option>
+        ))}
+      </SelectFilter>
       <SelectFilter label="Per page" value={state.pageSize} onChange={(v) => onChange({ pageSize: Number(v) as PageSize, page: 1 })}>
         {PAGE_SIZES.map((n) => (
           <option key={n} value={n}>

@@ -3,7 +3,7 @@
 // the API returns null for (no permission) are not shown; a new organization gets an honest empty state.
 // A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
 import '../../ui/first-bundle';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { AuditEntryView, DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isNetworkError } from '../../http/errors';
@@ -199,12 +199,44 @@ function DashboardContent({ orgName, canViewCustomers }: { orgName: string | nul
   );
 }
 
+/** localStorage: who was greeted on this browser already (short hashes of their emails, the last 20). */
+export const WELCOMED_KEY = 'welcomed';
+const hashOf = (s: string): string => {
+  let h = 5381;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 33) ^ s.charCodeAt(i)) >>> 0;
+  return h.toString(36);
+};
+const welcomed = (): string[] => {
+  try {
+    return (localStorage.getItem(WELCOMED_KEY) ?? '').split(' ').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+
+/** True on a person's first visit to the dashboard in this browser ('Welcome'); 'Welcome back' after. */
+function useFirstVisit(email: string): boolean {
+  const [first] = useState(() => email !== '' && !welcomed().includes(hashOf(email.toLowerCase())));
+  useEffect(() => {
+    if (!first) return;
+    const me = hashOf(email.toLowerCase());
+    try {
+      if (!welcomed().includes(me)) localStorage.setItem(WELCOMED_KEY, [...welcomed().slice(-19), me].join(' '));
+    } catch {
+      /* no storage: welcomed again next time, nothing worse */
+    }
+  }, [first, email]);
+  return first;
+}
+
 export default function DashboardPage() {
   const { user, currentOrg } = useSession();
+  const first = useFirstVisit(user?.email ?? '');
+  const greeting = first ? 'Welcome' : 'Welcome back';
   // D9: nothing is asked for that the person may not see (the API would answer null for it).
   const canViewCustomers = useCan('customers:view');
   const canViewActivity = useCan('audit:view');
-  const hello = user?.first_name ? `Welcome back, ${user.first_name}.` : 'Welcome back.';
+  const hello = user?.first_name ? `${greeting}, ${user.first_name}.` : `${greeting}.`;
   return (
     <Page title="Dashboard" description={currentOrg ? `${hello} You are working in ${currentOrg.name}.` : hello}>
       {(canViewCustomers || canViewActivity) && <DashboardContent orgName={currentOrg?.name ?? null} canViewCustomers={canViewCustomers} />}

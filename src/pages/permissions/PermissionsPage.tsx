@@ -6,7 +6,7 @@
 // in the sidebar and buttons. D41: an edited matrix is kept as a draft. A lazily loaded chunk of its own.
 import '../../ui/first-bundle';
 import { useState } from 'react';
-import type { Permission, Role } from '../../../contract/permissions';
+import { PERMISSION_WORDS, type Permission, type Role } from '../../../contract/permissions';
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
@@ -14,6 +14,7 @@ import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { useCan, useSession, useSessionActions } from '../../session/use-session';
 import { Dialog } from '../../ui/dialog';
+import { useLeaveGuard } from '../customers/form/leave-guard';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
@@ -21,24 +22,8 @@ import { toast } from '../../ui/toast';
 export const MSG_SAVED = 'Permissions saved';
 export const MSG_RESET = 'Permissions reset to the defaults';
 
-/** What each permission lets a person do, in words, beside its name. */
-export const PERMISSION_TEXT: Record<Permission, string> = {
-  'dashboard:view': 'See the dashboard',
-  'customers:view': 'See customers and their notes',
-  'customers:create': 'Add and import customers',
-  'customers:update': 'Edit customers and notes',
-  'customers:delete': 'Delete and restore customers',
-  'customers:export': 'Export customers as CSV',
-  'jobs:view': 'See jobs',
-  'sms:view': 'See SMS',
-  'email:view': 'See email',
-  'calls:view': 'See calls',
-  'team:view': 'See the team',
-  'team:manage': 'Invite, remove and change the roles of members',
-  'permissions:view': 'See this page',
-  'permissions:manage': 'Change and reset permissions',
-  'audit:view': 'See the activity log',
-};
+/** D55: what each permission lets a person do, in words (contract/permissions.ts), shown before its code. */
+export const PERMISSION_TEXT: Readonly<Record<Permission, string>> = PERMISSION_WORDS;
 
 type Matrix = Record<Role, Permission[]>;
 
@@ -85,8 +70,9 @@ function MatrixTable({ data, matrix, editable, myRole, onToggle }: {
             {permissions.map((p) => (
               <tr key={p}>
                 <th scope="row" className="perm-name">
-                  <code>{p}</code>{' '}
-                  <span className="perm-text">{PERMISSION_TEXT[p] ?? ''}</span>
+                  {/* D55: the words first, the code second (a permission without words shows its code alone). */}
+                  {PERMISSION_TEXT[p] ? <span className="perm-words">{PERMISSION_TEXT[p]}</span> : null}{' '}
+                  <code className="perm-code">{p}</code>
                 </th>
                 {data.roles.map((r) => {
                   const fixed = data.fixed.includes(r);
@@ -129,6 +115,8 @@ export default function PermissionsPage() {
   const editableRoles = server?.roles.filter((r) => !server.fixed.includes(r)) ?? [];
   const dirty = draft !== null && !!server && !sameMatrix(draft, server.matrix, editableRoles);
   const kept = useDraft({ form: 'permissions', data: draft, dirty, onRestore: (m) => setDraft(m && typeof m === 'object' ? m : null) });
+  // D42: an edited, unsaved matrix asks before the page is left (links, Back and Forward, reload).
+  const guard = useLeaveGuard(dirty, () => kept.discard(), 'the permissions');
   if (!server) {
     if (query.status === 'error') {
       return (
@@ -223,6 +211,7 @@ export default function PermissionsPage() {
         </div>
       )}
       {dirty && <p className="perm-unsaved">You have unsaved changes.</p>}
+      {guard.prompt}
       <MatrixTable data={server} matrix={matrix} editable={manage && !busy} myRole={myRole} onToggle={toggle} />
       {confirming && (
         <Dialog

@@ -16,6 +16,7 @@ import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { InviteDialog, LinkDialog } from './InviteDialogs';
+import { ConfirmRole } from './ConfirmRole';
 import { assignableRoles, isSelf, mayChangeRole, mayHandleInvitation, mayRemove, ownerCount, roleName, whyNotOffered, type Viewer } from './offers';
 
 export const MSG_ROLE_CHANGED = 'Role changed';
@@ -109,7 +110,13 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
   // D15: every control's name tells members apart; two people may share a first name, not an email.
   const label = (m: Member) => (members.some((o) => o !== m && o.name === m.name) ? `${m.name} (${m.email})` : m.name);
 
+  // A role that gives everything (Owner), or takes the person's own access, is asked first; the menu
+  // keeps the old role until the answer.
+  const [asking, setAsking] = useState<{ m: Member; role: Role } | null>(null);
+  const choose = (m: Member, role: Role) => (role === 'owner' || isSelf(m, viewer) ? setAsking({ m, role }) : void onRole(m, role));
+
   async function onRole(m: Member, role: Role) {
+    setAsking(null);
     if (saving !== null) return; // one change at a time; the menu shows the chosen role meanwhile
     setSaving(m.user_id);
     setChosen({ userId: m.user_id, role });
@@ -164,7 +171,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                       // D15: not disabled while saving: arrow keys change a closed menu, and a disabled one loses the focus
                       aria-disabled={saving === m.user_id || undefined}
                       aria-busy={saving === m.user_id || undefined}
-                      onChange={(e) => void onRole(m, e.target.value as Role)}
+                      onChange={(e) => choose(m, e.target.value as Role)}
                     >
                       {/* An owner's row is editable only by an owner, so its own role is always offered. */}
                       {(roles.includes(m.role) ? roles : [m.role, ...roles]).map((r) => (
@@ -195,6 +202,7 @@ function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
           })}
         </tbody>
       </table>
+      {asking && <ConfirmRole member={asking.m} role={asking.role} self={isSelf(asking.m, viewer)} onCancel={() => setAsking(null)} onConfirm={() => void onRole(asking.m, asking.role)} />}
     </div>
   );
 }

@@ -2,9 +2,10 @@
 // The toast outlives this page, so its Undo holds the calls and the cache, not hooks.
 import { lazy, Suspense, useRef, useState } from 'react';
 import type { Customer } from '../../../../contract/customers';
-import { useCustomersApi, type CustomersApi } from '../../../api/customers';
+import { CUSTOMER_RESTORED_EVENT, useCustomersApi, type CustomersApi } from '../../../api/customers';
 import type { QueryCache } from '../../../query/cache';
 import { useMutation, useQueryCache } from '../../../query/use-query';
+import { isHttpError } from '../../../http/errors';
 import { Link } from '../../../router/Link';
 import { navigate } from '../../../router/location';
 import { dismissToast, toast } from '../../../ui/toast';
@@ -17,25 +18,36 @@ const Confirm = lazy(() => import('./Confirm'));
 export const RESTORE_DAYS = 30;
 export const LIST_PATH = '/customers';
 
+/** D25: "{name} restored", the name a link; the same words wherever the restore was done. */
+const restoredMessage = (customer: Pick<Customer, 'id' | 'name'>) => (
+  <>
+    <Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored
+  </>
+);
+
 /** D25: "Jane Doe deleted" with an Undo button; Undo restores and says so (or why not). */
 export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: Pick<CustomersApi, 'restore'>, cache: QueryCache): void {
   let id = 0;
   let undone = false;
-  const undo = async () => {
-    if (undone) return; // a second press while the first is on its way
+  // Restored from the 'Deleted' view meanwhile: this toast and its Undo go (one restore, one toast).
+  const restoredElsewhere = (e: Event) => (e as CustomEvent<number>).detail === customer.id && stop();
+  const stop = () => {
     undone = true;
     dismissToast(id);
+    window.removeEventListener(CUSTOMER_RESTORED_EVENT, restoredElsewhere);
+  };
+  const undo = async () => {
+    if (undone) return; // a second press while the first is on its way
+    stop();
     try {
       await api.restore.run(customer.id);
-      for (const key of api.restore.invalidates) cache.invalidate(key);
-      toast.success(
-        <>
-          <Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored
-        </>,
-      );
     } catch (error) {
-      toast.error(failureMessage(error, `restore ${customer.name}`));
+      // A 404 here means the customer is not deleted any more: restored meanwhile (another tab, another
+      // person; housekeeping takes 30 days), which is what Undo asked for.
+      if (!isHttpError(error, 404)) return void toast.error(failureMessage(error, `restore ${customer.name}`));
     }
+    for (const key of api.restore.invalidates) cache.invalidate(key);
+    toast.success(restoredMessage(customer));
   };
   id = toast.success(
     <>
@@ -45,6 +57,7 @@ export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: P
       </button>
     </>,
   );
+  window.addEventListener(CUSTOMER_RESTORED_EVENT, restoredElsewhere);
 }
 
 export function DeleteCustomer({ customer }: { customer: Customer }) {

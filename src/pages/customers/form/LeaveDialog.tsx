@@ -6,7 +6,7 @@ import { Dialog } from '../../../ui/dialog';
 
 export const LEAVE_TITLE = 'Leave without saving?';
 
-export default function LeaveDialog({ onStay, onLeave }: { onStay: () => void; onLeave: () => void }) {
+export default function LeaveDialog({ onStay, onLeave, what = 'this customer' }: { onStay: () => void; onLeave: () => void; what?: string }) {
   return (
     <Dialog
       title={LEAVE_TITLE}
@@ -22,7 +22,7 @@ export default function LeaveDialog({ onStay, onLeave }: { onStay: () => void; o
         </>
       }
     >
-      <p>Your changes to this customer have not been saved. If you leave now, they are lost.</p>
+      <p>Your changes to {what} have not been saved. If you leave now, they are lost.</p>
     </Dialog>
   );
 }

@@ -1,10 +1,10 @@
 // Nothing typed is lost by leaving: while the form holds unsaved changes, an in-app navigation (a Link,
-// navigate()) waits for "Leave without saving?", and the browser's own unload (reload, close, another
+// navigate(), D42 Back and Forward) waits for "Leave without saving?", and the browser's own unload (reload, close, another
 // address) asks through beforeunload.
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { blockNavigation } from '../../../router/location';
 
-type LeaveProps = { onStay: () => void; onLeave: () => void };
+type LeaveProps = { onStay: () => void; onLeave: () => void; what?: string };
 
 /** The browser's own question, should the app's dialog fail to load. */
 function AskTheBrowser({ onStay, onLeave }: LeaveProps) {
@@ -15,8 +15,11 @@ function AskTheBrowser({ onStay, onLeave }: LeaveProps) {
 // The dialog is rarely shown, so it loads when first needed and costs the form page nothing.
 const LeaveDialog = lazy<ComponentType<LeaveProps>>(() => import('./LeaveDialog').catch(() => ({ default: AskTheBrowser })));
 
-/** `onLeave`: the person chose to leave without saving (D41: their draft goes too). */
-export function useLeaveGuard(dirty: boolean, onLeave?: () => void): { allowLeave: () => void; prompt: ReactNode } {
+/**
+ * `onLeave`: the person chose to leave without saving (D41: their draft goes too); `what` names what was
+ * changed in the question ('this customer', 'the permissions').
+ */
+export function useLeaveGuard(dirty: boolean, onLeave?: () => void, what?: string): { allowLeave: () => void; prompt: ReactNode } {
   const dirtyNow = useRef(dirty);
   dirtyNow.current = dirty;
   const leaving = useRef(false);
@@ -47,6 +50,7 @@ export function useLeaveGuard(dirty: boolean, onLeave?: () => void): { allowLeav
   const prompt = pending && (
     <Suspense fallback={null}>
       <LeaveDialog
+        what={what}
         onStay={() => setPending(null)}
         onLeave={() => {
           leaving.current = true;

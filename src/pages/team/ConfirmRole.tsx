@@ -1,0 +1,31 @@
+// D28: a role that gives everything (Owner), or changes one's own access, is asked for first; the role
+// menu keeps the old role until the answer (TeamPage).
+import type { Role } from '../../../contract/permissions';
+import type { Member } from '../../../contract/team';
+import { Dialog } from '../../ui/dialog';
+import { roleName } from './offers';
+
+export function ConfirmRole({ member, role, self, onCancel, onConfirm }: { member: Member; role: Role; self: boolean; onCancel: () => void; onConfirm: () => void }) {
+  return (
+    <Dialog
+      title={self ? 'Change your own role?' : `Make ${member.name} an owner?`}
+      onCancel={onCancel}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onCancel} data-autofocus>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={onConfirm}>
+            {self ? `Make me ${roleName(role)}` : 'Make owner'}
+          </button>
+        </>
+      }
+    >
+      <p>
+        {self
+          ? 'You may lose access to pages you use now, and you cannot change your role back yourself.'
+          : 'An owner can do everything, including changing permissions and removing other owners. Only an owner can undo this.'}
+      </p>
+    </Dialog>
+  );
+}
