@@ -8,7 +8,6 @@ import type { AcceptedInvitation, Invitation, InvitationLookup, IssuedInvitation
 import type { Client } from '../http/client';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
 import { useSession, useSessionActions } from '../session/use-session';
-import { customerKeys, parsePage, queryString } from './customers';
 
 export const MEMBERS_PATH = '/v1/team/members/';
 export const TEAM_INVITATIONS_PATH = '/v1/team/invitations/';
@@ -48,6 +47,24 @@ const memberPath = (userId: number) => `${MEMBERS_PATH}${userId}/`;
 const invitationPath = (id: number) => `${TEAM_INVITATIONS_PATH}${id}/`;
 const publicPath = (token: string) => `${INVITATIONS_PATH}${encodeURIComponent(token)}/`;
 
+// Its own copies of three small pieces of api/customers.ts (test/api/team.test.ts holds them equal):
+// importing them would bring every customers call along with each team page (issue 21: 10 KB gzip).
+/** The dashboard's key (customerKeys.dashboard): its latest activity shows the audit log. */
+export const dashboardKey = (orgId: number | null): QueryKey => ['dashboard', orgId];
+/** A query string of the given parameters, leaving out empty ones (as queryString in api/customers.ts). */
+export function queryString(params: object): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '' && v !== false) search.set(k, String(v));
+  const s = search.toString();
+  return s ? `?${s}` : '';
+}
+/** An answer of another shape is an error here, not a crash in a table later (as parsePage there). */
+function parsePage<T>(data: unknown): Page<T> {
+  const d = data as Partial<Page<T>> | null;
+  if (!d || typeof d.count !== 'number' || !Array.isArray(d.results)) throw new TypeError('Unexpected answer from the server');
+  return { count: d.count, results: d.results };
+}
+
 const results = <T>(data: unknown): T[] => {
   const list = (data as { results?: unknown } | null)?.results;
   if (!Array.isArray(list)) throw new TypeError('Unexpected answer from the server');
@@ -57,7 +74,7 @@ const results = <T>(data: unknown): T[] => {
 /** The team, permissions and activity calls of one organization. */
 export function teamApi({ client, orgId }: { client: Pick<Client, 'get' | 'post' | 'put' | 'patch' | 'delete'>; orgId: number | null }) {
   // Every change writes an audit entry (D30), which the activity log and the dashboard's latest activity show.
-  const logged = [teamKeys.audit(orgId), customerKeys.dashboard(orgId)];
+  const logged = [teamKeys.audit(orgId), dashboardKey(orgId)];
   const membersChanged = [teamKeys.members(orgId), ...logged];
   const invitationsChanged = [teamKeys.invitations(orgId), ...logged];
   const matrixChanged = [teamKeys.permissions(orgId), ...logged];

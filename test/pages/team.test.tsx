@@ -6,7 +6,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import type { Member } from '../../contract/team';
-import { MSG_COPIED, MSG_COPY_BY_HAND, MSG_EMAIL_REQUIRED, invitationUrl } from '../../src/pages/team/InviteDialogs';
+import { MSG_EMAIL_REQUIRED } from '../../src/pages/team/InviteDialogs';
+import { MSG_COPIED, MSG_COPY_BY_HAND, invitationUrl } from '../../src/pages/team/LinkDialog';
 import { assignableRoles, mayChangeRole, mayRemove, WHY_LAST_OWNER, WHY_OWN_ROLE, WHY_OWNER_ONLY, whyNotOffered } from '../../src/pages/team/offers';
 import TeamPage from '../../src/pages/team/TeamPage';
 import { createQueryCache } from '../../src/query/cache';

@@ -16,7 +16,7 @@ import { Link } from '../../router/Link';
 import { navigate } from '../../router/location';
 import { Field, useForm, type Form } from '../../ui/form';
 import { toast } from '../../ui/toast';
-import { ConflictPanel } from './form/ConflictPanel';
+import { Conflict, preloadConflict } from './form/conflict';
 import { DuplicateWarning } from './form/DuplicateWarning';
 import { useLeaveGuard } from './form/leave-guard';
 import { TagInput } from './form/TagInput';
@@ -65,6 +65,7 @@ export function CustomerForm(props: CustomerFormProps) {
       setConflict(null);
       setTaken(null);
       const values = { ...v, tags: withDraft(v.tags, tagDraft) };
+      if (editing) preloadConflict();
       try {
         const saved = editing
           ? await update.mutate({ changes: changedFields(values, base), version: version.current })
@@ -146,7 +147,7 @@ export function CustomerForm(props: CustomerFormProps) {
       {draft.offer}
       <form className="cf" onSubmit={(e) => (online ? form.onSubmit(e) : e.preventDefault())} noValidate aria-label="Customer">
         {conflict && (
-          <ConflictPanel
+          <Conflict
             current={conflict}
             base={base}
             mine={toInput({ ...form.values, tags: withDraft(form.values.tags, tagDraft) })}

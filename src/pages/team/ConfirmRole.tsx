@@ -1,11 +1,12 @@
 // D28: a role that gives everything (Owner), or changes one's own access, is asked for first; the role
-// menu keeps the old role until the answer (TeamPage).
-import type { Role } from '../../../contract/permissions';
+// menu keeps the old role until the answer (MembersTable). Loaded the first time it is asked, apart from
+// the page: ui/first-bundle.ts comes first, and the role's name comes as a prop (a module shared with
+// the page would be cut into one more file for it).
+import '../../ui/first-bundle';
 import type { Member } from '../../../contract/team';
 import { Dialog } from '../../ui/dialog';
-import { roleName } from './offers';
 
-export function ConfirmRole({ member, role, self, onCancel, onConfirm }: { member: Member; role: Role; self: boolean; onCancel: () => void; onConfirm: () => void }) {
+export default function ConfirmRole({ member, roleName, self, onCancel, onConfirm }: { member: Member; roleName: string; self: boolean; onCancel: () => void; onConfirm: () => void }) {
   return (
     <Dialog
       title={self ? 'Change your own role?' : `Make ${member.name} an owner?`}
@@ -16,7 +17,7 @@ export function ConfirmRole({ member, role, self, onCancel, onConfirm }: { membe
             Cancel
           </button>
           <button type="button" className="btn btn-primary" onClick={onConfirm}>
-            {self ? `Make me ${roleName(role)}` : 'Make owner'}
+            {self ? `Make me ${roleName}` : 'Make owner'}
           </button>
         </>
       }

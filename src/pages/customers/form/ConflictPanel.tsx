@@ -1,15 +1,19 @@
 // D31: someone saved this customer after the person opened it. Say who and when, show each field they
 // changed beside what the person has in the form, and let the person choose: save their own changes on
-// top (fields they did not touch keep the other person's values), or load the current record.
+// top (fields they did not touch keep the other person's values), or load the current record. Loaded
+// the first time it is needed, apart from the form (CustomerForm): ui/first-bundle.ts comes first.
+import '../../../ui/first-bundle';
 import { useEffect, useRef } from 'react';
 import type { Customer, CustomerInput, CustomerInputField } from '../../../../contract/customers';
-import { FIELD_LABELS, STATUS_LABELS } from './values';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export const CONFLICT_TITLE = 'Someone else changed this customer';
 
+// The labels come from the form: a module both used would be cut into one more file for the form.
 export interface ConflictPanelProps {
+  fieldLabels: Record<CustomerInputField, string>;
+  statusLabels: Record<Customer['status'], string>;
   current: Customer;
   /** The record the person started from. */
   base: CustomerInput;
@@ -25,17 +29,17 @@ export interface ConflictPanelProps {
 }
 
 /** A value as the table shows it ('' when empty). */
-const text = (field: CustomerInputField, value: unknown): string =>
-  field === 'status' ? STATUS_LABELS[value as Customer['status']] : Array.isArray(value) ? value.join(', ') : ((value as string | null) ?? '');
+const text = (statusLabels: ConflictPanelProps['statusLabels'], field: CustomerInputField, value: unknown): string =>
+  field === 'status' ? statusLabels[value as Customer['status']] : Array.isArray(value) ? value.join(', ') : ((value as string | null) ?? '');
 
 const cell = (s: string) => s || <span className="muted">(empty)</span>;
 
-export function ConflictPanel({ current, base, mine, saveDisabled, saving = false, onKeepMine, onUseTheirs }: ConflictPanelProps) {
+export function ConflictPanel({ fieldLabels, statusLabels, current, base, mine, saveDisabled, saving = false, onKeepMine, onUseTheirs }: ConflictPanelProps) {
   const panel = useRef<HTMLElement>(null);
   useEffect(() => panel.current?.focus(), []); // D15: the person is taken to the choice to make
   const who = current.updated_by?.name ?? 'Someone';
   const at = Date.parse(current.updated_at);
-  const fields = (Object.keys(FIELD_LABELS) as CustomerInputField[]).filter((f) => text(f, current[f]) !== text(f, base[f]));
+  const fields = (Object.keys(fieldLabels) as CustomerInputField[]).filter((f) => text(statusLabels, f, current[f]) !== text(statusLabels, f, base[f]));
   return (
     <section ref={panel} className="card cf-conflict" aria-labelledby="cf-conflict-title" tabIndex={-1}>
       <div role="alert">
@@ -58,10 +62,10 @@ export function ConflictPanel({ current, base, mine, saveDisabled, saving = fals
             </thead>
             <tbody>
               {fields.map((f) => {
-                const [a, b] = [text(f, mine[f]), text(f, current[f])];
+                const [a, b] = [text(statusLabels, f, mine[f]), text(statusLabels, f, current[f])];
                 return (
                   <tr key={f} data-differs={a === b ? undefined : ''}>
-                    <th scope="row">{FIELD_LABELS[f]}</th>
+                    <th scope="row">{fieldLabels[f]}</th>
                     <td>{cell(a)}</td>
                     <td>{cell(b)}</td>
                   </tr>
