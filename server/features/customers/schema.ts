@@ -84,6 +84,9 @@ export const duplicatesQuery = {
   exclude: optional(intText()),
 };
 
+/** D45: the tag filter's suggestions: tags containing this text. */
+export const tagsQuery = { q: optional(text({ max: TAG_MAX_LENGTH })) };
+
 /** D27: what to do with rows whose email already belongs to a customer. */
 export const importQuery = { on_duplicate: withDefault(oneOf(['skip', 'update'] as const), 'skip') };
 
