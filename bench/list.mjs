@@ -49,9 +49,9 @@ const CASES = [
   { name: 'pages 4000, 4001, … (page_size 25)', query: (i) => `?page=${4000 + i}&page_size=25` },
   // D45: a number with its country code finds it stored without; a city; accents and case folded; tags by key.
   { name: 'phone with country code ("+1 503 555 0123", …)', query: (i) => `?q=${encodeURIComponent(`+1 ${AREAS[i % AREAS.length]} 555 ${line(i)}`)}` },
-  { name: 'a city ("tigard", …), pages 1, 2, …', query: (i) => `?q=${encodeURIComponent(CITIES[i % CITIES.length]!.toLowerCase())}&page=${1 + Math.floor(i / CITIES.length)}` },
+  { name: 'a city ("tigard", …), pages 1, 2, …', query: (i) => `?q=${encodeURIComponent(CITIES[i % CITIES.length].toLowerCase())}&page=${1 + Math.floor(i / CITIES.length)}` },
   { name: 'accents folded ("orsted", "muller", …), pages', query: (i) => `?q=${FOLDED[i % FOLDED.length]}&page=${1 + Math.floor(i / FOLDED.length)}` },
-  { name: 'tag in another case ("BOILER", …), pages', query: (i) => `?tag=${TAGS[i % TAGS.length]!.toUpperCase()}&page=${1 + Math.floor(i / TAGS.length)}` },
+  { name: 'tag in another case ("BOILER", …), pages', query: (i) => `?tag=${TAGS[i % TAGS.length].toUpperCase()}&page=${1 + Math.floor(i / TAGS.length)}` },
 ];
 
 // ───────────────────────────────────────────────────────────────────────────────────────────────────────

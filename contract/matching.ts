@@ -39,43 +39,21 @@ export function samePhone(a: string, b: string): boolean {
 
 // ---- D45 folding: case and accents ----
 
-/** Letters that do not decompose into a base letter and marks, and the letters people type for them. */
-const SPECIAL: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', æ: 'ae', Æ: 'ae', œ: 'oe', Œ: 'oe', ø: 'o', Ø: 'o', ł: 'l', Ł: 'l', đ: 'd', Đ: 'd', ð: 'd', Ð: 'd',
-  þ: 'th', Þ: 'th', ħ: 'h', Ħ: 'h', ı: 'i', ŧ: 't', Ŧ: 't', ĳ: 'ij', Ĳ: 'ij', ŋ: 'n', Ŋ: 'n', ƒ: 'f', ς: 'σ',
+/** Letters that do not decompose into a base letter and marks (lower case), and the letters people type for them. */
+export const FOLD_SPECIAL: Readonly<Record<string, string>> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ĳ: 'ij', þ: 'th', ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h', ı: 'i', ŧ: 't', ŋ: 'n', ƒ: 'f', ς: 'σ',
 };
-/** Blocks whose letters are folded: Latin-1, Latin Extended-A and -B, Greek, Cyrillic, Latin Extended Additional. */
-const FOLDED_BLOCKS: [number, number][] = [[0xc0, 0x24f], [0x370, 0x3ff], [0x400, 0x4ff], [0x1e00, 0x1eff]];
-/** Combining diacritical marks (what decomposed accents are made of): removed. */
-const MARKS: [number, number] = [0x300, 0x36f];
+const SPECIAL_CHARS = new RegExp(`[${Object.keys(FOLD_SPECIAL).join('')}]`, 'g');
+/** Combining diacritical marks: what a decomposed accent is made of. */
+const MARKS = /[\u0300-\u036f]/g;
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
- * Each folded character and what it becomes: A–Z to a–z; a letter of FOLDED_BLOCKS to its lower-case base
- * letter (or SPECIAL's letters); a combining mark to nothing. Characters not listed stay as they are.
- * NEVER change this table without a migration: the schema's crm_fold (made from it) keeps stored text folded.
+ * D45: text as search compares it: decomposed (NFD), without combining marks, lower case, and FOLD_SPECIAL's
+ * letters written as people type them ('Ørsted' → 'orsted', 'Straße' → 'strasse'). The SQL twin is
+ * `crm_fold` (server/search-sql.ts); a change here needs a migration that makes it anew.
  */
-export const FOLD_TABLE: ReadonlyMap<string, string> = (() => {
-  const table = new Map<string, string>();
-  for (let c = 0x41; c <= 0x5a; c++) table.set(String.fromCharCode(c), String.fromCharCode(c + 32));
-  for (const [from, to] of FOLDED_BLOCKS) {
-    for (let c = from; c <= to; c++) {
-      const ch = String.fromCodePoint(c);
-      const folded = SPECIAL[ch] ?? ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-      if (folded !== ch && ((folded.length === 1 && !/[\u0300-\u036f]/.test(folded)) || /^[a-z]{2}$/.test(folded))) {
-        table.set(ch, folded);
-      }
-    }
-  }
-  for (let c = MARKS[0]; c <= MARKS[1]; c++) table.set(String.fromCharCode(c), '');
-  return table;
-})();
-
-const FOLDABLE = /[A-Z\u00c0-\u024f\u0300-\u036f\u0370-\u04ff\u1e00-\u1eff]/;
-
-/** D45: text as search compares it: lower case, without accents ('Ørsted' → 'orsted'). */
 export function fold(text: string): string {
-  if (!FOLDABLE.test(text)) return text;
-  let out = '';
-  for (const ch of text) out += FOLD_TABLE.get(ch) ?? ch;
-  return out;
+  if (!NOT_ASCII.test(text)) return text.toLowerCase();
+  return text.normalize('NFD').replace(MARKS, '').toLowerCase().replace(SPECIAL_CHARS, (c) => FOLD_SPECIAL[c] ?? c);
 }

@@ -2,7 +2,7 @@
 // migration: add the next version. An advisory lock lets several instances start on one PostgreSQL.
 import type { Db, Queryable } from './db';
 import { num } from './db';
-import { foldFunctionSql, PHONE_DIGITS_FUNCTION_SQL } from './search-sql';
+import { foldFunctionsSql, PHONE_DIGITS_FUNCTION_SQL } from './search-sql';
 
 /** Arbitrary constant shared by every instance: the key of the start-up advisory lock. */
 export const SCHEMA_LOCK_KEY = 72_410_001;
@@ -334,14 +334,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: 'D45 search as people write: folded search text over every address field, phone numbers without extensions, tags by key',
     statements: [
-      // D45: case and accents folded by one immutable function (contract/matching.ts FOLD_TABLE; `unaccent`
+      // D45: case and accents folded by one immutable function (contract/matching.ts `fold`; `unaccent`
       // is not in every build), phone digits without the extension (D39), and the last 7 of them: two
       // numbers are the same when one's digits end the other's, so they share these 7.
-      foldFunctionSql(),
+      ...foldFunctionsSql(),
       PHONE_DIGITS_FUNCTION_SQL,
-      `create function crm_fold_tags(tags text[]) returns text[] language sql immutable strict parallel safe as $tags$
-         select coalesce(array_agg(crm_fold(t) order by n), '{}') from unnest($1) with ordinality as u(t, n)
-       $tags$`,
       // One rewrite of the table: the old search columns go (their indexes with them), the new ones come.
       // search_key is the customer's searchable text; D46/D47 locations and contacts get a search_key and
       // phone columns of their own, made by the same functions, and join the search by customer id.

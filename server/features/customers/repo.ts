@@ -68,8 +68,11 @@ function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>, walk 
  */
 function searchClause(q: string, add: (v: string) => string, unindexed: string): string {
   const lower = q.toLowerCase();
-  if ([...lower].length < MIN_FRAGMENT) return namePrefix(lower, add);
-  const byText = `(search_key${unindexed}) like ${add(containsPattern(fold(q)))}`;
+  const folded = fold(q);
+  // Folding can shorten a search (accents typed as separate marks): under three characters a trigram
+  // index cannot serve it, so it is a name prefix too rather than a reading of every row.
+  if ([...folded].length < MIN_FRAGMENT) return namePrefix([...lower].length < MIN_FRAGMENT ? lower : folded, add);
+  const byText = `(search_key${unindexed}) like ${add(containsPattern(folded))}`;
   const digits = phoneDigits(q);
   if (!PHONE_LIKE.test(q) || digits.length < MIN_PHONE_DIGITS) return byText;
   const parts = [byText, `(phone_digits${unindexed}) like ${add(containsPattern(digits))}`];

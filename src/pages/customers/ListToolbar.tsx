@@ -126,7 +126,7 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         type="search"
         value={state.q}
         maxLength={SEARCH_MAX_LENGTH}
-        placeholder="Name, company, email or phone"
+        placeholder="Name, company, email, phone or address"
         onCommit={(q) => typed({ q })}
       />
       <SelectFilter label="Status" value={state.status} onChange={(v) => onChange({ status: v as ListState['status'], page: 1 })}>
