@@ -4,7 +4,8 @@
 // stopped, the data directory opened with @electric-sql/pglite, and the server restarted), followed by
 // VACUUM ANALYZE, as autovacuum or the server's housekeeping would do on a live database. Then GET
 // /api/v1/customers/ as owner@demo.test for: no search (page after page), name fragments, phone digits,
-// the same digits written another way, and pages from 4000 on (page size 25); each up to 200 requests one
+// the same digits written another way, pages from 4000 on (page size 25), and (D45) a number with its
+// country code, a city, accents folded and a tag in another case; each up to 200 requests one
 // at a time, then up to 200 at a few at once, no two of a case alike (see CASES); a case stops early
 // after LIST_MAX_S seconds and says how many requests it got.
 //   node bench/list.mjs [--check]          (npm run bench:list)
