@@ -7,8 +7,9 @@ import { defineRoute, RAW, reply } from '../../route';
 import { intText } from '../../schema';
 import { addNote, deleteNote, editNote, getNote, IMPORT_ACTION, listNotes, timeline } from './notes-repo';
 import {
-  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, findDuplicates, getCustomer, listCustomers, listDeleted, restoreCustomer, suggestTags, updateCustomer,
+  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listCustomers, listDeleted, restoreCustomer, updateCustomer,
 } from './repo';
+import { findDuplicates, suggestTags } from './search';
 import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, pageQuery, tagsQuery, updateBody } from './schema';
 import { csvLine } from './csv';
 import { commitImport, previewImport } from './import';
