@@ -135,6 +135,33 @@ forEachBackend('API customers: search and matching', (backend) => {
       expect(await search(beacon, `q=${encodeURIComponent(town)}`)).toEqual([]);
     });
 
+    test('D26 D45 a search matching thousands pages alike whether it walks the sort\'s index (shallow pages) or gathers its matches (deep ones)', async () => {
+      // An organization of its own with 12,000 customers, 2,100 of them in a town: more than GATHER_MAX
+      // (2,000) match, so page 1 walks the name index and page 60 (too far to walk) gathers and sorts.
+      const db = b.server.db;
+      const town = unique('Sherwood');
+      const [org] = await db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [unique('Walk Org ')]);
+      const [user] = await db.query<{ id: unknown }>("select id from users where email = 'owner@demo.test'");
+      await db.query("insert into memberships (user_id, org_id, role) values ($1, $2, 'owner')", [user?.id, org?.id] as never);
+      await db.query(
+        `insert into customers (org_id, name, city) select $1::integer, 'Person ' || lpad(((g * 7919) % 12000)::text, 5, '0'), case when g % 40 < 7 then $2 else 'Elsewhere' end
+           from generate_series(1, 12000) g`,
+        [org?.id, town] as never,
+      );
+      const inTown = await db.query<{ id: unknown }>("select id from customers where org_id = $1 and city = $2 order by name_key, id", [org?.id, town] as never);
+      expect(inTown).toHaveLength(2100);
+      const orgName = (await db.query<{ name: string }>('select name from organizations where id = $1', [org?.id] as never))[0]!.name;
+      const member = await signIn(b, 'owner@demo.test', orgName);
+      for (const [page, sort] of [[1, 'name'], [2, 'name'], [60, 'name'], [84, 'name'], [1, '-name'], [70, '-name']] as const) {
+        const r = await member.get(`${CUSTOMERS}?q=${encodeURIComponent(town.toUpperCase())}&page=${page}&page_size=25&sort=${sort}`);
+        expect(r.status, r.text.slice(0, 200)).toBe(200);
+        expect(r.body.count).toBe(2100);
+        const ids = inTown.map((c) => Number(c.id));
+        const order = sort === 'name' ? ids : [...ids].reverse();
+        expect((r.body.results as CustomerListItem[]).map((c) => c.id), `page ${page} ${sort}`).toEqual(order.slice((page - 1) * 25, page * 25));
+      }
+    });
+
     test('D45 the folding of stored text (SQL) and of searches (the app and the server) agree on every folded character', async () => {
       // Every letter of Latin-1, Latin Extended-A and -B, Greek, Cyrillic and Latin Extended Additional, one
       // at a time (a capital sigma folds alike alone or at the end of a word) and as words.
