@@ -4,11 +4,12 @@
 // stopped, the data directory opened with @electric-sql/pglite, and the server restarted), followed by
 // VACUUM ANALYZE, as autovacuum or the server's housekeeping would do on a live database. Then GET
 // /api/v1/customers/ as owner@demo.test for: no search (page after page), name fragments, phone digits,
-// the same digits written another way, and pages from 4000 on (page size 25); each up to 200 requests one
+// the same digits written another way, pages from 4000 on (page size 25), and (D45) a number with its
+// country code, a city, accents folded and a tag in another case; each up to 200 requests one
 // at a time, then up to 200 at a few at once, no two of a case alike (see CASES); a case stops early
 // after LIST_MAX_S seconds and says how many requests it got.
 //   node bench/list.mjs [--check]          (npm run bench:list)
-//   LIST_COUNT=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20
+//   LIST_COUNT=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
 // Budget: p99 ≤ 50 ms on PostgreSQL, ≤ 150 ms on PGlite (checked for both the sequential and the
 // concurrent runs). With --check the exit code is 1 on any MISS.
 import { rmSync } from 'node:fs';
@@ -27,6 +28,8 @@ const COUNT = envNumber('LIST_COUNT', 200_000);
 const REQUESTS = envNumber('LIST_REQUESTS', 200);
 const CONCURRENCY = envNumber('LIST_CONCURRENCY', 4);
 const MAX_S = envNumber('LIST_MAX_S', 20);
+/** LIST_CASES=regex: only the cases whose name matches (e.g. LIST_CASES='phone|city'). */
+const ONLY_CASES = process.env.LIST_CASES ? new RegExp(process.env.LIST_CASES, 'i') : null;
 const BUDGET_P99_MS = { PGlite: 150, PostgreSQL: 50 };
 /** Where the server keeps PGlite's files inside DATA_DIR. */
 const PGLITE_SUBDIR = 'pgdata';
@@ -45,6 +48,11 @@ const CASES = [
   { name: 'phone digits ("5550123", …)', query: (i) => `?q=555${line(i)}` },
   { name: 'phone written "555-0123", …', query: (i) => `?q=555-${line(i)}` },
   { name: 'pages 4000, 4001, … (page_size 25)', query: (i) => `?page=${4000 + i}&page_size=25` },
+  // D45: a number with its country code finds it stored without; a city; accents and case folded; tags by key.
+  { name: 'phone with country code ("+1 503 555 0123", …)', query: (i) => `?q=${encodeURIComponent(`+1 ${AREAS[i % AREAS.length]} 555 ${line(i)}`)}` },
+  { name: 'a city ("tigard", …), pages 1, 2, …', query: (i) => `?q=${encodeURIComponent(CITIES[i % CITIES.length].toLowerCase())}&page=${1 + Math.floor(i / CITIES.length)}` },
+  { name: 'accents folded ("orsted", "muller", …), pages', query: (i) => `?q=${FOLDED[i % FOLDED.length]}&page=${1 + Math.floor(i / FOLDED.length)}` },
+  { name: 'tag in another case ("BOILER", …), pages', query: (i) => `?tag=${TAGS[i % TAGS.length].toUpperCase()}&page=${1 + Math.floor(i / TAGS.length)}` },
 ];
 
 // ───────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -70,9 +78,15 @@ const FRAGMENTS = [...new Set([...FIRST, ...LAST].flatMap((n) => {
   const w = n.toLowerCase().replace(/[^a-z]/g, '');
   return Array.from({ length: Math.max(0, w.length - 2) }, (_, k) => w.slice(k, k + 3));
 }))].sort((a, b) => (a === 'ann' ? -1 : b === 'ann' ? 1 : 0));
+/** D45: cities, companies with accents and tags on some customers, for the cases that search them. */
+const AREAS = ['503', '971', '360', '541', '206'];
+const CITIES = ['Portland', 'Tigard', 'Beaverton', 'Gresham', 'Hillsboro', 'Salem', 'Eugene', 'Bend', 'Medford', 'Corvallis', 'Vancouver', 'Seattle'];
+const COMPANIES = ['Ørsted Family Trust', 'Müller & Söhne', 'Núñez Plumbing', 'Łukasz Dąbrowski Builders', 'Ærø Heating', 'Zoë Café'];
+const FOLDED = ['orsted', 'muller', 'nunez', 'lukasz', 'aero', 'zoe cafe', 'sohne', 'dabrowski'];
+const TAGS = ['Boiler', 'vip', 'North', 'Commercial', 'Annual-Service'];
 const sqlList = (items) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}]`;
 const INSERT_CUSTOMERS_SQL = `
-  insert into customers (org_id, name, email, phone, created_at)
+  insert into customers (org_id, name, email, phone, created_at, company, address_line, city, postal_code, tags)
   select $1::integer,
          v.first || ' ' || v.last,
          case when g % 11 = 0 then null
@@ -82,11 +96,16 @@ const INSERT_CUSTOMERS_SQL = `
               when g % 4 = 1 then v.area || '.555.' || v.line
               when g % 4 = 2 then '+1 ' || v.area || ' 555 ' || v.line
               else v.area || '-555-' || v.line end,
-         now() - make_interval(days => g % 730, secs => (g * 37) % 86400)
+         now() - make_interval(days => g % 730, secs => (g * 37) % 86400),
+         case when g % 9 = 0 then (${sqlList(COMPANIES)})[1 + (g / 9) % ${COMPANIES.length}] end,
+         (g % 9973) || ' ' || (array['Oak', 'Hemlock', 'Alder', 'Main', 'Pine'])[1 + g % 5] || ' St',
+         (${sqlList(CITIES)})[1 + (g / 3) % ${CITIES.length}],
+         '97' || lpad((g % 1000)::text, 3, '0'),
+         case when g % 3 = 0 then array[(${sqlList(TAGS)})[1 + (g / 3) % ${TAGS.length}]] else '{}'::text[] end
     from generate_series(1, $2::integer) as g,
          lateral (select (${sqlList(FIRST)})[1 + g % ${FIRST.length}] as first,
                          (${sqlList(LAST)})[1 + (g / ${FIRST.length}) % ${LAST.length}] as last,
-                         (array['503', '971', '360', '541', '206'])[1 + (g / 7) % 5] as area,
+                         (${sqlList(AREAS)})[1 + (g / 7) % 5] as area,
                          lpad((g % 10000)::text, 4, '0') as line) as v`;
 
 /** Inserts `count` customers into organization `orgId`; `query(text, params)` runs SQL on either driver. */
@@ -148,7 +167,7 @@ async function measure(backend, server, verdicts) {
   const { access } = await login(server.url, OWNER);
   const headers = authHeaders(access, await orgIdOf(server.url, access));
   const rows = [];
-  for (const c of CASES) {
+  for (const c of CASES.filter((k) => !ONLY_CASES || ONLY_CASES.test(k.name))) {
     // The example is request 0's; the measured ones start at 1, so none is answered from memory.
     const example = c.query(0);
     const first = await request(server.url + CUSTOMERS + example, { headers });

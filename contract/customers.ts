@@ -35,10 +35,8 @@ export const DEFAULT_CUSTOMER_SORT: CustomerSort = 'name';
 
 /** D22: control characters are refused in every text field (tab and newline included: all are single-line). */
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
-/** A deliberately plain check: one @, something on each side, a dot in the domain, no spaces. */
-export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export const phoneDigits = (phone: string): string => phone.replace(/\D/g, '');
+/** D39: an email is an addr-spec only; D45: a phone's digits leave its extension out (contract/matching.ts). */
+export { EMAIL_SHAPE, isEmail, phoneDigits } from './matching';
 
 /** The person shown as who did something (their first name, as the product greets them). */
 export interface PersonRef {

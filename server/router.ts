@@ -9,7 +9,7 @@ import type { Ctx } from './context';
 import type { Queryable } from './db';
 import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson } from './http';
 import { isReply, RAW, type Method, type RouteDef } from './route';
-import { parseShape, queryValues, type Shape } from './schema';
+import { parseShape, queryParams, queryValues, type Shape } from './schema';
 
 const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** D38: changes needing these may change who can do what (roles, removal, the matrix): they hold the organization's lock alone. */
@@ -132,7 +132,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
       // HEAD runs the GET handler; Node leaves the body out (health checks often use HEAD).
       const route = methods.get((req.method === 'HEAD' ? 'GET' : req.method) as Method);
       if (!route) throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed; use ${allow}`, { Allow: allow });
-      const search = new URLSearchParams((req.url ?? '').split('#', 1)[0]?.split('?').slice(1).join('?') ?? '');
+      const search = queryParams(req.url); // D39: text that is not Unicode is a 400, not U+FFFD
       await run(route, req, res, found.params, search);
     },
   };

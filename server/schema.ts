@@ -164,6 +164,30 @@ export function parseShape<S extends Shape>(
   return out as Parsed<S>;
 }
 
+/**
+ * D39: the query string of a request target. URLSearchParams turns bytes that are not UTF-8 (an encoded
+ * surrogate such as %ED%A0%80, a code point past U+10FFFF) into U+FFFD without a word; here they are a 400
+ * naming the parameter, as lone surrogates in JSON text are. A `%` not followed by two hex digits stays
+ * literal, as URLSearchParams reads it.
+ */
+export function queryParams(rawUrl: string | undefined): URLSearchParams {
+  const query = (rawUrl ?? '').split('#', 1)[0]?.split('?').slice(1).join('?') ?? '';
+  if (query.includes('%')) {
+    for (const pair of query.split('&')) {
+      const [key = '', value = ''] = pair.split(/=(.*)/s);
+      for (const part of [key, value]) {
+        try {
+          decodeURIComponent(part.replace(/%(?![0-9a-fA-F]{2})/g, '%25'));
+        } catch {
+          const name = new URLSearchParams(`${key.replace(/%(?![0-9a-fA-F]{2})/g, '%25')}=`).keys().next().value ?? '';
+          throw fieldError(name.replace(/\uFFFD/g, '?'), 'is not valid Unicode text');
+        }
+      }
+    }
+  }
+  return new URLSearchParams(query);
+}
+
 /** A query string as single values; a repeated parameter is a 400 (which one would we believe?). */
 export function queryValues(search: URLSearchParams, shape: Shape): Record<string, unknown> {
   const out: Record<string, unknown> = {};

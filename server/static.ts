@@ -181,8 +181,12 @@ export function createStatic({ distDir, appConfig, sentryOrigin }: StaticOptions
     const normal = path.posix.normalize(decodedPath);
     const segments = normal.split('/').filter(Boolean);
     if (segments.some((s) => s.startsWith('.'))) return null;
-    if (segments[0] === 'server' || normal === '/meta.json') return null; // build output, not for browsers
+    if (segments[0]?.toLowerCase() === 'server') return null; // build output, not for browsers
     const file = path.join(root, ...segments);
+    // D39: the metafile and source maps, judged by the file the path names however it was spelled
+    // (`/meta.json/`, `/meta.json//`, `/meta.json%2f`, `/assets/x.js.map`).
+    const lower = file.toLowerCase();
+    if (lower === path.join(root, 'meta.json').toLowerCase() || lower.endsWith('.map')) return null;
     return file.startsWith(root + path.sep) ? file : null;
   }
 

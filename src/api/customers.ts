@@ -68,6 +68,8 @@ export const customerKeys = {
   notes: (orgId: number | null, id: number, params: PageParams): QueryKey => ['customers', orgId, 'detail', id, 'notes', params],
   timeline: (orgId: number | null, id: number, params: PageParams): QueryKey => ['customers', orgId, 'detail', id, 'timeline', params],
   duplicates: (orgId: number | null, query: DuplicateQuery): QueryKey => ['customers', orgId, 'duplicates', query],
+  /** D45: the organization's tags containing `q`, for the tag filter. */
+  tags: (orgId: number | null, q: string): QueryKey => ['customers', orgId, 'tags', q],
   dashboard: (orgId: number | null): QueryKey => ['dashboard', orgId],
 };
 
@@ -119,6 +121,14 @@ export function customersApi({ client, orgId }: ApiContext) {
     duplicates: (query: DuplicateQuery): QueryDef<{ results: DuplicateMatch[] }> => ({
       key: customerKeys.duplicates(orgId, query),
       fetch: (signal) => client.get(`${CUSTOMERS_PATH}duplicates/${queryString(query)}`, { signal }),
+    }),
+    /** D45: GET /v1/customers/tags/: the organization's tags containing `q`, most used first. */
+    tags: (q: string): QueryDef<{ results: string[] }> => ({
+      key: customerKeys.tags(orgId, q),
+      fetch: async (signal) => {
+        const d = await client.get<{ results?: unknown }>(`${CUSTOMERS_PATH}tags/${queryString({ q })}`, { signal });
+        return { results: Array.isArray(d?.results) ? d.results.filter((t): t is string => typeof t === 'string') : [] };
+      },
     }),
     notes: (id: number, params: PageParams = {}): QueryDef<Page<Note>> => ({
       key: customerKeys.notes(orgId, id, params),

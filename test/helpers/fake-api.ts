@@ -194,6 +194,8 @@ export class FakeCustomers {
   failures: (number | 'network')[] = [];
   /** The list calls made, as their query strings. */
   listQueries: string[] = [];
+  /** D45: the q of each tag suggestions call. */
+  tagQueries: string[] = [];
   private gate: Promise<void> | null = null;
   private open: () => void = () => undefined;
 
@@ -252,6 +254,13 @@ export class FakeCustomers {
         rows = this.rows.filter((r) => r.deleted_at).sort((a, b) => byText(b.deleted_at!, a.deleted_at!));
       } else rows = this.filtered(params);
       return json(200, { count: rows.length, results: rows.slice((page - 1) * size, page * size) });
+    }
+    if (path === '/v1/customers/tags/' && call.method === 'GET') {
+      // D45: the organization's tags containing q, ignoring case.
+      const q = (params.get('q') ?? '').toLowerCase();
+      this.tagQueries.push(q);
+      const tags = [...new Set(this.live().flatMap((c) => c.tags))].filter((t) => t.toLowerCase().includes(q)).sort();
+      return json(200, { results: tags });
     }
     if (path === '/v1/customers/export.csv') {
       if (!this.permissions.has('customers:export')) return denied('customers:export');

@@ -194,6 +194,16 @@ describe('D22 the customer form', () => {
     expect(validateCustomer(v)).toEqual({});
   });
 
+  it('D39 the form refuses the emails and phones the server refuses (one check in contract/): no headers in an email, 7 digits before an extension', () => {
+    const v = { ...EMPTY_VALUES, name: 'Ann' };
+    for (const email of ['billing@client.test?bcc=spy%40evil.test', 'a&b@client.test', '"ann"@client.test', 'ann%40x@client.test']) {
+      expect(validateCustomer({ ...v, email }).email, email).toBe('Enter an email address like name@example.com');
+    }
+    expect(validateCustomer({ ...v, email: 'josé@exämple.test' }).email).toBeUndefined();
+    expect(validateCustomer({ ...v, phone: '555 ext. 1234567' }).phone).toBe('Phone must have at least 7 digits');
+    expect(validateCustomer({ ...v, phone: '+1 503 555 0177 ext. 1234' }).phone).toBeUndefined();
+  });
+
   it('D22 field errors show on the page: email and phone, with the focus on the first', async () => {
     showAdd();
     type('Name', 'Ann');

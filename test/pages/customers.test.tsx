@@ -73,6 +73,18 @@ describe('D26 customers list', () => {
     expect(customers.listQueries).toEqual(['?sort=name&page=1&page_size=25']);
   });
 
+  it('D39 an email is a mailto: link and a phone with an extension a tel: link with ;ext=, built by encoding', async () => {
+    showList('/customers', WITH_ORG, (c) => {
+      const first = BY_NAME[0]!;
+      const row = c.rows.find((r) => r.id === first.id)!;
+      row.phone = '+1 503 555 0177 ext. 1234';
+      row.email = 'a&b@client.test';
+    });
+    const row = within(await table()).getAllByRole('row')[1]!;
+    expect(within(row).getByRole('link', { name: '+1 503 555 0177 ext. 1234' }).getAttribute('href')).toBe('tel:+15035550177;ext=1234');
+    expect(within(row).getByRole('link', { name: 'a&b@client.test' }).getAttribute('href')).toBe('mailto:a%26b@client.test');
+  });
+
   it('shows a loading state until the list arrives', async () => {
     const { customers } = showList('/customers', WITH_ORG, (c) => c.hold());
     expect(screen.getByRole('status').textContent).toContain('Loading customers…');
@@ -189,8 +201,27 @@ describe('D26 customers list', () => {
     expect(screen.getByText('10 customers match')).toBeTruthy();
     fireEvent.click(within(screen.getByRole('table')).getAllByRole('button', { name: 'Show customers tagged vip' })[0]!);
     expect(url()).toBe('/customers?status=lead&tag=vip');
-    expect((screen.getByRole('textbox', { name: 'Tag' }) as HTMLInputElement).value).toBe('vip');
+    expect((screen.getByRole('combobox', { name: 'Tag' }) as HTMLInputElement).value).toBe('vip');
     await waitFor(() => expect(customers.listQueries.at(-1)).toBe('?status=lead&tag=vip&sort=name&page=1&page_size=25'));
+  });
+
+  it("D45 the tag filter suggests the organization's tags as one types (a datalist); choosing one filters at once", async () => {
+    const { customers } = showList();
+    await table();
+    const tag = screen.getByRole('combobox', { name: 'Tag' }) as HTMLInputElement;
+    const options = () => [...(tag.list?.querySelectorAll('option') ?? [])].map((o) => o.value);
+    // Nothing is asked for until the person works in the field.
+    expect(customers.tagQueries).toEqual([]);
+    fireEvent.focus(tag);
+    await waitFor(() => expect(options()).toEqual(['boiler', 'north', 'vip']));
+    fireEvent.change(tag, { target: { value: 'BO' } });
+    await waitFor(() => expect(options()).toEqual(['boiler']));
+    expect(customers.tagQueries).toEqual(['', 'BO'.toLowerCase()]);
+    expect(url()).toBe('/customers');
+    // The suggestion chosen (the browser puts it in the field): filtered without waiting for the pause.
+    fireEvent.change(tag, { target: { value: 'boiler' } });
+    expect(url()).toBe('/customers?tag=boiler');
+    await waitFor(() => expect(customers.listQueries.at(-1)).toBe('?tag=boiler&sort=name&page=1&page_size=25'));
   });
 
   it('D26 sortable headers: aria-sort says how the list is sorted; a click sorts, a second the other way; the URL follows', async () => {
@@ -267,7 +298,7 @@ describe('D26 customers list', () => {
     expect(customers.listQueries).toEqual(['?q=a&status=active&tag=vip&sort=-updated_at&page=1&page_size=100']);
     expect(searchBox().value).toBe('a');
     expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('active');
-    expect((screen.getByRole('textbox', { name: 'Tag' }) as HTMLInputElement).value).toBe('vip');
+    expect((screen.getByRole('combobox', { name: 'Tag' }) as HTMLInputElement).value).toBe('vip');
     expect((screen.getByRole('combobox', { name: 'Per page' }) as HTMLSelectElement).value).toBe('100');
     expect(header('Updated').getAttribute('aria-sort')).toBe('descending');
     act(() => navigate('/customers?q=okafor')); // as popstate would after Back or Forward

@@ -143,6 +143,22 @@ describe('serving the app', () => {
     }
   });
 
+  test('D39 the metafile and source maps are not served under any spelling of their path', async () => {
+    writeFileSync(path.join(server.dist, 'meta.json'), '{"metafile":"build graph"}');
+    writeFileSync(path.join(server.dist, 'assets/app-ABC123.js.map'), '{"sources":["source map"]}');
+    const spellings = [
+      '/meta.json', '/meta.json/', '/meta.json//', '/meta.json%2f', '/meta.json%2F', '//meta.json', '/./meta.json', '/assets/../meta.json',
+      '/assets/%2e%2e/meta.json', '/logos/..%2fmeta.json', '/assets/app-ABC123.js.map', '/assets/app-ABC123.js.map/', '/assets//app-ABC123.js.map',
+      '/assets/app-ABC123.js.map%2f',
+    ];
+    for (const p of spellings) {
+      const raw = await rawRequest(server.port, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(raw, p).not.toContain('build graph');
+      expect(raw, p).not.toContain('source map');
+      expect(raw, p).not.toMatch(/^HTTP\/1\.1 5/);
+    }
+  });
+
   test('D19 a wrong method on a page is a 405 in JSON with Allow', async () => {
     const r = await web.request('/dashboard', { method: 'POST', body: 'x' });
     expect(r.status).toBe(405);

@@ -1,9 +1,12 @@
 // Customers SQL, every query scoped by organization (STYLE). The same SQL runs on PGlite and PostgreSQL.
-import type { Customer, CustomerInput, CustomerListItem, CustomerSort, CustomerStatus, DuplicateMatch, PersonRef } from '../../../contract/customers';
-import { phoneDigits } from '../../../contract/customers';
+import type { Customer, CustomerInput, CustomerListItem, CustomerSort, CustomerStatus, PersonRef } from '../../../contract/customers';
+import { fold } from '../../../contract/matching';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
+import { searchClause } from './search';
+
+export { containsPattern } from './search';
 
 export interface ListFilter {
   q: string | null;
@@ -13,14 +16,6 @@ export interface ListFilter {
   page: number;
   pageSize: number;
 }
-
-/** Text that is only a phone number's characters: searched by its digits ('5550107' finds '(503) 555-0107'). */
-const PHONE_LIKE = /^[\d\s().+-]*\d[\d\s().+-]*$/;
-/** Digit searches shorter than this match too much to be worth it ('5' is in most numbers). */
-const MIN_PHONE_DIGITS = 3;
-
-/** A LIKE pattern matching `text` anywhere, with LIKE's own characters taken literally. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
 // Each sort walks its own partial index (migration 4) and ends on id, so pages never overlap.
 const SORT_KEYS: Record<CustomerSort, [key: (t: string) => string, dir: 'asc' | 'desc']> = {
@@ -39,9 +34,11 @@ function orderBy(sort: CustomerSort, t = ''): string {
 
 /** Up to this many matches are gathered and sorted; more are paged by walking the sort's index. */
 const GATHER_MAX = 2_000;
-
-/** Searches shorter than this match name beginnings only: a trigram index needs three characters. */
-export const MIN_FRAGMENT = 3;
+/**
+ * D45: a walk reads about (offset + page size) × live customers ÷ matches rows; past this many, a deep page
+ * of a middling search (a city, a company on 2% of the customers) gathers and sorts its matches instead.
+ */
+const WALK_MAX = 5_000;
 
 /**
  * The where clause and its parameters ($1 is always the organization). `walk` writes the search and tag
@@ -53,28 +50,10 @@ function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>, walk 
   const clauses = ['org_id = $1', 'deleted_at is null'];
   const add = (value: string | number) => `$${params.push(value)}`;
   if (f.status) clauses.push(`status = ${add(f.status)}`);
-  if (f.tag) clauses.push(`${walk ? "(tags || '{}'::text[])" : 'tags'} @> array[${add(f.tag)}]::text[]`);
+  // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
+  if (f.tag) clauses.push(`${walk ? "(tag_keys || '{}'::text[])" : 'tag_keys'} @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add, walk ? " || ''" : ''));
   return { sql: clauses.join(' and '), params };
-}
-
-/**
- * D26: three or more characters are found anywhere in the name, company or email (one trigram-indexed
- * column) or, when the search looks like a phone number, in the phone's digits however it was written.
- * One or two characters find names that begin with them (behaviour.md).
- */
-function searchClause(q: string, add: (v: string) => string, unindexed: string): string {
-  const text = q.toLowerCase();
-  if (text.length < MIN_FRAGMENT) {
-    // Names beginning with the text: a range on the code-point-ordered name_key, which its index serves
-    // even in a generic (prepared) plan, where a LIKE with a parameter would be a filter over every row.
-    const chars = [...text];
-    const last = chars.pop()!.codePointAt(0)!;
-    return `(name_key >= ${add(text)} and name_key < ${add(chars.join('') + String.fromCodePoint(last + 1))})`;
-  }
-  const byText = `(search_text${unindexed}) like ${add(containsPattern(text))}`;
-  const digits = phoneDigits(q);
-  return PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS ? `(${byText} or (phone_digits${unindexed}) like ${add(containsPattern(digits))})` : byText;
 }
 
 type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
@@ -105,13 +84,17 @@ export async function listCustomers(db: Queryable, orgId: number, f: ListFilter)
   // Searching: first the count, through the search indexes (trigram, tags). Few matches are then
   // gathered the same way and sorted; many are paged by walking the sort's index and testing rows as
   // it goes (a rare match that way could mean reading every row; a common one, sorting thousands).
-  const [counted] = await db.query<{ n: unknown }>(`select count(*) as n from customers where ${w.sql}`, w.params);
+  const [counted] = await db.query<{ n: unknown; live: unknown }>(
+    `select count(*) as n, (select coalesce(sum(n), 0) from customer_counts where org_id = $1) as live from customers where ${w.sql}`,
+    w.params,
+  );
   const count = num(counted?.n ?? 0);
+  const walk = count > GATHER_MAX && ((f.page * f.pageSize) * num(counted?.live ?? 0)) / count <= WALK_MAX;
   if (count === 0 || (f.page - 1) * f.pageSize >= count) return { count, results: [] };
-  const page = count > GATHER_MAX ? where(orgId, f, true) : w;
+  const page = walk ? where(orgId, f, true) : w;
   const rows = await db.query<ItemRow>(
-    `with ${count > GATHER_MAX ? '' : 'hits as materialized (select id, name_key, created_at, updated_at from customers where ' + w.sql + '),'}
-          page as (select id from ${count > GATHER_MAX ? `customers where ${page.sql}` : 'hits'} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
+    `with ${walk ? '' : 'hits as materialized (select id, name_key, created_at, updated_at from customers where ' + w.sql + '),'}
+          page as (select id from ${walk ? `customers where ${page.sql}` : 'hits'} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
      select ${ITEM_COLUMNS} from page join customers c on c.id = page.id order by ${orderBy(f.sort, 'c.')}`,
     [...page.params, ...limits],
   );
@@ -297,21 +280,6 @@ export async function listDeleted(db: Queryable, orgId: number, page: number, pa
 export async function purgeDeleted(db: Queryable, nowMs: number): Promise<number> {
   const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * 86_400_000)]);
   return rows.length;
-}
-
-/** D23: live customers with this email or these phone digits, for the warning while typing. */
-export async function findDuplicates(db: Queryable, orgId: number, email: string | null, phone: string | null, exclude: number | null): Promise<DuplicateMatch[]> {
-  const digits = phone ? phoneDigits(phone) : '';
-  const mail = email?.trim().toLowerCase() || null;
-  if (!mail && digits.length < 7) return [];
-  const rows = await db.query<{ id: unknown; name: string; email: string | null; phone: string | null; by_email: boolean }>(
-    `select id, name, email, phone, (email = $2) as by_email from customers
-      where org_id = $1 and deleted_at is null and id <> coalesce($4, 0)
-        and (email = $2 or ($3::text is not null and phone_digits = $3))
-      order by name_key, id limit 5`,
-    [orgId, mail, digits.length >= 7 ? digits : null, exclude],
-  );
-  return rows.map((r) => ({ id: num(r.id), name: r.name, email: r.email, phone: r.phone, match: r.by_email ? 'email' : 'phone' }));
 }
 
 // ---- D27 export ----

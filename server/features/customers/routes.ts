@@ -9,9 +9,10 @@ import { defineRoute, RAW, reply } from '../../route';
 import { intText } from '../../schema';
 import { addNote, deleteNote, editNote, getNote, listNotes, timeline } from './notes-repo';
 import {
-  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, findDuplicates, getCustomer, listCustomers, listDeleted, restoreCustomer, updateCustomer,
+  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listCustomers, listDeleted, restoreCustomer, updateCustomer,
 } from './repo';
-import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, pageQuery, updateBody } from './schema';
+import { findDuplicates, suggestTags } from './search';
+import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, pageQuery, tagsQuery, updateBody } from './schema';
 import { csvLine } from './csv';
 import { previewImport } from './import';
 import { commitImport } from './import-apply';
@@ -100,6 +101,12 @@ const restore = defineRoute({
 const duplicates = defineRoute({
   method: 'GET', path: '/v1/customers/duplicates/', access: 'org', permission: 'customers:view', query: duplicatesQuery,
   handler: async ({ tx, caller, query }) => ({ results: await findDuplicates(tx, caller.org.id, query.email, query.phone, query.exclude) }),
+});
+
+/** GET /v1/customers/tags/?q=: D45 the organization's tags as one types in the tag filter, most used first. */
+const tags = defineRoute({
+  method: 'GET', path: '/v1/customers/tags/', access: 'org', permission: 'customers:view', query: tagsQuery,
+  handler: async ({ tx, caller, query }) => ({ results: await suggestTags(tx, caller.org.id, query.q) }),
 });
 
 // ---- D24 notes and timeline ----
@@ -232,4 +239,4 @@ const importCommit = defineRoute({
   },
 });
 
-export const customerRoutes = [exportCsv, importPreview, importCommit, list, create, read, update, remove, restore, duplicates, notes, addNoteRoute, editNoteRoute, deleteNoteRoute, timelineRoute];
+export const customerRoutes = [exportCsv, importPreview, importCommit, list, create, read, update, remove, restore, duplicates, tags, notes, addNoteRoute, editNoteRoute, deleteNoteRoute, timelineRoute];

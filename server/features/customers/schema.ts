@@ -84,6 +84,9 @@ export const duplicatesQuery = {
   exclude: optional(intText()),
 };
 
+/** D45: the tag filter's suggestions: tags containing this text. */
+export const tagsQuery = { q: optional(text({ max: TAG_MAX_LENGTH })) };
+
 /** D44: the preview's time, as the preview answered it (ISO 8601). */
 const instant: Check<Date> = describeCheck((value, field) => {
   const s = text({ max: 40 })(value, field);

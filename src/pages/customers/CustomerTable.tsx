@@ -1,7 +1,9 @@
 // The customers list's tables and pager. Under 640px the rows stack (see .data-table in app.css).
 import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
+import { mailtoHref, telHref } from '../../lib/contact-links';
 import { Link } from '../../router/Link';
+import { PhoneLink } from './PhoneLink';
 import { STATUS_LABELS } from './ListToolbar';
 
 const NONE = '—';
@@ -35,9 +37,6 @@ const breakableEmail = (email: string) => {
     </>
   );
 };
-
-/** tel: links dial the digits (and a leading +), however the number is written. */
-const telHref = (phone: string) => `tel:${phone.replace(/(?!^\+)[^\d]/g, '')}`;
 
 /** The sort a click on `column` asks for: the other direction when it is the current column. */
 export function nextSort(current: CustomerSort, column: SortColumn): CustomerSort {
@@ -93,7 +92,7 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
               <td className="cell-email" data-label="Email">
                 {c.email ? (
                   // Named by the email whole: some name computations put a space at each <wbr>.
-                  <a href={`mailto:${c.email}`} aria-label={c.email}>
+                  <a href={mailtoHref(c.email)} aria-label={c.email}>
                     {breakableEmail(c.email)}
                   </a>
                 ) : (
@@ -101,7 +100,7 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
                 )}
               </td>
               <td className="cell-phone" data-label="Phone">
-                {c.phone ? <a href={telHref(c.phone)}>{c.phone}</a> : NONE}
+                {c.phone ? <PhoneLink phone={c.phone} /> : NONE}
               </td>
               <td data-label="Status">
                 <span className="status" data-status={c.status}>

@@ -2,6 +2,8 @@
 // Typed filters replace the history entry (no entry per keystroke); chosen ones add one, for Back.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { CUSTOMER_STATUSES, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, type CustomerSort } from '../../../contract/customers';
+import { useCustomersApi } from '../../api/customers';
+import { useQuery } from '../../query/use-query';
 import type { ListState, PageSize } from './list-params';
 
 /** D26: search starts this long after the last keystroke (Enter searches at once). */
@@ -12,8 +14,20 @@ export const STATUS_LABELS = { lead: 'Lead', active: 'Active', inactive: 'Inacti
 type Change = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
 /** A text filter that keeps what is typed and reports the trimmed text once the person pauses. */
-function TextFilter(props: { label: string; value: string; onCommit: (v: string) => void; type?: 'search' | 'text'; maxLength: number; placeholder?: string }) {
-  const { label, value, onCommit, type = 'text', maxLength, placeholder } = props;
+interface TextFilterProps {
+  label: string;
+  value: string;
+  onCommit: (v: string) => void;
+  type?: 'search' | 'text';
+  maxLength: number;
+  placeholder?: string;
+  /** D45: choices offered as one types (a native datalist: keyboard and screen-reader operable). */
+  suggestions?: { onType: (text: string) => void; onFocus: () => void; options: readonly string[] };
+}
+
+function TextFilter(props: TextFilterProps) {
+  const { label, value, onCommit, type = 'text', maxLength, placeholder, suggestions } = props;
+  const listId = useId();
   const id = useId();
   const [text, setText] = useState(value);
   /** The last value reported or received: typing that settles back on it sends nothing. */
@@ -50,9 +64,23 @@ function TextFilter(props: { label: string; value: string; onCommit: (v: string)
         placeholder={placeholder}
         autoComplete="off"
         spellCheck={false}
-        onChange={(e) => setText(e.target.value)}
+        list={suggestions ? listId : undefined}
+        onFocus={suggestions?.onFocus}
+        onChange={(e) => {
+          setText(e.target.value);
+          suggestions?.onType(e.target.value);
+          // A suggestion chosen (or typed out in full) filters at once.
+          if (suggestions?.options.includes(e.target.value)) commit(e.target.value);
+        }}
         onKeyDown={(e) => e.key === 'Enter' && commit(text)}
       />
+      {suggestions && (
+        <datalist id={listId}>
+          {suggestions.options.map((o) => (
+            <option key={o} value={o} />
+          ))}
+        </datalist>
+      )}
     </div>
   );
 }
@@ -79,6 +107,25 @@ function SelectFilter({ label, value, onChange, children, className = 'list-fiel
   );
 }
 
+/** D45: the tag filter (case and accents ignored by the server), suggesting the organization's tags. */
+function TagFilter({ value, onCommit }: { value: string; onCommit: (tag: string) => void }) {
+  const api = useCustomersApi();
+  const [typed, setTyped] = useState(value);
+  const [asked, setAsked] = useState<string | null>(null);
+  // Asked once the person works in the field, a moment after each keystroke: not for every list shown.
+  useEffect(() => {
+    if (asked === null && typed === value) return;
+    const timer = setTimeout(() => setAsked(typed.trim()), TAG_SUGGEST_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const found = useQuery(api.tags(asked ?? ''), { enabled: asked !== null, keepPrevious: true });
+  const options = asked === null ? [] : (found.data?.results ?? []);
+  return <TextFilter label="Tag" value={value} maxLength={TAG_MAX_LENGTH} onCommit={onCommit} suggestions={{ onType: setTyped, onFocus: () => setAsked((a) => a ?? typed.trim()), options }} />;
+}
+
+/** D45: tag suggestions are asked for this long after the last keystroke. */
+export const TAG_SUGGEST_DEBOUNCE_MS = 150;
+
 export function ListToolbar({ state, onChange }: { state: ListState; onChange: Change }) {
   // Every filter starts again at page 1.
   const typed = (patch: Partial<ListState>) => onChange({ ...patch, page: 1 }, { replace: true });
@@ -89,7 +136,7 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         type="search"
         value={state.q}
         maxLength={SEARCH_MAX_LENGTH}
-        placeholder="Name, company, email or phone"
+        placeholder="Name, company, email, phone or address"
         onCommit={(q) => typed({ q })}
       />
       <SelectFilter label="Status" value={state.status} onChange={(v) => onChange({ status: v as ListState['status'], page: 1 })}>
@@ -100,7 +147,7 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
           </option>
         ))}
       </SelectFilter>
-      <TextFilter label="Tag" value={state.tag} maxLength={TAG_MAX_LENGTH} onCommit={(tag) => typed({ tag })} />
+      <TagFilter value={state.tag} onCommit={(tag) => typed({ tag })} />
       {/* Under 640px the table's header row, with its sort buttons, is out of sight: this menu sorts instead. */}
       <SelectFilter label="Sort by" className="list-field list-sort" value={state.sort} onChange={(v) => onChange({ sort: v as CustomerSort, page: 1 })}>
         {(Object.keys(SORT_LABELS) as CustomerSort[]).map((s) => (

@@ -1,11 +1,10 @@
 // D22: the customer's contact details and service address, and who added and last changed it (the
 // name, status and company head the page).
 import type { Customer, PersonRef } from '../../../../contract/customers';
+import { mailtoHref } from '../../../lib/contact-links';
 import { Link } from '../../../router/Link';
+import { PhoneLink } from '../PhoneLink';
 import { When } from '../../../ui/when';
-
-/** tel: takes the digits (and a leading +) however the number was written. */
-export const telHref = (phone: string): string => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
 const STATUS_WORDS = { lead: 'Lead', active: 'Active', inactive: 'Inactive' } as const;
 
@@ -45,9 +44,9 @@ export function CustomerDetails({ customer: c }: { customer: Customer }) {
           </>
         )}
         <dt>Email</dt>
-        <dd>{c.email ? <a href={`mailto:${c.email}`}>{c.email}</a> : <span className="muted">None</span>}</dd>
+        <dd>{c.email ? <a href={mailtoHref(c.email)}>{c.email}</a> : <span className="muted">None</span>}</dd>
         <dt>Phone</dt>
-        <dd>{c.phone ? <a href={telHref(c.phone)}>{c.phone}</a> : <span className="muted">None</span>}</dd>
+        <dd>{c.phone ? <PhoneLink phone={c.phone} /> : <span className="muted">None</span>}</dd>
         <dt>Tags</dt>
         <dd>
           {c.tags.length ? (
