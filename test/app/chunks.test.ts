@@ -62,6 +62,12 @@ describe('chunks', () => {
     expect(first.length, first.join(', ')).toBeLessThanOrEqual(2);
   });
 
+  test('STYLE nothing else loads before the login form: no file of esbuild helpers alone (build.mjs firstBundleShared)', () => {
+    // An entry loaded with import() that did not reach the first bundle (the refresh lock, error
+    // reporting) would split the CommonJS helpers every entry reaches into a third file.
+    expect([...firstBundle()].length, [...firstBundle()].join(', ')).toBeLessThanOrEqual(2);
+  });
+
   test('D26 the customers list is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });
