@@ -68,6 +68,14 @@ describe('chunks', () => {
     expect([...firstBundle()].length, [...firstBundle()].join(', ')).toBeLessThanOrEqual(2);
   });
 
+  test('SPEC §4 the session code only a signed-in person runs (session/deferred.ts) loads after the login form, as one chunk', () => {
+    const deferred = ['src/session/profile.ts', 'src/session/lock.ts', 'src/session/watchers.ts'];
+    expect(firstBundleInputs().filter((i) => deferred.includes(i))).toEqual([]);
+    const chunk = entry('src/session/deferred.ts');
+    expect(chunk, 'session/deferred.ts is not an entry of its own').toBeTruthy();
+    expect(Object.keys(outputs[chunk!]!.inputs)).toEqual(expect.arrayContaining(deferred));
+  });
+
   test('D26 the customers list is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });

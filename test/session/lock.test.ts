@@ -3,7 +3,7 @@ import { KEYS } from '../../src/lib/storage';
 import { LOCK_NAME, LOCK_STEAL_MS, storageLock, webLock } from '../../src/session/lock';
 import { FakeApi, MemoryStorage } from '../helpers/fake-api';
 import { FakeLocks, LaggingStorage } from '../helpers/tabs';
-import { HANDOFF_MS, rotateTokens } from '../../src/session/tokens';
+import { HANDOFF_MS, rotateTokens } from '../../src/session/lock';
 import { makeSession } from '../helpers/session';
 
 afterEach(() => vi.useRealTimers());
