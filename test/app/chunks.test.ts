@@ -76,6 +76,11 @@ describe('chunks', () => {
     expect(Object.keys(outputs[chunk!]!.inputs)).toEqual(expect.arrayContaining(deferred));
   });
 
+  test('D15 the focus work after a route change (router/focus-page.ts) is not in the JS before the login form', () => {
+    expect(firstBundleInputs()).not.toContain('src/router/focus-page.ts');
+    expect(entry('src/router/focus-page.ts'), 'router/focus-page.ts is not an entry of its own').toBeTruthy();
+  });
+
   test('D26 the customers list is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });
