@@ -84,8 +84,10 @@ export function createSession(deps: SessionDeps) {
   }
 
   /** D8: rotates the tokens under the cross-tab lock (see lock.ts). */
-  const rotateTokens = async () =>
-    (await later()).rotateTokens(storage, lock, (refresh_token) => client.post<TokenResponse>(PATHS.refresh, { refresh_token }));
+  const rotateTokens = async () => {
+    const seen = storage.get(KEYS.refreshToken); // before the code loads: another tab may rotate meanwhile
+    await (await later()).rotateTokens(storage, lock, (refresh_token) => client.post<TokenResponse>(PATHS.refresh, { refresh_token }), seen);
+  };
 
   /** SPEC §4: the current user, and the organization this tab shows (D4); the checks load beside the call. */
   async function loadProfile(): Promise<void> {

@@ -95,8 +95,13 @@ const HANDOFF_POLL_MS = 20;
  * D8: rotates the tokens under the cross-tab lock. A tab that waited re-reads storage and skips
  * the call when another tab rotated meanwhile (the refresh token changed and the access token is good).
  */
-export async function rotateTokens(storage: AppStorage, lock: WithLock, refresh: (token: string) => Promise<TokenResponse>): Promise<void> {
-  const seen = storage.get(KEYS.refreshToken);
+export async function rotateTokens(
+  storage: AppStorage,
+  lock: WithLock,
+  refresh: (token: string) => Promise<TokenResponse>,
+  /** The refresh token when the rotation was decided on (read before this code loaded). */
+  seen = storage.get(KEYS.refreshToken),
+): Promise<void> {
   await lock(async (waited) => {
     let current = storage.get(KEYS.refreshToken);
     for (let t = 0; waited && current === seen && t < HANDOFF_MS; t += HANDOFF_POLL_MS) {
