@@ -2,13 +2,56 @@
 //   node build.mjs            production build into dist/
 //   node build.mjs --watch    rebuild on change; the page reloads itself (dev only)
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(root, 'dist');
 const watch = process.argv.includes('--watch');
+
+/** What main.tsx runs: the whole JS before the login form (see firstBundleShared). */
+const START = path.join(root, 'src/app/start.tsx');
+
+/** The modules src/ loads with import(): every lazily loaded entry, found by reading the source. */
+function lazyEntries() {
+  const src = path.join(root, 'src');
+  const found = new Set();
+  for (const rel of readdirSync(src, { recursive: true })) {
+    if (!/\.tsx?$/.test(rel)) continue;
+    const file = path.join(src, rel);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) {
+      const base = path.resolve(path.dirname(file), spec);
+      const hit = ['.ts', '.tsx', '/index.ts', '/index.tsx'].map((e) => base + e).find((f) => existsSync(f));
+      if (hit) found.add(hit);
+    }
+  }
+  return found;
+}
+
+/**
+ * Every lazily loaded entry also imports app/start.tsx, so each reaches the whole first bundle and
+ * esbuild keeps that in ONE file shared by all of them (it is loaded already when they are). Without
+ * it an entry that does not use React (session/lock.ts, telemetry/sentry.ts) splits esbuild's
+ * CommonJS helpers, which every entry reaches, into a file of their own before the login form.
+ * (The screens' `import '../ui/first-bundle'` does the same for them.)
+ */
+const firstBundleShared = {
+  name: 'first-bundle-shared',
+  setup(b) {
+    let entries = new Set();
+    b.onStart(() => void (entries = lazyEntries())); // again on each rebuild in watch mode
+    b.onLoad({ filter: /\.tsx?$/ }, (args) => {
+      if (!entries.has(args.path)) return undefined;
+      // Appended, so the lines of the file stay where they are in source maps.
+      return {
+        contents: `${readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(START)};\n`,
+        loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+        resolveDir: path.dirname(args.path),
+      };
+    });
+  },
+};
 
 /** esbuild options for the browser app; bench/ reuses them for the React floor. */
 export function appOptions({ dev = false, entryPoints, outdir } = {}) {
@@ -30,6 +73,7 @@ export function appOptions({ dev = false, entryPoints, outdir } = {}) {
     charset: 'utf8',
     define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
     logLevel: 'warning',
+    plugins: [firstBundleShared],
   };
 }
 
@@ -111,7 +155,8 @@ async function watchMode() {
       b.onEnd((r) => { if (r.metafile) writeHtml(r.metafile, true); });
     },
   };
-  const ctx = await esbuild.context({ ...appOptions({ dev: true }), plugins: [htmlPlugin] });
+  const app = appOptions({ dev: true });
+  const ctx = await esbuild.context({ ...app, plugins: [...app.plugins, htmlPlugin] });
   await ctx.watch();
   // Our API server serves dist/ and, with DEV_RELOAD=1, the /esbuild reload stream the dev page
   // listens to; it is restarted after each server rebuild, so esbuild's own server is not needed.

@@ -9,7 +9,6 @@ import { whenIdle } from '../lib/idle';
 import { KEYS } from '../lib/storage';
 import { currentPath, navigate, page } from '../router/location';
 import { createSession } from '../session/controller';
-import { startSessionWatchers } from '../session/watchers';
 import { bufferEarlyErrors, captureError, startTelemetry } from '../telemetry';
 import { App } from './App';
 import { appConfig } from './config';
@@ -25,7 +24,6 @@ export function start(): void {
   // A stored session most likely shows the page at this path: its code loads beside the session's calls.
   if (session.storage.get(KEYS.accessToken) || session.storage.get(KEYS.refreshToken)) preloadScreen(currentPath());
   void session.load();
-  startSessionWatchers(session, { reload: page.reload });
 
   // D40: a page whose code could not load is shown in the page area (app/page-load.tsx), an expected
   // state rather than an error to log; every other caught error is logged as React would.
@@ -41,5 +39,10 @@ export function start(): void {
   // D13: error reporting loads after first render, as its own chunk, and only with a DSN: once the
   // browser is idle, so its 85 KB (brotli) never share the network or the main thread with the first screen
   // (errors before then are kept by bufferEarlyErrors and reported when it has loaded).
-  whenIdle(() => void startTelemetry());
+  // SPEC §4 sliding refresh and cross-tab, D21: the session's timers and listeners start then too,
+  // with the rest of the session's code a signed-out person does not need (session/deferred.ts).
+  whenIdle(() => {
+    void startTelemetry();
+    import('../session/deferred').then((d) => d.startSessionWatchers(session, { reload: page.reload }), () => undefined);
+  });
 }

@@ -10,10 +10,8 @@ import type { Permission } from '../../contract/permissions';
 import type { WithLock } from './lock';
 import { destination, LOGIN_PATH, logIn } from './login';
 import { reloadOncePerBurst } from './permission-sync';
-import { chooseOrg, parseProfile } from './profile';
 import { singleLoad } from './single-load';
-import { rotateTokens as rotate } from './tokens';
-import { LOGGED_OUT, type LoginPayload, type Profile, type SessionState, type TokenResponse } from './types';
+import { LOGGED_OUT, type LoginPayload, type SessionState, type TokenResponse } from './types';
 
 /** A load that failed for lack of network is tried again after this long (or when back online). */
 export const LOAD_RETRY_MS = 5_000;
@@ -42,8 +40,9 @@ export function createSession(deps: SessionDeps) {
   const storage = deps.storage ?? createStorage();
   const win = deps.win ?? window;
   const online = deps.online ?? (() => win.navigator.onLine !== false);
-  // The cross-tab lock is loaded with the first refresh: the login screen does not need it.
-  const lock: WithLock = deps.lock ?? (async (fn) => (await import('./lock')).defaultLock()(fn));
+  // The profile checks, the rotation and the cross-tab lock load on first use (deferred.ts).
+  const later = () => import('./deferred');
+  const lock: WithLock = deps.lock ?? (async (fn) => (await later()).defaultLock()(fn));
   const store = createStore<SessionState>(initialState());
   // D21: the organization this tab shows; another tab changing the stored one reloads this tab.
   let tabOrgId = storage.getInt(KEYS.currentOrgId);
@@ -84,25 +83,25 @@ export function createSession(deps: SessionDeps) {
     emit(SESSION_EXPIRED_EVENT, win);
   }
 
-  /** D8: rotates the tokens under the cross-tab lock (see tokens.ts). */
-  const rotateTokens = () => rotate(storage, lock, (refresh_token) => client.post<TokenResponse>(PATHS.refresh, { refresh_token }));
+  /** D8: rotates the tokens under the cross-tab lock (see lock.ts). */
+  const rotateTokens = async () => {
+    const seen = storage.get(KEYS.refreshToken); // before the code loads: another tab may rotate meanwhile
+    await (await later()).rotateTokens(storage, lock, (refresh_token) => client.post<TokenResponse>(PATHS.refresh, { refresh_token }), seen);
+  };
 
-  async function fetchProfile(): Promise<Profile> {
-    try {
-      return parseProfile(await client.get(PATHS.me));
-    } catch (error) {
+  /** SPEC §4: the current user, and the organization this tab shows (D4); the checks load beside the call. */
+  async function loadProfile(): Promise<void> {
+    const code = later();
+    code.catch(() => undefined); // a failed load is reported where it is awaited
+    const me = () => client.get(PATHS.me).then(async (data) => (await code).parseProfile(data));
+    const p = await me().catch((error: unknown) => {
       // D4: a stored organization the user no longer belongs to is answered 403; forget it and ask again.
-      if (isHttpError(error, 403) && tabOrgId !== null) {
-        tabOrgId = null;
-        storage.remove(KEYS.currentOrgId);
-        return parseProfile(await client.get(PATHS.me));
-      }
-      throw error;
-    }
-  }
-
-  function applyProfile(p: Profile): void {
-    const org = chooseOrg(p.organizations, tabOrgId, p.favorite_org_id);
+      if (!isHttpError(error, 403) || tabOrgId === null) throw error;
+      tabOrgId = null;
+      storage.remove(KEYS.currentOrgId);
+      return me();
+    });
+    const org = (await code).chooseOrg(p.organizations, tabOrgId, p.favorite_org_id);
     if (org && org.id !== tabOrgId) {
       tabOrgId = org.id;
       storage.set(KEYS.currentOrgId, String(org.id));
@@ -125,7 +124,7 @@ export function createSession(deps: SessionDeps) {
   /** SPEC §4 Refresh: new tokens, extended expiry, reloaded profile, idle queries refetched once. */
   async function doRefresh(): Promise<void> {
     await rotateTokens();
-    applyProfile(await fetchProfile());
+    await loadProfile();
     emit(TOKENS_REFRESHED_EVENT, win);
   }
 
@@ -168,7 +167,7 @@ export function createSession(deps: SessionDeps) {
         }
         await rotateTokens();
       }
-      applyProfile(await fetchProfile());
+      await loadProfile();
       set({ loading: false, hydrationComplete: true });
     } catch (error) {
       if (isTransient(error)) return loadWhenOnline(); // D7, D2: keep the session and try again

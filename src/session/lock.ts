@@ -1,5 +1,10 @@
 // D8: one refresh at a time across tabs. Web Locks where the browser has them, else a lock
-// record in localStorage; either way a holder that does not finish in time is overtaken.
+// record in localStorage; either way a holder that does not finish in time is overtaken. And the
+// rotation itself, under that lock. Loaded with the first refresh (deferred.ts).
+import { isExpired, isWellFormed } from '../lib/jwt';
+import { KEYS, type AppStorage } from '../lib/storage';
+import { saveTokens } from './tokens';
+import { SessionInvalidError, type TokenResponse } from './types';
 
 /** D8: a lock not released within this time is stolen, so a crashed tab never blocks the others. */
 export const LOCK_STEAL_MS = 5_000;
@@ -9,7 +14,6 @@ export const LOCK_NAME = 'auth_refresh_lock';
 /** Runs `fn` holding the lock; `waited` tells it whether another holder had the lock first. */
 export type WithLock = <T>(fn: (waited: boolean) => Promise<T>) => Promise<T>;
 
-// Its own sleep: importing the app's (lib/time) would split a one-line chunk off the login path.
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
@@ -77,4 +81,36 @@ export function defaultLock(): WithLock {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
   if (locks && typeof locks.request === 'function') return webLock(locks);
   return storageLock(localStorage);
+}
+
+/**
+ * D8: how long a tab that waited for the lock gives the previous holder's new tokens to show up in
+ * its storage. Browsers deliver another tab's localStorage writes and the lock grant separately, so
+ * the grant can arrive first; without this pause the tab would refresh again with the old token.
+ */
+export const HANDOFF_MS = 1_000;
+const HANDOFF_POLL_MS = 20;
+
+/**
+ * D8: rotates the tokens under the cross-tab lock. A tab that waited re-reads storage and skips
+ * the call when another tab rotated meanwhile (the refresh token changed and the access token is good).
+ */
+export async function rotateTokens(
+  storage: AppStorage,
+  lock: WithLock,
+  refresh: (token: string) => Promise<TokenResponse>,
+  /** The refresh token when the rotation was decided on (read before this code loaded). */
+  seen = storage.get(KEYS.refreshToken),
+): Promise<void> {
+  await lock(async (waited) => {
+    let current = storage.get(KEYS.refreshToken);
+    for (let t = 0; waited && current === seen && t < HANDOFF_MS; t += HANDOFF_POLL_MS) {
+      await sleep(HANDOFF_POLL_MS);
+      current = storage.get(KEYS.refreshToken);
+    }
+    const access = storage.get(KEYS.accessToken);
+    if (current && current !== seen && isWellFormed(access) && !isExpired(access)) return;
+    if (!current) throw new SessionInvalidError();
+    saveTokens(storage, await refresh(current));
+  });
 }

@@ -1,13 +1,6 @@
-// Validates the current-user response and chooses the organization (SPEC §4, D4). Pure functions.
-import type { Organization, Profile } from './types';
-
-/** SPEC §5: a profile without a user or organizations is 'Session invalid'. */
-export class SessionInvalidError extends Error {
-  override name = 'SessionInvalidError';
-  constructor() {
-    super('Session invalid');
-  }
-}
+// Validates the current-user response and chooses the organization (SPEC §4, D4). Pure functions,
+// loaded on use (controller.ts): a signed-out person's login form does not wait for them.
+import { SessionInvalidError, type Organization, type Profile } from './types';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

@@ -1,10 +1,7 @@
-// Token persistence and rotation (SPEC §4 Refresh, §9 lifetimes, D8 one refresh across tabs).
-import { isExpired, isWellFormed } from '../lib/jwt';
+// Token persistence (SPEC §4 Refresh, §9 lifetimes); the rotation under the cross-tab lock is in lock.ts (D8).
+import { isWellFormed } from '../lib/jwt';
 import { KEYS, type AppStorage } from '../lib/storage';
-import { sleep } from '../lib/time';
-import type { WithLock } from './lock';
-import { SessionInvalidError } from './profile';
-import type { TokenResponse } from './types';
+import { SessionInvalidError, type TokenResponse } from './types';
 
 /** SPEC §9: session lifetime with and without remember me. */
 export const REMEMBER_ME_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -22,31 +19,4 @@ export function saveTokens(storage: AppStorage, res: TokenResponse): void {
   const fromServer = res.refresh_expires_at ? Date.parse(res.refresh_expires_at) : NaN;
   const lifetime = storage.get(KEYS.rememberMe) === 'false' ? SESSION_LIFETIME_MS : REMEMBER_ME_LIFETIME_MS;
   storage.set(KEYS.refreshExpiresAt, String(Number.isFinite(fromServer) ? fromServer : Date.now() + lifetime));
-}
-
-/**
- * D8: how long a tab that waited for the lock gives the previous holder's new tokens to show up in
- * its storage. Browsers deliver another tab's localStorage writes and the lock grant separately, so
- * the grant can arrive first; without this pause the tab would refresh again with the old token.
- */
-export const HANDOFF_MS = 1_000;
-const HANDOFF_POLL_MS = 20;
-
-/**
- * D8: rotates the tokens under the cross-tab lock. A tab that waited re-reads storage and skips
- * the call when another tab rotated meanwhile (the refresh token changed and the access token is good).
- */
-export async function rotateTokens(storage: AppStorage, lock: WithLock, refresh: (token: string) => Promise<TokenResponse>): Promise<void> {
-  const seen = storage.get(KEYS.refreshToken);
-  await lock(async (waited) => {
-    let current = storage.get(KEYS.refreshToken);
-    for (let t = 0; waited && current === seen && t < HANDOFF_MS; t += HANDOFF_POLL_MS) {
-      await sleep(HANDOFF_POLL_MS);
-      current = storage.get(KEYS.refreshToken);
-    }
-    const access = storage.get(KEYS.accessToken);
-    if (current && current !== seen && isWellFormed(access) && !isExpired(access)) return;
-    if (!current) throw new SessionInvalidError();
-    saveTokens(storage, await refresh(current));
-  });
 }

@@ -1,5 +1,13 @@
 // SPEC §3 entities as the client holds them.
 
+/** SPEC §5: a profile without a user or organizations, or a malformed token answer, is 'Session invalid'. */
+export class SessionInvalidError extends Error {
+  override name = 'SessionInvalidError';
+  constructor() {
+    super('Session invalid');
+  }
+}
+
 export interface User {
   email: string;
   first_name: string;

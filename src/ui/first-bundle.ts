@@ -5,4 +5,5 @@
 // main.tsx runs) makes every lazy entry reach the whole first bundle, React DOM included: so there is
 // exactly one such file, the entry is a stub, and no code is split between the two (each split costs
 // the import/export lists and a second gzip stream). Nothing more to name when a screen is added.
+// build.mjs (firstBundleShared) adds the same import to every other module loaded with import().
 import '../app/start';

@@ -62,6 +62,25 @@ describe('chunks', () => {
     expect(first.length, first.join(', ')).toBeLessThanOrEqual(2);
   });
 
+  test('STYLE nothing else loads before the login form: no file of esbuild helpers alone (build.mjs firstBundleShared)', () => {
+    // An entry loaded with import() that did not reach the first bundle (the refresh lock, error
+    // reporting) would split the CommonJS helpers every entry reaches into a third file.
+    expect([...firstBundle()].length, [...firstBundle()].join(', ')).toBeLessThanOrEqual(2);
+  });
+
+  test('SPEC §4 the session code only a signed-in person runs (session/deferred.ts) loads after the login form, as one chunk', () => {
+    const deferred = ['src/session/profile.ts', 'src/session/lock.ts', 'src/session/watchers.ts'];
+    expect(firstBundleInputs().filter((i) => deferred.includes(i))).toEqual([]);
+    const chunk = entry('src/session/deferred.ts');
+    expect(chunk, 'session/deferred.ts is not an entry of its own').toBeTruthy();
+    expect(Object.keys(outputs[chunk!]!.inputs)).toEqual(expect.arrayContaining(deferred));
+  });
+
+  test('D15 the focus work after a route change (router/focus-page.ts) is not in the JS before the login form', () => {
+    expect(firstBundleInputs()).not.toContain('src/router/focus-page.ts');
+    expect(entry('src/router/focus-page.ts'), 'router/focus-page.ts is not an entry of its own').toBeTruthy();
+  });
+
   test('D26 the customers list is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });

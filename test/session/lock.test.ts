@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { KEYS } from '../../src/lib/storage';
-import { LOCK_NAME, LOCK_STEAL_MS, storageLock, webLock } from '../../src/session/lock';
+import { HANDOFF_MS, LOCK_NAME, LOCK_STEAL_MS, rotateTokens, storageLock, webLock } from '../../src/session/lock';
 import { FakeApi, MemoryStorage } from '../helpers/fake-api';
 import { FakeLocks, LaggingStorage } from '../helpers/tabs';
-import { HANDOFF_MS, rotateTokens } from '../../src/session/tokens';
 import { makeSession } from '../helpers/session';
 
 afterEach(() => vi.useRealTimers());
@@ -150,6 +149,20 @@ describe('D8 one refresh at a time, across tabs too', () => {
     await vi.advanceTimersByTimeAsync(100);
     await p;
     expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  test('D8 a rotation decided before its code loaded skips it when another tab rotated meanwhile', async () => {
+    const api = new FakeApi();
+    const t = makeSession({ api });
+    t.seed();
+    const seen = t.storage.get(KEYS.refreshToken); // the controller reads it before loading lock.ts
+    const other = api.issue(); // another tab rotates while this one loads the code
+    t.storage.set(KEYS.accessToken, other.access_token);
+    t.storage.set(KEYS.refreshToken, other.refresh_token);
+    const refresh = vi.fn(async () => api.issue());
+    await rotateTokens(t.storage, (fn) => fn(false), refresh, seen);
+    expect(refresh).not.toHaveBeenCalled();
+    expect(t.storage.get(KEYS.refreshToken)).toBe(other.refresh_token);
   });
 
   test('D8 a tab that had the lock at once refreshes without pausing', async () => {
