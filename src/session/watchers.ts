@@ -47,6 +47,15 @@ export function startSessionWatchers(session: Session, { win = window, reload = 
 
   win.document.addEventListener('visibilitychange', onVisible);
   win.addEventListener('storage', onStorage);
+  // The watchers start once the browser is idle after the first screen: what another tab did before
+  // then (a logout, an organization switch) is caught up with now, as its event would have been.
+  const state = store.getState();
+  if (state.isAuthenticated && !state.expired) {
+    const stored = storage.get(KEYS.currentOrgId);
+    const tabOrg = session.tabOrgId();
+    if (storage.get(KEYS.accessToken) === null || storage.get(KEYS.refreshToken) === null) reload();
+    else if (tabOrg !== null && stored !== null && stored !== String(tabOrg)) reload();
+  }
   return () => {
     clearInterval(interval);
     win.document.removeEventListener('visibilitychange', onVisible);

@@ -94,4 +94,29 @@ describe('SPEC §4 cross-tab', () => {
     expect(t.reload).toHaveBeenCalledTimes(1);
     t.stop();
   });
+
+  test('SPEC §4 a logout in another tab before this tab\'s watchers started reloads this tab when they start', async () => {
+    const t = makeSession();
+    t.seed(undefined, 30 * 86_400_000);
+    t.storage.set(KEYS.currentOrgId, '1');
+    await t.session.load();
+    t.storage.remove(KEYS.refreshToken); // another tab logged out; no event reached a listener yet
+    const reload = vi.fn();
+    const stop = startSessionWatchers(t.session, { win: window, reload });
+    expect(reload).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  test('D21 another tab\'s organization switch before this tab\'s watchers started reloads this tab when they start; nothing else does', async () => {
+    const t = makeSession();
+    t.seed(undefined, 30 * 86_400_000);
+    t.storage.set(KEYS.currentOrgId, '1');
+    await t.session.load();
+    const reload = vi.fn();
+    startSessionWatchers(t.session, { win: window, reload })();
+    expect(reload).not.toHaveBeenCalled(); // nothing happened meanwhile
+    t.storage.set(KEYS.currentOrgId, '2');
+    startSessionWatchers(t.session, { win: window, reload })();
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
 });
