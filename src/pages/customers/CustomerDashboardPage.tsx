@@ -16,7 +16,7 @@ import { useCustomerId } from './customer-id';
 import { CustomerDetails, StatusBadge } from './detail/CustomerDetails';
 import { DeleteCustomer } from './detail/DeleteCustomer';
 import { failureMessage } from './detail/failure';
-import { Timeline } from './detail/Timeline';
+import { LazyTimeline } from './detail/lazy-timeline';
 
 /** The route's own title, shown until the customer's name is known. */
 export const PAGE_TITLE = 'Customer Dashboard';
@@ -48,7 +48,7 @@ function Loaded({ customer }: { customer: Customer }) {
     >
       <div className="customer-layout">
         <CustomerDetails customer={customer} />
-        <Timeline customerId={customer.id} />
+        <LazyTimeline customerId={customer.id} />
       </div>
     </Page>
   );

@@ -9,11 +9,12 @@ import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
 import { NoteBox, NoteItem } from './Notes';
 import { TimelineChanges, timelineSentence } from './timeline-words';
+import { MSG_TIMELINE_FAILED, TimelineSection } from './timeline-section';
 import { useUserId } from './user-id';
 
 /** Items per page of the timeline (the server allows up to 100). */
 export const TIMELINE_PAGE_SIZE = 20;
-export const MSG_TIMELINE_FAILED = 'Could not load the timeline.';
+export { MSG_TIMELINE_FAILED };
 
 const pageParams = (page: number) => ({ page, page_size: TIMELINE_PAGE_SIZE });
 
@@ -95,10 +96,7 @@ export function Timeline({ customerId }: { customerId: number }) {
   } else if (!failed) body = <Spinner label="Loading the timeline…" />;
 
   return (
-    <section className="card timeline-card" aria-labelledby="timeline-title">
-      <h2 id="timeline-title" ref={heading} tabIndex={-1}>
-        Notes and history
-      </h2>
+    <TimelineSection heading={heading}>
       <NoteBox customerId={customerId} />
       {body}
       {failed ? (
@@ -115,6 +113,6 @@ export function Timeline({ customerId }: { customerId: number }) {
           </button>
         )
       )}
-    </section>
+    </TimelineSection>
   );
 }
