@@ -15,6 +15,8 @@ export interface Check {
   ok: boolean;
   /** A budget on a duration: printed by the benchmark, not asserted by the resilience suite. */
   timed?: boolean;
+  /** Memory judged only on runs long enough to be past the warm-up (the benchmark's), not the suite's 15 s. */
+  warmup?: boolean;
 }
 
 export interface Outcomes {

@@ -42,6 +42,8 @@ export const HEALTH_BUDGET_MS = 500;
 const HEALTH_TIMEOUT_MS = 5000;
 export const RSS_GROWTH_BUDGET = 0.1;
 export const RSS_WARMUP_BUDGET = 0.25;
+/** Runs shorter than this end inside the server's warm-up: their memory figure is printed, not judged. */
+export const RSS_MIN_RUN_S = 60;
 const RSS_SAMPLE_MS = 1000;
 /** 70% reads, 20% writes, 10% refresh. */
 export const WEIGHTS = { me: 20, list: 35, customer: 15, create: 4, update: 8, note: 4, delete: 2, restore: 2, refresh: 10 };
@@ -227,6 +229,10 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
         figure: `${mb(rss.start?.rss)} → ${mb(rss.middle?.rss)} → ${mb(rss.end?.rss)} (second half ${pct(growth)}${memoryFlat === 'warming up' ? ', less than half the first half\'s growth: warming up' : ''})`,
         budget: `second half ≤ +${100 * RSS_GROWTH_BUDGET}%, or ≤ +${100 * RSS_WARMUP_BUDGET}% and slowing down`,
         ok: memoryFlat !== 'growing',
+        // A run shorter than the warm-up (the suite's 15 s) says more about the runtime's heap sizing than
+        // about a leak (Node 24's heap grew 464 → 609 MB in one such run, flat in the next 45 s): only the
+        // benchmark's 60 s runs judge memory.
+        warmup: durationS < RSS_MIN_RUN_S,
       },
       { what: 'acknowledged writes not read back as written', figure: `${v.mismatches} of ${v.checked} records`, budget: '0', ok: v.mismatches === 0 && v.checked > 0 },
       { what: 'kinds of call never answered with success', figure: missingKinds.join(', ') || 'none', budget: 'none', ok: missingKinds.length === 0 },

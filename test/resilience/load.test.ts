@@ -32,8 +32,9 @@ function expectWithinBudgets(report: SustainedLoadReport): void {
   const lines: string[] = [];
   printSustainedLoad(report, null, (line) => lines.push(line));
   console.log(lines.join('\n'));
-  // Each budget of the run that counts (the durations are the benchmark's), named with its figure when it is missed.
-  expect(report.checks.filter((c) => !c.ok && !c.timed).map((c) => `${c.what}: ${c.figure} (budget ${c.budget})`)).toEqual([]);
+  // Each budget of the run that counts (the durations, and memory within a run shorter than the warm-up, are
+  // the benchmark's), named with its figure when it is missed.
+  expect(report.checks.filter((c) => !c.ok && !c.timed && !c.warmup).map((c) => `${c.what}: ${c.figure} (budget ${c.budget})`)).toEqual([]);
   // The mix really wrote: creates, updates, notes, deletes and restores were acknowledged.
   for (const kind of ['create', 'update', 'note', 'delete', 'restore']) {
     expect(report.byKind.find((k) => k.kind === kind)?.outcomes.ok ?? 0, `${kind} acknowledged`).toBeGreaterThan(0);
