@@ -101,6 +101,36 @@ forEachBackend('API customers import', (backend) => {
       expect(statements).toBeLessThan(15);
     }, 60_000);
 
+    test('D34 a short apply: each update sets only the fields it changes, and the search indexes merge the new entries after the commit', async () => {
+      const who = await freshOrg();
+      const emails = [0, 1, 2].map((i) => `short${i}.${unique()}@example.test`);
+      await importOf(who, `name,email,city,phone\r\n${emails.map((e, i) => `Short ${i},${e},Bend,503 555 010${i}`).join('\r\n')}`);
+      const db = b.server.db;
+      const [query, transaction] = [db.query, db.transaction];
+      const log: string[] = [];
+      const logged = (q: Queryable): Queryable => ({ query: (text: string, params?: readonly SqlParam[]) => (log.push(`tx: ${text}`), q.query(text, params)) }) as Queryable;
+      db.query = ((text: string, params?: readonly SqlParam[]) => (log.push(text), query.call(db, text, params))) as typeof db.query;
+      db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) => transaction.call(db, (tx) => fn(logged(tx)))) as typeof db.transaction;
+      try {
+        // Row 0 changes its city, row 1 its phone, row 2 nothing; a new row is created.
+        const csv = `name,email,city,phone\r\nShort 0,${emails[0]},Salem,503 555 0100\r\nShort 1,${emails[1]},Bend,503 555 0191\r\nShort 2,${emails[2]},Bend,503 555 0102\r\nShort 3,new.${unique()}@example.test,Bend,`;
+        expect(await importOf(who, csv, '?on_duplicate=update')).toMatchObject({ created: 1, updated: 2, unchanged: 1, skipped: 0 });
+      } finally {
+        Object.assign(db, { query, transaction });
+      }
+      const updates = log.filter((t) => t.startsWith('tx: update customers'));
+      expect(updates.map((t) => t.match(/ set (.*?), version =/s)?.[1])).toEqual(['city = r.city', 'phone = r.phone']);
+      const pending = log.findIndex((t) => t.includes('gin_pending_list_limit'));
+      const merge = log.findIndex((t) => t.includes('gin_clean_pending_list'));
+      expect(log[pending]).toMatch(/^tx: set local/);
+      expect(merge).toBeGreaterThan(log.findIndex((t) => t.startsWith('tx: insert into audit_log')));
+      expect(log[merge]).not.toMatch(/^tx:/);
+      const after = await customersOf(who);
+      expect(after.map((c) => [c.name, c.city, c.phone, c.version]).sort()).toEqual([
+        ['Short 0', 'Salem', '503 555 0100', 2], ['Short 1', 'Bend', '503 555 0191', 2], ['Short 2', 'Bend', '503 555 0102', 1], ['Short 3', 'Bend', null, 1],
+      ]);
+    });
+
     test('D34 rows that would not change are not written: the same file twice changes nothing the second time', async () => {
       const who = await freshOrg();
       const csv = `name,email,city,tags\r\n${Array.from({ length: 50 }, (_, i) => `Same ${i},same${i}.${unique()}@example.test,Bend,a; b`).join('\r\n')}`;
