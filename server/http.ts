@@ -14,7 +14,11 @@ export class HttpError extends Error {
     readonly headers: OutgoingHttpHeaders = {},
     readonly extra: Record<string, unknown> = {},
   ) {
+    // An answer, not a fault: no stack is captured (D35: a flood's thousand refusals cost little).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = limit;
   }
 }
 

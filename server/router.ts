@@ -76,6 +76,9 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
+    // D35: a refusal the headers already decide is answered before the body is read (Node discards it).
+    const early = route.refuseEarly?.(req, ctx);
+    if (early) throw early;
     let body: Record<string, unknown> = {};
     let text = '';
     let bytes: Buffer = Buffer.alloc(0);
