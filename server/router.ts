@@ -130,11 +130,11 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
         throw new HttpError(404, 'not_found', `No such endpoint${hint}`);
       }
       const { methods } = found.compiled;
-      const allow = [...methods.keys(), ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      if (req.method === 'OPTIONS') return sendJson(res, 204, null, { Allow: allow });
+      const allow = () => [...methods.keys(), ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      if (req.method === 'OPTIONS') return sendJson(res, 204, null, { Allow: allow() });
       // HEAD runs the GET handler; Node leaves the body out (health checks often use HEAD).
       const route = methods.get((req.method === 'HEAD' ? 'GET' : req.method) as Method);
-      if (!route) throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed; use ${allow}`, { Allow: allow });
+      if (!route) throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed; use ${allow()}`, { Allow: allow() });
       const search = queryParams(req.url); // D39: text that is not Unicode is a 400, not U+FFFD
       await run(route, req, res, found.params, search);
     },
