@@ -20,7 +20,7 @@ import { startBystanders } from './lib/fair-victim.mjs';
 import { ATTACK_TIMEOUT_MS, GROUPS, SCENARIOS, SIZES } from './lib/fair-scenarios.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { table, Verdicts } from './lib/report.mjs';
-import { startCrm, tempDir } from './lib/servers.mjs';
+import { startBare, startCrm, tempDir } from './lib/servers.mjs';
 import { fmtCounts, fmtMs, percentile } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
@@ -59,6 +59,22 @@ async function eventLoopReport(server) {
     await sleep(20);
   }
   return JSON.parse(lines()[seen]).event_loop_delay_ms;
+}
+
+/**
+ * D35's floor for a flood: the event-loop delay max of a bare node:http server (bench/lib/bare-server.mjs)
+ * answering the same flood with the 429 our server gave, alone on the machine's side of the bench.
+ */
+async function floodFloor({ answers, flood }) {
+  const bare = await startBare(answers, SERVER_ENV);
+  try {
+    await eventLoopReport(bare); // starts the count over
+    await flood(bare.url);
+    await sleep(LEAD_MS);
+    return await eventLoopReport(bare);
+  } finally {
+    await bare.stop();
+  }
 }
 
 /** Waits until health answers 200 within 1 s on a new connection; false if it never did in RECOVER_MS. */
@@ -130,6 +146,11 @@ async function runBackend(backend, start, verdicts) {
       verdicts.figure(`${label}: health max (${h.bad} of ${h.n} not 200)`, fmtMs(h.max), `≤ ${BUDGET.healthMs} ms, all 200`, h.n > 0 && h.bad === 0 && h.max <= BUDGET.healthMs);
       verdicts.figure(`${label}: event-loop delay max`, loop ? fmtMs(loop.max) : `none within ${RECOVER_MS / 1000} s`, `≤ ${BUDGET.eventLoopMs} ms`, loop !== null && loop.max <= BUDGET.eventLoopMs);
       for (const c of attack.checks) verdicts.figure(`${label}: ${c.figure}`, c.value, c.budget, c.ok);
+      if (attack.floor) {
+        const floor = await floodFloor(attack.floor);
+        console.log(`${label}: floor, a bare node:http server answering the same 429 to the same flood: event-loop delay max ${floor ? fmtMs(floor.max) : '-'}`);
+        verdicts.figure(`${label}: floor (bare node:http, the same 429): event-loop delay max`, floor ? fmtMs(floor.max) : '-', 'none set', null);
+      }
     } catch (err) {
       console.log(`${label}: did not run to the end: ${err instanceof Error ? err.message : String(err)}`);
       verdicts.figure(`${label}: ran to the end`, 'no (see its output)', 'yes', false);

@@ -23,9 +23,12 @@ const SECRET_SEGMENT = String.raw`[^/?#\s"'<>\\]+`;
 /** A fresh global pattern (lastIndex is per use) matching a listed prefix and the secret after it. */
 export const secretPathPattern = (): RegExp => new RegExp(`(${SECRET_PATH_PREFIXES.map(escape).join('|')})${SECRET_SEGMENT}`, 'g');
 
+/** One compiled pattern for redacting: replace() starts a global pattern from index 0 every time. */
+const SECRET_PATHS = secretPathPattern();
+
 /** D37: the text with every secret path segment replaced by [redacted]. */
 export function redactSecretPaths(text: string): string {
-  return text.replace(secretPathPattern(), (_m, prefix: string) => `${prefix}${REDACTED}`);
+  return text.replace(SECRET_PATHS, (_m, prefix: string) => `${prefix}${REDACTED}`);
 }
 
 /** D37: the secret path segments left in a text (empty when every one is redacted). */

@@ -18,6 +18,7 @@ import { describeError } from './log';
 import type { RouteDef } from './route';
 import { createRouter } from './router';
 import { withGateKey } from './gate-key';
+import { answerRefusal } from './refusals';
 
 /** Every API route (SPEC §7 and the CRM), as data. */
 export const API_ROUTES: readonly RouteDef[] = [
@@ -55,7 +56,8 @@ export function createApp(ctx: Ctx, parts: AppParts) {
       if (parts.devReload && path.raw === DEV_RELOAD_PATH && req.method === 'GET') return parts.devReload.handle(req, res);
       await parts.serveStatic(req, res, path.decoded);
     } catch (err) {
-      if (err instanceof HttpError) return sendError(res, err);
+      // D35: a 429 is a flood's answer: written in a bounded batch per loop turn (refusals.ts).
+      if (err instanceof HttpError) return err.status === 429 ? answerRefusal(() => sendError(res, err)) : sendError(res, err);
       // D2: a saturated server says so at once rather than letting the request wait many seconds.
       if (err instanceof SaturatedError) return sendError(res, new HttpError(503, 'server_busy', 'The server is busy; try again shortly', { 'Retry-After': '1' }));
       // D34: this caller's (or organization's) own queue is full; nobody else waits for it.

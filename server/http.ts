@@ -14,7 +14,11 @@ export class HttpError extends Error {
     readonly headers: OutgoingHttpHeaders = {},
     readonly extra: Record<string, unknown> = {},
   ) {
+    // An answer, not a fault: no stack is captured (D35: a flood's thousand refusals cost little).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -36,18 +40,22 @@ const API_HEADERS: OutgoingHttpHeaders = {
   'Cache-Control': 'no-store',
 };
 
+/** Every API answer's headers, merged once. */
+const NO_CONTENT_HEADERS: OutgoingHttpHeaders = { ...BASE_SECURITY_HEADERS, ...API_HEADERS };
+const JSON_HEADERS: OutgoingHttpHeaders = { ...NO_CONTENT_HEADERS, 'Content-Type': 'application/json; charset=utf-8' };
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const text = status === 204 ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    ...BASE_SECURITY_HEADERS,
-    ...API_HEADERS,
-    ...(status === 204 ? {} : { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }),
-    ...headers,
-  });
+  if (status === 204) {
+    res.writeHead(status, { ...NO_CONTENT_HEADERS, ...headers });
+    res.end('');
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...JSON_HEADERS, 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 

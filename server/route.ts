@@ -7,6 +7,7 @@ import type { AuditEntry } from './audit';
 import type { Caller, OrgCaller, TokenPrincipal } from './auth/access';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
+import type { HttpError } from './http';
 import type { Parsed, Shape } from './schema';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -79,6 +80,11 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   audit?: string;
   /** Changes run in a transaction unless this is false (auth routes manage their own). */
   transaction?: boolean;
+  /**
+   * D35: a refusal known from the request line and headers alone (a flooding address), answered before
+   * the body is read or parsed, so refusing costs no more than it must. Null to go on as usual.
+   */
+  refuseEarly?: (req: IncomingMessage, ctx: Ctx) => HttpError | null;
   handler(input: HandlerInput<A, P, Q, B>): Promise<unknown>;
 }
 

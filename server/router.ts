@@ -76,6 +76,9 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
+    // D35: a refusal the headers already decide is answered before the body is read (Node discards it).
+    const early = route.refuseEarly?.(req, ctx);
+    if (early) throw early;
     let body: Record<string, unknown> = {};
     let text = '';
     let bytes: Buffer = Buffer.alloc(0);
@@ -127,11 +130,11 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
         throw new HttpError(404, 'not_found', `No such endpoint${hint}`);
       }
       const { methods } = found.compiled;
-      const allow = [...methods.keys(), ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-      if (req.method === 'OPTIONS') return sendJson(res, 204, null, { Allow: allow });
+      const allow = () => [...methods.keys(), ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      if (req.method === 'OPTIONS') return sendJson(res, 204, null, { Allow: allow() });
       // HEAD runs the GET handler; Node leaves the body out (health checks often use HEAD).
       const route = methods.get((req.method === 'HEAD' ? 'GET' : req.method) as Method);
-      if (!route) throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed; use ${allow}`, { Allow: allow });
+      if (!route) throw new HttpError(405, 'method_not_allowed', `Method ${req.method ?? ''} not allowed; use ${allow()}`, { Allow: allow() });
       const search = queryParams(req.url); // D39: text that is not Unicode is a 400, not U+FFFD
       await run(route, req, res, found.params, search);
     },

@@ -4,6 +4,7 @@
 //   node bench/lib/bare-server.mjs answers.json     (PORT and HOST from the environment)
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const KEEP_ALIVE_TIMEOUT_MS = 65_000; // as the API server, so the Keep-Alive header is the same bytes too
 const ADDED_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -34,6 +35,18 @@ const server = createServer((req, res) => {
   res.end(answer.body);
 });
 server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+// The floor of the fair-share bench's floods: with EVENT_LOOP_REPORT=1, the API server's protocol
+// (server/event-loop-report.ts): on SIGUSR2 one line with the event-loop delay since the last one.
+if (process.env.EVENT_LOOP_REPORT === '1') {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  process.on('SIGUSR2', () => setTimeout(() => {
+    const n = histogram.count;
+    console.log(JSON.stringify({ event_loop_delay_ms: { max: n ? ms(histogram.max) : 0, p99: n ? ms(histogram.percentile(99)) : 0, mean: n ? ms(histogram.mean) : 0, samples: n } }));
+    histogram.reset();
+  }, 20));
+}
 const host = process.env.HOST ?? '127.0.0.1';
 server.listen(Number(process.env.PORT ?? 0), host, () => {
   const addr = server.address();

@@ -114,7 +114,10 @@ function floodScenario(label, spec) {
     const results = await flood;
     const floodMs = performance.now() - t0;
     const ok = good.status === 200 && good.ms <= BUDGET.goodLoginMs;
+    const refused = results.find((r) => r.status === 429);
     return {
+      // The floor (fair.mjs): a bare node:http server answering this 429 to the same flood.
+      floor: refused && { answers: { [spec().path]: refused }, flood: (url) => Promise.all(Array.from({ length: n }, () => send(url, spec(), { address: ADDRESS.flood, agent: false, timeoutMs: ATTACK_TIMEOUT_MS }))) },
       summary: `${n} ${label} from one address: ${countsOf(results)} in ${secs(floodMs)}; a correct login from another address: ${outcome(good)} in ${fmtMs(good.ms)}`,
       checks: [
         { figure: `${n} ${label} (attacker)`, value: `${secs(floodMs)}, ${countsOf(results)}`, budget: 'none set', ok: null },

@@ -118,7 +118,7 @@ export function startCrm({ dataDir = null, databaseUrl = null, seed = 'demo', en
  * A bare node:http server answering each path with a captured answer: `answers` maps a path (no query)
  * to { status, rawHeaders, body } as http.mjs request() returned them.
  */
-export async function startBare(answers) {
+export async function startBare(answers, env = {}) {
   const dir = tempDir('crm-bench-bare-');
   const file = path.join(dir, 'answers.json');
   const plain = Object.fromEntries(
@@ -126,7 +126,7 @@ export async function startBare(answers) {
   );
   writeFileSync(file, JSON.stringify(plain));
   try {
-    const server = await spawnServer({ script: BARE_SERVER, args: [file], label: 'bare server' });
+    const server = await spawnServer({ script: BARE_SERVER, args: [file], env, label: 'bare server' });
     const stopServer = server.stop;
     const stop = async () => {
       const info = await stopServer();

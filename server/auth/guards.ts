@@ -73,6 +73,16 @@ export async function admitted<T>(ctx: Ctx, req: IncomingMessage, call: LimitedC
   }
 }
 
+/**
+ * D35: the refusal admitted() will give, known before the body is read; null when it may admit or when
+ * the answer depends on the body (`ignoreFailures` 'whatever': a login's device token is in its body).
+ */
+export function refusedEarly(ctx: Ctx, req: IncomingMessage, call: LimitedCall, ignoreFailures: boolean | 'whatever'): HttpError | null {
+  const address = clientKey(clientAddress(req, ctx.config.trustProxy));
+  const refusal = limiterOf(ctx, call).peek(address, ctx.now(), ignoreFailures);
+  return refusal && tooMany(call, refusal.retryAfterS, refusal.reason);
+}
+
 /** D36: failed refreshes a known session may make within the window before its address's block holds it too. */
 export const MAX_FAILURES_PER_KNOWN_SESSION = 5;
 

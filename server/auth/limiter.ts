@@ -90,6 +90,20 @@ export class AddressLimiter {
     };
   }
 
+  /**
+   * D35: what admit() would answer now, without counting anything: the refusal, or null when it would
+   * admit. `whatever`: the caller's ignoreFailures is not known yet (a login's device token is in its
+   * body): only a refusal that holds either way (too many in flight, no wait for failures) is given.
+   */
+  peek(address: string, nowMs: number, ignoreFailures: boolean | 'whatever'): Extract<Admission, { kind: 'refused' }> | null {
+    const e = this.entries.get(address);
+    if (!e) return null;
+    const wait = ignoreFailures === true ? 0 : this.waitMs(e, nowMs);
+    if (wait > 0) return ignoreFailures === 'whatever' ? null : { kind: 'refused', reason: 'throttled', retryAfterS: seconds(wait) };
+    const cap = e.failures.length > 0 ? this.limits.maxInFlightAfterFailure : this.limits.maxInFlight;
+    return e.inFlight >= cap ? { kind: 'refused', reason: 'in_flight', retryAfterS: 1 } : null;
+  }
+
   /** A failure from this address (a wrong password, an unknown token). */
   fail(address: string, nowMs: number): void {
     const e = this.entry(address);

@@ -45,6 +45,26 @@ describe('D35 the address limiter', () => {
     expect(l.admit('a', 0, true).kind).toBe('admitted');
   });
 
+  test('D35 peek tells the refusal admit would give without counting anything; a login whose device token is unknown yet only for too many in flight', () => {
+    const l = new AddressLimiter(limits);
+    expect(l.peek('a', 0, false)).toBeNull();
+    expect(l.size).toBe(0); // an unknown address is not remembered by looking
+    const first = l.admit('a', 0);
+    expect(l.peek('a', 0, 'whatever')).toBeNull();
+    const second = l.admit('a', 0);
+    expect(l.peek('a', 0, 'whatever')).toEqual({ kind: 'refused', reason: 'in_flight', retryAfterS: 1 });
+    expect(l.peek('a', 0, true)).toEqual(l.admit('a', 0, true));
+    if (first.kind !== 'admitted' || second.kind !== 'admitted') throw new Error('not admitted');
+    first.leave();
+    second.leave();
+    for (const t of [0, 10_000, 20_000]) l.fail('a', t);
+    expect(l.peek('a', 30_000, false)).toEqual({ kind: 'refused', reason: 'throttled', retryAfterS: 30 });
+    expect(l.peek('a', 30_000, 'whatever')).toBeNull(); // a device token in the body may pass (D36)
+    expect(l.peek('a', 30_000, true)).toBeNull();
+    expect(l.admit('a', 30_000, true).kind).toBe('admitted'); // peeking took no place
+    expect(l.admit('a', 30_000, true).kind).toBe('admitted');
+  });
+
   test('D35 remembers a bounded number of addresses, never dropping one with a call in flight', () => {
     const l = new AddressLimiter(limits, 100);
     const busy = l.admit('busy', 0);

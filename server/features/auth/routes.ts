@@ -1,7 +1,7 @@
 // SPEC §7 authentication calls: login, refresh, logout, and the current user (me.ts).
 import { issueAccessToken, authenticate } from '../../auth/authenticate';
 import { issueDeviceToken, MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
-import { admitted, hashingRefusal, knownSession, tooMany } from '../../auth/guards';
+import { admitted, hashingRefusal, knownSession, refusedEarly, tooMany } from '../../auth/guards';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords';
 import { createSession, revokeSession, rotateRefreshToken, sessionOfRefreshToken } from '../../auth/sessions';
 import { cancelAttempt, emailKey, markAttemptSucceeded, recordClientFailure, startAttempt, type AttemptKeys } from '../../auth/throttle';
@@ -31,6 +31,9 @@ const login = defineRoute({
     remember_me: withDefault(bool(), true), // SPEC §3, §9: defaults to on
     device_token: optional(rawText({ max: MAX_DEVICE_TOKEN_CHARS })), // D36
   },
+  // D35: an address with its share of logins in flight is refused unread (whether a device token in the
+  // body would pass a throttled address cannot be known before reading it).
+  refuseEarly: (req, ctx) => refusedEarly(ctx, req, 'login', 'whatever'),
   async handler({ req, ctx, body }) {
     const ekey = emailKey(body.email);
     // D36: a browser that signed in with this email before is judged on its own failures, not on the
@@ -102,6 +105,7 @@ const REFRESH_REFUSALS = {
 const refresh = defineRoute({
   method: 'POST', path: '/v1/auth/refresh/', access: 'public', transaction: false, ignoreUnknownFields: true,
   body: { refresh_token: rawText({ max: MAX_REFRESH_TOKEN_CHARS }) },
+  refuseEarly: (req, ctx) => refusedEarly(ctx, req, 'refresh', knownSession(ctx, req) !== null), // D35: unread
   handler: ({ req, ctx, body }) => {
     const session = knownSession(ctx, req); // D36: a caller that proves its session is judged on its own failures
     return admitted(ctx, req, 'refresh', async ({ address, limiter }) => {
