@@ -30,7 +30,7 @@ const APPLY_STATEMENT_TIMEOUT_MS = 30_000;
  */
 const APPLY_GIN_PENDING_LIMIT = '64MB';
 /** D34: the tables the apply writes (the counts through customers' triggers): reads naming none may share it (db-share.ts). */
-const APPLY_WRITES = ['customers', 'customer_counts', 'customer_tags', 'audit_log'];
+export const APPLY_WRITES = ['customers', 'customer_counts', 'customer_tags', 'audit_log'];
 const GIN_INDEXES = ['customers_search_key_trgm_idx', 'customers_phone_trgm_idx', 'customers_tag_keys_idx'];
 
 /**
