@@ -19,8 +19,12 @@ export interface ShareReads {
   writes: readonly string[];
 }
 
-/** Selects that lock rows, take advisory locks, change settings or sequences, or write index pages. */
-const NOT_PLAIN = /\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b|pg_advisory|set_config|nextval|setval|gin_clean_pending_list|\bpg_notify\b/i;
+/**
+ * Selects that lock rows, take advisory locks, change settings or sequences, write index pages, or would
+ * answer differently inside another's transaction (its start time, its transaction id).
+ */
+const NOT_PLAIN =
+  /\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b|pg_advisory|set_config|nextval|setval|gin_clean_pending_list|\bpg_notify\b|\bnow\s*\(|current_(timestamp|date|time)\b|localtime|transaction_timestamp|txid_|pg_current_xact_id/i;
 
 /** Whether a waiting read of `key` may run inside a transaction of `own` that writes `writes`. */
 export function mayShare(key: string, own: string, text: string, writes: readonly string[]): boolean {

@@ -158,7 +158,7 @@ function suite(label: 'PGlite' | 'PostgreSQL', open: () => Promise<{ db: Db; cle
 }
 
 describe('D34 which waiting reads may share a transaction', () => {
-  test('D34 mayShare: other organizations, and user look-ups naming none of its tables; never its own, anon, system, locks or settings', () => {
+  test("D34 mayShare: other organizations, and user look-ups naming none of its tables; never its own, anon, system, locks, settings or the transaction's time", () => {
     expect(mayShare('org:2', IMPORTER, 'select 1', WRITES)).toBe(true);
     expect(mayShare(IMPORTER, IMPORTER, 'select 1', WRITES)).toBe(false);
     expect(mayShare('user:3', IMPORTER, 'select * from sessions', WRITES)).toBe(true);
@@ -166,7 +166,7 @@ describe('D34 which waiting reads may share a transaction', () => {
     expect(mayShare('anon', IMPORTER, 'select 1', WRITES)).toBe(false);
     expect(mayShare('system', IMPORTER, 'select 1', WRITES)).toBe(false);
     expect(mayShare('org:2', 'user:1', 'select 1', WRITES)).toBe(false); // only a transaction of an organization lends
-    for (const text of ['select id from t for update', 'select id from t for no key update', 'select pg_advisory_xact_lock(1)', "select set_config('x', '1', true)", "select nextval('s')"]) {
+    for (const text of ['select id from t for update', 'select id from t for no key update', 'select pg_advisory_xact_lock(1)', "select set_config('x', '1', true)", "select nextval('s')", 'select now()', 'select 1 where current_timestamp > $1']) {
       expect(mayShare('org:2', IMPORTER, text, WRITES), text).toBe(false);
     }
   });
