@@ -141,15 +141,17 @@ export class DbGate {
 
   /**
    * D34: takes out of its queue the first waiting plain read (the head of a key's queue, keys in turn)
-   * that `admit` allows, within its deadline, for a running transaction to run inside itself; the
-   * caller must settle it. Undefined when none may.
+   * that arrived by `arrivedBy` (performance.now()) and that `admit` allows, within its deadline, for a
+   * running transaction to run inside itself; the caller must settle it. Undefined when none may.
    */
-  lend(admit: (key: string, read: ReadStatement) => boolean): { read: ReadStatement; settle: (outcome: Promise<unknown>) => void } | undefined {
+  lend(admit: (key: string, read: ReadStatement) => boolean, arrivedBy: number): { read: ReadStatement; settle: (outcome: Promise<unknown>) => void } | undefined {
     for (const key of this.#ring) {
       const w = this.#queues.get(key)?.[0];
-      if (!w?.read || !admit(key, w.read) || performance.now() - w.since >= this.queueTimeoutMs) continue;
+      if (!w?.read || w.since > arrivedBy || !admit(key, w.read) || performance.now() - w.since >= this.queueTimeoutMs) continue;
       this.#remove(w);
       clearTimeout(w.timer);
+      const at = this.#ring.indexOf(key);
+      if (at >= 0) this.#ring.push(...this.#ring.splice(at, 1)); // its next one after the other keys'
       return { read: w.read, settle: w.settle };
     }
     return undefined;

@@ -7,10 +7,13 @@
 // - a read before the caller's organization is known (`user:<id>`: the caller look-up, `me`) is lent only
 //   when its text names none of the tables the transaction writes (`writes`, triggers' tables included).
 // Never lent: the transaction's own organization's calls, anon and system calls, other transactions,
-// statements that may write (mayWrite) or that take locks or change settings. The transaction's own
-// statements keep priority: one read at a time, only while none of its own is waiting, never between
-// the savepoint and its release. A read's error is rolled back to its savepoint and answered to that
-// read alone; after an error of the transaction's own, nothing more is lent.
+// statements that may write (mayWrite) or that take locks or change settings. After each of the
+// transaction's own statements, the reads that were already waiting when it ended run, one at a time;
+// those arriving meanwhile wait for the next statement's end, so the transaction's next statement waits
+// only for reads older than itself, and none after its last. Nothing of its own runs between a read's
+// savepoint and its release. A read's error is rolled back to its savepoint and answered to that read
+// alone; after an error of the transaction's own, nothing more is lent.
+import { performance } from 'node:perf_hooks';
 import type { DbGate } from './db-gate';
 import type { Queryable, Row, SqlParam } from './db';
 
@@ -42,14 +45,13 @@ type Send = (text: string, params: readonly SqlParam[]) => Promise<Row[]>;
  */
 export function sharingQueryable(gate: DbGate, send: Send, own: string, opts: ShareReads): { tx: Queryable; settled: () => Promise<void> } {
   let chain: Promise<unknown> = Promise.resolve();
-  let ownWaiting = 0;
   let failed = false;
   let ended = false; // fn is done: lend no more, so a stream of reads can never hold off the commit
   let savepoints = 0;
 
-  const lendOne = async (): Promise<boolean> => {
-    if (ownWaiting > 0 || failed || ended) return false;
-    const taken = gate.lend((key, read) => mayShare(key, own, read.text, opts.writes));
+  const lendOne = async (arrivedBy: number): Promise<boolean> => {
+    if (failed || ended) return false;
+    const taken = gate.lend((key, read) => mayShare(key, own, read.text, opts.writes), arrivedBy);
     if (!taken) return false;
     const name = `shared_read_${++savepoints}`;
     // Any failure of the savepoint's own statements leaves the transaction in doubt: lend no more (its
@@ -77,16 +79,17 @@ export function sharingQueryable(gate: DbGate, send: Send, own: string, opts: Sh
       () => !failed,
     );
   };
+  /** The reads waiting when the transaction's last statement ended (those arriving meanwhile wait for the next). */
   const lend = async () => {
-    while (await lendOne());
+    const arrivedBy = performance.now();
+    while (await lendOne(arrivedBy));
   };
 
   return {
     tx: {
       query: <R extends Row>(text: string, params: readonly SqlParam[] = []) => {
-        ownWaiting += 1;
-        const mine = chain.then(() => send(text, params)).finally(() => (ownWaiting -= 1));
-        // Registered before the caller's own await: the next read is lent before its next statement is sent.
+        const mine = chain.then(() => send(text, params));
+        // Registered before the caller's own await: the waiting reads go before its next statement.
         chain = mine.then(lend, () => void (failed = true)).catch(() => void (failed = true)); // never rejects
         return mine as Promise<R[]>;
       },

@@ -130,15 +130,40 @@ function suite(label: 'PGlite' | 'PostgreSQL', open: () => Promise<{ db: Db; cle
       expect(plain).toEqual(['second statement', 'last statement', 'committed', 'other read']);
     });
 
-    test("D34 the import's statements keep priority: one shared read after each of its statements, none after its last", async () => {
+    test("D34 the reads waiting when one of the import's statements ends run before its next; those arriving meanwhile after it; none after its last", async () => {
       const events: string[] = [];
       const held = await holdImport(db, events);
       const reads = [2, 3, 4].map((org) => call(db, events, `org:${org}`, `read ${org}`, count(org)));
       await queued(3);
       held.release();
       await Promise.all([held.done, ...reads]);
-      // One after each of its statements; once its work is done it lends no more and commits.
-      expect(events).toEqual(['second statement', 'read 2', 'last statement', 'read 3', 'committed', 'read 4']);
+      expect(events).toEqual(['second statement', 'read 2', 'read 3', 'read 4', 'last statement', 'committed']);
+      // A read issued between two statements runs after the next one; one issued after its last, after the commit.
+      const later: string[] = [];
+      let issue!: () => void;
+      const issued = new Promise<void>((resolve) => (issue = resolve));
+      let late: Promise<unknown> = Promise.resolve();
+      let after: Promise<unknown> = Promise.resolve();
+      const second = withGateKey(
+        () =>
+          db.transaction(
+            async (tx) => {
+              await tx.query('insert into shared_rows (org_id) values (1)');
+              late = call(db, later, 'org:2', 'read waiting before the second statement', count(2));
+              await issued;
+              await tx.query('insert into shared_rows (org_id) values (1)');
+              later.push('second statement');
+              after = call(db, later, 'org:3', 'read after the last statement', count(3));
+            },
+            { shareReads: { writes: WRITES } },
+          ),
+        IMPORTER,
+      ).then(() => void later.push('committed'));
+      await queued(1);
+      issue();
+      await second;
+      await Promise.all([late, after]);
+      expect(later).toEqual(['second statement', 'read waiting before the second statement', 'committed', 'read after the last statement']);
     });
 
     test('D34 an answer read inside the transaction is not kept past its commit', async () => {
