@@ -171,13 +171,15 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
     query,
     writeGeneration: () => generation,
     // The transaction holds the gate's one slot from BEGIN to COMMIT, so only its own queries reach PGlite.
-    transaction: (fn, opts = {}) =>
-      gate.run(async () => {
+    transaction: (fn, opts = {}) => {
+      // Taken here: a queued operation starts in the context of the one that freed its slot (another key's).
+      const own = currentGateKey();
+      return gate.run(async () => {
         const tx = nextId++; // the worker knows the transaction by its begin request's id
         generation += 1;
         await call({ op: 'begin' }, tx);
         const send = (text: string, params: readonly SqlParam[] = []) => call({ op: 'txQuery', tx, text, params: [...params] });
-        const shared = opts.shareReads ? sharingQueryable(gate, send, currentGateKey(), opts.shareReads) : null;
+        const shared = opts.shareReads ? sharingQueryable(gate, send, own, opts.shareReads) : null;
         let result: Awaited<ReturnType<typeof fn>>;
         try {
           result = await fn(shared?.tx ?? { query: send as Queryable['query'] });
@@ -195,7 +197,8 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
           generation += 1; // the commit is when the writes become visible
         }
         return result;
-      }),
+      }, own);
+    },
     ping: async () => {
       await call({ op: 'ping' });
     },

@@ -94,6 +94,7 @@ function suite(label: 'PGlite' | 'PostgreSQL', open: () => Promise<{ db: Db; cle
       const bad = call(db, events, 'org:2', 'bad read', 'select 1 / (select count(*)::int * 0 from shared_rows) as x');
       const good = call(db, events, 'org:3', 'good read', count(3));
       await queued(2);
+      if (label === 'PostgreSQL') await Promise.all([bad, good]); // their own connections: answered while the import is held
       held.release();
       await held.done;
       expect(String(await bad)).toMatch(/division by zero/);
@@ -103,6 +104,26 @@ function suite(label: 'PGlite' | 'PostgreSQL', open: () => Promise<{ db: Db; cle
     });
 
     if (label !== 'PGlite') return;
+
+    test("D34 an import's transaction that waited its turn behind another organization's call still shares with that organization", async () => {
+      const events: string[] = [];
+      let unblock!: () => void;
+      const unblocked = new Promise<void>((resolve) => (unblock = resolve));
+      let started!: () => void;
+      const blocking = new Promise<void>((resolve) => (started = resolve));
+      const blocker = withGateKey(() => db.transaction(() => (started(), unblocked)), 'org:2');
+      await blocking;
+      const pending = holdImport(db, events); // queued: it starts when org:2's transaction ends
+      await queued(1);
+      unblock();
+      await blocker;
+      const held = await pending;
+      const other = call(db, events, 'org:2', 'other read', count(2));
+      await queued(1);
+      held.release();
+      await Promise.all([held.done, other]);
+      expect(events.indexOf('other read')).toBeLessThan(events.indexOf('last statement'));
+    });
 
     test("D34 never shared: another organization's write, a caller look-up naming the import's table, anon and system calls, and any read of a transaction that does not share", async () => {
       const events: string[] = [];
