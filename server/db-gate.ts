@@ -62,8 +62,17 @@ export interface GateOptions {
   keySlots?: number;
 }
 
+/** D34: a plain read's statement, so a transaction that shares reads (db-share.ts) may run it inside itself. */
+export interface ReadStatement {
+  text: string;
+  params: readonly unknown[];
+}
+
 interface Waiter {
   key: string;
+  read: ReadStatement | undefined;
+  /** Answers the waiter with the outcome of its statement run elsewhere (lend()). */
+  settle: (outcome: Promise<unknown>) => void;
   since: number;
   start: () => void;
   refuse: (err: Error) => void;
@@ -97,7 +106,7 @@ export class DbGate {
   }
 
   /** Runs op in a slot, now or in its key's turn; or refuses it without running it. `key` defaults to the request's (gate-key.ts). */
-  run<T>(op: () => Promise<T>, key: string = currentGateKey()): Promise<T> {
+  run<T>(op: () => Promise<T>, key: string = currentGateKey(), read?: ReadStatement): Promise<T> {
     if (this.#closed) return this.#refuse(new SaturatedError('closed', 'the database is closing'));
     const queue = this.#queues.get(key);
     // Every key still waiting is at its own limit of slots when one is free, so this one may go first.
@@ -111,6 +120,8 @@ export class DbGate {
       const waiter: Waiter = {
         key,
         since: performance.now(),
+        read,
+        settle: (outcome) => void (outcome as Promise<T>).then(resolve, reject),
         start: () => void this.#start(op, key).then(resolve, reject),
         refuse: reject,
         timer: setTimeout(() => {
@@ -126,6 +137,24 @@ export class DbGate {
       }
       this.#queued += 1;
     });
+  }
+
+  /**
+   * D34: takes out of its queue the first waiting plain read (the head of a key's queue, keys in turn)
+   * that arrived by `arrivedBy` (performance.now()) and that `admit` allows, within its deadline, for a
+   * running transaction to run inside itself; the caller must settle it. Undefined when none may.
+   */
+  lend(admit: (key: string, read: ReadStatement) => boolean, arrivedBy: number): { read: ReadStatement; settle: (outcome: Promise<unknown>) => void } | undefined {
+    for (const key of this.#ring) {
+      const w = this.#queues.get(key)?.[0];
+      if (!w?.read || w.since > arrivedBy || !admit(key, w.read) || performance.now() - w.since >= this.queueTimeoutMs) continue;
+      this.#remove(w);
+      clearTimeout(w.timer);
+      const at = this.#ring.indexOf(key);
+      if (at >= 0) this.#ring.push(...this.#ring.splice(at, 1)); // its next one after the other keys'
+      return { read: w.read, settle: w.settle };
+    }
+    return undefined;
   }
 
   stats(): GateStats {

@@ -10,6 +10,8 @@ import { Worker } from 'node:worker_threads';
 import postgres from 'postgres';
 import { lockDataDir } from './data-dir-lock';
 import { DbGate, type GateOptions, type GateStats } from './db-gate';
+import { sharingQueryable, type ShareReads } from './db-share';
+import { currentGateKey } from './gate-key';
 
 export type SqlParam = string | number | boolean | null | Date;
 export type Row = Record<string, unknown>;
@@ -42,6 +44,8 @@ export interface TransactionOptions {
    * (`set local`). PGlite has no statement timeout (one connection, nothing to cancel it from).
    */
   statementTimeoutMs?: number;
+  /** D34, PGlite only: waiting reads of others may run between this transaction's statements (db-share.ts). */
+  shareReads?: ShareReads;
 }
 
 /** D34: PostgreSQL's statement timeout for ordinary calls. */
@@ -155,7 +159,8 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
     const writes = mayWrite(text);
     if (writes) generation += 1;
     try {
-      return (await gate.run(() => call({ op: 'query', text, params: [...params] }))) as R[];
+      // A plain read names its statement, so a transaction sharing reads may run it (db-share.ts).
+      return (await gate.run(() => call({ op: 'query', text, params: [...params] }), currentGateKey(), writes ? undefined : { text, params })) as R[];
     } finally {
       if (writes) generation += 1;
     }
@@ -166,18 +171,21 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
     query,
     writeGeneration: () => generation,
     // The transaction holds the gate's one slot from BEGIN to COMMIT, so only its own queries reach PGlite.
-    transaction: (fn) =>
-      gate.run(async () => {
+    transaction: (fn, opts = {}) => {
+      // Taken here: a queued operation starts in the context of the one that freed its slot (another key's).
+      const own = currentGateKey();
+      return gate.run(async () => {
         const tx = nextId++; // the worker knows the transaction by its begin request's id
         generation += 1;
         await call({ op: 'begin' }, tx);
+        const send = (text: string, params: readonly SqlParam[] = []) => call({ op: 'txQuery', tx, text, params: [...params] });
+        const shared = opts.shareReads ? sharingQueryable(gate, send, own, opts.shareReads) : null;
         let result: Awaited<ReturnType<typeof fn>>;
         try {
-          result = await fn({
-            query: <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
-              call({ op: 'txQuery', tx, text, params: [...params] }) as Promise<R[]>,
-          });
+          result = await fn(shared?.tx ?? { query: send as Queryable['query'] });
+          await shared?.settled(); // a read still in its savepoint finishes before the commit
         } catch (err) {
+          await shared?.settled();
           await call({ op: 'rollback', tx }).catch(() => {}); // fn's error is the one worth reporting
           throw err;
         } finally {
@@ -189,7 +197,8 @@ async function openPglite(dataDir: string, gateOptions: OpenOptions['gate'], wor
           generation += 1; // the commit is when the writes become visible
         }
         return result;
-      }),
+      }, own);
+    },
     ping: async () => {
       await call({ op: 'ping' });
     },

@@ -29,6 +29,8 @@ const APPLY_STATEMENT_TIMEOUT_MS = 30_000;
  * transaction's time); the merge is then done after the commit, in a step of its own (cleanPendingLists).
  */
 const APPLY_GIN_PENDING_LIMIT = '64MB';
+/** D34: the tables the apply writes (the counts through customers' triggers): reads naming none may share it (db-share.ts). */
+export const APPLY_WRITES = ['customers', 'customer_counts', 'customer_tags', 'audit_log'];
 const GIN_INDEXES = ['customers_search_key_trgm_idx', 'customers_phone_trgm_idx', 'customers_tag_keys_idx'];
 
 /**
@@ -152,7 +154,7 @@ export async function commitImport(
       changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
     }, now);
     return { created: ids, written: done };
-  });
+  }, { shareReads: { writes: APPLY_WRITES } });
   if (apply) await cleanPendingLists(db);
   // A version that moved between the check and the write counts as changed since the preview too.
   const lost = toWrite.filter((r) => !written.has(r.existing!.id));
