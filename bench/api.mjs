@@ -8,17 +8,16 @@
 //   API_PHASE_S=5 API_ROUNDS=2            seconds per phase, rounds of (server, bare) per endpoint
 // Budget, each endpoint: PostgreSQL ≥ 0.35× the bare handler's req/s and p99 ≤ 25 ms;
 // PGlite ≥ 0.15× and p99 ≤ 60 ms. With --check the exit code is 1 on any MISS.
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { build } from '../build.mjs';
 import { authHeaders, CUSTOMERS, login, ME, orgIdOf, OWNER } from './lib/crm.mjs';
 import { expectStatus, request } from './lib/http.mjs';
 import { fixedLoadInWorker } from './lib/load.mjs';
-import { startPostgres } from './lib/postgres.mjs';
 import { cpuSecondsOf } from './lib/proc.mjs';
 import { envNumber, table, Verdicts } from './lib/report.mjs';
-import { startBare, startCrm, tempDir } from './lib/servers.mjs';
+import { startBare } from './lib/servers.mjs';
 import { fmtCounts, fmtMs, mergeEntries, summarize } from './lib/stats.mjs';
+import { onBackends, withCrm } from './lib/backends.mjs';
 
 const CONCURRENCY = 50;
 const PHASE_S = envNumber('API_PHASE_S', 5);
@@ -110,33 +109,6 @@ console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average $
 console.log('target CPU: the server process\'s CPU time over the phase (100% = one core); generator busy: the load thread\'s event-loop utilization');
 const verdicts = new Verdicts('api');
 
-const dataDir = tempDir('crm-bench-pglite-');
-try {
-  const server = await startCrm({ dataDir });
-  try {
-    await measure('PGlite', server, verdicts);
-  } finally {
-    await server.stop();
-  }
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
-const pg = await startPostgres();
-if (!pg) {
-  console.log('\nPostgreSQL: no binaries found (PG_BIN, PATH, the Debian layout): not measured');
-  verdicts.figure('PostgreSQL', 'not measured: no binaries found', 'measured', false);
-} else {
-  try {
-    const server = await startCrm({ databaseUrl: pg.url });
-    try {
-      await measure('PostgreSQL', server, verdicts);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await pg.stop();
-  }
-}
+await onBackends(verdicts, (label, db) => withCrm(db, (server) => measure(label, server, verdicts)));
 console.log(`\nload average at the end: ${os.loadavg()[0].toFixed(1)}`);
 verdicts.finish();

@@ -11,21 +11,20 @@
 // logins rather than 50; TRUST_PROXY=1, so addresses differ by X-Forwarded-For.
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { build } from '../build.mjs';
 import { authHeaders, CUSTOMERS, HEALTH, LOGIN, ME, orgIdOf, REFRESH, DEMO_PASSWORD } from './lib/crm.mjs';
 import { expectStatus, json, request } from './lib/http.mjs';
-import { startPostgres } from './lib/postgres.mjs';
 import { table, Verdicts } from './lib/report.mjs';
-import { startCrm, tempDir } from './lib/servers.mjs';
+import { startCrm } from './lib/servers.mjs';
 import { fmtCounts, fmtMs, percentile } from './lib/stats.mjs';
+import { backendsFrom, onBackends } from './lib/backends.mjs';
 
 const FLOOD = 700;
 const MEMBER_EVERY_MS = 100;
 const HEALTH_EVERY_MS = 1000;
 const BUDGET = { memberP99: { PGlite: 1000, PostgreSQL: 300 }, healthMs: 500, loginMs: 2000 };
-const BACKENDS = (process.env.AUTH_BACKENDS ?? 'pglite,postgres').split(',').map((b) => b.trim().toLowerCase());
+const BACKENDS = backendsFrom(process.env.AUTH_BACKENDS);
 const ENV = { TRUST_PROXY: '1', LOGIN_MAX_FAILURES_PER_CLIENT: '5' };
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -98,23 +97,5 @@ async function run(backend, db, verdicts) {
 await build();
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; ${FLOOD} requests per flood`);
 const verdicts = new Verdicts('auth');
-if (BACKENDS.includes('pglite')) {
-  const dataDir = tempDir('crm-bench-auth-');
-  try {
-    await run('PGlite', { dataDir }, verdicts);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-if (BACKENDS.includes('postgres')) {
-  const pg = await startPostgres();
-  if (!pg) console.log('PostgreSQL: not installed, skipped');
-  else {
-    try {
-      await run('PostgreSQL', { databaseUrl: pg.url }, verdicts);
-    } finally {
-      await pg.stop();
-    }
-  }
-}
+await onBackends(verdicts, (label, db) => run(label, db, verdicts), BACKENDS);
 verdicts.finish();

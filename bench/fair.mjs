@@ -12,16 +12,15 @@
 // Budgets: every bystander request 2xx; victim p99 ≤ 1 s on PGlite, ≤ 300 ms on PostgreSQL; health
 // ≤ 500 ms; event-loop delay max ≤ 100 ms; the update import ≤ 5 s on PGlite; the same file again
 // changes nothing; a correct login during a flood ≤ 2 s. --quick: smaller attacks (a smoke run).
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { build } from '../build.mjs';
 import { ATTACKER, calls, send, signIn, VICTIM, ADDRESS } from './lib/fair-calls.mjs';
 import { startBystanders } from './lib/fair-victim.mjs';
 import { ATTACK_TIMEOUT_MS, GROUPS, SCENARIOS, SIZES } from './lib/fair-scenarios.mjs';
-import { startPostgres } from './lib/postgres.mjs';
 import { table, Verdicts } from './lib/report.mjs';
-import { startBare, startCrm, tempDir } from './lib/servers.mjs';
+import { startBare, startCrm } from './lib/servers.mjs';
 import { fmtCounts, fmtMs, percentile } from './lib/stats.mjs';
+import { onBackends } from './lib/backends.mjs';
 
 const args = process.argv.slice(2);
 const dbArg = args.includes('--db') ? args[args.indexOf('--db') + 1] : null;
@@ -166,27 +165,6 @@ console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average $
 const verdicts = new Verdicts('fair');
 const t0 = performance.now();
 
-if (!dbArg || dbArg === 'pglite') {
-  const dataDir = tempDir('crm-bench-fair-');
-  try {
-    await runBackend('PGlite', () => startCrm({ dataDir, env: SERVER_ENV }), verdicts);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-if (!dbArg || dbArg === 'postgres') {
-  const pg = await startPostgres();
-  if (!pg) {
-    console.log('PostgreSQL: no binaries found (PG_BIN, PATH, the Debian layout): not measured');
-    verdicts.figure('PostgreSQL', 'not measured: no binaries found', 'measured', false);
-  } else {
-    try {
-      await runBackend('PostgreSQL', () => startCrm({ databaseUrl: pg.url, env: SERVER_ENV }), verdicts);
-    } finally {
-      await pg.stop();
-    }
-  }
-}
+await onBackends(verdicts, (label, db) => runBackend(label, () => startCrm({ ...db, env: SERVER_ENV }), verdicts), dbArg ? [dbArg] : undefined);
 console.log(`${((performance.now() - t0) / 60_000).toFixed(1)} min; load average at the end ${os.loadavg()[0].toFixed(1)}`);
 verdicts.finish();

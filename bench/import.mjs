@@ -4,13 +4,11 @@
 // (IMPORT_MAX_COLUMNS columns filling 5 MB) and a 5 MB header of commas (refused). Meanwhile a second
 // client asks /api/health/ on a new connection every 100 ms; its slowest answer is printed per step.
 //   node bench/import.mjs [--check]      budget: the update import ≤ 5 s; the second send changes nothing
-import { rmSync } from 'node:fs';
 import { build } from '../build.mjs';
 import { API, authHeaders, HEALTH, login, orgIdOf } from './lib/crm.mjs';
 import { json, request } from './lib/http.mjs';
-import { startPostgres } from './lib/postgres.mjs';
 import { Verdicts } from './lib/report.mjs';
-import { startCrm, tempDir } from './lib/servers.mjs';
+import { onBackends, withCrm } from './lib/backends.mjs';
 
 const ROWS = 10_000;
 const MAX_COLUMNS = 200;
@@ -65,28 +63,5 @@ async function measure(label, server, verdicts) {
 
 await build();
 const verdicts = new Verdicts('import');
-const dataDir = tempDir('crm-bench-import-');
-try {
-  const server = await startCrm({ dataDir });
-  try {
-    await measure('PGlite', server, verdicts);
-  } finally {
-    await server.stop();
-  }
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
-const pg = await startPostgres();
-if (pg) {
-  try {
-    const server = await startCrm({ databaseUrl: pg.url });
-    try {
-      await measure('PostgreSQL', server, verdicts);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await pg.stop();
-  }
-} else console.log('PostgreSQL: no binaries found: not measured');
+await onBackends(verdicts, (label, db) => withCrm(db, (server) => measure(label, server, verdicts)));
 verdicts.finish();

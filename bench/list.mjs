@@ -12,17 +12,15 @@
 //   LIST_COUNT=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
 // Budget: p99 ≤ 50 ms on PostgreSQL, ≤ 150 ms on PGlite (checked for both the sequential and the
 // concurrent runs). With --check the exit code is 1 on any MISS.
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../build.mjs';
 import { authHeaders, CUSTOMERS, login, orgIdOf, ORG_NAME, OWNER } from './lib/crm.mjs';
 import { json, request } from './lib/http.mjs';
 import { fixedLoadInWorker } from './lib/load.mjs';
-import { startPostgres } from './lib/postgres.mjs';
 import { envNumber, table, Verdicts } from './lib/report.mjs';
-import { startCrm, tempDir } from './lib/servers.mjs';
 import { fmtCounts, fmtMs, summarize } from './lib/stats.mjs';
+import { onBackends, withCrm } from './lib/backends.mjs';
 
 const COUNT = envNumber('LIST_COUNT', 200_000);
 const REQUESTS = envNumber('LIST_REQUESTS', 200);
@@ -195,41 +193,15 @@ await build();
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}`);
 const verdicts = new Verdicts('list');
 
-const dataDir = tempDir('crm-bench-list-');
-try {
-  const seeding = await startCrm({ dataDir });
-  await seeding.stop();
+await onBackends(verdicts, async (label, db) => {
   const t0 = performance.now();
-  await fillPglite(dataDir);
-  console.log(`PGlite: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const server = await startCrm({ dataDir });
-  try {
-    await measure('PGlite', server, verdicts);
-  } finally {
-    await server.stop();
-  }
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
-
-const pg = await startPostgres();
-if (!pg) {
-  console.log('\nPostgreSQL: no binaries found (PG_BIN, PATH, the Debian layout): not measured');
-  verdicts.figure('PostgreSQL', 'not measured: no binaries found', 'measured', false);
-} else {
-  try {
-    const server = await startCrm({ databaseUrl: pg.url });
-    try {
-      const t0 = performance.now();
-      await fillPostgres(pg.url);
-      console.log(`\nPostgreSQL: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      await measure('PostgreSQL', server, verdicts);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await pg.stop();
-  }
-}
+  if (db.dataDir) {
+    // PGlite: the seeded directory is filled while no server holds it.
+    await withCrm(db, async () => {});
+    await fillPglite(db.dataDir);
+  } else await withCrm(db, () => fillPostgres(db.databaseUrl));
+  console.log(`\n${label}: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  await withCrm(db, (server) => measure(label, server, verdicts));
+});
 console.log(`\nload average at the end: ${os.loadavg()[0].toFixed(1)}`);
 verdicts.finish();

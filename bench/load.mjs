@@ -10,20 +10,18 @@
 //   LOAD_BACKENDS=pglite,postgres   (both by default; PostgreSQL is a throwaway cluster, lib/postgres.mjs)
 //   LOAD_SERVER_LOG=<dir>   keeps each server's output there (load-pglite.log, load-postgresql.log)
 // With --check the exit code is 1 on any MISS.
-import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../build.mjs';
-import { startPostgres } from './lib/postgres.mjs';
 import { envNumber, Verdicts } from './lib/report.mjs';
-import { tempDir } from './lib/servers.mjs';
 import { printSustainedLoad, runSustainedLoad } from './lib/sustained-load.mjs';
+import { backendsFrom, onBackends } from './lib/backends.mjs';
 
 const positional = process.argv.slice(2).find((a) => /^\d+(\.\d+)?$/.test(a));
 const DURATION_S = positional ? Number(positional) : envNumber('LOAD_DURATION_S', 60);
 const CLIENTS = envNumber('LOAD_CLIENTS', 200);
 const SESSIONS = Math.min(CLIENTS, envNumber('LOAD_SESSIONS', CLIENTS));
-const BACKENDS = (process.env.LOAD_BACKENDS ?? 'pglite,postgres').split(',').map((b) => b.trim().toLowerCase());
+const BACKENDS = backendsFrom(process.env.LOAD_BACKENDS);
 
 await build();
 const verdicts = new Verdicts('load');
@@ -32,28 +30,11 @@ console.log(`SEED=demo; ${CLIENTS} clients, ${SESSIONS} sessions, ${DURATION_S} 
 const log = (line) => console.log(line);
 const keepLog = (backend) => (process.env.LOAD_SERVER_LOG ? path.join(process.env.LOAD_SERVER_LOG, `load-${backend.toLowerCase()}.log`) : null);
 
-if (BACKENDS.includes('pglite')) {
-  const dataDir = tempDir('crm-bench-load-');
-  try {
-    printSustainedLoad(await runSustainedLoad({ backend: 'PGlite', dataDir, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, log, keepLog: keepLog('PGlite') }), verdicts);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-if (BACKENDS.includes('postgres')) {
-  const cluster = await startPostgres();
-  if (!cluster) {
-    console.log('');
-    console.log(`PostgreSQL: not run, no server binaries (install postgresql or set PG_BIN) ${verdicts.figure('PostgreSQL run', 'not run (no server binaries)', 'runs', false)}`);
-  } else {
-    try {
-      printSustainedLoad(await runSustainedLoad({ backend: 'PostgreSQL', databaseUrl: cluster.url, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, log, keepLog: keepLog('PostgreSQL') }), verdicts);
-    } finally {
-      await cluster.stop();
-    }
-  }
-}
+await onBackends(
+  verdicts,
+  async (backend, db) => printSustainedLoad(await runSustainedLoad({ backend, ...db, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, log, keepLog: keepLog(backend) }), verdicts),
+  BACKENDS,
+);
 
 console.log('');
 console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (1, 5, 15 min)`);
