@@ -53,8 +53,11 @@ const firstBundleShared = {
   },
 };
 
-/** esbuild options for the browser app; bench/ reuses them for the React floor. */
-export function appOptions({ dev = false, entryPoints, outdir } = {}) {
+/**
+ * esbuild options for the browser app; bench/ reuses them for the React floor. `layout: false` leaves
+ * out firstBundleShared: the imports as written (test/rules/module-graph.test.ts).
+ */
+export function appOptions({ dev = false, entryPoints, outdir, layout = true } = {}) {
   return {
     entryPoints: entryPoints ?? { main: path.join(root, 'src/main.tsx'), app: path.join(root, 'static/app.css') },
     outdir: outdir ?? path.join(dist, 'assets'),
@@ -73,7 +76,7 @@ export function appOptions({ dev = false, entryPoints, outdir } = {}) {
     charset: 'utf8',
     define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
     logLevel: 'warning',
-    plugins: [firstBundleShared],
+    plugins: layout ? [firstBundleShared] : [],
   };
 }
 
