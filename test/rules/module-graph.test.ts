@@ -1,8 +1,10 @@
 // STYLE the app's module graph, read from one esbuild build of src/main.tsx with build.mjs's options
 // (its metafile), counting static imports and import() alike: no cycle, no import of a higher layer,
-// no page folder importing another. The layers are listed in docs/development.md. The build leaves out
-// build.mjs's chunk-layout import (firstBundleShared), which is not in the source.
+// no page folder importing another; and no import for side effects alone. The layers are listed in
+// docs/development.md. The build leaves out build.mjs's chunk-layout import (firstBundleShared), which
+// is not in the source.
 import * as esbuild from 'esbuild';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -109,5 +111,13 @@ describe('STYLE module graph', () => {
 
   test('STYLE no page folder imports another (a module shared by pages goes below pages/)', () => {
     expect(imports((from, to) => pageFolder(from) !== undefined && pageFolder(to) !== undefined && pageFolder(from) !== pageFolder(to))).toEqual([]);
+  });
+
+  test('STYLE no module of src/ imports one of ours for its side effects alone (chunk layout is build.mjs\'s)', () => {
+    const src = path.join(root, 'src');
+    const bare = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((rel) => /\.tsx?$/.test(rel))
+      .flatMap((rel) => [...readFileSync(path.join(src, rel), 'utf8').matchAll(/^import\s+['"](\.[^'"]*)['"]/gm)].map((m) => `src/${rel} → ${m[1]}`));
+    expect(bare).toEqual([]);
   });
 });
