@@ -30,11 +30,14 @@ function lazyEntries() {
 }
 
 /**
- * Every lazily loaded entry also imports app/start.tsx, so each reaches the whole first bundle and
- * esbuild keeps that in ONE file shared by all of them (it is loaded already when they are). Without
- * it an entry that does not use React (session/lock.ts, telemetry/sentry.ts) splits esbuild's
- * CommonJS helpers, which every entry reaches, into a file of their own before the login form.
- * (The screens' `import '../ui/first-bundle'` does the same for them.)
+ * The app's chunk layout is decided here (and by which modules app/ loads with import()), nowhere in
+ * the source. esbuild puts a module that several entries use (every import() target is an entry) into
+ * a file chosen by WHICH entries use it, so the first bundle would be cut into several files, each
+ * loaded before the login form (bench/bundle.mjs budget), and an entry without React (session/lock.ts,
+ * telemetry/sentry.ts) would split esbuild's CommonJS helpers into one more. So every import() target
+ * also imports app/start.tsx (everything main.tsx runs), appended at build time: each reaches the whole
+ * first bundle, and esbuild keeps it in ONE file shared by all (loaded already when they are). Nothing
+ * to name when a screen is added; test/rules/module-graph.test.ts builds without it (it is no import).
  */
 const firstBundleShared = {
   name: 'first-bundle-shared',
@@ -53,8 +56,11 @@ const firstBundleShared = {
   },
 };
 
-/** esbuild options for the browser app; bench/ reuses them for the React floor. */
-export function appOptions({ dev = false, entryPoints, outdir } = {}) {
+/**
+ * esbuild options for the browser app; bench/ reuses them for the React floor. `layout: false` leaves
+ * out firstBundleShared: the imports as written (test/rules/module-graph.test.ts).
+ */
+export function appOptions({ dev = false, entryPoints, outdir, layout = true } = {}) {
   return {
     entryPoints: entryPoints ?? { main: path.join(root, 'src/main.tsx'), app: path.join(root, 'static/app.css') },
     outdir: outdir ?? path.join(dist, 'assets'),
@@ -73,7 +79,7 @@ export function appOptions({ dev = false, entryPoints, outdir } = {}) {
     charset: 'utf8',
     define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
     logLevel: 'warning',
-    plugins: [firstBundleShared],
+    plugins: layout ? [firstBundleShared] : [],
   };
 }
 
@@ -86,7 +92,7 @@ function writeHtml(metafile, dev) {
   if (!js || !css) throw new Error('build: entry outputs not found in metafile');
   const theme = esbuild.transformSync(readFileSync(path.join(root, 'src/boot/theme.js'), 'utf8'), { minify: true }).code.trim();
   // The chunks the entry imports statically (the one shared with the lazy screens, see
-  // src/ui/first-bundle.ts) are fetched with it rather than after it: one round trip before the login form.
+  // firstBundleShared) are fetched with it rather than after it: one round trip before the login form.
   const preload = [];
   const visit = (file) => {
     for (const i of metafile.outputs[file].imports) {

@@ -1,5 +1,5 @@
-// The entry. All it runs is in app/start.tsx, which the lazily loaded screens reach too (through
-// ui/first-bundle.ts), so this file stays a few bytes and the JS before the login form is one file.
+// The entry. All it runs is in app/start.tsx, which build.mjs (firstBundleShared) keeps in one file
+// shared with the lazily loaded screens, so this file stays a few bytes.
 import { start } from './app/start';
 
 start();

@@ -13,6 +13,7 @@ import { OfflineBanner } from '../ui/offline-banner';
 import { SessionExpiredDialog } from '../ui/session-expired';
 import { Spinner } from '../ui/spinner';
 import { toast, Toaster } from '../ui/toast';
+import { preloadScreen } from './preload';
 import { screen, SHELL_ROUTES } from './routes';
 
 // Everything behind the login form comes from the lazy group (lazy.ts).
@@ -46,7 +47,7 @@ export function AppRoutes() {
   if (pathname === '/login') {
     return (
       <PublicOnly>
-        <LoginPage />
+        <LoginPage preloadScreen={preloadScreen} />
       </PublicOnly>
     );
   }

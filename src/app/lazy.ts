@@ -1,7 +1,5 @@
 // Everything behind the login screen as one lazily loaded group (the Session Expired dialog too),
-// except screens big enough for a chunk of their own (the customers list: routes.ts). Each lazy entry
-// imports ui/first-bundle.ts first, so all share one file with the first bundle (see there).
-import '../ui/first-bundle';
+// except screens big enough for a chunk of their own (routes.ts).
 export { ShellScreen } from './shell-screen';
 export { default as OrgPickerPage } from '../pages/org-picker/OrgPickerPage';
 export { default as SmsPage } from '../pages/sms/SmsPage';

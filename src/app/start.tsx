@@ -1,6 +1,6 @@
 // Boot: the theme is already on <html> (inline script, D11); render, then start the background work.
-// main.tsx only calls start(): ui/first-bundle.ts names this module, so everything the login form
-// needs (React DOM too) is in the one file shared with the lazily loaded screens (see there).
+// main.tsx only calls start(): build.mjs (firstBundleShared) keeps everything the login form needs
+// (React DOM too) in one file shared with the lazily loaded screens (see there).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startConnectivity } from '../http/connectivity';

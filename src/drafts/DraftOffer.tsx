@@ -1,7 +1,5 @@
 // D41: 'Restore your unsaved changes from {time}?' with Restore and Discard, above the form whose draft
-// it is. Loaded only when a draft is waiting (use-draft.tsx), so it costs the forms nothing otherwise;
-// ui/first-bundle.ts comes first, as in every lazily loaded entry.
-import '../ui/first-bundle';
+// it is. Loaded only when a draft is waiting (use-draft.tsx), so it costs the forms nothing otherwise.
 
 export const DRAFT_RESTORE = 'Restore';
 export const DRAFT_DISCARD = 'Discard';

@@ -57,7 +57,7 @@ function expectOwnChunkUnderLimit(page: string) {
 }
 
 describe('chunks', () => {
-  test('STYLE the first bundle is the entry plus one file shared with the lazily loaded screens (ui/first-bundle.ts)', () => {
+  test('STYLE the first bundle is the entry plus one file shared with the lazily loaded screens (build.mjs firstBundleShared)', () => {
     const first = [...firstBundle()].filter(hasAppCode);
     expect(first.length, first.join(', ')).toBeLessThanOrEqual(2);
   });

@@ -11,7 +11,7 @@ import { MSG_ADDED, MSG_EDITED, MSG_GONE, MSG_OFFLINE, RECONNECT_CHECK_MS } from
 import EditCustomerPage from '../../src/pages/customers/EditCustomerPage';
 import { CONFLICT_TITLE } from '../../src/pages/customers/form/ConflictPanel';
 import { DUPLICATE_DEBOUNCE_MS } from '../../src/pages/customers/form/DuplicateWarning';
-import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
+import { LEAVE_TITLE } from '../../src/ui/leave-dialog';
 import { TEXT_FIELDS, FIELD_LABELS, validateCustomer, EMPTY_VALUES, changedFields, toInput, toValues } from '../../src/pages/customers/form/values';
 import { customerKeys } from '../../src/api/customers';
 import { createQueryCache, QUERY_FRESH_MS } from '../../src/query/cache';

@@ -14,7 +14,7 @@ import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
 import CustomerDashboardPage from '../../src/pages/customers/CustomerDashboardPage';
 import EditCustomerPage from '../../src/pages/customers/EditCustomerPage';
 import { CONFLICT_TITLE } from '../../src/pages/customers/form/ConflictPanel';
-import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
+import { LEAVE_TITLE } from '../../src/ui/leave-dialog';
 import { createQueryCache } from '../../src/query/cache';
 import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';

@@ -6,7 +6,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_WORDS, PERMISSIONS, ROLES } from '../../contract/permissions';
-import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
+import { LEAVE_TITLE } from '../../src/ui/leave-dialog';
 import { PERMISSION_AREAS } from '../../contract/team';
 import { MSG_RESET, MSG_SAVED } from '../../src/pages/permissions/PermissionsPage';
 import PermissionsPage from '../../src/pages/permissions/PermissionsPage';

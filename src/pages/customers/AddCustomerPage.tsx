@@ -1,6 +1,4 @@
-// SPEC §2 Add Customer (customers/new, customers:create; the route table guards it). A lazily loaded
-// chunk of its own with the form (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
-import '../../ui/first-bundle';
+// SPEC §2 Add Customer (customers/new, customers:create; the route table guards it).
 import { Page } from '../../ui/page';
 import { CustomerForm } from './CustomerForm';
 

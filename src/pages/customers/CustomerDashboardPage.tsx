@@ -1,8 +1,6 @@
 // SPEC §2 Customer Dashboard (customers/{id}, customers:view): D22 the record, D24 notes and timeline,
 // D25 delete with Undo. D12: a bad id, and a missing, deleted or other organization's customer (the
 // server answers 404 for each), show the not-found state. D9: Edit and Delete only for who may.
-// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
-import '../../ui/first-bundle';
 import type { Customer } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isHttpError } from '../../http/errors';

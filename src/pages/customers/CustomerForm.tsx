@@ -15,10 +15,10 @@ import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { navigate } from '../../router/location';
 import { Field, useForm, type Form } from '../../ui/form';
+import { useLeaveGuard } from '../../ui/leave-guard';
 import { toast } from '../../ui/toast';
 import { Conflict, preloadConflict } from './form/conflict';
 import { DuplicateWarning } from './form/DuplicateWarning';
-import { useLeaveGuard } from './form/leave-guard';
 import { TagInput } from './form/TagInput';
 import { onlyRequestFailed, useOnline } from './form/use-online';
 import {

@@ -2,8 +2,6 @@
 // sortable columns, 25/50/100 a page, all in the URL. D25: the 'Deleted' view with Restore
 // (customers:delete). D27: Export CSV (customers:export) and Import (customers:create). D9: only what
 // the person may do is offered. States: loading, empty, no match, error with Retry.
-// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
-import '../../ui/first-bundle';
 import { useEffect, useState } from 'react';
 import type { CustomerListItem, PersonRef } from '../../../contract/customers';
 import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';

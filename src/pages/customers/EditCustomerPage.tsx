@@ -1,7 +1,5 @@
 // SPEC §2 Edit Customer (customers/{id}/edit, customers:update; the route table guards it). D12: a bad
 // id, or a customer that is missing, deleted or another organization's (404), is the not-found state.
-// A chunk of its own with the form (app/routes.ts); ui/first-bundle.ts comes first.
-import '../../ui/first-bundle';
 import { useState } from 'react';
 import type { Customer } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';

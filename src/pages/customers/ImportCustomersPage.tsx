@@ -1,8 +1,6 @@
 // D27 Import (customers/import, customers:create): upload a CSV, preview each row with its errors and
 // duplicates, choose to skip or update the duplicates, commit, and read the summary. Nothing is written
 // until the commit, and the commit writes all rows or none.
-// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
-import '../../ui/first-bundle';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import type { ImportDuplicateMode, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';

@@ -1,8 +1,6 @@
 // D32 Dashboard: customers by status, new this week and this month, the most recently updated
 // customers, and (audit:view) the latest activity, each linking to its page; all from one call. Parts
 // the API returns null for (no permission) are not shown; a new organization gets an honest empty state.
-// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
-import '../../ui/first-bundle';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AuditEntryView, DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';

@@ -3,8 +3,6 @@
 // new person (first name, password twice, PASSWORD_MIN_LENGTH); 'Sign in as … to join' when the email
 // has an account; a clear message for a used, revoked, expired or unknown link, and for a signed-in
 // person with another email (offering to sign out). After joining: that organization's dashboard.
-// A lazily loaded chunk of its own (app/App.tsx); ui/first-bundle.ts comes first, as in app/lazy.ts.
-import '../../ui/first-bundle';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { FIRST_NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AcceptedInvitation, type InvitationLookup, type InvitationStatus } from '../../../contract/team';
 import { invitationApi } from '../../api/team';

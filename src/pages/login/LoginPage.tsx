@@ -2,7 +2,6 @@
 // from the same tiny useForm and Field as every other form (bundle budget).
 import { useEffect, useRef } from 'react';
 import { isAbortError } from '../../http/errors';
-import { preloadScreen } from '../../app/preload';
 import { KEYS, readRedirect } from '../../lib/storage';
 import { useDocumentTitle } from '../../router/route-focus';
 import { MSG_LOGIN_FAILED } from '../../session/login';
@@ -22,7 +21,8 @@ export function validateLogin({ email, password }: LoginValues): FormErrors<Logi
   return { email: email.trim() ? undefined : 'Email is required', password: password ? undefined : 'Password is required' };
 }
 
-export default function LoginPage() {
+/** `preloadScreen` starts loading the code of the screen at a path (the app gives it). */
+export default function LoginPage({ preloadScreen = () => undefined }: { preloadScreen?: (path: string) => void }) {
   const { login, storage } = useSessionActions();
   const pending = useRef<AbortController | null>(null);
   useDocumentTitle('Login');

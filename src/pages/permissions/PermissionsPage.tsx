@@ -3,8 +3,7 @@
 // permissions:manage it is edited and saved as a whole, or reset to D10's defaults after a
 // confirmation; without it, or on a fixed row (the owner has everything), the boxes are disabled.
 // After a save or reset the session reloads its profile, so a change to one's own role shows at once
-// in the sidebar and buttons. D41: an edited matrix is kept as a draft. A lazily loaded chunk of its own.
-import '../../ui/first-bundle';
+// in the sidebar and buttons. D41: an edited matrix is kept as a draft.
 import { useState } from 'react';
 import { PERMISSION_WORDS, type Permission, type Role } from '../../../contract/permissions';
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
@@ -14,7 +13,7 @@ import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { useCan, useSession, useSessionActions } from '../../session/use-session';
 import { Dialog } from '../../ui/dialog';
-import { useLeaveGuard } from '../customers/form/leave-guard';
+import { useLeaveGuard } from '../../ui/leave-guard';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';

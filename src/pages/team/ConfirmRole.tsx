@@ -1,8 +1,5 @@
 // D28: a role that gives everything (Owner), or changes one's own access, is asked for first; the role
-// menu keeps the old role until the answer (MembersTable). Loaded the first time it is asked, apart from
-// the page: ui/first-bundle.ts comes first, and the role's name comes as a prop (a module shared with
-// the page would be cut into one more file for it).
-import '../../ui/first-bundle';
+// menu keeps the old role until the answer (MembersTable).
 import type { Member } from '../../../contract/team';
 import { Dialog } from '../../ui/dialog';
 

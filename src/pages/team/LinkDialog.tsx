@@ -1,6 +1,4 @@
-// D28: the dialog that shows an invitation's link once (made or renewed), with Copy. Loaded the first
-// time it is needed, apart from the page (TeamPage): ui/first-bundle.ts comes first.
-import '../../ui/first-bundle';
+// D28: the dialog that shows an invitation's link once (made or renewed), with Copy.
 import { useRef, useState } from 'react';
 import { INVITATION_LIFETIME_DAYS, type IssuedInvitation } from '../../../contract/team';
 import { Dialog } from '../../ui/dialog';

@@ -3,9 +3,7 @@
 // a role menu per member and Remove with a confirmation (RemoveDialog.tsx). D9: what a person may not do
 // is not offered (offers.ts); the server's refusals are shown in words. D15: captions and headers,
 // dialogs that trap and return focus, announcements. The dialogs shown rarely (the link, the role
-// question) load the first time they are needed, so the page's own chunk stays small.
-// A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
-import '../../ui/first-bundle';
+// question) load the first time they are needed.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { IssuedInvitation, Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';

@@ -1,7 +1,5 @@
 // D25 D24 D15: "Delete …?" asked in a real dialog (focus in, Escape cancels, focus back to the opener);
-// Cancel is focused first, so Enter never deletes by accident. Loaded when first asked (a lazily loaded
-// entry, so ui/first-bundle.ts comes first), which keeps the customer page's chunk under its budget.
-import '../../../ui/first-bundle';
+// Cancel is focused first, so Enter never deletes by accident. Loaded when first asked.
 import type { ReactNode } from 'react';
 import { Dialog } from '../../../ui/dialog';
 import { Problem } from './failure';

@@ -1,8 +1,7 @@
 // D31: someone saved this customer after the person opened it. Say who and when, show each field they
 // changed beside what the person has in the form, and let the person choose: save their own changes on
 // top (fields they did not touch keep the other person's values), or load the current record. Loaded
-// the first time it is needed, apart from the form (CustomerForm): ui/first-bundle.ts comes first.
-import '../../../ui/first-bundle';
+// the first time it is needed.
 import { useEffect, useRef } from 'react';
 import type { Customer, CustomerInput, CustomerInputField } from '../../../../contract/customers';
 

@@ -2,7 +2,7 @@
 // navigate(), D42 Back and Forward) waits for "Leave without saving?", and the browser's own unload (reload, close, another
 // address) asks through beforeunload.
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { blockNavigation } from '../../../router/location';
+import { blockNavigation } from '../router/location';
 
 type LeaveProps = { onStay: () => void; onLeave: () => void; what?: string };
 
@@ -13,7 +13,7 @@ function AskTheBrowser({ onStay, onLeave }: LeaveProps) {
 }
 
 // The dialog is rarely shown, so it loads when first needed and costs the form page nothing.
-const LeaveDialog = lazy<ComponentType<LeaveProps>>(() => import('./LeaveDialog').catch(() => ({ default: AskTheBrowser })));
+const LeaveDialog = lazy<ComponentType<LeaveProps>>(() => import('./leave-dialog').catch(() => ({ default: AskTheBrowser })));
 
 /**
  * `onLeave`: the person chose to leave without saving (D41: their draft goes too); `what` names what was

@@ -1,8 +1,6 @@
 // "Leave without saving?" as the app's dialog (D15: focus moves in and returns, Escape stays). Loaded
-// the first time it is needed, apart from the form (leave-guard.tsx). A lazily loaded entry, so
-// ui/first-bundle.ts comes first (else esbuild cuts React into one more file before the login form).
-import '../../../ui/first-bundle';
-import { Dialog } from '../../../ui/dialog';
+// the first time it is needed (leave-guard.tsx).
+import { Dialog } from './dialog';
 
 export const LEAVE_TITLE = 'Leave without saving?';
 
