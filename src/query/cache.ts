@@ -132,7 +132,7 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
 
   const isStale = (key: QueryKey) => {
     const s = entries.get(hashKey(key))?.snap;
-    return !s || s.status !== 'success' || Date.now() - s.updatedAt >= freshMs;
+    return s?.status !== 'success' || Date.now() - s.updatedAt >= freshMs;
   };
 
   function subscribe(key: QueryKey, listener: () => void): () => void {
