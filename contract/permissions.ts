@@ -44,7 +44,6 @@ export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const isPermission = (value: unknown): value is Permission => (PERMISSIONS as readonly unknown[]).includes(value);
-export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
 
 /** D10 defaults: owner all; admin all but permissions:manage; member the daily work; viewer looks only. */
 export const DEFAULT_ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {

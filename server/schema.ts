@@ -6,7 +6,7 @@ import { fieldError } from './http';
 
 export type Check<T> = (value: unknown, field: string) => T;
 // `any`, not `unknown`: an inline check such as withDefault(bool(), true) would otherwise infer its T from this.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: see the line above
 export type Shape = Record<string, Check<any>>;
 export type Parsed<S extends Shape> = { [K in keyof S]: S[K] extends Check<infer T> ? T : never };
 

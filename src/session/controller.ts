@@ -223,8 +223,6 @@ export function createSession(deps: SessionDeps) {
 
   // D9: the checks really check.
   const can = (permission: Permission) => store.getState().permissions.includes(permission);
-  const hasFeature = (feature: string) => store.getState().features.includes(feature);
-  const hasRole = (role: string) => store.getState().role === role;
 
   return {
     store,
@@ -238,8 +236,6 @@ export function createSession(deps: SessionDeps) {
     selectOrg,
     switchOrg,
     can,
-    hasFeature,
-    hasRole,
     /** D21: the organization this tab sends as X-Organization-ID. */
     tabOrgId: () => tabOrgId,
   };

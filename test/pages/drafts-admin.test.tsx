@@ -22,8 +22,6 @@ import { ALL_PERMISSIONS, pageSession, WITH_ORG } from '../helpers/session';
 const LESS = ALL_PERMISSIONS.filter((p) => p !== 'team:manage' && p !== 'permissions:manage');
 const drafts = () => Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'));
 const OFFER = /^Restore your unsaved changes from .+\?$/;
-/** The restore question: its code loads when first needed, so it is waited for. */
-const findOffer = () => screen.findByText(OFFER);
 /** No question, once anything loading has had its turn. */
 async function expectNoOffer() {
   await act(() => new Promise((resolve) => setTimeout(resolve, 0)));

@@ -278,7 +278,7 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     expect(within(done).getByRole('link', { name: 'Jane Smith' }).getAttribute('href')).toBe('/customers/7');
   });
 
-  it('issue 17 the problems come right after the line number, before the values, so a wide table never hides them', async () => {
+  it('D44 the problems come right after the line number, before the values, so a wide table never hides them', async () => {
     show(as(), (r) => (r.preview = WITH_ERRORS));
     choose(csvFile());
     const table = await screen.findByRole('table');

@@ -182,7 +182,6 @@ interface Fields {
   status: Status;
   tags: string[];
 }
-const FIELD_KEYS = ['name', 'email', 'phone', 'city', 'status', 'tags'] as const;
 
 interface KnownCustomer {
   id: number;

@@ -108,7 +108,7 @@ const invite = defineRoute({
 const pendingInvitation = async (tx: Queryable, caller: { org: { id: number; role: string } }, id: number, what: string) => {
   await lockTeam(tx, caller.org.id);
   const found = await findInvitation(tx, caller.org.id, id);
-  if (!found || found.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
+  if (found?.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
   if (found.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly(`${what} an owner's invitation`);
   return found;
 };

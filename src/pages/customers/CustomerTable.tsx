@@ -1,7 +1,7 @@
 // The customers list's tables and pager. Under 640px the rows stack (see .data-table in app.css).
 import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
-import { mailtoHref, telHref } from '../../lib/contact-links';
+import { mailtoHref } from '../../lib/contact-links';
 import { Link } from '../../router/Link';
 import { PhoneLink } from './PhoneLink';
 import { STATUS_LABELS } from './ListToolbar';
@@ -17,7 +17,7 @@ const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
 /** A list row as the table reads it. `created_at` is shown once the list's rows carry it (asked of the contract). */
 type Row = CustomerListItem & { created_at?: string };
 
-const When = ({ at }: { at: string | undefined | null }) => (at ? <time dateTime={at}>{dateFormat.format(new Date(at))}</time> : <>{NONE}</>);
+const When = ({ at }: { at: string | undefined | null }) => (at ? <time dateTime={at}>{dateFormat.format(new Date(at))}</time> : NONE);
 
 /** An email that may wrap after its @ and before a dot of its domain when the table is narrow. */
 const breakableEmail = (email: string) => {

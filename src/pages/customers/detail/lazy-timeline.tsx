@@ -1,5 +1,5 @@
 // D24: the notes-and-history section is below the record and not needed for the first paint, so its
-// code (the timeline, the notes, the audit words) loads apart from the page's (issue 21: each page ≤ 10 KB
+// code (the timeline, the notes, the audit words) is a chunk of its own (each page ≤ 10 KB
 // gzip). Its import starts when the page's module loads, alongside the page's own data call, so no
 // request waits for another; by the time the customer is shown it is usually here and renders at once.
 // Until then the section shows its heading and the timeline's own loading words; if the code cannot
