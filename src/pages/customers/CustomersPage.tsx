@@ -5,7 +5,7 @@
 // A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
 import '../../ui/first-bundle';
 import { useEffect, useState } from 'react';
-import type { CustomerListItem, PersonRef } from '../../../contract/customers';
+import { RESTORE_WINDOW_DAYS, type CustomerListItem, type PersonRef } from '../../../contract/customers';
 import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
@@ -111,7 +111,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
         {state.deleted ? (
           <>
             <p className="list-message-title">No deleted customers.</p>
-            <p className="muted">Customers deleted in the last 30 days can be restored from here.</p>
+            <p className="muted">Customers deleted in the last {RESTORE_WINDOW_DAYS} days can be restored from here.</p>
           </>
         ) : filtered ? (
           <>

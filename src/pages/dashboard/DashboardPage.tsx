@@ -4,7 +4,7 @@
 // A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
 import '../../ui/first-bundle';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AuditEntryView, DashboardData } from '../../../contract/customers';
+import { NEW_THIS_MONTH_DAYS, NEW_THIS_WEEK_DAYS, type AuditEntryView, type DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
@@ -90,7 +90,7 @@ function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgNam
               <dd className="stat-value">{countFormat.format(figures.new_this_month)}</dd>
             </div>
           </dl>
-          <p className="stat-note">Added in the last 7 and 30 days</p>
+          <p className="stat-note">Added in the last {NEW_THIS_WEEK_DAYS} and {NEW_THIS_MONTH_DAYS} days</p>
           <Link to={NEWEST_PATH} className="stat-link">
             View newest customers
           </Link>
