@@ -1,7 +1,7 @@
 // The team, permission matrix, audit log and public invitation API (D28–D30) as the fake API answers
 // them (FakeApi.team): the server's rules (contract/team.ts, as server/features/team applies them) on
 // in-memory data, with one-off refusals a test can queue.
-import type { AuditEntryView } from '../../contract/customers';
+import { DEFAULT_PAGE_SIZE, type AuditEntryView } from '../../contract/customers';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type Permission, type Role } from '../../contract/permissions';
 import { REMEMBER_ME_LIFETIME_MS } from '../../contract/session';
 import {
@@ -222,7 +222,7 @@ export class FakeTeam {
         (e) => (!actor || e.actor?.id === Number(actor)) && (!action || e.action === action) && (!type || e.target.type === type),
       );
       const page = Number(params.get('page') ?? 1);
-      const size = Number(params.get('page_size') ?? 25);
+      const size = Number(params.get('page_size') ?? DEFAULT_PAGE_SIZE);
       return json(200, { count: rows.length, results: rows.slice((page - 1) * size, page * size) });
     }
     return json(404, { detail: 'No such endpoint', code: 'not_found' });
