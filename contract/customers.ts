@@ -182,13 +182,6 @@ export interface ImportResult {
   changed_since_preview: PersonRef[];
 }
 
-type ImportCounts = Pick<ImportResult, 'created' | 'updated' | 'skipped'>;
-/** D27: what an import wrote, in words: "12 created, 3 updated, 1 skipped" (its audit entry's label). */
-export const importCountsText = (c: ImportCounts): string => `${c.created} created, ${c.updated} updated, ${c.skipped} skipped`;
-/** D27 D44: the summary line a person reads: the counts, and the duplicates already up to date. */
-export const importSummary = (r: ImportCounts & Pick<ImportResult, 'unchanged'>): string =>
-  `${importCountsText(r)}${r.unchanged ? `, ${r.unchanged} already up to date` : ''}`;
-
 /** D32 "this week" and "this month": the last 7 and 30 days (an organization has no time zone of its own). */
 export const NEW_THIS_WEEK_DAYS = 7;
 export const NEW_THIS_MONTH_DAYS = 30;

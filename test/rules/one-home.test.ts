@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { importCountsText } from '../../contract/customers';
+import { importCountsText } from '../../contract/import-summary';
 import { INVITATION_UNKNOWN, INVITATION_UNUSABLE, TEAM_REFUSAL_WORDS } from '../../contract/team';
 
 const ROOT = path.join(import.meta.dirname, '../..');
@@ -47,7 +47,7 @@ describe('one home for what the app and the server share', () => {
     for (const w of words) expect(written(WITH_FAKES, new RegExp(w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), w).toEqual([]);
   });
 
-  test('D27 the import summary sentence is built in contract/customers.ts only', () => {
+  test('D27 the import summary sentence is built in contract/import-summary.ts only', () => {
     expect(importCountsText({ created: 12, updated: 3, skipped: 1 })).toBe('12 created, 3 updated, 1 skipped');
     expect(written(WITH_FAKES, /\bcreated, \$\{/)).toEqual([]);
   });

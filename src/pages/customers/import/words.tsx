@@ -1,6 +1,7 @@
 // D27 D43 D44: the import's words: the summary line, how the file was read, and the customers someone
 // changed after the preview (left as they were).
-import { importSummary, type ImportDelimiter, type ImportEncoding, type ImportPreview, type PersonRef } from '../../../../contract/customers';
+import type { ImportDelimiter, ImportEncoding, ImportPreview, PersonRef } from '../../../../contract/customers';
+import { importSummary } from '../../../../contract/import-summary';
 import { Link } from '../../../router/Link';
 
 /** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date). */
