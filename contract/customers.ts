@@ -1,5 +1,6 @@
 // D22 D26: the customer record's fields and limits and the list's options, shared by the app's form and
 // the server's checks so both refuse the same input.
+import { EMAIL_MAX_LENGTH } from './matching';
 
 export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
@@ -9,7 +10,7 @@ export const DEFAULT_CUSTOMER_STATUS: CustomerStatus = 'active';
 export const CUSTOMER_TEXT_LIMITS = {
   name: 200,
   company: 200,
-  email: 254,
+  email: EMAIL_MAX_LENGTH,
   phone: 40,
   address_line: 200,
   city: 200,
@@ -23,6 +24,8 @@ export const PHONE_MIN_DIGITS = 7; // D22
 export const MAX_TAGS = 20; // D22
 export const TAG_MAX_LENGTH = 30; // D22
 export const NOTE_MAX_LENGTH = 5_000; // D24
+/** D25: how long a deleted customer can be restored before housekeeping removes it for good. */
+export const RESTORE_WINDOW_DAYS = 30;
 
 /** D26: page sizes a person can choose; the first is the default. */
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -36,7 +39,7 @@ export const DEFAULT_CUSTOMER_SORT: CustomerSort = 'name';
 /** D22: control characters are refused in every text field (tab and newline included: all are single-line). */
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** D39: an email is an addr-spec only; D45: a phone's digits leave its extension out (contract/matching.ts). */
-export { EMAIL_SHAPE, isEmail, phoneDigits } from './matching';
+export { EMAIL_MAX_LENGTH, EMAIL_SHAPE, isEmail, phoneDigits } from './matching';
 
 /** The person shown as who did something (their first name, as the product greets them). */
 export interface PersonRef {
@@ -178,6 +181,10 @@ export interface ImportResult {
   /** D44: duplicates edited (or created) after the preview: left as they are, and skipped. */
   changed_since_preview: PersonRef[];
 }
+
+/** D32 "this week" and "this month": the last 7 and 30 days (an organization has no time zone of its own). */
+export const NEW_THIS_WEEK_DAYS = 7;
+export const NEW_THIS_MONTH_DAYS = 30;
 
 /** D32: GET /v1/dashboard/. Parts the caller may not see are null. */
 export interface DashboardData {

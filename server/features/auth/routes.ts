@@ -1,4 +1,6 @@
 // SPEC §7 authentication calls: login, refresh, logout, and the current user (me.ts).
+import { EMAIL_MAX_LENGTH as MAX_EMAIL_CHARS } from '../../../contract/matching';
+import { PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS } from '../../../contract/team';
 import { issueAccessToken, authenticate } from '../../auth/authenticate';
 import { issueDeviceToken, MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
 import { admitted, hashingRefusal, knownSession, refusedEarly, tooMany } from '../../auth/guards';
@@ -11,8 +13,6 @@ import { defineRoute, reply } from '../../route';
 import { bool, int, optional, rawText, text, withDefault } from '../../schema';
 import { me } from './me';
 
-const MAX_EMAIL_CHARS = 254; // RFC 5321 path limit
-const MAX_PASSWORD_CHARS = 1024;
 const MAX_REFRESH_TOKEN_CHARS = 512;
 /** Sign-in accepts any address an account may have been given: one @, no spaces. */
 const LOGIN_EMAIL = /^[^\s@]+@[^\s@]+$/;

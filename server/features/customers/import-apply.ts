@@ -4,6 +4,7 @@
 // duplicates in one update per 1,000 rows that change the same fields (only those whose version is still the one read), and the import's
 // one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
 import { CUSTOMER_INPUT_FIELDS, type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
+import { importCountsText } from '../../../contract/import-summary';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
 import type { Db, Queryable } from '../../db';
@@ -150,7 +151,7 @@ export async function commitImport(
     // before → after (D44), which that customer's timeline shows as an edit (notes-repo.ts).
     const updates = Object.fromEntries(toWrite.filter((r) => done.has(r.existing!.id)).map((r) => [r.existing!.id, r.changes]));
     await writeAudit(tx, orgId, actor, IMPORT_ACTION, {
-      target: { type: 'import', id: null, label: `${counts.created} created, ${counts.updated} updated, ${counts.skipped} skipped` },
+      target: { type: 'import', id: null, label: importCountsText(counts) },
       changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
     }, now);
     return { created: ids, written: done };

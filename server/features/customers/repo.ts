@@ -1,6 +1,7 @@
 // Customers SQL, every query scoped by organization (STYLE). The same SQL runs on PGlite and PostgreSQL.
-import type { Customer, CustomerInput, CustomerListItem, CustomerSort, CustomerStatus, PersonRef } from '../../../contract/customers';
+import { RESTORE_WINDOW_DAYS, type Customer, type CustomerInput, type CustomerListItem, type CustomerSort, type CustomerStatus, type PersonRef } from '../../../contract/customers';
 import { fold } from '../../../contract/matching';
+import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -102,9 +103,6 @@ export async function listCustomers(db: Queryable, orgId: number, f: ListFilter)
 }
 
 // ---- One customer -------------------------------------------------------------------------------
-
-/** D25: how long a deleted customer can be restored before housekeeping removes it for good. */
-export const RESTORE_WINDOW_DAYS = 30;
 
 const person = (id: unknown, name: unknown): PersonRef | null => (id === null || id === undefined ? null : { id: num(id), name: String(name ?? '') });
 
@@ -242,7 +240,7 @@ export async function deleteCustomer(db: Queryable, orgId: number, userId: numbe
 export async function restoreCustomer(db: Queryable, orgId: number, userId: number, id: number, now: Date): Promise<Customer> {
   const [row] = await db.query<{ email: string | null }>(
     'select email from customers where org_id = $1 and id = $2 and deleted_at is not null and deleted_at > $3 for update',
-    [orgId, id, new Date(now.getTime() - RESTORE_WINDOW_DAYS * 86_400_000)],
+    [orgId, id, new Date(now.getTime() - RESTORE_WINDOW_DAYS * DAY_MS)],
   );
   if (!row) throw notFound();
   await assertEmailFree(db, orgId, row.email, id);
@@ -257,7 +255,7 @@ export async function restoreCustomer(db: Queryable, orgId: number, userId: numb
 
 /** D25: the 'Deleted' view, most recently deleted first, within the restore window. */
 export async function listDeleted(db: Queryable, orgId: number, page: number, pageSize: number, now: Date): Promise<{ count: number; results: CustomerListItem[] }> {
-  const since = new Date(now.getTime() - RESTORE_WINDOW_DAYS * 86_400_000);
+  const since = new Date(now.getTime() - RESTORE_WINDOW_DAYS * DAY_MS);
   const rows = await db.query<ItemRow & { deleted_at: Date; deleted_by: unknown; deleted_by_name: unknown }>(
     `select ${ITEM_COLUMNS}, c.deleted_at, c.deleted_by, u.first_name as deleted_by_name, count(*) over () as total
        from customers c left join users u on u.id = c.deleted_by
@@ -278,7 +276,7 @@ export async function listDeleted(db: Queryable, orgId: number, page: number, pa
 
 /** D25: housekeeping removes customers deleted longer ago than the window, with their notes. */
 export async function purgeDeleted(db: Queryable, nowMs: number): Promise<number> {
-  const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * 86_400_000)]);
+  const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * DAY_MS)]);
   return rows.length;
 }
 

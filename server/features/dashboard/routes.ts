@@ -1,15 +1,12 @@
 // D32: the dashboard's figures in one call. Each part is there only with the permission its page needs.
 import type { CustomerStatus, DashboardData } from '../../../contract/customers';
-import { CUSTOMER_STATUSES } from '../../../contract/customers';
+import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS as MONTH_DAYS, NEW_THIS_WEEK_DAYS as WEEK_DAYS } from '../../../contract/customers';
+import { DAY_MS } from '../../../contract/time';
 import { num } from '../../db';
 import { defineRoute } from '../../route';
 import { listAudit } from '../audit/repo';
 import { listCustomers } from '../customers/repo';
 
-const DAY_MS = 86_400_000;
-/** D32 "this week" and "this month": the last 7 and 30 days (an organization has no time zone of its own). */
-const WEEK_DAYS = 7;
-const MONTH_DAYS = 30;
 const RECENT = 5;
 
 const dashboard = defineRoute({

@@ -1,7 +1,7 @@
 // D28 the public invitation page's calls: look up a link, accept it. D35/D36: throttled per address on a
 // budget of their own, refused before the database when the address is known to be throttled; the token
 // is checked before any password is hashed. D30: the acceptance is audited (never the token or password).
-import { PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
+import { INVITATION_UNKNOWN, INVITATION_UNUSABLE, PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS, PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
 import type { Role } from '../../../contract/permissions';
 import { requireUser } from '../../auth/access';
 import { issueAccessToken } from '../../auth/authenticate';
@@ -18,7 +18,6 @@ import { defineRoute } from '../../route';
 import { optional, rawText, text } from '../../schema';
 import { addMembership, invitationByToken, invitationStatus, markAccepted } from './repo';
 
-const MAX_PASSWORD_CHARS = 1024;
 const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
 
 /**
@@ -37,7 +36,7 @@ async function invitationAttempt(ctx: Ctx, address: string, limiter: AddressLimi
 }
 
 const accountExists = (email: string) => new HttpError(409, 'account_exists', `An account for ${email} exists; sign in to join`);
-const unknownToken = () => new HttpError(404, 'invitation_not_found', 'This invitation link is not valid. Ask for a new one.');
+const unknownToken = () => new HttpError(404, 'invitation_not_found', INVITATION_UNKNOWN);
 const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not an invitation token' }) };
 
 const lookup = defineRoute({
@@ -62,11 +61,7 @@ const lookup = defineRoute({
     }),
 });
 
-const unusable: Record<string, string> = {
-  accepted: 'This invitation has already been used.',
-  revoked: 'This invitation was withdrawn. Ask for a new one.',
-  expired: 'This invitation has expired. Ask for a new one.',
-};
+const unusable: Record<string, string> = INVITATION_UNUSABLE;
 
 /**
  * D28: a signed-in person with the invited email joins at once; a new person gives a first name and a

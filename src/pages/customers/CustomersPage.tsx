@@ -3,7 +3,7 @@
 // (customers:delete). D27: Export CSV (customers:export) and Import (customers:create). D9: only what
 // the person may do is offered. States: loading, empty, no match, error with Retry.
 import { useEffect, useState } from 'react';
-import type { CustomerListItem, PersonRef } from '../../../contract/customers';
+import { RESTORE_WINDOW_DAYS, type CustomerListItem, type PersonRef } from '../../../contract/customers';
 import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
@@ -109,7 +109,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
         {state.deleted ? (
           <>
             <p className="list-message-title">No deleted customers.</p>
-            <p className="muted">Customers deleted in the last 30 days can be restored from here.</p>
+            <p className="muted">Customers deleted in the last {RESTORE_WINDOW_DAYS} days can be restored from here.</p>
           </>
         ) : filtered ? (
           <>

@@ -2,7 +2,7 @@
 // customers, and (audit:view) the latest activity, each linking to its page; all from one call. Parts
 // the API returns null for (no permission) are not shown; a new organization gets an honest empty state.
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AuditEntryView, DashboardData } from '../../../contract/customers';
+import { NEW_THIS_MONTH_DAYS, NEW_THIS_WEEK_DAYS, type AuditEntryView, type DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
@@ -88,7 +88,7 @@ function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgNam
               <dd className="stat-value">{countFormat.format(figures.new_this_month)}</dd>
             </div>
           </dl>
-          <p className="stat-note">Added in the last 7 and 30 days</p>
+          <p className="stat-note">Added in the last {NEW_THIS_WEEK_DAYS} and {NEW_THIS_MONTH_DAYS} days</p>
           <Link to={NEWEST_PATH} className="stat-link">
             View newest customers
           </Link>

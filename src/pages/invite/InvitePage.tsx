@@ -4,7 +4,7 @@
 // has an account; a clear message for a used, revoked, expired or unknown link, and for a signed-in
 // person with another email (offering to sign out). After joining: that organization's dashboard.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { FIRST_NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, type AcceptedInvitation, type InvitationLookup, type InvitationStatus } from '../../../contract/team';
+import { FIRST_NAME_MAX_LENGTH, INVITATION_UNKNOWN, INVITATION_UNUSABLE, PASSWORD_MIN_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
 import { invitationApi } from '../../api/team';
 import { isAbortError, isHttpError, isNetworkError } from '../../http/errors';
 import { KEYS, storeRedirect } from '../../lib/storage';
@@ -21,12 +21,8 @@ import { Spinner } from '../../ui/spinner';
 export const INVITE_PREFIX = '/invite/';
 
 /** D28: what a link that cannot be used says, by why. */
-export const MSG_UNKNOWN = 'This invitation link is not valid. Check that you copied all of it, or ask for a new one.';
-export const MSG_GONE: Record<Exclude<InvitationStatus, 'pending'>, string> = {
-  accepted: 'This invitation has already been used.',
-  revoked: 'This invitation was withdrawn. Ask the person who invited you for a new one.',
-  expired: 'This invitation has expired. Ask the person who invited you for a new one.',
-};
+export const MSG_UNKNOWN = INVITATION_UNKNOWN;
+export const MSG_GONE = INVITATION_UNUSABLE;
 export const MSG_FIRST_NAME_REQUIRED = 'First name is required';
 export const MSG_PASSWORD_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} characters`;
 export const MSG_PASSWORD_MISMATCH = 'The passwords do not match';
