@@ -34,8 +34,10 @@ async function isEmpty(db: Db): Promise<boolean> {
 /** Seeds the demo data when the database has no users and no organizations; true when it did. */
 export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
-  // Hash outside the transaction (scrypt is slow); each account gets its own salt.
-  const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD, cost)));
+  // Hash outside the transaction (scrypt is slow); each account gets its own salt. One at a time: the
+  // D35 queue would give up on a waiting turn after its 5 s on a busy machine, and a start must not fail.
+  const hashes: string[] = [];
+  for (const _ of DEMO_USERS) hashes.push(await hashPassword(DEMO_PASSWORD, cost));
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
     const [row] = await tx.query<{ used: boolean }>('select (exists (select 1 from users) or exists (select 1 from organizations)) as used');
