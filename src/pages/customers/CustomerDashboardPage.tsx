@@ -9,13 +9,13 @@ import { isHttpError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { useCan } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
+import { StatusBadge } from '../../ui/status';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
-import { CustomerDetails, StatusBadge } from './detail/CustomerDetails';
+import { CustomerDetails } from './detail/CustomerDetails';
 import { DeleteCustomer } from './detail/DeleteCustomer';
-import { failureMessage } from './detail/failure';
 import { LazyTimeline } from './detail/lazy-timeline';
 
 /** The route's own title, shown until the customer's name is known. */
@@ -62,12 +62,7 @@ function CustomerView({ id }: { id: number }) {
   return (
     <Page title={PAGE_TITLE}>
       {query.status === 'error' ? (
-        <div className="card notice" role="alert">
-          <p>{failureMessage(query.error, 'load this customer')}</p>
-          <button type="button" className="btn btn-sm" onClick={() => void query.refetch().catch(() => undefined)} disabled={query.fetching}>
-            Retry
-          </button>
-        </div>
+        <LoadError what="this customer" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
       ) : (
         <Spinner label="Loading customer…" />
       )}

@@ -7,7 +7,7 @@
 // reload, a crash); an edit's draft remembers the version it was typed against, so D31 still applies.
 import { useEffect, useRef, useState } from 'react';
 import type { Customer, CustomerInput, PersonRef } from '../../../contract/customers';
-import { CUSTOMER_STATUSES } from '../../../contract/customers';
+import { CUSTOMER_STATUS_LABELS, CUSTOMER_STATUSES } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { HttpError, isHttpError, isNetworkError } from '../../http/errors';
@@ -22,7 +22,7 @@ import { useLeaveGuard } from './form/leave-guard';
 import { TagInput } from './form/TagInput';
 import { onlyRequestFailed, useOnline } from './form/use-online';
 import {
-  changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, STATUS_LABELS, toInput, toValues, validateCustomer, withDraft,
+  changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, toInput, toValues, validateCustomer, withDraft,
   type CustomerValues,
 } from './form/values';
 
@@ -207,7 +207,7 @@ export function CustomerForm(props: CustomerFormProps) {
             <Field form={form} name="status" label={FIELD_LABELS.status} as="select">
               {CUSTOMER_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
+                  {CUSTOMER_STATUS_LABELS[s]}
                 </option>
               ))}
             </Field>

@@ -7,12 +7,13 @@ import '../../ui/first-bundle';
 import { useEffect, useState } from 'react';
 import type { CustomerListItem, PersonRef } from '../../../contract/customers';
 import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';
-import { isHttpError, isNetworkError } from '../../http/errors';
+import { isHttpError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { location, navigate, useLocation } from '../../router/location';
 import { useCan } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { errorWords, MSG_TRY_AGAIN } from '../../ui/error-words';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { Pager } from '../../ui/pager';
@@ -26,14 +27,6 @@ export const IMPORT_PATH = '/customers/import';
 export const NEW_PATH = '/customers/new';
 
 type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
-
-/** What went wrong, in words a person can act on. */
-export function loadErrorMessage(error: unknown): string {
-  if (isNetworkError(error)) return 'Could not reach the server. Check your connection and try again.';
-  if (isHttpError(error, 401)) return 'Your session has ended. Please log in again.';
-  if (isHttpError(error, 403)) return 'You do not have permission to view the customers of this organization.';
-  return 'Could not load customers. Please try again.';
-}
 
 const plural = (n: number, what = 'customer') => `${n} ${what}${n === 1 ? '' : 's'}`;
 
@@ -84,7 +77,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
-      } else toast.error(`Could not restore ${customer.name}. ${(isHttpError(error) && error.detail) || 'Please try again.'}`);
+      } else toast.error(`Could not restore ${customer.name}. ${errorWords(error, { fallback: MSG_TRY_AGAIN })}`);
     } finally {
       setRestoring(null);
     }
@@ -96,12 +89,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   let body;
   if (query.status === 'error' && !data) {
     body = (
-      <div className="card list-message" role="alert">
-        <p>{loadErrorMessage(query.error)}</p>
-        <button type="button" className="btn" onClick={retry} disabled={query.fetching} aria-busy={query.fetching || undefined}>
-          Retry
-        </button>
-      </div>
+      <LoadError what="customers" forbidden="the customers of this organization" error={query.error} busy={query.fetching} onRetry={retry} />
     );
   } else if (!data || pastEnd) {
     body = <Spinner label="Loading customers…" showLabel />;

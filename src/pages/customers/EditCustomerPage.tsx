@@ -9,13 +9,11 @@ import { isAbortError, isHttpError } from '../../http/errors';
 import { QUERY_FRESH_MS } from '../../query/cache';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { CustomerForm } from './CustomerForm';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
-
-export const MSG_LOAD_FAILED = 'Could not load this customer. Please try again.';
 
 export default function EditCustomerPage() {
   const id = useCustomerId();
@@ -51,12 +49,7 @@ function EditCustomer({ id }: { id: number }) {
       }
     >
       {failed ? (
-        <div className="card cf-load-error" role="alert">
-          <p>{MSG_LOAD_FAILED}</p>
-          <button type="button" className="btn" onClick={() => void q.refetch().catch(() => undefined)}>
-            Retry
-          </button>
-        </div>
+        <LoadError what="this customer" error={q.error} onRetry={() => void q.refetch().catch(() => undefined)} />
       ) : (
         <Spinner label="Loading customer…" />
       )}

@@ -4,14 +4,14 @@
 // A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
 import '../../ui/first-bundle';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AuditEntryView, DashboardData } from '../../../contract/customers';
+import { CUSTOMER_STATUSES, type AuditEntryView, type DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
-import { isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { useCan, useSession } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
+import { STATUS_COUNT_WORDS } from '../../ui/status';
 import { When } from '../../ui/when';
 import { activitySentence } from './activity-words';
 
@@ -20,17 +20,10 @@ export const NEW_CUSTOMER_PATH = '/customers/new';
 export const IMPORT_PATH = '/customers/import';
 /** D26: the list's newest first, for "new customers". */
 export const NEWEST_PATH = '/customers?sort=-created_at';
-export const MSG_DASHBOARD_FAILED = 'Could not load the dashboard.';
 
 const countFormat = new Intl.NumberFormat();
 type Figures = NonNullable<DashboardData['customers']>;
 
-/** D22's statuses as the cards name them: "3 leads", "1 active", "7 inactive". */
-const STATUS_CARDS = [
-  { status: 'lead', one: 'lead', many: 'leads' },
-  { status: 'active', one: 'active', many: 'active' },
-  { status: 'inactive', one: 'inactive', many: 'inactive' },
-] as const;
 
 function Stat({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
@@ -65,7 +58,8 @@ function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgNam
       {figures && (
         <Stat id="dash-status" label="By status">
           <ul className="status-counts">
-            {STATUS_CARDS.map(({ status, one, many }) => {
+            {CUSTOMER_STATUSES.map((status) => {
+              const { one, many } = STATUS_COUNT_WORDS[status];
               const n = figures.by_status[status] ?? 0;
               return (
                 <li key={status}>
@@ -172,12 +166,7 @@ function DashboardContent({ orgName, canViewCustomers }: { orgName: string | nul
   const { data } = query;
   if (!data && query.status === 'error') {
     return (
-      <div className="card notice" role="alert">
-        <p>{isNetworkError(query.error) ? `${MSG_DASHBOARD_FAILED} Check your connection and try again.` : `${MSG_DASHBOARD_FAILED} Please try again.`}</p>
-        <button type="button" className="btn btn-sm" onClick={() => void query.refetch().catch(() => undefined)} disabled={query.fetching}>
-          Retry
-        </button>
-      </div>
+      <LoadError what="the dashboard" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
     );
   }
   const customers = data?.customers ?? null;

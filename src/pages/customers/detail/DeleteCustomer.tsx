@@ -9,7 +9,7 @@ import { isHttpError } from '../../../http/errors';
 import { Link } from '../../../router/Link';
 import { navigate } from '../../../router/location';
 import { dismissToast, toast } from '../../../ui/toast';
-import { failureMessage } from './failure';
+import { failedWords } from '../../../ui/failed-words';
 
 // The question's dialog loads the first time it is asked (Confirm.tsx).
 const Confirm = lazy(() => import('./Confirm'));
@@ -44,7 +44,7 @@ export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: P
     } catch (error) {
       // A 404 here means the customer is not deleted any more: restored meanwhile (another tab, another
       // person; housekeeping takes 30 days), which is what Undo asked for.
-      if (!isHttpError(error, 404)) return void toast.error(failureMessage(error, `restore ${customer.name}`));
+      if (!isHttpError(error, 404)) return void toast.error(failedWords(error, `restore ${customer.name}`));
     }
     for (const key of api.restore.invalidates) cache.invalidate(key);
     toast.success(restoredMessage(customer));
@@ -81,7 +81,7 @@ export function DeleteCustomer({ customer }: { customer: Customer }) {
       await remove.mutate(customer.id);
     } catch (e) {
       busy.current = false;
-      setError(failureMessage(e, `delete ${customer.name}`));
+      setError(failedWords(e, `delete ${customer.name}`));
       return;
     }
     navigate(LIST_PATH);
@@ -90,7 +90,7 @@ export function DeleteCustomer({ customer }: { customer: Customer }) {
 
   return (
     <>
-      <button type="button" className="btn btn-delete" onClick={() => setOpen(true)}>
+      <button type="button" className="btn btn-danger" onClick={() => setOpen(true)}>
         Delete
       </button>
       {open && (
