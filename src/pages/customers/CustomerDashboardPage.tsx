@@ -8,6 +8,7 @@ import { useCustomersApi } from '../../api/customers';
 import { isHttpError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
+import { editCustomerHref } from '../../router/paths';
 import { useCan } from '../../session/use-session';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
@@ -37,7 +38,7 @@ function Loaded({ customer }: { customer: Customer }) {
         (canEdit || canDelete) && (
           <>
             {canEdit && (
-              <Link to={`/customers/${customer.id}/edit`} className="btn btn-primary">
+              <Link to={editCustomerHref(customer.id)} className="btn btn-primary">
                 Edit
               </Link>
             )}

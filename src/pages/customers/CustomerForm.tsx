@@ -14,6 +14,7 @@ import { HttpError, isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { navigate } from '../../router/location';
+import { customerHref, PAGES } from '../../router/paths';
 import { Field, useForm, type Form } from '../../ui/form';
 import { toast } from '../../ui/toast';
 import { Conflict, preloadConflict } from './form/conflict';
@@ -38,7 +39,6 @@ export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Cust
 /** D41: a customer form's draft; an edit's also has the record and version the typing started from. */
 type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: CustomerInput; version?: number };
 
-const customerHref = (id: number) => `/customers/${id}`;
 const takenMessage = (who: PersonRef) => `${who.name} already has this email`;
 
 /** An error the form hook places on a field (it places a 400 naming one of its fields). */
@@ -228,7 +228,7 @@ export function CustomerForm(props: CustomerFormProps) {
           <p id="cf-offline" className="cf-offline" role="status">
             {online ? '' : MSG_OFFLINE}
           </p>
-          <Link to={editing ? customerHref(editing.id) : '/customers'} className="btn">
+          <Link to={editing ? customerHref(editing.id) : PAGES.customers} className="btn">
             Cancel
           </Link>
           {/* D15: busy saving, it keeps the focus (aria-disabled; the form ignores a second press). */}

@@ -3,6 +3,7 @@ import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { mailtoHref, telHref } from '../../lib/contact-links';
 import { Link } from '../../router/Link';
+import { customerHref } from '../../router/paths';
 import { StatusBadge } from '../../ui/status';
 import { Day } from '../../ui/when';
 import { PhoneLink } from './PhoneLink';
@@ -84,7 +85,7 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
           {customers.map((c) => (
             <tr key={c.id}>
               <td className="cell-name">
-                <Link to={`/customers/${c.id}`}>{c.name}</Link>
+                <Link to={customerHref(c.id)}>{c.name}</Link>
                 {(c.company || c.city) && <span className="cell-sub">{[c.company, c.city].filter(Boolean).join(' · ')}</span>}
               </td>
               <td className="cell-email" data-label="Email">

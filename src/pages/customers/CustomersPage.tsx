@@ -11,6 +11,7 @@ import { isHttpError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { location, navigate, useLocation } from '../../router/location';
+import { customerHref, PAGES } from '../../router/paths';
 import { useCan } from '../../session/use-session';
 import { errorWords, MSG_TRY_AGAIN } from '../../ui/error-words';
 import { LoadError, Page } from '../../ui/page';
@@ -23,8 +24,6 @@ import { apiParams, exportParams, isFiltered, listHref, readListParams, type Lis
 
 /** An object URL handed to the browser's download is kept this long, then released. */
 const DOWNLOAD_URL_LIFETIME_MS = 60_000;
-export const IMPORT_PATH = '/customers/import';
-export const NEW_PATH = '/customers/new';
 
 type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
@@ -73,7 +72,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
       await restore.mutate(customer.id);
       // D25: the delete toast goes, and this one says what its Undo says (one restore, one toast).
       window.dispatchEvent(new CustomEvent(CUSTOMER_RESTORED_EVENT, { detail: customer.id }));
-      toast.success(<><Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored</>);
+      toast.success(<><Link to={customerHref(customer.id)}>{customer.name}</Link> restored</>);
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
@@ -113,7 +112,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
           <>
             <p className="list-message-title">No customers yet.</p>
             {canCreate && (
-              <Link to={NEW_PATH} className="btn btn-primary">
+              <Link to={PAGES.newCustomer} className="btn btn-primary">
                 Add Customer
               </Link>
             )}
@@ -150,7 +149,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
             {conflict.customer.name} could not be restored: their email{conflict.customer.email ? `, ${conflict.customer.email},` : ''} now belongs to{' '}
             {conflict.existing ? (
               <>
-                another customer, <Link to={`/customers/${conflict.existing.id}`}>{conflict.existing.name}</Link>.
+                another customer, <Link to={customerHref(conflict.existing.id)}>{conflict.existing.name}</Link>.
               </>
             ) : (
               'another customer.'
@@ -201,7 +200,7 @@ export default function CustomersPage() {
       actions={
         <>
           {can.create && (
-            <Link to={IMPORT_PATH} className="btn">
+            <Link to={PAGES.importCustomers} className="btn">
               Import
             </Link>
           )}
@@ -211,7 +210,7 @@ export default function CustomersPage() {
             </button>
           )}
           {can.create && (
-            <Link to={NEW_PATH} className="btn btn-primary">
+            <Link to={PAGES.newCustomer} className="btn btn-primary">
               Add Customer
             </Link>
           )}

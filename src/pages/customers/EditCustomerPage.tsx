@@ -9,6 +9,7 @@ import { isAbortError, isHttpError } from '../../http/errors';
 import { QUERY_FRESH_MS } from '../../query/cache';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
+import { customerHref } from '../../router/paths';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { CustomerForm } from './CustomerForm';
@@ -43,7 +44,7 @@ function EditCustomer({ id }: { id: number }) {
     <Page
       title="Edit Customer"
       actions={
-        <Link to={`/customers/${id}`} className="btn">
+        <Link to={customerHref(id)} className="btn">
           Cancel
         </Link>
       }

@@ -8,6 +8,7 @@ import { CUSTOMER_STATUSES, type AuditEntryView, type DashboardData } from '../.
 import { useCustomersApi } from '../../api/customers';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
+import { customerHref, PAGES } from '../../router/paths';
 import { useCan, useSession } from '../../session/use-session';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
@@ -15,11 +16,8 @@ import { STATUS_COUNT_WORDS } from '../../ui/status';
 import { When } from '../../ui/when';
 import { activitySentence } from './activity-words';
 
-export const ACTIVITY_PATH = '/activity';
-export const NEW_CUSTOMER_PATH = '/customers/new';
-export const IMPORT_PATH = '/customers/import';
 /** D26: the list's newest first, for "new customers". */
-export const NEWEST_PATH = '/customers?sort=-created_at';
+const NEWEST_PATH = `${PAGES.customers}?sort=-created_at`;
 
 const countFormat = new Intl.NumberFormat();
 type Figures = NonNullable<DashboardData['customers']>;
@@ -101,7 +99,7 @@ function RecentlyUpdated({ customers }: { customers: Figures['recently_updated']
       <ol>
         {customers.map((c) => (
           <li key={c.id}>
-            <Link to={`/customers/${c.id}`}>{c.name}</Link>
+            <Link to={customerHref(c.id)}>{c.name}</Link>
             <span className="dash-when">
               <When at={c.updated_at} />
             </span>
@@ -131,7 +129,7 @@ function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
       ) : (
         <p className="muted">Nothing has happened yet.</p>
       )}
-      <Link to={ACTIVITY_PATH} className="stat-link">
+      <Link to={PAGES.activity} className="stat-link">
         See all activity
       </Link>
     </section>
@@ -147,11 +145,11 @@ function NoCustomersYet() {
       {canCreate ? (
         <>
           <p>Customers you add show up here, with who changed what and when.</p>
-          <Link to={NEW_CUSTOMER_PATH} className="btn btn-primary">
+          <Link to={PAGES.newCustomer} className="btn btn-primary">
             Add your first customer
           </Link>
           <p className="dash-or">
-            or <Link to={IMPORT_PATH}>import them from a CSV file</Link>
+            or <Link to={PAGES.importCustomers}>import them from a CSV file</Link>
           </p>
         </>
       ) : (

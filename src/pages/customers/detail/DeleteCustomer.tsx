@@ -8,6 +8,7 @@ import { useMutation, useQueryCache } from '../../../query/use-query';
 import { isHttpError } from '../../../http/errors';
 import { Link } from '../../../router/Link';
 import { navigate } from '../../../router/location';
+import { customerHref, PAGES } from '../../../router/paths';
 import { dismissToast, toast } from '../../../ui/toast';
 import { failedWords } from '../../../ui/failed-words';
 
@@ -16,12 +17,11 @@ const Confirm = lazy(() => import('./Confirm'));
 
 /** D25: how long a deleted customer can be restored, as the dialog tells it. */
 export const RESTORE_DAYS = 30;
-export const LIST_PATH = '/customers';
 
 /** D25: "{name} restored", the name a link; the same words wherever the restore was done. */
 const restoredMessage = (customer: Pick<Customer, 'id' | 'name'>) => (
   <>
-    <Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored
+    <Link to={customerHref(customer.id)}>{customer.name}</Link> restored
   </>
 );
 
@@ -84,7 +84,7 @@ export function DeleteCustomer({ customer }: { customer: Customer }) {
       setError(failedWords(e, `delete ${customer.name}`));
       return;
     }
-    navigate(LIST_PATH);
+    navigate(PAGES.customers);
     showDeletedToast(customer, api, cache);
   };
 

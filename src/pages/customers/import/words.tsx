@@ -2,6 +2,7 @@
 // changed after the preview (left as they were).
 import type { ImportDelimiter, ImportEncoding, ImportPreview, ImportResult, PersonRef } from '../../../../contract/customers';
 import { Link } from '../../../router/Link';
+import { customerHref } from '../../../router/paths';
 
 /** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date). */
 export const resultText = (r: ImportResult): string =>
@@ -25,7 +26,7 @@ export function ChangedSincePreview({ customers }: { customers: readonly PersonR
       <ul>
         {customers.map((c) => (
           <li key={c.id}>
-            <Link to={`/customers/${c.id}`}>{c.name}</Link>
+            <Link to={customerHref(c.id)}>{c.name}</Link>
           </li>
         ))}
       </ul>
