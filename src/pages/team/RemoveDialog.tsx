@@ -1,6 +1,5 @@
 // D28: Remove asks first (the team page's Remove buttons); a refusal is shown in the dialog in words.
-// Loaded the first time it is asked, apart from the page; ui/first-bundle.ts comes first.
-import '../../ui/first-bundle';
+// Loaded the first time it is asked, apart from the page (TeamPage.tsx).
 import { useState } from 'react';
 import type { Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
