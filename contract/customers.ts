@@ -5,6 +5,8 @@ import { EMAIL_MAX_LENGTH } from './matching';
 export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 export const DEFAULT_CUSTOMER_STATUS: CustomerStatus = 'active';
+/** D22: each status as the app names it (its tone is app.css's, by `data-status`: ui/status.tsx). */
+export const CUSTOMER_STATUS_LABELS: Readonly<Record<CustomerStatus, string>> = { lead: 'Lead', active: 'Active', inactive: 'Inactive' };
 
 /** D22: maximum characters per text field (after trimming). */
 export const CUSTOMER_TEXT_LIMITS = {

@@ -15,6 +15,7 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** "just now", "5 minutes ago", "yesterday", "3 weeks ago"; '' for a value that is not a date. */
 export function relativeTime(iso: string, now = Date.now()): string {
@@ -30,6 +31,17 @@ export function relativeTime(iso: string, now = Date.now()): string {
 export function absoluteTime(iso: string): string {
   const at = Date.parse(iso);
   return Number.isNaN(at) ? '' : absolute.format(at);
+}
+
+/** The local date alone ("Mar 4, 2025"): a day something happened or ends. */
+export function dayText(iso: string): string {
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? '' : dayFormat.format(at);
+}
+
+/** A date as a <time> ("Mar 4, 2025"); `fallback` when there is none. */
+export function Day({ at, fallback = '' }: { at: string | null | undefined; fallback?: string }) {
+  return at ? <time dateTime={at}>{dayText(at)}</time> : <>{fallback}</>;
 }
 
 export function When({ at }: { at: string }) {

@@ -258,7 +258,7 @@ describe('D28 team: Remove', () => {
     const button = screen.getByRole('button', { name: 'Remove Mo' });
     button.focus();
     fireEvent.click(button);
-    const dialog = screen.getByRole('dialog', { name: 'Remove Mo?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Remove Mo?' });
     expect(dialog.textContent).toContain('will lose access to Acme Plumbing at their next request');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -274,7 +274,7 @@ describe('D28 team: Remove', () => {
     const { api } = show();
     await membersTable();
     fireEvent.click(screen.getByRole('button', { name: 'Remove Mo' }));
-    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls(api, 'DELETE', '/v1/team/members/3/')).toHaveLength(1);
     expect(toastText()).toContain('Mo was removed from the team');
@@ -286,7 +286,7 @@ describe('D28 team: Remove', () => {
     show(WITH_ORG, (team) => team.refuse('DELETE', '/v1/team/members/3/', 409, 'last_owner', 'The last owner cannot be removed; make someone else an owner first'));
     await membersTable();
     fireEvent.click(screen.getByRole('button', { name: 'Remove Mo' }));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('The last owner cannot be removed; make someone else an owner first');
     expect(await rowOf('Mo')).toBeTruthy();

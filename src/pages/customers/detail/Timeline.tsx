@@ -5,16 +5,16 @@ import type { TimelineItem } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';
 import { useCan } from '../../../session/use-session';
+import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
 import { NoteBox, NoteItem } from './Notes';
 import { TimelineChanges, timelineSentence } from './timeline-words';
-import { MSG_TIMELINE_FAILED, TimelineSection } from './timeline-section';
+import { TimelineSection } from './timeline-section';
 import { useUserId } from './user-id';
 
 /** Items per page of the timeline (the server allows up to 100). */
 export const TIMELINE_PAGE_SIZE = 20;
-export { MSG_TIMELINE_FAILED };
 
 const pageParams = (page: number) => ({ page, page_size: TIMELINE_PAGE_SIZE });
 
@@ -100,12 +100,7 @@ export function Timeline({ customerId }: { customerId: number }) {
       <NoteBox customerId={customerId} />
       {body}
       {failed ? (
-        <p className="write-error" role="alert">
-          {MSG_TIMELINE_FAILED}{' '}
-          <button type="button" className="link-btn" onClick={retry} disabled={first.fetching || last.fetching}>
-            Retry
-          </button>
-        </p>
+        <LoadError inline what="the timeline" error={first.error ?? last.error} busy={first.fetching || last.fetching} onRetry={retry} />
       ) : (
         (count > pages * TIMELINE_PAGE_SIZE || !last.data) && first.data && (
           <button type="button" className="btn btn-sm timeline-more" onClick={() => setPages((p) => p + 1)} disabled={!last.data} aria-busy={!last.data || undefined}>

@@ -5,8 +5,9 @@
 // Until then the section shows its heading and the timeline's own loading words; if the code cannot
 // load, the section says so with Retry (the rest of the page works on).
 import { useEffect, useState } from 'react';
+import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
-import { MSG_TIMELINE_FAILED, TimelineSection } from './timeline-section';
+import { TimelineSection } from './timeline-section';
 
 type Module = typeof import('./Timeline');
 
@@ -41,12 +42,7 @@ export function LazyTimeline({ customerId }: { customerId: number }) {
   return (
     <TimelineSection>
       {failed ? (
-        <p className="write-error" role="alert">
-          {MSG_TIMELINE_FAILED}{' '}
-          <button type="button" className="link-btn" onClick={() => setFailed(false)}>
-            Retry
-          </button>
-        </p>
+        <LoadError inline what="the timeline" error={null} onRetry={() => setFailed(false)} />
       ) : (
         <Spinner label="Loading the timeline…" />
       )}

@@ -3,6 +3,7 @@
 import type { ImportDelimiter, ImportEncoding, ImportPreview, PersonRef } from '../../../../contract/customers';
 import { importSummary } from '../../../../contract/import-summary';
 import { Link } from '../../../router/Link';
+import { customerHref } from '../../../router/paths';
 
 /** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date). */
 export const resultText = importSummary;
@@ -25,7 +26,7 @@ export function ChangedSincePreview({ customers }: { customers: readonly PersonR
       <ul>
         {customers.map((c) => (
           <li key={c.id}>
-            <Link to={`/customers/${c.id}`}>{c.name}</Link>
+            <Link to={customerHref(c.id)}>{c.name}</Link>
           </li>
         ))}
       </ul>
