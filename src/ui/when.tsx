@@ -41,7 +41,7 @@ export function dayText(iso: string): string {
 
 /** A date as a <time> ("Mar 4, 2025"); `fallback` when there is none. */
 export function Day({ at, fallback = '' }: { at: string | null | undefined; fallback?: string }) {
-  return at ? <time dateTime={at}>{dayText(at)}</time> : <>{fallback}</>;
+  return at ? <time dateTime={at}>{dayText(at)}</time> : fallback;
 }
 
 export function When({ at }: { at: string }) {
