@@ -88,6 +88,35 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   handler(input: HandlerInput<A, P, Q, B>): Promise<unknown>;
 }
 
+/** Every field a definition may have: the router honours each of these and nothing else. */
+const KNOWN_FIELDS = new Set([
+  'method', 'path', 'access', 'permission', 'params', 'query', 'body', 'partialBody', 'textBody', 'ignoreUnknownFields', 'audit',
+  'transaction', 'refuseEarly', 'handler',
+]);
+
+/** Whether the router runs this route's handler in a transaction (changes, unless they opt out). */
+export const runsInTransaction = (route: RouteDef) => route.method !== 'GET' && route.transaction !== false;
+
+/**
+ * STYLE "Routes are data": the reasons the router could not honour a definition as written (it would
+ * drop the part silently); empty when it can. The router refuses to start with any (router.ts).
+ */
+export function unhonoured(route: RouteDef): string[] {
+  const found: string[] = [];
+  for (const key of Object.keys(route)) if (!KNOWN_FIELDS.has(key)) found.push(`'${key}' is not a route field`);
+  // D30: entries are written in the route's own transaction; a read or a route managing its own has none.
+  if (route.audit !== undefined && !runsInTransaction(route)) found.push(`'audit' needs a transaction, and ${route.method === 'GET' ? 'a GET' : 'this route'} has none`);
+  if (route.method === 'GET' && route.transaction !== undefined) found.push("'transaction' is not for a GET: reads run outside one");
+  if (route.permission !== undefined && route.access !== 'org') found.push(`'permission' needs access 'org', not '${route.access}'`);
+  if (route.method === 'GET' && (route.body || route.textBody)) found.push('a GET has no body');
+  if (route.body && route.textBody) found.push("'body' and 'textBody' both describe the body");
+  if (!route.body && (route.partialBody !== undefined || route.ignoreUnknownFields !== undefined)) found.push("'partialBody' and 'ignoreUnknownFields' need a JSON 'body'");
+  const inPath = route.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1)).sort();
+  const declared = Object.keys(route.params ?? {}).sort();
+  if (inPath.join() !== declared.join()) found.push(`'params' (${declared.join(', ') || 'none'}) must name the path's parameters (${inPath.join(', ') || 'none'})`);
+  return found;
+}
+
 /** Declares a route; the generic parameters are inferred so the handler sees typed input. */
 export function defineRoute<A extends Access, P extends Shape = Shape, Q extends Shape = Shape, B extends Shape = Shape>(
   def: RouteDef<A, P, Q, B>,
