@@ -1,5 +1,5 @@
 // SPEC §7 authentication calls: login, refresh, logout, and the current user (me.ts).
-import { issueAccessToken, authenticate } from '../../auth/authenticate';
+import { authenticate, tokenAnswer } from '../../auth/authenticate';
 import { issueDeviceToken, MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
 import { admitted, hashingRefusal, knownSession, refusedEarly, tooMany } from '../../auth/guards';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords';
@@ -77,10 +77,7 @@ const login = defineRoute({
       }
       const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());
       return {
-        access_token: issueAccessToken(ctx, userId, session.sessionId, session.expiresAt),
-        refresh_token: session.refreshToken,
-        session_id: session.sessionId,
-        refresh_expires_at: session.expiresAt.toISOString(),
+        ...tokenAnswer(ctx, session),
         // D36: the browser keeps the token it has while it names this user; otherwise it gets a new one.
         device_token: device && device.userId === userId ? body.device_token : issueDeviceToken(ctx.jwtSecret, userId, ekey),
       };
@@ -110,13 +107,7 @@ const refresh = defineRoute({
     const session = knownSession(ctx, req); // D36: a caller that proves its session is judged on its own failures
     return admitted(ctx, req, 'refresh', async ({ address, limiter }) => {
       const result = await rotateRefreshToken(ctx.db, body.refresh_token, ctx.now());
-      if (result.kind === 'rotated' || result.kind === 'grace') {
-        return {
-          access_token: issueAccessToken(ctx, result.userId, result.sessionId, result.expiresAt),
-          refresh_token: result.refreshToken,
-          refresh_expires_at: result.expiresAt.toISOString(),
-        };
-      }
+      if (result.kind === 'rotated' || result.kind === 'grace') return tokenAnswer(ctx, result, false);
       if (result.kind === 'reused') ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
       limiter.fail(address, ctx.now());
       if (session) limiter.fail(session, ctx.now());

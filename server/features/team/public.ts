@@ -4,7 +4,7 @@
 import { PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
 import type { Role } from '../../../contract/permissions';
 import { requireUser } from '../../auth/access';
-import { issueAccessToken } from '../../auth/authenticate';
+import { tokenAnswer } from '../../auth/authenticate';
 import { admitted, hashingRefusal, tooMany } from '../../auth/guards';
 import type { AddressLimiter } from '../../auth/limiter';
 import { hashPassword } from '../../auth/passwords';
@@ -145,13 +145,7 @@ const accept = defineRoute({
     await markAttemptSucceeded(ctx.db, attempt);
     if (signedIn) return { org_id: joined.orgId };
     const session = await createSession(ctx.db, joined.userId, true, ctx.now());
-    return {
-      org_id: joined.orgId,
-      access_token: issueAccessToken(ctx, joined.userId, session.sessionId, session.expiresAt),
-      refresh_token: session.refreshToken,
-      session_id: session.sessionId,
-      refresh_expires_at: session.expiresAt.toISOString(),
-    };
+    return { org_id: joined.orgId, ...tokenAnswer(ctx, session) };
   }),
 });
 

@@ -76,12 +76,12 @@ export async function findInvitation(db: Queryable, orgId: number, id: number): 
 }
 
 /** The not-yet-used invitation for this email, if any (expired ones included: they are replaced). */
-export async function openInvitationFor(db: Queryable, orgId: number, email: string): Promise<(Invitation & { expired: boolean }) | null> {
+export async function openInvitationFor(db: Queryable, orgId: number, email: string): Promise<Invitation | null> {
   const [row] = await db.query<InvitationRow>(
     `${INVITATION_SELECT} where i.org_id = $1 and lower(i.email) = lower($2) and i.accepted_at is null and i.revoked_at is null for update of i`,
     [orgId, email],
   );
-  return row ? { ...toInvitation(row), expired: false } : null;
+  return row ? toInvitation(row) : null;
 }
 
 export async function createInvitation(
