@@ -10,6 +10,7 @@ import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { bool, int, optional, rawText, text, withDefault } from '../../schema';
 import { me } from './me';
+import { loginAccount, replacePasswordHash } from './repo';
 
 const MAX_EMAIL_CHARS = 254; // RFC 5321 path limit
 const MAX_PASSWORD_CHARS = 1024;
@@ -49,7 +50,7 @@ const login = defineRoute({
         if (attempt.clientUntilMs !== null) limiter.block(address, attempt.clientUntilMs); // D35: the next ones stop here
         throw tooMany('login', attempt.retryAfterS, 'throttled');
       }
-      const [user] = await ctx.db.query<{ id: unknown; password_hash: string }>('select id, password_hash from users where lower(email) = $1', [ekey]);
+      const user = await loginAccount(ctx.db, ekey);
       let ok: boolean;
       try {
         // D17: an unknown email costs one scrypt too, so timing does not tell which emails have accounts.
@@ -72,7 +73,7 @@ const login = defineRoute({
       if (needsRehash(user.password_hash, ctx.scryptCost)) {
         // D17: bring an old hash up to today's parameters; the login does not wait for it.
         hashPassword(body.password, ctx.scryptCost)
-          .then((hash) => ctx.db.query('update users set password_hash = $2 where id = $1 and password_hash = $3', [userId, hash, user.password_hash]))
+          .then((hash) => replacePasswordHash(ctx.db, userId, hash, user.password_hash))
           .catch((err: unknown) => ctx.log.error(`password rehash for user ${userId} failed: ${err instanceof Error ? err.message : String(err)}`));
       }
       const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());

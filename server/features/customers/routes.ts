@@ -8,8 +8,9 @@ import { BASE_SECURITY_HEADERS, fieldError } from '../../http';
 import { defineRoute, RAW, reply } from '../../route';
 import { intText } from '../../schema';
 import { addNote, deleteNote, editNote, getNote, listNotes, timeline } from './notes-repo';
+import { listCustomers } from '../../customer-list';
 import {
-  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listCustomers, listDeleted, restoreCustomer, updateCustomer,
+  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listDeleted, restoreCustomer, updateCustomer,
 } from './repo';
 import { findDuplicates, suggestTags } from './search';
 import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, pageQuery, tagsQuery, updateBody } from './schema';

@@ -12,11 +12,10 @@ import { createSession } from '../../auth/sessions';
 import { cancelAttempt, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
 import { writeAudit } from '../../audit';
 import type { Ctx } from '../../context';
-import { num } from '../../db';
 import { HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { optional, rawText, text } from '../../schema';
-import { addMembership, invitationByToken, invitationStatus, markAccepted } from './repo';
+import { addMembership, createAccount, hasAccount, invitationByToken, invitationStatus, markAccepted } from './repo';
 
 const MAX_PASSWORD_CHARS = 1024;
 const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
@@ -121,18 +120,11 @@ const accept = defineRoute({
         userId = signedIn.userId;
         label = signedIn.firstName;
       } else {
-        const [exists] = await tx.query('select 1 from users where lower(email) = lower($1)', [found.email]);
-        if (exists) throw accountExists(found.email);
-        const [created] = await tx
-          .query<{ id: unknown }>('insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id', [
-            found.email, body.first_name!, hash!, now,
-          ])
-          .catch((err: unknown) => {
-            // Two links for one new email accepted at once: the second finds the account made meanwhile.
-            if (err instanceof Error && 'code' in err && err.code === '23505') throw accountExists(found.email);
-            throw err;
-          });
-        userId = num(created?.id);
+        if (await hasAccount(tx, found.email)) throw accountExists(found.email);
+        // Two links for one new email accepted at once: the second finds the account made meanwhile.
+        const created = await createAccount(tx, found.email, body.first_name!, hash!, now);
+        if (created === null) throw accountExists(found.email);
+        userId = created;
         label = body.first_name!;
       }
       await addMembership(tx, found.org_id, userId, found.role as Role, now);
