@@ -3,6 +3,7 @@
 // → input → transaction (changes; D38 the caller checked again inside it) → handler → audit entry in the
 // same transaction (D30) → JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rememberedReads } from './answer-cache';
 import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import type { Ctx } from './context';
@@ -34,6 +35,8 @@ export interface Router {
 }
 
 export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
+  // D34: the caller look-up and `remember` routes read through the answer cache (PGlite; answer-cache.ts).
+  const reads = rememberedReads(ctx.db);
   const byPath = new Map<string, Compiled>();
   for (const route of routes) {
     // SPEC §7: paths end with a slash; a file download names its file instead (export.csv).
@@ -72,8 +75,8 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
   async function run(route: RouteDef, req: IncomingMessage, res: ServerResponse, rawParams: Record<string, string>, search: URLSearchParams) {
     // Who: a dead session is a 401 before anything about the input is said.
     const caller: Caller | OrgCaller | null =
-      route.access === 'org' ? await requireMember(req, ctx, route.permission!)
-      : route.access === 'user' ? await requireUser(req, ctx)
+      route.access === 'org' ? await requireMember(req, ctx, route.permission!, reads)
+      : route.access === 'user' ? await requireUser(req, ctx, reads)
       : null;
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
@@ -106,7 +109,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     };
     const result =
       !inTransaction
-        ? await invoke(ctx.db)
+        ? await invoke(route.remember ? reads : ctx.db)
         : await ctx.db.transaction(async (tx) => {
             // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
             const current = route.access === 'org'

@@ -78,6 +78,13 @@ describe('STYLE the server matches its plan', () => {
     expect(sqlIn(sample)).toEqual(['1 runs a query', '2 has a sql`` template', '2 has a select', '3 has a delete', '4 has an update', '5 has a select', '5 takes a row lock']);
   });
 
+  test('D34 the answer cache is applied in one place: the router (answer-cache.ts beside the gate)', () => {
+    const importers = files(path.join(ROOT, 'server'))
+      .filter((f) => /from\s*['"][./]*answer-cache['"]/.test(readFileSync(f, 'utf8')))
+      .map((f) => path.relative(ROOT, f));
+    expect(importers).toEqual(['server/router.ts']);
+  });
+
   test('STYLE no feature imports another feature (what two share is a server module)', () => {
     const found = files(FEATURES).flatMap(crossings);
     expect(found.filter((c) => !KNOWN_CROSSINGS.includes(c))).toEqual([]);

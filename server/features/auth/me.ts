@@ -1,7 +1,7 @@
 // SPEC §7 GET /v1/auth/me/: the user, their organizations, and role, permissions and features in the
 // organization the request names (X-Organization-ID), else the favorite, else the only one (D4, D9).
-// One query: the session's liveness is part of it (the route's access is 'token').
-import { remembered } from '../../answer-cache';
+// One query: the session's liveness is part of it (the route's access is 'token'). D34: kept on PGlite
+// until anything is written (`remember`); the session's expiry is checked here, so a kept one still ends.
 import { notAMember, organizationIdFrom, sessionEnded } from '../../auth/access';
 import { num } from '../../db';
 import { defineRoute } from '../../route';
@@ -11,12 +11,11 @@ const features = (value: unknown): string[] => (Array.isArray(value) ? value.fil
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const me = defineRoute({
-  method: 'GET', path: '/v1/auth/me/', access: 'token',
-  async handler({ req, ctx, principal }) {
+  method: 'GET', path: '/v1/auth/me/', access: 'token', remember: true,
+  async handler({ req, ctx, tx, principal }) {
     const asked = organizationIdFrom(req);
-    const now = ctx.now();
-    const row = await remembered(ctx.db, `me:${principal.sessionId}:${principal.userId}:${asked}`, () => meRow(ctx.db, principal.userId, principal.sessionId, new Date(now), asked));
-    if (!row || row.expires_at.getTime() <= now) throw sessionEnded();
+    const row = await meRow(tx, principal.userId, principal.sessionId, asked);
+    if (!row || row.expires_at.getTime() <= ctx.now()) throw sessionEnded();
     const orgs = row.orgs ?? [];
     const org = row.picked === null ? null : (orgs.find((o) => num(o.id) === num(row.picked)) ?? null);
     if (asked !== null && !org) throw notAMember(asked); // D9: never another organization's role
