@@ -128,7 +128,7 @@ const accept = defineRoute({
         label = body.first_name!;
       }
       await addMembership(tx, found.org_id, userId, found.role as Role, now);
-      await markAccepted(tx, found.id, userId, now);
+      await markAccepted(tx, found.org_id, found.id, userId, now);
       await writeAudit(tx, found.org_id, { id: userId, label }, 'invitation.accepted', {
         target: { type: 'member', id: userId, label }, changes: { email: found.email, role: found.role, invitation_id: found.id, new_account: !signedIn },
       }, now);

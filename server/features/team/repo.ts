@@ -120,8 +120,8 @@ export async function invitationByToken(db: Queryable, token: string) {
   return row ? { ...row, id: num(row.id), org_id: num(row.org_id) } : null;
 }
 
-export async function markAccepted(db: Queryable, id: number, userId: number, now: Date): Promise<void> {
-  await db.query('update invitations set accepted_at = $2, accepted_by = $3 where id = $1', [id, now, userId]);
+export async function markAccepted(db: Queryable, orgId: number, id: number, userId: number, now: Date): Promise<void> {
+  await db.query('update invitations set accepted_at = $3, accepted_by = $4 where org_id = $1 and id = $2', [orgId, id, now, userId]);
 }
 
 /** Whether an account has this email, whatever its case. */
