@@ -69,7 +69,7 @@ export function organizationIdFrom(req: IncomingMessage): number | null {
 type CallerRow = { email: string; first_name: string; role: string | null; permissions: unknown; expires_at: Date };
 
 // $1 session, $2 user, $3 organization or null. No row: no such session, or revoked. Its expiry is checked
-// by the caller (live()), so the statement names no time and a kept answer (answer-cache.ts) still ends on time.
+// in callerRow(), so the statement names no time and a kept answer (answer-cache.ts) still ends on time.
 const CALLER_SQL = `
   select u.email, u.first_name, m.role, s.expires_at,
          (select coalesce(json_agg(rp.permission), '[]'::json)
@@ -80,14 +80,10 @@ const CALLER_SQL = `
    where s.id = $1 and s.user_id = $2 and s.revoked_at is null`;
 
 /** The caller's row while the session is live, or a 401. */
-function live(row: CallerRow | undefined, nowMs: number): CallerRow {
-  if (!row || row.expires_at.getTime() <= nowMs) throw sessionEnded();
-  return row;
-}
-
 async function callerRow(db: Queryable, p: TokenPrincipal, orgId: number | null, nowMs: number): Promise<CallerRow> {
   const [row] = await db.query<CallerRow>(CALLER_SQL, [p.sessionId, p.userId, orgId]);
-  return live(row, nowMs);
+  if (!row || row.expires_at.getTime() <= nowMs) throw sessionEnded();
+  return row;
 }
 
 const asCaller = (p: TokenPrincipal, row: CallerRow): Caller => ({ ...p, email: row.email, firstName: row.first_name });
