@@ -2,9 +2,9 @@
 // it (`remember`) are kept on PGlite until anything is written; every other read asks the database.
 import { beforeAll, expect, test } from 'vitest';
 import type { SqlParam } from '../../server/db';
-import { CUSTOMERS } from './api-common';
+import { CUSTOMERS, expectError, ME } from './api-common';
 import { forEachBackend } from './backends';
-import { orgId, tokens, type TestServer } from './helpers';
+import { DAY, forgeJwt, orgId, tokens, type TestServer } from './helpers';
 
 /** Runs fn and counts the plain statements the server sends meanwhile. */
 async function countQueries<T>(server: TestServer, fn: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
@@ -52,5 +52,23 @@ forEachBackend('D34 the answer cache', (backend, label) => {
     expect(again.result.status).toBe(200);
     expect(again.queries.length).toBeGreaterThanOrEqual(1);
     expect(again.queries.some((q) => /deleted_at is not null/.test(q))).toBe(true);
+  });
+
+  test('D16 D34 a kept caller or me answer still ends with its session: past its expiry, 401 with nothing written between', async () => {
+    const { server, api, clock } = backend();
+    const [secret] = await server.db.query<{ value: string }>("select value from app_settings where key = 'jwt_secret'");
+    const t = tokens(await api.login('solo@demo.test', undefined, { remember_me: false })); // a one-day session
+    const sub = JSON.parse(Buffer.from(t.access_token.split('.')[1]!, 'base64url').toString()).sub as string;
+    const now = Math.floor(clock.now() / 1000);
+    // A token outliving its session (the server never signs one): only the session's expiry can refuse it.
+    const token = forgeJwt({ alg: 'HS256', typ: 'JWT' }, { sub, sid: t.session_id, iat: now, exp: now + 3 * 86_400 }, secret!.value);
+    const org = { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(await orgId(server.db, 'Acme Plumbing')) };
+    const bare = { Authorization: `Bearer ${token}` };
+    expect((await api.get(ME, bare)).status).toBe(200);
+    expect((await api.get(CUSTOMERS, org)).status).toBe(200);
+    clock.advance(DAY + 60_000);
+    const after = await countQueries(server, async () => [await api.get(ME, bare), await api.get(CUSTOMERS, org)]);
+    for (const r of after.result) expectError(r, 401, 'session_ended');
+    expect(after.queries).toHaveLength(label === 'PGlite' ? 0 : 2); // PGlite: refused from the kept answers
   });
 });
