@@ -2,10 +2,10 @@
 import type { CustomerStatus, DashboardData } from '../../../contract/customers';
 import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS as MONTH_DAYS, NEW_THIS_WEEK_DAYS as WEEK_DAYS } from '../../../contract/customers';
 import { DAY_MS } from '../../../contract/time';
-import { num } from '../../db';
 import { defineRoute } from '../../route';
 import { listAudit } from '../audit/repo';
-import { listCustomers } from '../customers/repo';
+import { listCustomers } from '../../customer-list';
+import { newCustomers, statusCounts } from './repo';
 
 const RECENT = 5;
 
@@ -18,21 +18,17 @@ const dashboard = defineRoute({
     if (can('customers:view')) {
       const now = ctx.now();
       const [counts, fresh, recent] = await Promise.all([
-        tx.query<{ status: CustomerStatus; n: unknown }>('select status, n from customer_counts where org_id = $1', [org]),
-        tx.query<{ week: unknown; month: unknown }>(
-          `select count(*) filter (where created_at >= $2) as week, count(*) as month
-             from customers where org_id = $1 and deleted_at is null and created_at >= $3`,
-          [org, new Date(now - WEEK_DAYS * DAY_MS), new Date(now - MONTH_DAYS * DAY_MS)],
-        ),
+        statusCounts(tx, org),
+        newCustomers(tx, org, new Date(now - WEEK_DAYS * DAY_MS), new Date(now - MONTH_DAYS * DAY_MS)),
         listCustomers(tx, org, { q: null, status: null, tag: null, sort: '-updated_at', page: 1, pageSize: RECENT }),
       ]);
       const by_status = Object.fromEntries(CUSTOMER_STATUSES.map((s) => [s, 0])) as Record<CustomerStatus, number>;
-      for (const c of counts) if (c.status in by_status) by_status[c.status] = num(c.n);
+      for (const c of counts) if (c.status in by_status) by_status[c.status] = c.n;
       customers = {
         total: Object.values(by_status).reduce((a, b) => a + b, 0),
         by_status,
-        new_this_week: num(fresh[0]?.week ?? 0),
-        new_this_month: num(fresh[0]?.month ?? 0),
+        new_this_week: fresh.week,
+        new_this_month: fresh.month,
         recently_updated: recent.results,
       };
     }

@@ -4,7 +4,7 @@
 import { INVITATION_UNKNOWN, INVITATION_UNUSABLE, PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS, PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
 import type { Role } from '../../../contract/permissions';
 import { requireUser } from '../../auth/access';
-import { issueAccessToken } from '../../auth/authenticate';
+import { tokenAnswer } from '../../auth/authenticate';
 import { admitted, hashingRefusal, tooMany } from '../../auth/guards';
 import type { AddressLimiter } from '../../auth/limiter';
 import { hashPassword } from '../../auth/passwords';
@@ -12,11 +12,10 @@ import { createSession } from '../../auth/sessions';
 import { cancelAttempt, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
 import { writeAudit } from '../../audit';
 import type { Ctx } from '../../context';
-import { num } from '../../db';
 import { HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { optional, rawText, text } from '../../schema';
-import { addMembership, invitationByToken, invitationStatus, markAccepted } from './repo';
+import { addMembership, createAccount, hasAccount, invitationByToken, invitationStatus, markAccepted } from './repo';
 
 const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
 
@@ -116,22 +115,15 @@ const accept = defineRoute({
         userId = signedIn.userId;
         label = signedIn.firstName;
       } else {
-        const [exists] = await tx.query('select 1 from users where lower(email) = lower($1)', [found.email]);
-        if (exists) throw accountExists(found.email);
-        const [created] = await tx
-          .query<{ id: unknown }>('insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id', [
-            found.email, body.first_name!, hash!, now,
-          ])
-          .catch((err: unknown) => {
-            // Two links for one new email accepted at once: the second finds the account made meanwhile.
-            if (err instanceof Error && 'code' in err && err.code === '23505') throw accountExists(found.email);
-            throw err;
-          });
-        userId = num(created?.id);
+        if (await hasAccount(tx, found.email)) throw accountExists(found.email);
+        // Two links for one new email accepted at once: the second finds the account made meanwhile.
+        const created = await createAccount(tx, found.email, body.first_name!, hash!, now);
+        if (created === null) throw accountExists(found.email);
+        userId = created;
         label = body.first_name!;
       }
       await addMembership(tx, found.org_id, userId, found.role as Role, now);
-      await markAccepted(tx, found.id, userId, now);
+      await markAccepted(tx, found.org_id, found.id, userId, now);
       await writeAudit(tx, found.org_id, { id: userId, label }, 'invitation.accepted', {
         target: { type: 'member', id: userId, label }, changes: { email: found.email, role: found.role, invitation_id: found.id, new_account: !signedIn },
       }, now);
@@ -140,13 +132,7 @@ const accept = defineRoute({
     await markAttemptSucceeded(ctx.db, attempt);
     if (signedIn) return { org_id: joined.orgId };
     const session = await createSession(ctx.db, joined.userId, true, ctx.now());
-    return {
-      org_id: joined.orgId,
-      access_token: issueAccessToken(ctx, joined.userId, session.sessionId, session.expiresAt),
-      refresh_token: session.refreshToken,
-      session_id: session.sessionId,
-      refresh_expires_at: session.expiresAt.toISOString(),
-    };
+    return { org_id: joined.orgId, ...tokenAnswer(ctx, session) };
   }),
 });
 

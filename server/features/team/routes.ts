@@ -8,11 +8,12 @@ import { EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../../../contract/customers';
 import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
+import { lockOrganization } from '../../organizations';
 import { defineRoute, reply } from '../../route';
 import { intText, oneOf, text } from '../../schema';
 import { invitationPageRoutes } from './public';
 import {
-  createInvitation, findInvitation, findMember, listInvitations, listMembers, openInvitationFor, ownerCount, removeMember, revokeInvitation,
+  createInvitation, findInvitation, findMember, isMemberEmail, listInvitations, listMembers, openInvitationFor, ownerCount, removeMember, revokeInvitation,
   setRole,
 } from './repo';
 
@@ -24,12 +25,6 @@ const memberTarget = (m: Member) => ({ type: 'member', id: m.user_id, label: m.n
 const refused = (r: TeamRefusal, what: Partial<Record<TeamRefusal, string>>) => new HttpError(TEAM_REFUSAL_STATUS[r], r, TEAM_REFUSAL_WORDS[r](what[r] ?? ''));
 const memberNotFound = () => new HttpError(404, 'not_found', 'No such member');
 const invitationNotFound = () => new HttpError(404, 'not_found', 'No such invitation');
-
-/**
- * Team changes in one organization take turns: two owners demoting each other, or two invitations for
- * one email, would otherwise both pass their checks (or deadlock on each other's rows).
- */
-const lockTeam = (tx: Queryable, orgId: number) => tx.query('select 1 from organizations where id = $1 for no key update', [orgId]);
 
 const members = defineRoute({
   method: 'GET', path: '/v1/team/members/', access: 'org', permission: 'team:view',
@@ -44,7 +39,7 @@ const changeRole = defineRoute({
   method: 'PATCH', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
   params: { user_id: intText() }, body: { role },
   async handler({ tx, caller, params, body, audit }) {
-    await lockTeam(tx, caller.org.id);
+    await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
     const owners = await ownerCount(tx, caller.org.id);
@@ -63,7 +58,7 @@ const remove = defineRoute({
   method: 'DELETE', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
   params: { user_id: intText() }, audit: 'member.removed',
   async handler({ tx, caller, params, audit }) {
-    await lockTeam(tx, caller.org.id);
+    await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
     const refusal = removalRefusal({ actor: caller.org.role, role: member.role, owners: await ownerCount(tx, caller.org.id) });
@@ -87,10 +82,9 @@ const invite = defineRoute({
   body: { email, role }, audit: 'invitation.created',
   async handler({ tx, ctx, caller, body, audit }) {
     if (ownerOnlyRefusal(caller.org.role, body.role)) throw refused('owner_required', { owner_required: 'invite an owner' });
-    await lockTeam(tx, caller.org.id);
+    await lockOrganization(tx, caller.org.id);
     const address = body.email.toLowerCase();
-    const [already] = await tx.query('select 1 from memberships m join users u on u.id = m.user_id where m.org_id = $1 and lower(u.email) = $2', [caller.org.id, address]);
-    if (already) throw new HttpError(409, 'already_member', `${address} is already a member`, {}, { field: 'email' });
+    if (await isMemberEmail(tx, caller.org.id, address)) throw new HttpError(409, 'already_member', `${address} is already a member`, {}, { field: 'email' });
     const now = new Date(ctx.now());
     const open = await openInvitationFor(tx, caller.org.id, address);
     if (open && new Date(open.expires_at) > now) {
@@ -105,7 +99,7 @@ const invite = defineRoute({
 
 /** A pending invitation the caller may act on (`what`, for the refusal): only an owner touches an owner's. */
 const pendingInvitation = async (tx: Queryable, caller: { org: { id: number; role: string } }, id: number, what: string) => {
-  await lockTeam(tx, caller.org.id);
+  await lockOrganization(tx, caller.org.id);
   const found = await findInvitation(tx, caller.org.id, id);
   if (found?.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
   if (ownerOnlyRefusal(caller.org.role, found.role)) throw refused('owner_required', { owner_required: `${what} an owner's invitation` });
