@@ -5,39 +5,25 @@
 import { beforeAll, expect, test } from 'vitest';
 import { withGateKey } from '../../server/gate-key';
 import { CUSTOMERS } from './api-common';
-import { forEachBackend, type Api } from './backends';
-import { createUser, tokens, type Reply, type TestServer } from './helpers';
+import { forEachBackend } from './backends';
+import type { Reply, TestServer } from './helpers';
+import { people } from './people';
 
 const memberPath = (id: number) => `/api/v1/team/members/${id}/`;
 
 forEachBackend('D38 checks under concurrency', (backend, label) => {
   let server: TestServer;
-  let api: Api;
   beforeAll(() => {
-    ({ server, api } = backend());
+    ({ server } = backend());
   });
 
-  let counter = 0;
+  const { newOrg, person } = people(backend, 'D38 Org');
   /** A fresh organization with an owner and a member, and a customer the member made. */
   async function setUp() {
-    const name = `D38 Org ${++counter} ${Math.random().toString(36).slice(2, 8)}`;
-    const [org] = await server.db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [name]);
-    const orgId = Number(org?.id);
-    const as = async (role: string) => {
-      const user = await createUser(server.db, { memberships: [[name, role]] });
-      const token = tokens(await api.login(user.email, user.password)).access_token;
-      const call = (method: string, path: string, body?: unknown): Promise<Reply> =>
-        api.request(path, {
-          method,
-          headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(orgId), 'Content-Type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      const raw = (method: string, path: string, body: string, type: string): Promise<Reply> =>
-        api.request(path, { method, headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(orgId), 'Content-Type': type }, body });
-      return { id: user.id, call, raw };
-    };
-    const owner = await as('owner');
-    const member = await as('member');
+    const org = await newOrg();
+    const orgId = org.id;
+    const owner = await person(org, 'owner');
+    const member = await person(org, 'member');
     const made = await member.call('POST', CUSTOMERS, { name: 'Raced Customer' });
     expect(made.status).toBe(201);
     const customer = made.body as unknown as { id: number; version: number };
