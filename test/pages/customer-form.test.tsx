@@ -15,14 +15,11 @@ import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
 import { TEXT_FIELDS, FIELD_LABELS, validateCustomer, EMPTY_VALUES, changedFields, toInput, toValues } from '../../src/pages/customers/form/values';
 import { customerKeys } from '../../src/api/customers';
 import { createQueryCache, QUERY_FRESH_MS } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import { matchPath } from '../../src/router/match';
-import { ParamsContext } from '../../src/router/params';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage, type Call } from '../helpers/fake-api';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json, type Call } from '../helpers/fake-api';
+import { renderPage } from '../helpers/render';
 
 const OLIVE = { id: 1, name: 'Olive' };
 const GRACE = { id: 2, name: 'Grace' };
@@ -96,22 +93,10 @@ class FakeRecords {
 }
 
 function show(Page: ComponentType, path: string, setup: (f: FakeRecords) => void = () => {}, cache = createQueryCache({ retries: 0 })) {
-  navigate(path, { replace: true });
   const api = new FakeApi();
   const fake = new FakeRecords(api);
   setup(fake);
-  const t = pageSession({ api, state: WITH_ORG, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  const params = matchPath('/customers/:id/edit', path) ?? {};
-  renderWithSession(
-    t,
-    <QueryProvider cache={cache}>
-      <ParamsContext.Provider value={params}>
-        <Page />
-      </ParamsContext.Provider>
-      <Toaster />
-    </QueryProvider>,
-  );
+  renderPage(path, <Page />, { fake: api, params: matchPath('/customers/:id/edit', path) ?? {}, cache });
   return { api, fake };
 }
 const showAdd = (setup?: (f: FakeRecords) => void) => show(AddCustomerPage, '/customers/new', setup);

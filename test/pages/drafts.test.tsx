@@ -15,17 +15,13 @@ import CustomerDashboardPage from '../../src/pages/customers/CustomerDashboardPa
 import EditCustomerPage from '../../src/pages/customers/EditCustomerPage';
 import { CONFLICT_TITLE } from '../../src/pages/customers/form/ConflictPanel';
 import { LEAVE_TITLE } from '../../src/pages/customers/form/LeaveDialog';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
-import { navigate } from '../../src/router/location';
-import { ParamsContext } from '../../src/router/params';
 import { RequirePermission } from '../../src/router/require-permission';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage, profile, USER } from '../helpers/fake-api';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json, profile, USER } from '../helpers/fake-api';
 import { FakeRecord, janeDoe } from '../helpers/fake-customer';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { renderPage } from '../helpers/render';
+import { WITH_ORG } from '../helpers/session';
 
 const MEMBER = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update'];
 const VIEWER = ['dashboard:view', 'customers:view'];
@@ -46,18 +42,8 @@ interface Mount {
 
 /** The page behind D9's guard, signed in; `api.me` answers a D29 profile reload as a viewer. */
 function mount(api: FakeApi, page: ReactNode, { path, permission, params = {}, state = AS_MEMBER, org = '1' }: Mount) {
-  navigate(path, { replace: true });
   api.me = () => json(200, profile({ role: 'viewer', permissions: VIEWER }));
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: org }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <ParamsContext.Provider value={params}>{permission ? <RequirePermission permission={permission}>{page}</RequirePermission> : page}</ParamsContext.Provider>
-      <Toaster />
-    </QueryProvider>,
-  );
-  return t;
+  return renderPage(path, permission ? <RequirePermission permission={permission}>{page}</RequirePermission> : page, { as: state, fake: api, params, org });
 }
 
 /** The customer endpoints Add and Edit call: `post`/`patch` answer saves (default: saved). */
