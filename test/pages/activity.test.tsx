@@ -97,7 +97,7 @@ describe('D30 activity URL', () => {
 
 function show(path = '/activity', state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) => void = () => {}) {
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   team.audit = WORDED.map(([e]) => e).reverse();
   setup(team);
   renderPage(path, <ActivityPage />, { as: state, fake: api });

@@ -12,7 +12,7 @@ import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { accessToken, FakeApi } from '../helpers/fake-api';
-import { audit, FakeRecord, janeDoe, note, OLIVIA, SAM } from '../helpers/fake-customer';
+import { audit, FakeRecord, note, OLIVIA, SAM } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 
@@ -23,11 +23,12 @@ const EVERYTHING = as('customers:create', 'customers:update', 'customers:delete'
 /** Renders /customers/{id} against a fresh fake API and cache (no retries); `setup` programs the record first. */
 function show(state: Partial<SessionState> = EVERYTHING, setup: (r: FakeRecord, api: FakeApi) => void = () => {}, id = '101') {
   const api = new FakeApi();
-  const record = new FakeRecord(api, janeDoe(), [
+  const record = api.record;
+  record.items = [
     note(2, 'Prefers morning visits.', SAM, 90),
     note(1, 'Boiler serviced in March.', OLIVIA, 30),
     audit(10, 'customer.created', OLIVIA, 0, { name: 'Jane Doe' }),
-  ]);
+  ];
   setup(record, api);
   // Signed in as user 1 (Olivia): the access token's subject.
   renderPage(`/customers/${id}`, <CustomerDashboardPage />, { as: state, fake: api, params: { id } });

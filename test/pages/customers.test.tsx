@@ -24,7 +24,7 @@ const ONLY = (...permissions: string[]): Partial<SessionState> => ({ ...WITH_ORG
 /** Renders a page at `path` against a fresh fake API and cache (no retries); `setup` programs the customers first. */
 function show(Page: () => ReactNode, path: string, state: Partial<SessionState> = WITH_ORG, setup: (c: FakeCustomers) => void = () => {}) {
   const api = new FakeApi();
-  const customers = (api.customers = new FakeCustomers());
+  const customers = api.customers;
   setup(customers);
   renderPage(path, <Page />, { as: state, fake: api });
   return { api, customers };

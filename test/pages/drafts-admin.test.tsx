@@ -34,7 +34,7 @@ function reload(): void {
 /** A page behind its route's guard, signed in as the owner; a D29 reload answers without `team:manage`/`permissions:manage`. */
 function show(path: '/team' | '/permissions', setup: (team: FakeTeam) => void = () => {}, state: Partial<SessionState> = WITH_ORG) {
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   api.me = () => json(200, profile({ role: 'admin', permissions: LESS }));
   setup(team);
   const page = <RequirePermission permission={path === '/team' ? 'team:view' : 'permissions:view'}>{path === '/team' ? <TeamPage /> : <PermissionsPage />}</RequirePermission>;

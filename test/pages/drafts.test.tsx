@@ -19,7 +19,7 @@ import { RequirePermission } from '../../src/router/require-permission';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi, json, profile, USER } from '../helpers/fake-api';
-import { FakeRecord, janeDoe } from '../helpers/fake-customer';
+import { FakeRecord } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 
@@ -243,7 +243,7 @@ describe('D41 drafts on Edit Customer', () => {
 describe('D41 drafts of a note', () => {
   function notePage(record?: (r: FakeRecord) => void, state: Partial<SessionState> = AS_MEMBER) {
     const api = new FakeApi();
-    const r = new FakeRecord(api, janeDoe(), []);
+    const r = api.record;
     record?.(r);
     const t = mount(api, <CustomerDashboardPage />, { path: '/customers/101', params: { id: '101' }, state });
     return { t, r };

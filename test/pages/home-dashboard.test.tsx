@@ -47,7 +47,7 @@ function data(over: Partial<NonNullable<DashboardData['customers']>> = {}, activ
 
 function show(state: Partial<SessionState> = OWNER, setup: (r: FakeRecord) => void = (r) => (r.dashboard = data())) {
   const api = new FakeApi();
-  const record = new FakeRecord(api);
+  const record = api.record;
   setup(record);
   renderPage('/dashboard', <DashboardPage />, { as: state, fake: api });
   return { record };

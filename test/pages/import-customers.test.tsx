@@ -40,7 +40,7 @@ const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Ja
 
 function show(state: Partial<SessionState> = as('customers:update'), setup: (r: FakeRecord) => void = () => {}) {
   const api = new FakeApi();
-  const record = new FakeRecord(api);
+  const record = api.record;
   setup(record);
   renderPage('/customers/import', <ImportCustomersPage />, { as: state, fake: api });
   return { api, record };

@@ -22,7 +22,7 @@ const LONG_ENOUGH = 'x'.repeat(PASSWORD_MIN_LENGTH);
 function show(state: Partial<SessionState>, link: Partial<FakeInvitationLink> = {}, setup: (team: FakeTeam) => void = () => {}, path = PATH) {
   navigate(path, { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   team.addLink(TOKEN, link);
   setup(team);
   const t = pageSession({ api, state, kv: new MemoryStorage(state.isAuthenticated ? { current_org_id: '1' } : {}) });
@@ -79,7 +79,7 @@ describe('D28 invitation page: the invitation', () => {
     navigate(`/invite/${tokenFor(8)}`, { replace: true });
     expect((await screen.findByRole('alert')).textContent).toContain('Could not reach the server');
     api.offline = false;
-    const team = api.team!;
+    const team = api.team;
     team.addLink(tokenFor(8), { email: 'kim@example.com' });
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Invitation for kim@example.com')).toBeTruthy();
@@ -201,7 +201,7 @@ describe('D28 /invite/{token} is public and outside the shell', () => {
   it('renders for a signed-out person without going to /login, and without the shell', async () => {
     navigate(PATH, { replace: true });
     const api = new FakeApi();
-    (api.team = new FakeTeam(api)).addLink(TOKEN);
+    api.team.addLink(TOKEN);
     const t = pageSession({ api, state: SIGNED_OUT });
     render(
       <SessionProvider session={t.session}>

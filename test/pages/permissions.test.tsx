@@ -30,7 +30,7 @@ function LiveSidebar() {
 
 function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam, api: FakeApi) => void = () => {}) {
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   if (state.role === 'admin') team.callerId = ADA.user_id;
   // The profile a reload (D29) answers: the same person, role and permissions unless a test says otherwise.
   api.me = () => json(200, profile({ role: state.role, permissions: state.permissions }));

@@ -27,7 +27,7 @@ const MEMBER: Partial<SessionState> = { ...WITH_ORG, user: { ...USER, email: MO.
 
 function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) => void = () => {}) {
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   if (state.role === 'admin') team.callerId = ADA.user_id;
   if (state.role === 'member') team.callerId = MO.user_id;
   setup(team);
