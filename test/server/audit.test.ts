@@ -20,14 +20,8 @@ forEachBackend('API audit log', (backend) => {
   beforeAll(() => {
     ({ server, api, clock } = backend());
   });
-  const { newOrg, person } = people(backend, 'Audit Org');
+  const { team } = people(backend, 'Audit Org');
   let counter = 0;
-  const team = async (...roles: string[]) => {
-    const org = await newOrg();
-    const people: Person[] = [];
-    for (const role of roles) people.push(await person(org, role));
-    return { org, people };
-  };
   /** GET /v1/audit/ with a query string; fails the test unless 200. */
   const log = async (who: Person, query = '') => {
     const r = await who.call('GET', `${AUDIT}${query ? `?${query}` : ''}`);

@@ -30,6 +30,21 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
     return { orgId, owner, member, customer };
   }
 
+  /** Another transaction holding the customer's row (select … for update) until `release()`; `hold` is that transaction. */
+  async function holdRow(customerId: number) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const hold = withGateKey(() => server.db.transaction(async (tx) => {
+      await tx.query('select id from customers where id = $1 for update', [customerId]);
+      locked();
+      await released;
+    }), 'test');
+    await isLocked;
+    return { hold, release };
+  }
+
   /** The invariant: the member's change was refused 403, or its audit entry precedes the demotion's. */
   async function expectNeverAfter(orgId: number, change: Reply, demotion: Reply) {
     expect(demotion.status).toBe(200);
@@ -84,16 +99,7 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
     test('D38 a demotion waits for a change already acting under the organization\'s lock; the change commits first', async () => {
       const { orgId, owner, member, customer } = await setUp();
       // Another transaction holds the customer's row: the member's change waits for it inside its transaction.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const hold = withGateKey(() => server.db.transaction(async (tx) => {
-        await tx.query('select id from customers where id = $1 for update', [customer.id]);
-        locked();
-        await released;
-      }), 'test');
-      await isLocked;
+      const { hold, release } = await holdRow(customer.id);
       const waiting = async () =>
         Number((await withGateKey(() => server.db.query<{ n: unknown }>(
           "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"), 'probe'))[0]?.n);
@@ -119,17 +125,8 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
       expect(await timeout({ statementTimeoutMs: 60_000 })).toBe('1min');
       expect(await timeout()).toBe('5s'); // `set local`: the longer limit ended with its transaction
       const { member, customer } = await setUp();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
       // The customer's row is held until the answer has come: the update can only end at its timeout.
-      const hold = withGateKey(() => server.db.transaction(async (tx) => {
-        await tx.query('select id from customers where id = $1 for update', [customer.id]);
-        locked();
-        await released;
-      }), 'test');
-      await isLocked;
+      const { hold, release } = await holdRow(customer.id);
       const r = await member.call('PATCH', `${CUSTOMERS}${customer.id}/`, { version: customer.version, city: 'Too Late' });
       release();
       await hold;

@@ -62,8 +62,16 @@ export async function person(b: Pick<Backend, 'server' | 'api'>, org: Org | null
 
 /** `newOrg` and `person` for one suite's backend (read when first called, after the suite's servers start). */
 export function people(backend: () => Pick<Backend, 'server' | 'api'>, prefix?: string) {
+  const org = () => newOrg(backend().server.db, prefix);
   return {
-    newOrg: () => newOrg(backend().server.db, prefix),
-    person: (org: Org | null, role?: string, ...more: [Org, string][]) => person(backend(), org, role, ...more),
+    newOrg: org,
+    person: (o: Org | null, role?: string, ...more: [Org, string][]) => person(backend(), o, role, ...more),
+    /** A new organization with one new person per role given, in that order. */
+    team: async (...roles: string[]) => {
+      const o = await org();
+      const members: Person[] = [];
+      for (const role of roles) members.push(await person(backend(), o, role));
+      return { org: o, people: members };
+    },
   };
 }

@@ -6,7 +6,7 @@ import { PERMISSIONS, type Permission, type Role } from '../../contract/permissi
 import { CUSTOMERS, D10, expectError, sorted } from './api-common';
 import { forEachBackend, type Api } from './backends';
 import type { TestServer } from './helpers';
-import { people, type Person } from './people';
+import { people } from './people';
 
 const MATRIX = '/api/v1/permissions/';
 const RESET = '/api/v1/permissions/reset/';
@@ -18,14 +18,8 @@ forEachBackend('API permissions', (backend) => {
   beforeAll(() => {
     ({ server, api } = backend());
   });
-  const { newOrg, person } = people(backend, 'Matrix Org');
+  const { team } = people(backend, 'Matrix Org');
   /** A fresh organization (D10's matrix by trigger) with one person per role given. */
-  const team = async (...roles: string[]) => {
-    const org = await newOrg();
-    const people: Person[] = [];
-    for (const role of roles) people.push(await person(org, role));
-    return { org, people };
-  };
   /** D10 as a matrix body, changed by `edit`. */
   const d10 = (edit: (m: Matrix) => void = () => {}): Matrix => {
     const m = Object.fromEntries(Object.entries(D10).map(([r, ps]) => [r, [...ps]])) as Matrix;

@@ -21,14 +21,14 @@ forEachBackend('API team invitations', (backend) => {
   beforeAll(() => {
     ({ server, api, clock } = backend());
   });
-  const { newOrg, person } = people(backend, 'Invite Org');
+  const { newOrg, person, team: teamOf } = people(backend, 'Invite Org');
   let counter = 0;
   const unique = (prefix: string) => `${prefix}${++counter}x${Math.random().toString(36).slice(2, 8)}`;
   const newEmail = () => `${unique('invitee')}@example.test`;
   /** A fresh organization with an owner and an admin. */
   const team = async () => {
-    const org = await newOrg();
-    return { org, owner: await person(org, 'owner'), admin: await person(org, 'admin') };
+    const { org, people: [owner, admin] } = await teamOf('owner', 'admin');
+    return { org, owner: owner!, admin: admin! };
   };
   const invite = async (who: Person, email = newEmail(), role = 'member'): Promise<IssuedInvitation> => {
     const r = await who.call('POST', INVITATIONS, { email, role });

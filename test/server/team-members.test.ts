@@ -6,7 +6,7 @@ import type { Member } from '../../contract/team';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
 import type { TestServer } from './helpers';
-import { people, type Person } from './people';
+import { people } from './people';
 
 const MEMBERS = '/api/v1/team/members/';
 const memberPath = (id: number | string) => `${MEMBERS}${id}/`;
@@ -17,14 +17,8 @@ forEachBackend('API team members', (backend) => {
   beforeAll(() => {
     ({ server, api } = backend());
   });
-  const { newOrg, person } = people(backend, 'Team Org');
+  const { newOrg, person, team } = people(backend, 'Team Org');
   /** A fresh organization with one person per role given, in that order. */
-  const team = async (...roles: string[]) => {
-    const org = await newOrg();
-    const people: Person[] = [];
-    for (const role of roles) people.push(await person(org, role));
-    return { org, people };
-  };
   const roleOf = async (org: number, userId: number) =>
     (await server.db.query<{ role: string }>('select role from memberships where org_id = $1 and user_id = $2', [org, userId]))[0]?.role ?? null;
   const audit = async (org: number, action: string) =>
