@@ -20,6 +20,8 @@ export class FakeRecords {
   rows = new Map<number, Customer>([ANN, BEN].map((c) => [c.id, structuredClone(c)]));
   /** Answers given before the normal ones, in order. */
   next: Response[] = [];
+  /** An answer to every call of a method, in place of the normal one (a refusal, e.g. D41's 403). */
+  byMethod = new Map<string, () => Response>();
   nextId = 50;
 
   constructor(readonly api: FakeApi) {
@@ -28,8 +30,8 @@ export class FakeRecords {
     for (const id of [ANN.id, BEN.id, MISSING_ID]) api.routes.set(`/v1/customers/${id}/`, (call) => this.answer(call, () => this.record(call, id)));
   }
 
-  private answer(_call: Call, normal: () => Response): Response {
-    return this.next.shift() ?? normal();
+  private answer(call: Call, normal: () => Response): Response {
+    return this.next.shift() ?? this.byMethod.get(call.method)?.() ?? normal();
   }
 
   private taken(email: string | null, except: number) {

@@ -46,22 +46,14 @@ function mount(api: FakeApi, page: ReactNode, { path, permission, params = {}, s
   return renderPage(path, permission ? <RequirePermission permission={permission}>{page}</RequirePermission> : page, { as: state, fake: api, params, org });
 }
 
-/** The customer endpoints Add and Edit call: `post`/`patch` answer saves (default: saved). */
-function customersApi(answer: { post?: () => Response; patch?: (body: Partial<CustomerInput> & { version: number }) => Response } = {}) {
+/** The customer endpoints Add and Edit call, on this file's Ann: `post`/`patch` answer saves (default: saved). */
+function customersApi(answer: { post?: () => Response; patch?: () => Response } = {}) {
   const api = new FakeApi();
-  let ann = { ...ANN };
-  api.routes.set('/v1/customers/duplicates/', () => json(200, { results: [] }));
-  api.routes.set('/v1/customers/', (c) => answer.post?.() ?? json(201, { ...ANN, ...(c.body as object), id: 50, version: 1 }));
-  api.routes.set('/v1/customers/7/', (c) => {
-    if (c.method === 'GET') return json(200, ann);
-    const body = c.body as Partial<CustomerInput> & { version: number };
-    const custom = answer.patch?.(body);
-    if (custom) return custom;
-    if (body.version !== ann.version) return json(409, { detail: 'changed', code: 'conflict', current: ann });
-    ann = { ...ann, ...body, version: ann.version + 1 };
-    return json(200, ann);
-  });
-  return { api, setAnn: (c: Customer) => (ann = c) };
+  const records = api.records;
+  records.rows.set(ANN.id, { ...ANN });
+  if (answer.post) records.byMethod.set('POST', answer.post);
+  if (answer.patch) records.byMethod.set('PATCH', answer.patch);
+  return { api, setAnn: (c: Customer) => records.rows.set(c.id, c) };
 }
 
 const addPage = (api: FakeApi, over: Partial<Mount> = {}) => mount(api, <AddCustomerPage />, { path: '/customers/new', permission: 'customers:create', ...over });
