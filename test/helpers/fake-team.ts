@@ -1,9 +1,10 @@
 // The team, permission matrix, audit log and public invitation API (D28–D30) as the fake API answers
 // them (FakeApi.team): the server's rules (server/features/team, permissions, audit) on in-memory data,
-// with one-off refusals a test can queue.
+// with one-off refusals a test can queue. Limits come from contract/team.ts; the role rules (own role,
+// owner only, last owner) are kept here, in handle(), until contract/ has them.
 import type { AuditEntryView } from '../../contract/customers';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type Permission, type Role } from '../../contract/permissions';
-import type { Invitation, InvitationLookup, IssuedInvitation, Member, PermissionMatrix } from '../../contract/team';
+import { INVITATION_LIFETIME_DAYS, PASSWORD_MIN_LENGTH, type Invitation, type InvitationLookup, type IssuedInvitation, type Member, type PermissionMatrix } from '../../contract/team';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
 
@@ -61,7 +62,7 @@ export class FakeTeam {
   addInvitation(email: string, role: Role, extra: Partial<InvitationLookup> = {}): Invitation & { token: string } {
     const id = ++this.serial;
     const token = tokenFor(id);
-    const inv = { id, email, role, invited_by: { id: OLIVE.user_id, name: OLIVE.name }, created_at: new Date(NOW).toISOString(), expires_at: new Date(NOW + 7 * DAY_MS).toISOString(), token };
+    const inv = { id, email, role, invited_by: { id: OLIVE.user_id, name: OLIVE.name }, created_at: new Date(NOW).toISOString(), expires_at: new Date(NOW + INVITATION_LIFETIME_DAYS * DAY_MS).toISOString(), token };
     this.invitations.unshift(inv);
     this.addLink(token, { email, role, ...extra });
     return inv;
@@ -94,7 +95,7 @@ export class FakeTeam {
       id,
       invited_by: { id: this.callerId, name: this.caller?.name ?? '' },
       created_at: new Date(NOW).toISOString(),
-      expires_at: new Date(NOW + 7 * DAY_MS).toISOString(),
+      expires_at: new Date(NOW + INVITATION_LIFETIME_DAYS * DAY_MS).toISOString(),
       token,
       path: `/invite/${token}`,
     };
@@ -135,7 +136,7 @@ export class FakeTeam {
         return json(200, { org_id: link.organization.id });
       }
       if (!body.first_name) return json(400, { detail: 'first_name: is required', code: 'missing_field', field: 'first_name' });
-      if (typeof body.password !== 'string' || body.password.length < 12) return json(400, { detail: 'password: must be at least 12 characters', code: 'invalid_field', field: 'password' });
+      if (typeof body.password !== 'string' || body.password.length < PASSWORD_MIN_LENGTH) return json(400, { detail: `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, code: 'invalid_field', field: 'password' });
       if (link.has_account) return json(409, { detail: `An account for ${link.email} exists; sign in to join`, code: 'account_exists' });
       link.status = 'accepted';
       const t = this.api.issue('99');
