@@ -35,12 +35,16 @@ export interface PageOptions extends Omit<SessionOptions, 'api' | 'state'> {
   cache?: QueryCache;
 }
 
-/** A page at `path` as the shell shows it: signed in (valid tokens stored), with the toaster; returns the test session. */
+/**
+ * A page at `path` as the app shows it: signed in (valid tokens and the organization stored) unless `as`
+ * says signed out, with the toaster; returns the test session.
+ */
 export function renderPage(path: string, page: ReactNode, { as = WITH_ORG, fake = new FakeApi(), params = {}, org = '1', cache = createQueryCache({ retries: 0 }), ...options }: PageOptions = {}) {
   navigate(path, { replace: true });
   const state: Partial<SessionState> = isPermissions(as) ? { ...WITH_ORG, permissions: [...as] } : as;
-  const t = pageSession({ api: fake, state, kv: new MemoryStorage({ current_org_id: org }), ...options });
-  t.seed();
+  const signedIn = state.isAuthenticated !== false;
+  const t = pageSession({ api: fake, state, kv: new MemoryStorage(signedIn ? { current_org_id: org } : {}), ...options });
+  if (signedIn) t.seed();
   const view = renderWithSession(
     t,
     <QueryProvider cache={cache}>
