@@ -10,7 +10,8 @@ import {
   type TeamRefusal,
 } from '../../contract/team';
 import { DAY_MS } from '../../contract/time';
-import { json, type Call, type FakeApi } from './fake-api';
+import type { FakeApi } from './fake-api';
+import { json, type Call } from './fake-http';
 
 export const OLIVE: Member = { user_id: 1, name: 'Olive', email: 'owner@demo.test', role: 'owner', joined_at: '2024-01-02T10:00:00.000Z' };
 export const ADA: Member = { user_id: 2, name: 'Ada', email: 'ada@example.com', role: 'admin', joined_at: '2024-02-03T10:00:00.000Z' };

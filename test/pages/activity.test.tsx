@@ -8,14 +8,12 @@ import { AUDIT_PAGE_SIZE } from '../../src/api/team';
 import ActivityPage from '../../src/pages/activity/ActivityPage';
 import { activityHref, readActivityParams } from '../../src/pages/activity/activity-params';
 import { ACTIONS, describe as words, describeText, EMPTY_VALUE, VALUE_MAX_CHARS } from '../../src/pages/activity/describe';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { FakeApi, MemoryStorage } from '../helpers/fake-api';
+import { FakeApi } from '../helpers/fake-api';
 import { FakeTeam } from '../helpers/fake-team';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { renderPage } from '../helpers/render';
+import { WITH_ORG } from '../helpers/session';
 
 const OLIVIA = { id: 1, name: 'Olivia' };
 let serial = 0;
@@ -98,19 +96,11 @@ describe('D30 activity URL', () => {
 });
 
 function show(path = '/activity', state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) => void = () => {}) {
-  navigate(path, { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   team.audit = WORDED.map(([e]) => e).reverse();
   setup(team);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <ActivityPage />
-    </QueryProvider>,
-  );
+  renderPage(path, <ActivityPage />, { as: state, fake: api });
   return { api, team };
 }
 

@@ -8,16 +8,13 @@ import { DRAFT_DISCARD, DRAFT_RESTORE, draftTime } from '../../src/drafts/DraftO
 import { clearDrafts } from '../../src/lib/storage';
 import PermissionsPage from '../../src/pages/permissions/PermissionsPage';
 import TeamPage from '../../src/pages/team/TeamPage';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
-import { navigate } from '../../src/router/location';
 import { RequirePermission } from '../../src/router/require-permission';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage, profile, USER } from '../helpers/fake-api';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json, profile, USER } from '../helpers/fake-api';
 import { FakeTeam } from '../helpers/fake-team';
-import { renderWithSession } from '../helpers/render';
-import { ALL_PERMISSIONS, pageSession, WITH_ORG } from '../helpers/session';
+import { renderPage } from '../helpers/render';
+import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 
 const LESS = ALL_PERMISSIONS.filter((p) => p !== 'team:manage' && p !== 'permissions:manage');
 const drafts = () => Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'));
@@ -34,20 +31,12 @@ function reload(): void {
 
 /** A page behind its route's guard, signed in as the owner; a D29 reload answers without `team:manage`/`permissions:manage`. */
 function show(path: '/team' | '/permissions', setup: (team: FakeTeam) => void = () => {}, state: Partial<SessionState> = WITH_ORG) {
-  navigate(path, { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   api.me = () => json(200, profile({ role: 'admin', permissions: LESS }));
   setup(team);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <RequirePermission permission={path === '/team' ? 'team:view' : 'permissions:view'}>{path === '/team' ? <TeamPage /> : <PermissionsPage />}</RequirePermission>
-      <Toaster />
-    </QueryProvider>,
-  );
+  const page = <RequirePermission permission={path === '/team' ? 'team:view' : 'permissions:view'}>{path === '/team' ? <TeamPage /> : <PermissionsPage />}</RequirePermission>;
+  const t = renderPage(path, page, { as: state, fake: api });
   return { t, team };
 }
 

@@ -6,15 +6,13 @@ import '../ui/no-console';
 import { IMPORT_MAX_BYTES, type ImportPreview, type ImportPreviewRow } from '../../contract/customers';
 import ImportCustomersPage from '../../src/pages/customers/ImportCustomersPage';
 import { PREVIEW_CLEAN_ROWS } from '../../src/pages/customers/import/PreviewTable';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage } from '../helpers/fake-api';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json } from '../helpers/fake-api';
 import { FakeRecord } from '../helpers/fake-customer';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { renderPage } from '../helpers/render';
+import { WITH_ORG } from '../helpers/session';
 
 const CREATE = ['dashboard:view', 'customers:view', 'customers:create'];
 const as = (...extra: string[]): Partial<SessionState> => ({ ...WITH_ORG, permissions: [...CREATE, ...extra] });
@@ -41,19 +39,10 @@ const WITH_ERRORS = preview([
 const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' } } })]);
 
 function show(state: Partial<SessionState> = as('customers:update'), setup: (r: FakeRecord) => void = () => {}) {
-  navigate('/customers/import', { replace: true });
   const api = new FakeApi();
-  const record = new FakeRecord(api);
+  const record = api.record;
   setup(record);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <ImportCustomersPage />
-      <Toaster />
-    </QueryProvider>,
-  );
+  renderPage('/customers/import', <ImportCustomersPage />, { as: state, fake: api });
   return { api, record };
 }
 

@@ -10,15 +10,12 @@ import { MSG_EMAIL_REQUIRED } from '../../src/pages/team/InviteDialogs';
 import { MSG_COPIED, MSG_COPY_BY_HAND, invitationUrl } from '../../src/pages/team/LinkDialog';
 import { assignableRoles, mayChangeRole, mayRemove, WHY_LAST_OWNER, WHY_OWN_ROLE, WHY_OWNER_ONLY, whyNotOffered } from '../../src/pages/team/offers';
 import TeamPage from '../../src/pages/team/TeamPage';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
-import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, MemoryStorage, USER } from '../helpers/fake-api';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, USER } from '../helpers/fake-api';
 import { ADA, FakeTeam, MO, OLIVE, tokenFor } from '../helpers/fake-team';
-import { renderWithSession } from '../helpers/render';
-import { ALL_PERMISSIONS, pageSession, WITH_ORG } from '../helpers/session';
+import { renderPage } from '../helpers/render';
+import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 
 const ADMIN: Partial<SessionState> = {
   ...WITH_ORG,
@@ -29,21 +26,12 @@ const ADMIN: Partial<SessionState> = {
 const MEMBER: Partial<SessionState> = { ...WITH_ORG, user: { ...USER, email: MO.email, first_name: 'Mo' }, role: 'member', permissions: ['dashboard:view', 'team:view'] };
 
 function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) => void = () => {}) {
-  navigate('/team', { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   if (state.role === 'admin') team.callerId = ADA.user_id;
   if (state.role === 'member') team.callerId = MO.user_id;
   setup(team);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <TeamPage />
-      <Toaster />
-    </QueryProvider>,
-  );
+  renderPage('/team', <TeamPage />, { as: state, fake: api });
   return { api, team };
 }
 

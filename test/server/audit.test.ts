@@ -6,7 +6,8 @@ import type { AuditEntryView } from '../../contract/customers';
 import type { IssuedInvitation } from '../../contract/team';
 import { CUSTOMERS, D10, expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
-import { createUser, tokens, type Clock, type Reply, type TestServer } from './helpers';
+import type { Clock, TestServer } from './helpers';
+import { people, type Person } from './people';
 
 const AUDIT = '/api/v1/audit/';
 const MEMBERS = '/api/v1/team/members/';
@@ -19,38 +20,8 @@ forEachBackend('API audit log', (backend) => {
   beforeAll(() => {
     ({ server, api, clock } = backend());
   });
-
-  interface Person {
-    id: number;
-    name: string;
-    org: number;
-    call(method: string, path: string, body?: unknown, org?: number): Promise<Reply>;
-  }
-
+  const { team } = people(backend, 'Audit Org');
   let counter = 0;
-  const newOrg = async () => {
-    const name = `Audit Org ${++counter} ${Math.random().toString(36).slice(2, 8)}`;
-    const [row] = await server.db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [name]);
-    return { id: Number(row?.id), name };
-  };
-  const person = async (org: { id: number; name: string }, role: string): Promise<Person> => {
-    const user = await createUser(server.db, { memberships: [[org.name, role]] });
-    const token = tokens(await api.login(user.email, user.password)).access_token;
-    const [row] = await server.db.query<{ first_name: string }>('select first_name from users where id = $1', [user.id]);
-    const call = (method: string, path: string, body?: unknown, inOrg = org.id) =>
-      api.request(path, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(inOrg), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    return { id: user.id, name: row!.first_name, org: org.id, call };
-  };
-  const team = async (...roles: string[]) => {
-    const org = await newOrg();
-    const people: Person[] = [];
-    for (const role of roles) people.push(await person(org, role));
-    return { org, people };
-  };
   /** GET /v1/audit/ with a query string; fails the test unless 200. */
   const log = async (who: Person, query = '') => {
     const r = await who.call('GET', `${AUDIT}${query ? `?${query}` : ''}`);
