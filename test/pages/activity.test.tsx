@@ -11,7 +11,7 @@ import { ACTIONS, describe as words, describeText, EMPTY_VALUE, VALUE_MAX_CHARS 
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { FakeApi } from '../helpers/fake-api';
-import { FakeTeam } from '../helpers/fake-team';
+import type { FakeTeam } from '../helpers/fake-team';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 

@@ -12,7 +12,7 @@ import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { accessToken, FakeApi } from '../helpers/fake-api';
-import { audit, FakeRecord, note, OLIVIA, SAM } from '../helpers/fake-customer';
+import { audit, type FakeRecord, note, OLIVIA, SAM } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 

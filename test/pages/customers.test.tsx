@@ -13,7 +13,7 @@ import { createQueryCache, hashKey, startsWith } from '../../src/query/cache';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
-import { demoCustomers, FakeApi, FakeCustomers } from '../helpers/fake-api';
+import { demoCustomers, FakeApi, type FakeCustomers } from '../helpers/fake-api';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 

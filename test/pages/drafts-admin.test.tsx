@@ -12,7 +12,7 @@ import { RequirePermission } from '../../src/router/require-permission';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi, json, profile, USER } from '../helpers/fake-api';
-import { FakeTeam } from '../helpers/fake-team';
+import type { FakeTeam } from '../helpers/fake-team';
 import { renderPage } from '../helpers/render';
 import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 

@@ -19,7 +19,7 @@ import { RequirePermission } from '../../src/router/require-permission';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi, json, profile, USER } from '../helpers/fake-api';
-import { FakeRecord } from '../helpers/fake-customer';
+import type { FakeRecord } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 

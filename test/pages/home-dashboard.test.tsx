@@ -9,7 +9,7 @@ import DashboardPage, { WELCOMED_KEY } from '../../src/pages/dashboard/Dashboard
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { FakeApi } from '../helpers/fake-api';
-import { at, FakeRecord, OLIVIA, SAM } from '../helpers/fake-customer';
+import { at, type FakeRecord, OLIVIA, SAM } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 

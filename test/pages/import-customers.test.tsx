@@ -10,7 +10,7 @@ import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi, json } from '../helpers/fake-api';
-import { FakeRecord } from '../helpers/fake-customer';
+import type { FakeRecord } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 

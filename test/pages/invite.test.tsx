@@ -12,7 +12,7 @@ import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';
 import { FakeApi, USER } from '../helpers/fake-api';
-import { FakeTeam, tokenFor, type FakeInvitationLink } from '../helpers/fake-team';
+import { type FakeTeam, tokenFor, type FakeInvitationLink } from '../helpers/fake-team';
 import { renderPage } from '../helpers/render';
 import { pageSession, SIGNED_OUT, WITH_ORG } from '../helpers/session';
 

@@ -16,7 +16,7 @@ import type { SessionState } from '../../src/session/types';
 import { useSession } from '../../src/session/use-session';
 import { toasts } from '../../src/ui/toast';
 import { ACME, FakeApi, json, profile } from '../helpers/fake-api';
-import { ADA, FakeTeam } from '../helpers/fake-team';
+import { ADA, type FakeTeam } from '../helpers/fake-team';
 import { renderPage } from '../helpers/render';
 import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 

@@ -13,7 +13,7 @@ import TeamPage from '../../src/pages/team/TeamPage';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi, USER } from '../helpers/fake-api';
-import { ADA, FakeTeam, MO, OLIVE, tokenFor } from '../helpers/fake-team';
+import { ADA, type FakeTeam, MO, OLIVE, tokenFor } from '../helpers/fake-team';
 import { renderPage } from '../helpers/render';
 import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 

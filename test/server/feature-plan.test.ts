@@ -34,7 +34,7 @@ const SQL_SIGNS: [RegExp, string][] = [
 ];
 
 /** The SQL a source file holds, each sign by line of the compiled code. */
-export function sqlIn(source: string): string[] {
+function sqlIn(source: string): string[] {
   return code(source).split('\n').flatMap((line, i) => SQL_SIGNS.filter(([re]) => re.test(line)).map(([, what]) => `${i + 1} ${what}`));
 }
 
