@@ -14,7 +14,6 @@ import { createCore, type SessionDeps } from './state';
 import type { LoginPayload, TokenResponse } from './types';
 
 export type { SessionDeps } from './state';
-export { LOAD_RETRY_MS, MSG_SESSION_NOT_LOADED } from './load';
 
 export const LOGOUT_PATH = '/v1/auth/logout/';
 

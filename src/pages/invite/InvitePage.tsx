@@ -31,6 +31,11 @@ const Screen = ({ children, org }: { children: ReactNode; org?: InvitationLookup
   </main>
 );
 
+/** Out of a link that cannot be used: to the dashboard, or to the login page. */
+const AwayLink = ({ signedIn }: { signedIn: boolean }) => (
+  <Link to={signedIn ? '/dashboard' : '/login'}>{signedIn ? 'Go to your dashboard' : 'Go to the login page'}</Link>
+);
+
 export default function InvitePage() {
   const { pathname } = useLocation();
   const token = inviteToken(pathname);
@@ -103,7 +108,7 @@ export default function InvitePage() {
       <Screen>
         <h1 id="invite-title">Invitation not found</h1>
         <p className="invite-message">{MSG_UNKNOWN}</p>
-        <Link to={signedIn ? '/dashboard' : '/login'}>{signedIn ? 'Go to your dashboard' : 'Go to the login page'}</Link>
+        <AwayLink signedIn={signedIn} />
       </Screen>
     );
   }
@@ -138,7 +143,7 @@ export default function InvitePage() {
         <p className="invite-message" role="alert">
           {gone}
         </p>
-        <Link to={signedIn ? '/dashboard' : '/login'}>{signedIn ? 'Go to your dashboard' : 'Go to the login page'}</Link>
+        <AwayLink signedIn={signedIn} />
       </Screen>
     );
   }
