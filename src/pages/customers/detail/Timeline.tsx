@@ -4,14 +4,13 @@ import { useEffect, useRef, useState } from 'react';
 import type { TimelineItem } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';
-import { useCan } from '../../../session/use-session';
+import { useCan, useSession } from '../../../session/use-session';
 import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
 import { NoteBox, NoteItem } from './Notes';
 import { TimelineChanges, timelineSentence } from './timeline-words';
 import { TimelineSection } from './timeline-section';
-import { useUserId } from './user-id';
 
 /** Items per page of the timeline (the server allows up to 100). */
 export const TIMELINE_PAGE_SIZE = 20;
@@ -64,7 +63,7 @@ function LaterPage({ page, ...props }: EntryProps & { page: number }) {
 export function Timeline({ customerId }: { customerId: number }) {
   const api = useCustomersApi();
   const canUpdate = useCan('customers:update');
-  const userId = useUserId();
+  const userId = useSession().userId;
   const [pages, setPages] = useState(1);
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useQuery(api.timeline(customerId, pageParams(1)));
