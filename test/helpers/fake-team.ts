@@ -1,7 +1,7 @@
 // The team, permission matrix, audit log and public invitation API (D28–D30) as the fake API answers
 // them (FakeApi.team): the server's rules (server/features/team, permissions, audit) on in-memory data,
 // with one-off refusals a test can queue.
-import type { AuditEntryView } from '../../contract/customers';
+import type { AuditEntryView } from '../../contract/audit';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type Permission, type Role } from '../../contract/permissions';
 import type { Invitation, InvitationLookup, IssuedInvitation, Member, PermissionMatrix } from '../../contract/team';
 import { json, type Call, type FakeApi } from './fake-api';

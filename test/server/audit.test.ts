@@ -2,7 +2,7 @@
 // paged, for audit:view only (D10); D9 never another organization's; read-only through the API; and
 // never a password, token or hash in what it shows.
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { AuditEntryView } from '../../contract/customers';
+import type { AuditEntryView } from '../../contract/audit';
 import type { IssuedInvitation } from '../../contract/team';
 import { CUSTOMERS, D10, expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';

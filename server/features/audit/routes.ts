@@ -2,7 +2,7 @@
 import { defineRoute } from '../../route';
 import { intText, optional, text } from '../../schema';
 import { pageQuery } from '../customers/schema';
-import { listAudit } from './repo';
+import { listAudit } from '../../audit';
 
 const list = defineRoute({
   method: 'GET', path: '/v1/audit/', access: 'org', permission: 'audit:view',

@@ -3,7 +3,7 @@ import type { CustomerStatus, DashboardData } from '../../../contract/customers'
 import { CUSTOMER_STATUSES } from '../../../contract/customers';
 import { num } from '../../db';
 import { defineRoute } from '../../route';
-import { listAudit } from '../audit/repo';
+import { listAudit } from '../../audit';
 import { listCustomers } from '../customers/repo';
 
 const DAY_MS = 86_400_000;

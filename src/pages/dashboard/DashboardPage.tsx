@@ -4,8 +4,10 @@
 // A lazily loaded chunk of its own (app/routes.ts); ui/first-bundle.ts comes first, as in app/lazy.ts.
 import '../../ui/first-bundle';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AuditEntryView, DashboardData } from '../../../contract/customers';
+import type { AuditEntryView } from '../../../contract/audit';
+import type { DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
+import { AuditWords } from '../../audit/AuditWords';
 import { isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
@@ -13,7 +15,6 @@ import { useCan, useSession } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { When } from '../../ui/when';
-import { activitySentence } from './activity-words';
 
 export const ACTIVITY_PATH = '/activity';
 export const NEW_CUSTOMER_PATH = '/customers/new';
@@ -119,7 +120,7 @@ function RecentlyUpdated({ customers }: { customers: Figures['recently_updated']
 }
 
 function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
-  const can = { team: useCan('team:view'), permissions: useCan('permissions:view') };
+  const rights = { customers: useCan('customers:view'), team: useCan('team:view'), permissions: useCan('permissions:view') };
   return (
     <section className="card dash-list" aria-labelledby="dash-activity">
       <h2 id="dash-activity">Latest activity</h2>
@@ -127,7 +128,7 @@ function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
         <ol>
           {entries.map((e) => (
             <li key={e.id}>
-              <span>{activitySentence(e, can)}</span>
+              <span><AuditWords entry={e} view="recent" rights={rights} /></span>
               <span className="dash-when">
                 <When at={e.at} />
               </span>
