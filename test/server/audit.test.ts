@@ -161,6 +161,23 @@ forEachBackend('API audit log', (backend) => {
     });
   });
 
+  describe('D24 D30 D32 one audit view', () => {
+    test('D24 D30 D32 an entry about a customer reads the same in the activity log, in its timeline and on the dashboard', async () => {
+      const { people: [owner] } = await team('owner');
+      const id = await customer(owner!);
+      expect((await owner!.call('DELETE', `${CUSTOMERS}${id}/`)).status).toBe(204);
+      expect((await owner!.call('POST', `${CUSTOMERS}${id}/restore/`)).status).toBe(200);
+      const logged = (await log(owner!, `target_type=customer&target_id=${id}`)).results;
+      expect(logged.map((e) => e.action)).toEqual(['customer.restored', 'customer.deleted', 'customer.created']);
+      const timeline = await owner!.call('GET', `${CUSTOMERS}${id}/timeline/`);
+      expect(timeline.status, timeline.text).toBe(200);
+      const items = (timeline.body.results as ({ kind: string } & AuditEntryView)[]).map(({ kind: _kind, ...e }) => e);
+      expect(items).toEqual(logged);
+      const dashboard = await owner!.call('GET', '/api/v1/dashboard/');
+      expect((dashboard.body.activity as AuditEntryView[]).slice(0, 3)).toEqual(logged);
+    });
+  });
+
   describe('D30 append-only and secret-free', () => {
     test('D30 nothing in the API changes or deletes an entry: PUT, PATCH, DELETE and POST on /v1/audit/ are 405 and the log is as it was', async () => {
       const { people: [owner] } = await team('owner');
