@@ -1,6 +1,6 @@
 // D30 Activity (/activity, audit:view): the organization's audit log, newest first and paged, filtered
 // by person, action and target type (all in the URL), each entry in plain words with a link to what
-// it is about (src/audit/). The person filter lists the team (team:view), else the people seen in
+// it is about (describe.ts). The person filter lists the team (team:view), else the people seen in
 // the entries so far. A lazily loaded chunk of its own (app/routes.ts).
 import '../../ui/first-bundle';
 import { useEffect, useState } from 'react';
