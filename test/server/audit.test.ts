@@ -25,6 +25,8 @@ forEachBackend('API audit log', (backend) => {
     name: string;
     org: number;
     call(method: string, path: string, body?: unknown, org?: number): Promise<Reply>;
+    /** POST a CSV file (an import). */
+    csv(path: string, text: string): Promise<Reply>;
   }
 
   let counter = 0;
@@ -43,7 +45,9 @@ forEachBackend('API audit log', (backend) => {
         headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(inOrg), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    return { id: user.id, name: row!.first_name, org: org.id, call };
+    const csv = (path: string, text: string) =>
+      api.request(path, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(org.id), 'Content-Type': 'text/csv' }, body: text });
+    return { id: user.id, name: row!.first_name, org: org.id, call, csv };
   };
   const team = async (...roles: string[]) => {
     const org = await newOrg();
@@ -175,6 +179,18 @@ forEachBackend('API audit log', (backend) => {
       expect(items).toEqual(logged);
       const dashboard = await owner!.call('GET', '/api/v1/dashboard/');
       expect((dashboard.body.activity as AuditEntryView[]).slice(0, 3)).toEqual(logged);
+    });
+
+    test('D24 D30 an import reads the same in the activity log and in the timeline of a customer it created, without its list of customers', async () => {
+      const { people: [owner] } = await team('owner');
+      const r = await owner!.csv(`${CUSTOMERS}import/`, `name\r\nImported ${++counter}\r\nImported ${++counter}\r\n`);
+      expect(r.status, r.text).toBe(200);
+      const [imported] = (await log(owner!, 'action=customers.imported')).results;
+      expect(imported!.changes).not.toHaveProperty('customer_ids');
+      const [created] = (await owner!.call('GET', `${CUSTOMERS}?page_size=25`)).body.results as { id: number }[];
+      const timeline = await owner!.call('GET', `${CUSTOMERS}${created!.id}/timeline/`);
+      const { kind, ...entry } = (timeline.body.results as ({ kind: string } & AuditEntryView)[])[0]!;
+      expect([kind, entry]).toEqual(['audit', imported]);
     });
   });
 
