@@ -23,7 +23,7 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What an entry is about (its `target.type`). */
+/** What an entry is about (its `target.type`), as the activity log's filter offers them. */
 export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
@@ -34,7 +34,7 @@ export interface AuditEntryView {
   at: string;
   /** Who did it; id is null once that account is gone (the name is kept as it was). */
   actor: { id: number | null; name: string } | null;
-  /** An entry written by an older version may name an action this one no longer writes. */
+  /** An entry from another version may name an action this one does not know; the app still words it. */
   action: AuditAction;
   target: { type: string; id: number | null; label: string };
   /** Updates: field → { from, to }. Creations and imports: the record's fields. */
