@@ -4,7 +4,7 @@
 // says each change before → after. As parts (text, links, values), so every wording is tested without
 // rendering; AuditWords renders them. Links only where the reader may go (D9).
 import type { AuditEntryView } from '../../contract/audit';
-import { actorName, change, fieldChanges, fieldWord, shortValue, valueText, wordList, type FieldChange } from './words';
+import { actorName, change, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
 
 export interface LinkPart {
   text: string;
@@ -80,8 +80,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       if (!only) return [who, ' changed ', ...customer];
       if (view === 'timeline') return fields.length === 1 ? [who, ' ', ...changeWords(only)] : [who, ` made ${fields.length} changes:`];
       if (view === 'recent') return [who, ' changed ', ...wordList(fields.map((f) => [fieldWord(f.field)]), ' and ', ', '), ' of ', name];
-      const raw = c as Record<string, { from: unknown; to: unknown }>;
-      const words = fields.map(({ field }) => [`${fieldWord(field)} from ${shortValue(raw[field]!.from, field)} to ${shortValue(raw[field]!.to, field)}`]);
+      const words = fields.map((f) => [`${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`]);
       return [who, ' changed ', name, '’s ', ...wordList<Part>(words, ' and ', ', ')];
     }
     case 'customer.deleted':

@@ -57,12 +57,9 @@ export function valueText(value: unknown, field?: string): string {
   return (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ').trim();
 }
 
-/** A value in one sentence: cut to VALUE_MAX_CHARS, EMPTY_VALUE for nothing. */
-export function shortValue(value: unknown, field?: string): string {
-  const s = valueText(value, field);
-  if (!s) return EMPTY_VALUE;
-  return s.length > VALUE_MAX_CHARS ? `${s.slice(0, VALUE_MAX_CHARS - 1)}…` : s;
-}
+/** A value's text in one sentence: cut to VALUE_MAX_CHARS, EMPTY_VALUE for nothing. */
+export const shortText = (s: string): string => (!s ? EMPTY_VALUE : s.length > VALUE_MAX_CHARS ? `${s.slice(0, VALUE_MAX_CHARS - 1)}…` : s);
+export const shortValue = (value: unknown, field?: string): string => shortText(valueText(value, field));
 
 export interface FieldChange {
   field: string;
