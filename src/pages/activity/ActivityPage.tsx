@@ -3,23 +3,24 @@
 // it is about (describe.ts). The person filter lists the team (team:view), else the people seen in
 // the entries so far.
 import { useEffect, useState } from 'react';
-import type { AuditEntryView } from '../../../contract/customers';
+import type { AuditEntryView } from '../../../contract/audit';
 import { pageCount } from '../../api/customers';
 import { AUDIT_PAGE_SIZE, useTeamApi } from '../../api/team';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
-import { Link } from '../../router/Link';
 import { navigate, useLocation } from '../../router/location';
 import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { activityHref, auditParams, DEFAULT_ACTIVITY, isFiltered, readActivityParams, type ActivityState } from './activity-params';
-import { ACTIONS, describe, TARGET_TYPES, type LinkRights } from './describe';
+import { AuditWords } from '../../audit/AuditWords';
+import type { LinkRights } from '../../audit/describe';
+import { ACTIONS, TARGET_TYPES } from '../../audit/words';
+import { absoluteTime } from '../../ui/when';
 import { Pager } from '../../ui/pager';
 
 type Go = (patch: Partial<ActivityState>, opts?: { replace?: boolean }) => void;
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const plural = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
 export function loadErrorMessage(error: unknown): string {
@@ -32,18 +33,10 @@ function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights })
   return (
     <tr>
       <td className="activity-when" data-label="When">
-        <time dateTime={entry.at}>{when(entry.at)}</time>
+        <time dateTime={entry.at}>{absoluteTime(entry.at)}</time>
       </td>
       <td className="activity-what">
-        {describe(entry, rights).map((part, i) =>
-          typeof part === 'string' ? (
-            part
-          ) : (
-            <Link key={i} to={part.to}>
-              {part.text}
-            </Link>
-          ),
-        )}
+        <AuditWords entry={entry} view="log" rights={rights} />
       </td>
     </tr>
   );
@@ -103,7 +96,7 @@ function Filters({ state, people, go }: { state: ActivityState; people: [number,
 
 export default function ActivityPage() {
   const api = useTeamApi();
-  const rights: LinkRights = { customers: useCan('customers:view'), team: useCan('team:view') };
+  const rights: LinkRights = { customers: useCan('customers:view'), team: useCan('team:view'), permissions: useCan('permissions:view') };
   const state = readActivityParams(useLocation().search);
   const go: Go = (patch, { replace = false } = {}) => navigate(activityHref({ ...state, ...patch }), { replace });
 

@@ -3,13 +3,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TimelineItem } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
+import { AuditChanges, AuditWords } from '../../../audit/AuditWords';
 import { useQuery } from '../../../query/use-query';
 import { useCan, useSession } from '../../../session/use-session';
 import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
 import { NoteBox, NoteItem } from './Notes';
-import { TimelineChanges, timelineSentence } from './timeline-words';
 import { TimelineSection } from './timeline-section';
 
 /** Items per page of the timeline (the server allows up to 100). */
@@ -38,9 +38,9 @@ function Entry({ item, start, customerId, mayEdit, onNoteDeleted }: EntryProps &
   return (
     <li className="timeline-item" data-kind="audit" {...mark}>
       <p className="timeline-line">
-        <span>{timelineSentence(item)}</span> <span className="timeline-time"><When at={item.at} /></span>
+        <span><AuditWords entry={item} view="timeline" /></span> <span className="timeline-time"><When at={item.at} /></span>
       </p>
-      <TimelineChanges entry={item} />
+      <AuditChanges entry={item} />
     </li>
   );
 }
