@@ -4,6 +4,7 @@
 // says each change before → after. As parts (text, links, values), so every wording is tested without
 // rendering; AuditWords renders them. Links only where the reader may go (D9).
 import type { AuditEntryView } from '../../contract/audit';
+import { customerHref, PAGES } from '../router/paths';
 import { actorName, change, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
 
 export interface LinkPart {
@@ -61,11 +62,11 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
   const log = view === 'log';
   const customerId = e.target.type === 'note' ? id(c.customer_id) : e.target.type === 'customer' ? e.target.id : null;
   // D25: a deleted customer's page is a 404, so no link.
-  const name = link(label, `/customers/${customerId}`, rights.customers && customerId !== null && e.action !== 'customer.deleted');
+  const name = link(label, customerId === null ? PAGES.customers : customerHref(customerId), rights.customers && customerId !== null && e.action !== 'customer.deleted');
   const customer: Part[] = view === 'timeline' ? ['this customer'] : [name];
   const theCustomer: Part[] = log ? ['the customer ', name] : customer;
-  const member = link(label, '/team', rights.team);
-  const perms = link('the permissions', '/permissions', rights.permissions);
+  const member = link(label, PAGES.team, rights.team);
+  const perms = link('the permissions', PAGES.permissions, rights.permissions);
   const email = str(c.email) || label;
   const role = c.role ? ` as ${shortValue(c.role)}` : '';
   const roleChange = change(c.role);
@@ -89,7 +90,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ' restored ', ...theCustomer];
     case 'customers.imported':
       if (view === 'timeline') return [who, ' imported this customer from a CSV file'];
-      return [who, ' imported ', link('customers', '/customers', rights.customers), log ? ': ' : ' from a CSV file: ', label];
+      return [who, ' imported ', link('customers', PAGES.customers, rights.customers), log ? ': ' : ' from a CSV file: ', label];
     case 'note.added':
       return [who, ' added a note to ', ...customer, log ? `: “${shortValue(c.body)}”` : ''];
     case 'note.edited': {

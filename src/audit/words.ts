@@ -2,6 +2,7 @@
 // about, field names and values as a sentence says them. Changes are as the server records them
 // (server/audit.ts): updates as field → { from, to }, other entries as plain values.
 import type { AuditAction, AuditTargetType } from '../../contract/audit';
+import { CUSTOMER_STATUS_LABELS, type CustomerStatus } from '../../contract/customers';
 
 /** Values longer than this are cut (a note's body, a long address) where an entry is one sentence. */
 export const VALUE_MAX_CHARS = 80;
@@ -53,7 +54,7 @@ export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.
 export function valueText(value: unknown, field?: string): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map((v) => valueText(v)).filter(Boolean).join(', ');
-  if (field === 'status' && typeof value === 'string') return value.charAt(0).toUpperCase() + value.slice(1);
+  if (field === 'status' && typeof value === 'string') return CUSTOMER_STATUS_LABELS[value as CustomerStatus] ?? value;
   return (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ').trim();
 }
 

@@ -6,11 +6,10 @@ import { useEffect, useState } from 'react';
 import type { AuditEntryView } from '../../../contract/audit';
 import { pageCount } from '../../api/customers';
 import { AUDIT_PAGE_SIZE, useTeamApi } from '../../api/team';
-import { isHttpError, isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
 import { navigate, useLocation } from '../../router/location';
 import { useCan } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { activityHref, auditParams, DEFAULT_ACTIVITY, isFiltered, readActivityParams, type ActivityState } from './activity-params';
 import { AuditWords } from '../../audit/AuditWords';
@@ -22,12 +21,6 @@ import { Pager } from '../../ui/pager';
 type Go = (patch: Partial<ActivityState>, opts?: { replace?: boolean }) => void;
 
 const plural = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
-
-export function loadErrorMessage(error: unknown): string {
-  if (isNetworkError(error)) return 'Could not reach the server. Check your connection and try again.';
-  if (isHttpError(error, 403)) return 'You do not have permission to view the activity of this organization.';
-  return 'Could not load the activity. Please try again.';
-}
 
 function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights }) {
   return (
@@ -123,12 +116,7 @@ export default function ActivityPage() {
   let body;
   if (query.status === 'error' && !data) {
     body = (
-      <div className="card list-message" role="alert">
-        <p>{loadErrorMessage(query.error)}</p>
-        <button type="button" className="btn" onClick={() => void query.refetch().catch(() => undefined)}>
-          Retry
-        </button>
-      </div>
+      <LoadError what="the activity" forbidden="the activity of this organization" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
     );
   } else if (!data || pastEnd) {
     body = <Spinner label="Loading activity…" showLabel />;
