@@ -1,0 +1,100 @@
+// D27 D34 D43 D44: the customers list as a CSV file, and a CSV file's import (preview, then commit).
+import { IMPORT_MAX_BYTES } from '../../../contract/customers';
+import { permissionDenied, recheckMember } from '../../auth/access';
+import type { Queryable } from '../../db';
+import { BASE_SECURITY_HEADERS } from '../../http';
+import { defineRoute, RAW } from '../../route';
+import { EXPORT_COLUMNS, exportCustomers } from './repo';
+import { importQuery, listFilters } from './schema';
+import { csvLine } from './csv';
+import { previewImport } from './import';
+import { commitImport } from './import-apply';
+import { charsetOf, isReadableCharset } from './csv-read';
+
+const EXPORT_CHUNK_BYTES = 64 * 1024; // written in pieces this size, waiting for the client to drain each
+const isCsv = (mime: string) => ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'].includes(mime);
+/** D43: the file's bytes, decoded by the import itself (UTF-8, UTF-16 or Windows-1252). */
+const csvUpload = { maxBytes: IMPORT_MAX_BYTES, accepts: isCsv, expected: 'a CSV file (Content-Type: text/csv)', raw: { charsets: isReadableCharset } };
+
+/** GET /v1/customers/export.csv: D27 the list as filtered, streamed batch by batch (flat memory). */
+const exportCsv = defineRoute({
+  method: 'GET',
+  path: '/v1/customers/export.csv',
+  access: 'org',
+  permission: 'customers:export',
+  query: listFilters,
+  async handler({ tx, ctx, res, caller, query }) {
+    const day = new Date(ctx.now()).toISOString().slice(0, 10);
+    res.writeHead(200, {
+      ...BASE_SECURITY_HEADERS,
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="customers-${day}.csv"`,
+      'Cache-Control': 'no-store',
+    });
+    const closed = new Promise<void>((resolve) => res.once('close', resolve));
+    // A BOM so spreadsheets read UTF-8 (D27), then the header row an import reads back.
+    let chunk = `\uFEFF${csvLine([...EXPORT_COLUMNS])}`;
+    const flush = async () => {
+      if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
+      chunk = '';
+    };
+    try {
+      for await (const rows of exportCustomers(tx, caller.org.id, query)) {
+        for (const r of rows) {
+          chunk += csvLine(
+            EXPORT_COLUMNS.map((c) => {
+              const v = r[c];
+              return v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join('; ') : v === null || v === undefined ? '' : String(v);
+            }),
+          );
+          if (chunk.length >= EXPORT_CHUNK_BYTES) await flush();
+          if (res.destroyed) return RAW; // the client went away: stop reading
+        }
+      }
+      res.end(chunk);
+    } catch (err) {
+      // Headers are gone: the only honest signal left is a cut-off download.
+      ctx.log.error(`customers export failed: ${err instanceof Error ? err.message : String(err)}`);
+      res.destroy();
+    }
+    return RAW;
+  },
+});
+
+/** POST /v1/customers/import/preview/: D27 each row's errors and duplicates (D44 with what would change); nothing is written. */
+const importPreview = defineRoute({
+  method: 'POST',
+  path: '/v1/customers/import/preview/',
+  access: 'org',
+  permission: 'customers:create',
+  textBody: csvUpload,
+  transaction: false,
+  handler: ({ tx, ctx, req, caller, bytes }) => previewImport(tx, caller.org.id, bytes, charsetOf(req), new Date(ctx.now())),
+});
+
+/**
+ * POST /v1/customers/import/?on_duplicate=skip|update&previewed_at=…: D27 all rows or none. D34: checked
+ * outside any transaction, then applied in one short one of its own (import-apply.ts), which writes the
+ * import's audit entry and each updated customer's (D44).
+ */
+const importCommit = defineRoute({
+  method: 'POST',
+  path: '/v1/customers/import/',
+  access: 'org',
+  permission: 'customers:create',
+  textBody: csvUpload,
+  query: importQuery,
+  transaction: false,
+  async handler({ ctx, req, caller, bytes, query }) {
+    if (query.on_duplicate === 'update' && !caller.org.permissions.has('customers:update')) throw permissionDenied(caller.org.role, 'customers:update');
+    const actor = { id: caller.userId, label: caller.firstName };
+    // D38: the write runs in a transaction of its own (transaction: false), so it re-reads the caller there.
+    const recheck = async (tx: Queryable) => {
+      const current = await recheckMember(tx, caller, 'customers:create', ctx.now(), false);
+      if (query.on_duplicate === 'update' && !current.org.permissions.has('customers:update')) throw permissionDenied(current.org.role, 'customers:update');
+    };
+    return commitImport(ctx.db, caller.org.id, actor, { bytes, charset: charsetOf(req) }, query.on_duplicate, query.previewed_at, new Date(ctx.now()), recheck);
+  },
+});
+
+export const csvRoutes = [exportCsv, importPreview, importCommit];
