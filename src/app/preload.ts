@@ -3,7 +3,11 @@
 // session (a reload), and when Log In is pressed. React's lazy loaders ask for the same modules later
 // and find them loaded or loading.
 import { findRoute } from '../router/match';
+import { keep } from './preloaded';
 import { SHELL_ROUTES } from './routes';
+
+/** The shell and the small screens (lazy.ts); App's lazy shell loads it with this very function (preloaded.ts). */
+export const loadShell = () => import('./lazy');
 
 /** The page's JSON of each lazily loaded file's imports (build.mjs, lazyImports). */
 const LAZY_IMPORTS_ID = 'lazy-imports';
@@ -25,7 +29,7 @@ function preload(load: () => Promise<unknown>): void {
     document.head.append(link);
   }
   // A failure here is the real load's to show, when it happens again there.
-  void load().catch(() => undefined);
+  void keep(load).catch(() => undefined);
 }
 
 /** Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page, nothing. */
@@ -35,6 +39,6 @@ export function preloadScreen(path: string): void {
   const pathname = path.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1');
   const match = findRoute(SHELL_ROUTES, pathname === '/' || pathname === '' ? '/dashboard' : pathname);
   if (!match) return;
-  preload(() => import('./lazy'));
+  preload(loadShell);
   preload(match.route.load);
 }
