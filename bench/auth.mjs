@@ -3,7 +3,7 @@
 // tokens, and 700 look-ups of made-up invitation links. Meanwhile a member of another organization
 // works normally (a request every 100 ms, their profile and the customer list), a health check runs on
 // a new connection every second, and a correct login comes from another address as the flood starts.
-// Budgets (issue 16): every member request 2xx, their p99 ≤ 1 s on PGlite and ≤ 300 ms on PostgreSQL,
+// Budgets (D34, D35): every member request 2xx, their p99 ≤ 1 s on PGlite and ≤ 300 ms on PostgreSQL,
 // health ≤ 500 ms, the correct login ≤ 2 s. The resilience suite checks the same floods by counts
 // (test/resilience/fair-auth.test.ts); the times are only here.
 //   node bench/auth.mjs [--check]      AUTH_BACKENDS=pglite,postgres (both by default)

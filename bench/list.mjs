@@ -33,7 +33,7 @@ const BUDGET_P99_MS = { PGlite: 150, PostgreSQL: 50 };
 const PGLITE_SUBDIR = 'pgdata';
 
 // Every request of a case asks for something else. On PGlite the server keeps each list page it answered
-// until anything is written (customers/routes.ts, auth/access.ts `remembered`), so a request repeated
+// until anything is written (server/answer-cache.ts, applied by the router), so a request repeated
 // word for word is answered from memory: the figures would then show that memory, not the database.
 // `query(i)` is request i's query string (i counts on across the sequential and the concurrent runs, so
 // no two requests of a case are the same); `first` is shown as the example.

@@ -1,15 +1,19 @@
 // D22 D26: the customer record's fields and limits and the list's options, shared by the app's form and
 // the server's checks so both refuse the same input.
+import type { AuditEntryView } from './audit';
+import { EMAIL_MAX_LENGTH } from './matching';
 
 export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 export const DEFAULT_CUSTOMER_STATUS: CustomerStatus = 'active';
+/** D22: each status as the app names it (its tone is app.css's, by `data-status`: ui/status.tsx). */
+export const CUSTOMER_STATUS_LABELS: Readonly<Record<CustomerStatus, string>> = { lead: 'Lead', active: 'Active', inactive: 'Inactive' };
 
 /** D22: maximum characters per text field (after trimming). */
 export const CUSTOMER_TEXT_LIMITS = {
   name: 200,
   company: 200,
-  email: 254,
+  email: EMAIL_MAX_LENGTH,
   phone: 40,
   address_line: 200,
   city: 200,
@@ -23,6 +27,8 @@ export const PHONE_MIN_DIGITS = 7; // D22
 export const MAX_TAGS = 20; // D22
 export const TAG_MAX_LENGTH = 30; // D22
 export const NOTE_MAX_LENGTH = 5_000; // D24
+/** D25: how long a deleted customer can be restored before housekeeping removes it for good. */
+export const RESTORE_WINDOW_DAYS = 30;
 
 /** D26: page sizes a person can choose; the first is the default. */
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -36,7 +42,7 @@ export const DEFAULT_CUSTOMER_SORT: CustomerSort = 'name';
 /** D22: control characters are refused in every text field (tab and newline included: all are single-line). */
 export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /** D39: an email is an addr-spec only; D45: a phone's digits leave its extension out (contract/matching.ts). */
-export { EMAIL_SHAPE, isEmail, phoneDigits } from './matching';
+export { EMAIL_MAX_LENGTH, EMAIL_SHAPE, isEmail, phoneDigits } from './matching';
 
 /** The person shown as who did something (their first name, as the product greets them). */
 export interface PersonRef {
@@ -112,18 +118,6 @@ export interface Note {
   updated_at: string;
 }
 
-/** D30: an audit entry as the timeline and the activity log show it. */
-export interface AuditEntryView {
-  id: number;
-  at: string;
-  /** Who did it; id is null once that account is gone (the name is kept as it was). */
-  actor: { id: number | null; name: string } | null;
-  action: string;
-  target: { type: string; id: number | null; label: string };
-  /** Updates: field → { from, to }. Creations and imports: the record's fields. */
-  changes: Record<string, unknown>;
-}
-
 /** D24: the customer's timeline, newest first: its notes and every audit entry about it. */
 export type TimelineItem = ({ kind: 'note' } & Note) | ({ kind: 'audit' } & AuditEntryView);
 
@@ -178,6 +172,10 @@ export interface ImportResult {
   /** D44: duplicates edited (or created) after the preview: left as they are, and skipped. */
   changed_since_preview: PersonRef[];
 }
+
+/** D32 "this week" and "this month": the last 7 and 30 days (an organization has no time zone of its own). */
+export const NEW_THIS_WEEK_DAYS = 7;
+export const NEW_THIS_MONTH_DAYS = 30;
 
 /** D32: GET /v1/dashboard/. Parts the caller may not see are null. */
 export interface DashboardData {

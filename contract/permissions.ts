@@ -1,5 +1,7 @@
 // D10: the permission strings and the default role matrix, shared by the app and the server.
-// The server copies DEFAULT_ROLE_PERMISSIONS into each new organization (D29); the app only names them.
+// DEFAULT_ROLE_PERMISSIONS is the one definition of the defaults. The database holds a copy, written by
+// migrations, that each new organization copies (D29) and a reset restores; a change here needs a migration
+// (test/server/migrations.test.ts fails until the migrations add up to this matrix again).
 
 export const PERMISSIONS = [
   'dashboard:view',
@@ -44,7 +46,6 @@ export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const isPermission = (value: unknown): value is Permission => (PERMISSIONS as readonly unknown[]).includes(value);
-export const isRole = (value: unknown): value is Role => (ROLES as readonly unknown[]).includes(value);
 
 /** D10 defaults: owner all; admin all but permissions:manage; member the daily work; viewer looks only. */
 export const DEFAULT_ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {

@@ -3,9 +3,11 @@
 // an answer is kept until anything may have been written, and on PostgreSQL, which other instances
 // share, every call reads afresh so logout and revocation stay immediate everywhere.
 // The cache is bounded in bytes (ANSWER_CACHE_BYTES, least recently used out), each answer's size
-// estimated from its JSON; callers key it on normalized input, so case variants of one search share an
-// answer and cannot be used to fill it.
-import type { Db } from './db';
+// estimated from its JSON. It is applied in one place: the router reads through rememberedReads() for
+// the caller look-up and for the GET routes that ask for it (`remember`); a statement's key is its text
+// and parameters, which the repos normalize (a search is folded), so case variants of one search share
+// an answer and cannot be used to fill it.
+import { mayWrite, type Db, type Queryable } from './db';
 
 /** D34: the most the remembered answers of one database may weigh, by estimate. */
 export const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
@@ -101,4 +103,16 @@ export async function remembered<T>(db: Db, key: string, load: () => Promise<T>)
   const value = await load();
   cache.set(key, generation, value); // under the generation from before the read: a write meanwhile makes it stale
   return value;
+}
+
+/**
+ * D34: the database as the router's reads see it: a statement that only reads is answered from the
+ * cache, keyed on its text and parameters, until anything may have been written (PGlite); a statement
+ * that may write, and every statement on PostgreSQL, goes to the database.
+ */
+export function rememberedReads(db: Db): Queryable {
+  return {
+    query: (text, params = []) =>
+      mayWrite(text) ? db.query(text, params) : remembered(db, `${text}\u0000${JSON.stringify(params)}`, () => db.query(text, params)),
+  };
 }

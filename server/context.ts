@@ -1,5 +1,4 @@
 // What every request handler gets: the database, the configuration and the server's clock.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ScryptCost } from './auth/passwords';
 import type { Config } from './config';
 import type { Db } from './db';
@@ -16,5 +15,3 @@ export interface Ctx {
   /** D17: OWASP's by default; tests may pass a cheaper cost. */
   scryptCost: ScryptCost;
 }
-
-export type Handler = (req: IncomingMessage, res: ServerResponse, ctx: Ctx) => Promise<void>;

@@ -33,8 +33,6 @@ export const consoleLogger: Logger = {
   },
 };
 
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
-
 /** An error's name, message and stack, for the error log. */
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;

@@ -3,6 +3,7 @@
 // transaction → handler → audit entry → JSON). A handler then reads like its specification.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Permission } from '../contract/permissions';
+import type { AuditAction } from '../contract/audit';
 import type { AuditEntry } from './audit';
 import type { Caller, OrgCaller, TokenPrincipal } from './auth/access';
 import type { Ctx } from './context';
@@ -46,7 +47,7 @@ interface BaseInput<P extends Shape, Q extends Shape, B extends Shape> {
   text: string;
   /** The undecoded body of a `textBody` route with `raw` (empty otherwise). */
   bytes: Buffer;
-  /** The transaction of a change (POST, PUT, PATCH, DELETE), or the database for a read. */
+  /** The transaction of a change (POST, PUT, PATCH, DELETE), or the database for a read (through the answer cache with `remember`). */
   tx: Queryable;
   /** D30: records an audit entry, written in the same transaction before it commits. */
   audit(entry: AuditEntry): void;
@@ -77,15 +78,50 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   /** SPEC §7 auth payloads only: fields the route does not know are ignored rather than refused. */
   ignoreUnknownFields?: boolean;
   /** A change that must leave this audit action (D30); the router refuses to commit without it. */
-  audit?: string;
+  audit?: AuditAction;
   /** Changes run in a transaction unless this is false (auth routes manage their own). */
   transaction?: boolean;
+  /**
+   * D34, a GET only: its reads through `tx` (and the caller look-up, always) are answered from the answer
+   * cache until anything is written (PGlite; answer-cache.ts). For reads whose statements name no clock.
+   */
+  remember?: boolean;
   /**
    * D35: a refusal known from the request line and headers alone (a flooding address), answered before
    * the body is read or parsed, so refusing costs no more than it must. Null to go on as usual.
    */
   refuseEarly?: (req: IncomingMessage, ctx: Ctx) => HttpError | null;
   handler(input: HandlerInput<A, P, Q, B>): Promise<unknown>;
+}
+
+/** Every field a definition may have: the router honours each of these and nothing else. */
+const KNOWN_FIELDS = new Set([
+  'method', 'path', 'access', 'permission', 'params', 'query', 'body', 'partialBody', 'textBody', 'ignoreUnknownFields', 'audit',
+  'transaction', 'remember', 'refuseEarly', 'handler',
+]);
+
+/** Whether the router runs this route's handler in a transaction (changes, unless they opt out). */
+export const runsInTransaction = (route: RouteDef) => route.method !== 'GET' && route.transaction !== false;
+
+/**
+ * STYLE "Routes are data": the reasons the router could not honour a definition as written (it would
+ * drop the part silently); empty when it can. The router refuses to start with any (router.ts).
+ */
+export function unhonoured(route: RouteDef): string[] {
+  const found: string[] = [];
+  for (const key of Object.keys(route)) if (!KNOWN_FIELDS.has(key)) found.push(`'${key}' is not a route field`);
+  // D30: entries are written in the route's own transaction; a read or a route managing its own has none.
+  if (route.audit !== undefined && !runsInTransaction(route)) found.push(`'audit' needs a transaction, and ${route.method === 'GET' ? 'a GET' : 'this route'} has none`);
+  if (route.method === 'GET' && route.transaction !== undefined) found.push("'transaction' is not for a GET: reads run outside one");
+  if (route.remember !== undefined && route.method !== 'GET') found.push("'remember' is for a GET: a change's reads are never kept");
+  if (route.permission !== undefined && route.access !== 'org') found.push(`'permission' needs access 'org', not '${route.access}'`);
+  if (route.method === 'GET' && (route.body || route.textBody)) found.push('a GET has no body');
+  if (route.body && route.textBody) found.push("'body' and 'textBody' both describe the body");
+  if (!route.body && (route.partialBody !== undefined || route.ignoreUnknownFields !== undefined)) found.push("'partialBody' and 'ignoreUnknownFields' need a JSON 'body'");
+  const inPath = route.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1)).sort();
+  const declared = Object.keys(route.params ?? {}).sort();
+  if (inPath.join() !== declared.join()) found.push(`'params' (${declared.join(', ') || 'none'}) must name the path's parameters (${inPath.join(', ') || 'none'})`);
+  return found;
 }
 
 /** Declares a route; the generic parameters are inferred so the handler sees typed input. */

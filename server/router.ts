@@ -3,12 +3,13 @@
 // → input → transaction (changes; D38 the caller checked again inside it) → handler → audit entry in the
 // same transaction (D30) → JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rememberedReads } from './answer-cache';
 import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
 import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson } from './http';
-import { isReply, RAW, type Method, type RouteDef } from './route';
+import { isReply, RAW, runsInTransaction, unhonoured, type Method, type RouteDef } from './route';
 import { parseShape, queryParams, queryValues, type Shape } from './schema';
 
 const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -34,11 +35,15 @@ export interface Router {
 }
 
 export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
+  // D34: the caller look-up and `remember` routes read through the answer cache (PGlite; answer-cache.ts).
+  const reads = rememberedReads(ctx.db);
   const byPath = new Map<string, Compiled>();
   for (const route of routes) {
     // SPEC §7: paths end with a slash; a file download names its file instead (export.csv).
     if (!route.path.endsWith('/') && !/\.[a-z]+$/.test(route.path)) throw new Error(`route ${route.path}: paths end with a slash or a file name`);
     if (route.access === 'org' && !route.permission) throw new Error(`route ${route.method} ${route.path}: an organization route needs a permission`);
+    const refused = unhonoured(route); // what it would otherwise drop silently
+    if (refused.length) throw new Error(`route ${route.method} ${route.path} cannot be honoured: ${refused.join('; ')}`);
     const segments = split(route.path);
     const key = segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
     const compiled = byPath.get(key) ?? { segments, slash: route.path.endsWith('/'), rank: segments.map((s) => (s.startsWith(':') ? '1' : '0')).join(''), methods: new Map() };
@@ -70,8 +75,8 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
   async function run(route: RouteDef, req: IncomingMessage, res: ServerResponse, rawParams: Record<string, string>, search: URLSearchParams) {
     // Who: a dead session is a 401 before anything about the input is said.
     const caller: Caller | OrgCaller | null =
-      route.access === 'org' ? await requireMember(req, ctx, route.permission!)
-      : route.access === 'user' ? await requireUser(req, ctx)
+      route.access === 'org' ? await requireMember(req, ctx, route.permission!, reads)
+      : route.access === 'user' ? await requireUser(req, ctx, reads)
       : null;
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
@@ -92,13 +97,19 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     else if (BODY_METHODS.has(route.method)) await refuseBody(req);
 
     const entries: AuditEntry[] = [];
+    const inTransaction = runsInTransaction(route);
+    const audit = (entry: AuditEntry) => {
+      // D30: an entry is written in the route's transaction; without one it would be lost.
+      if (!inTransaction) throw new Error(`route ${route.method} ${route.path} runs in no transaction: it cannot record an audit entry`);
+      entries.push(entry);
+    };
     const invoke = (tx: Queryable, current = caller) => {
       const who = principal ? { principal } : current ? { caller: current } : {};
-      return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit: (entry: AuditEntry) => void entries.push(entry), ...who } as never);
+      return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit, ...who } as never);
     };
     const result =
-      route.method === 'GET' || route.transaction === false
-        ? await invoke(ctx.db)
+      !inTransaction
+        ? await invoke(route.remember ? reads : ctx.db)
         : await ctx.db.transaction(async (tx) => {
             // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
             const current = route.access === 'org'
@@ -112,7 +123,9 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
             for (const entry of entries) {
               const org = entry.orgId ?? orgId;
               if (org === null) throw new Error(`route ${route.method} ${route.path}: an audit entry without an organization`);
-              await writeAudit(tx, org, actor, entry.action ?? route.audit ?? 'unknown', entry, at);
+              const action = entry.action ?? route.audit;
+              if (!action) throw new Error(`route ${route.method} ${route.path}: an audit entry without an action`);
+              await writeAudit(tx, org, actor, action, entry, at);
             }
             return out;
           });

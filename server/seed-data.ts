@@ -90,7 +90,7 @@ export function demoCustomers(seed: number, count: number, businesses: number, p
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)] as T;
   const used = new Set<string>();
   const out: DemoCustomer[] = [];
-  for (let i = 0; out.length < count; i++) {
+  while (out.length < count) {
     const isBusiness = out.length < businesses;
     const first = pick(FIRST);
     const last = pick(LAST);

@@ -1,4 +1,5 @@
 // D3: demo data on an empty database (SEED=none turns it off). All demo accounts use one password.
+import { DAY_MS, HOUR_MS } from '../contract/time';
 import type { ScryptCost } from './auth/passwords';
 import { hashPassword } from './auth/passwords';
 import type { Db, Queryable } from './db';
@@ -8,7 +9,6 @@ import { demoCustomers, ELECTRICAL_NOTES, PLUMBING_NOTES, type DemoCustomer } fr
 
 export const DEMO_PASSWORD = 'demo-password'; // D3: public by design; use SEED=none in production
 const SEED_LOCK_KEY = 72_410_002;
-const DAY_MS = 24 * 3600 * 1000;
 
 const ORGS = [
   { key: 'acme', name: 'Acme Plumbing', logoUrl: '/logos/acme.svg', customers: { seed: 11, count: 36, businesses: 5, phoneStart: 0, notes: PLUMBING_NOTES } },
@@ -34,8 +34,10 @@ async function isEmpty(db: Db): Promise<boolean> {
 /** Seeds the demo data when the database has no users and no organizations; true when it did. */
 export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
-  // Hash outside the transaction (scrypt is slow); each account gets its own salt.
-  const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD, cost)));
+  // Hash outside the transaction (scrypt is slow); each account gets its own salt. One at a time: the
+  // D35 queue would give up on a waiting turn after its 5 s on a busy machine, and a start must not fail.
+  const hashes: string[] = [];
+  for (const _ of DEMO_USERS) hashes.push(await hashPassword(DEMO_PASSWORD, cost));
   return db.transaction(async (tx) => {
     await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
     const [row] = await tx.query<{ used: boolean }>('select (exists (select 1 from users) or exists (select 1 from organizations)) as used');
@@ -65,8 +67,6 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
     return true;
   });
 }
-
-const HOUR_MS = 3600 * 1000;
 
 /**
  * D3 D22 D24: one organization's customers with the history a real one would have: who added each

@@ -108,7 +108,7 @@ export function customersCsv(tag, rows, city = 'Portland') {
 
 /**
  * The widest preview: a header of `name` and then empty column names (commas) up to `bytes` in all,
- * then `rows` rows of `a`. The server parses every header column for every row today (issue 16).
+ * then `rows` rows of `a`. The server parses every header column for every row today (D34).
  */
 export function widePreviewCsv(bytes, rows) {
   const body = 'a\n'.repeat(rows);

@@ -5,8 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Permission } from '../../contract/permissions';
 import type { Ctx } from '../context';
-import { remembered } from '../answer-cache';
-import type { Db, Queryable } from '../db';
+import type { Queryable } from '../db';
 import { orgKey, setGateKey, userKey } from '../gate-key';
 import { fieldError, HttpError } from '../http';
 import { MAX_INT4 } from '../schema';
@@ -69,7 +68,8 @@ export function organizationIdFrom(req: IncomingMessage): number | null {
 
 type CallerRow = { email: string; first_name: string; role: string | null; permissions: unknown; expires_at: Date };
 
-// $1 session, $2 user, $3 organization or null, $4 now. No row: the session is not live.
+// $1 session, $2 user, $3 organization or null. No row: no such session, or revoked. Its expiry is checked
+// in callerRow(), so the statement names no time and a kept answer (answer-cache.ts) still ends on time.
 const CALLER_SQL = `
   select u.email, u.first_name, m.role, s.expires_at,
          (select coalesce(json_agg(rp.permission), '[]'::json)
@@ -77,27 +77,21 @@ const CALLER_SQL = `
     from sessions s
     join users u on u.id = s.user_id
     left join memberships m on m.user_id = s.user_id and m.org_id = $3
-   where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > $4`;
+   where s.id = $1 and s.user_id = $2 and s.revoked_at is null`;
 
-async function callerRow(db: Db, p: TokenPrincipal, orgId: number | null, nowMs: number): Promise<CallerRow> {
-  const row = await remembered(db, `caller:${p.sessionId}:${p.userId}:${orgId}`, async () => {
-    const [found] = await db.query<CallerRow>(CALLER_SQL, [p.sessionId, p.userId, orgId, new Date(nowMs)]);
-    return found ?? null;
-  });
-  // A remembered session still ends on time: its expiry is checked here, not only in the query.
+/** The caller's row while the session is live, or a 401. */
+async function callerRow(db: Queryable, p: TokenPrincipal, orgId: number | null, nowMs: number): Promise<CallerRow> {
+  const [row] = await db.query<CallerRow>(CALLER_SQL, [p.sessionId, p.userId, orgId]);
   if (!row || row.expires_at.getTime() <= nowMs) throw sessionEnded();
   return row;
 }
 
-/** Moved beside the database gate (answer-cache.ts); still exported here for callers written before the move. */
-export { remembered } from '../answer-cache';
-
 const asCaller = (p: TokenPrincipal, row: CallerRow): Caller => ({ ...p, email: row.email, firstName: row.first_name });
 
-/** A live session's user, or a 401. */
-export async function requireUser(req: IncomingMessage, ctx: Ctx): Promise<Caller> {
+/** A live session's user, or a 401. `db` is where the look-up reads (the router's reads answer-cache.ts may keep). */
+export async function requireUser(req: IncomingMessage, ctx: Ctx, db: Queryable = ctx.db): Promise<Caller> {
   const principal = verifyBearer(req, ctx);
-  return asCaller(principal, await callerRow(ctx.db, principal, null, ctx.now()));
+  return asCaller(principal, await callerRow(db, principal, null, ctx.now()));
 }
 
 /**
@@ -105,7 +99,7 @@ export async function requireUser(req: IncomingMessage, ctx: Ctx): Promise<Calle
  * session is a 401 first (so the client refreshes, SPEC §7), then a missing or malformed header is a
  * 400, then not a member or not allowed a 403.
  */
-export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: Permission): Promise<OrgCaller> {
+export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: Permission, db: Queryable = ctx.db): Promise<OrgCaller> {
   const principal = verifyBearer(req, ctx);
   let orgId: number | null;
   try {
@@ -113,10 +107,10 @@ export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: 
     // Calls that act in an organization never guess it (unlike `me`): the tab names the one it shows.
     if (orgId === null) throw fieldError(ORG_HEADER_NAME, 'header is required', 'missing_organization_id');
   } catch (err) {
-    await callerRow(ctx.db, principal, null, ctx.now()); // 401 wins over 400
+    await callerRow(db, principal, null, ctx.now()); // 401 wins over 400
     throw err;
   }
-  const row = await callerRow(ctx.db, principal, orgId, ctx.now());
+  const row = await callerRow(db, principal, orgId, ctx.now());
   if (row.role === null) throw notAMember(orgId);
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
@@ -136,8 +130,7 @@ const ORG_LOCK_NAMESPACE = 72_410_201;
 export async function recheckMember(tx: Queryable, caller: OrgCaller, permission: Permission, nowMs: number, changesAccess: boolean): Promise<OrgCaller> {
   const orgId = caller.org.id;
   await tx.query(`select ${changesAccess ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}($1, $2)`, [ORG_LOCK_NAMESPACE, orgId]);
-  const [row] = await tx.query<CallerRow>(CALLER_SQL, [caller.sessionId, caller.userId, orgId, new Date(nowMs)]);
-  if (!row || row.expires_at.getTime() <= nowMs) throw sessionEnded();
+  const row = await callerRow(tx, caller, orgId, nowMs);
   if (row.role === null) throw notAMember(orgId);
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);

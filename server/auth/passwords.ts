@@ -112,7 +112,7 @@ export async function boundedHashing<T>(fn: () => Promise<T>, address?: string):
   }
 }
 
-/** Derivations running and waiting now, and those refused so far (for tests and the benches). */
+/** Derivations running and waiting now, and those refused so far (for tests). */
 export const scryptLoad = () => ({ running, waiting: waiting.length, refused: { ...refused } });
 
 const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;

@@ -1,19 +1,18 @@
 // D16 sessions and D8 refresh-token rotation, kept in the database so any instance can serve any call.
+// The lifetimes (D16, SPEC §9) and the grace window (D8) are contract/session.ts's, shared with the app.
+import { MAX_SESSION_AGE_MS, REFRESH_GRACE_MS, REMEMBER_ME_LIFETIME_MS, SHORT_SESSION_LIFETIME_MS } from '../../contract/session';
+import { DAY_MS } from '../../contract/time';
 import type { Db, Queryable } from '../db';
 import { num } from '../db';
 import { hashToken, newRefreshToken, openSuccessor, sealSuccessor } from './tokens';
 
-const DAY_MS = 24 * 3600 * 1000;
-export const REMEMBER_ME_LIFETIME_MS = 30 * DAY_MS; // D16, SPEC §9
-export const SHORT_LIFETIME_MS = 1 * DAY_MS; // D16, SPEC §9
-export const MAX_SESSION_AGE_MS = 90 * DAY_MS; // D16: sliding, but never past 90 days from login
-export const REFRESH_GRACE_MS = 10_000; // D8
+export { MAX_SESSION_AGE_MS };
 /** Ended sessions (and their refresh-token rows) are kept this long for the record, then deleted. */
 export const ENDED_SESSION_RETENTION_MS = 30 * DAY_MS;
 
 /** D16: the expiry after a login or refresh at `now`. */
 export function sessionExpiry(createdAtMs: number, nowMs: number, rememberMe: boolean): number {
-  return Math.min(nowMs + (rememberMe ? REMEMBER_ME_LIFETIME_MS : SHORT_LIFETIME_MS), createdAtMs + MAX_SESSION_AGE_MS);
+  return Math.min(nowMs + (rememberMe ? REMEMBER_ME_LIFETIME_MS : SHORT_SESSION_LIFETIME_MS), createdAtMs + MAX_SESSION_AGE_MS);
 }
 
 export interface IssuedSession {

@@ -2,6 +2,7 @@
 // instance on one database sees the same counts. A sliding window: once `max` failures lie within the
 // window, logins for that key wait until the max-th most recent failure leaves it.
 import { isIPv6 } from 'node:net';
+import { DAY_MS } from '../../contract/time';
 import type { Db, Queryable } from '../db';
 import { num } from '../db';
 
@@ -12,7 +13,7 @@ export interface ThrottleLimits {
 }
 
 /** Failed attempts are kept at least this long (and at least one window) for the record. */
-const ATTEMPT_RETENTION_MS = 24 * 3600 * 1000;
+const ATTEMPT_RETENTION_MS = DAY_MS;
 /** Advisory-lock namespaces (two-key form, apart from the schema lock's single key), one per kind of key. */
 const EMAIL_LOCK_NAMESPACE = 72_410_101;
 const CLIENT_LOCK_NAMESPACE = 72_410_102;

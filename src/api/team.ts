@@ -2,7 +2,8 @@
 // as api/customers.ts does for customers: reads are QueryDefs, writes MutationDefs naming the keys they
 // make stale. Keys start with the area and the organization (D21), so one prefix covers an area.
 import { useMemo } from 'react';
-import type { AuditEntryView, Page } from '../../contract/customers';
+import type { AuditEntryView } from '../../contract/audit';
+import type { Page } from '../../contract/customers';
 import type { Permission, Role } from '../../contract/permissions';
 import type { AcceptedInvitation, Invitation, InvitationLookup, IssuedInvitation, Member, PermissionMatrix } from '../../contract/team';
 import type { Client } from '../http/client';
@@ -48,7 +49,7 @@ const invitationPath = (id: number) => `${TEAM_INVITATIONS_PATH}${id}/`;
 const publicPath = (token: string) => `${INVITATIONS_PATH}${encodeURIComponent(token)}/`;
 
 // Its own copies of three small pieces of api/customers.ts (test/api/team.test.ts holds them equal):
-// importing them would bring every customers call along with each team page (issue 21: 10 KB gzip).
+// importing them would bring every customers call along with each team page (each page ≤ 10 KB gzip, docs/performance.md).
 /** The dashboard's key (customerKeys.dashboard): its latest activity shows the audit log. */
 export const dashboardKey = (orgId: number | null): QueryKey => ['dashboard', orgId];
 /** A query string of the given parameters, leaving out empty ones (as queryString in api/customers.ts). */

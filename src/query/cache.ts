@@ -43,6 +43,8 @@ interface Entry {
   snap: QuerySnapshot<unknown>;
   fetcher: Fetcher<unknown> | null;
   inflight: Promise<unknown> | null;
+  /** Aborts the fetch in flight; null when none is. */
+  controller: AbortController | null;
   listeners: Set<() => void>;
   gc?: ReturnType<typeof setTimeout>;
 }
@@ -76,7 +78,7 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
   function entry(key: QueryKey): Entry {
     const hash = hashKey(key);
     let e = entries.get(hash);
-    if (!e) entries.set(hash, (e = { key, hash, snap: EMPTY, fetcher: null, inflight: null, listeners: new Set() }));
+    if (!e) entries.set(hash, (e = { key, hash, snap: EMPTY, fetcher: null, inflight: null, controller: null, listeners: new Set() }));
     return e;
   }
   function update(e: Entry, patch: Partial<QuerySnapshot<unknown>>) {
@@ -100,7 +102,9 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     const e = entry(key);
     e.fetcher = fetcher as Fetcher<unknown>;
     if (e.inflight) return e.inflight as Promise<T>;
-    const controller = new AbortController();
+    // An aborted fetch (its key unwatched) leaves the entry to the next fetch: no error, no clean-up.
+    const controller = (e.controller = new AbortController());
+    const current = () => e.controller === controller;
     update(e, { fetching: true });
     const run = async (): Promise<T> => {
       for (let attempt = 0; ; attempt++) {
@@ -114,25 +118,42 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     };
     const p = run().then(
       (data) => {
-        update(e, { status: 'success', data, error: null, fetching: false, updatedAt: Date.now() });
+        if (current()) update(e, { status: 'success', data, error: null, fetching: false, updatedAt: Date.now() });
         return data;
       },
       (error: unknown) => {
-        update(e, { status: 'error', error, fetching: false });
+        if (current()) update(e, { status: 'error', error, fetching: false });
         throw error;
       },
     );
     e.inflight = p.finally(() => {
-      e.inflight = null;
-      collectLater(e); // fetched with nobody watching (a prefetch, a page left meanwhile)
+      if (!current()) return;
+      e.controller = e.inflight = null;
+      collectLater(e); // fetched with nobody watching (a prefetch)
     });
     e.inflight.catch(() => undefined);
     return p;
   }
 
+  /**
+   * D14: a fetch whose key nobody watches any more (a page left, a search typed on) is aborted. Checked
+   * after a microtask, so a watcher that leaves and comes straight back (a re-subscribe) keeps it; a
+   * prefetch nobody has watched yet is left to finish.
+   */
+  function abortUnwatched(e: Entry): void {
+    queueMicrotask(() => {
+      const controller = e.controller;
+      if (!controller || e.listeners.size) return;
+      e.controller = e.inflight = null;
+      controller.abort();
+      e.snap = { ...e.snap, fetching: false };
+      collectLater(e);
+    });
+  }
+
   const isStale = (key: QueryKey) => {
     const s = entries.get(hashKey(key))?.snap;
-    return !s || s.status !== 'success' || Date.now() - s.updatedAt >= freshMs;
+    return s?.status !== 'success' || Date.now() - s.updatedAt >= freshMs;
   };
 
   function subscribe(key: QueryKey, listener: () => void): () => void {
@@ -141,6 +162,7 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     e.listeners.add(listener);
     return () => {
       e.listeners.delete(listener);
+      abortUnwatched(e);
       collectLater(e);
     };
   }

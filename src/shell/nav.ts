@@ -1,5 +1,7 @@
-// SPEC §2 Sidebar links and sections, with the D9/D10 permission each link needs. Pure data.
+// SPEC §2 Sidebar links and sections, in SPEC's order. Each link's name, path and D9/D10 permission are
+// its route's (router/paths.ts); the sidebar adds only the sections and icons. Pure data.
 import type { Permission } from '../../contract/permissions';
+import { ROUTES, type RoutePath } from '../router/paths';
 import type { IconName } from '../ui/icon';
 
 export interface NavLink {
@@ -14,32 +16,21 @@ export interface NavSection {
   links: NavLink[];
 }
 
-export const NAV: readonly NavSection[] = [
-  { title: null, links: [{ label: 'Dashboard', to: '/dashboard', icon: 'dashboard', permission: 'dashboard:view' }] },
-  {
-    title: 'Communication',
-    links: [
-      { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms:view' },
-      { label: 'Email', to: '/email', icon: 'email', permission: 'email:view' },
-      { label: 'Calls', to: '/calls', icon: 'calls', permission: 'calls:view' },
-    ],
-  },
-  {
-    title: 'CRM',
-    links: [
-      { label: 'Customers', to: '/customers', icon: 'customers', permission: 'customers:view' },
-      { label: 'Jobs', to: '/jobs', icon: 'jobs', permission: 'jobs:view' },
-    ],
-  },
-  {
-    title: 'Admin',
-    links: [
-      { label: 'Team', to: '/team', icon: 'team', permission: 'team:view' },
-      { label: 'Permissions', to: '/permissions', icon: 'permissions', permission: 'permissions:view' },
-      { label: 'Activity', to: '/activity', icon: 'activity', permission: 'audit:view' }, // D10, D30
-    ],
-  },
+const SIDEBAR: readonly { title: string | null; links: readonly (readonly [RoutePath, IconName])[] }[] = [
+  { title: null, links: [['/dashboard', 'dashboard']] },
+  { title: 'Communication', links: [['/sms', 'sms'], ['/email', 'email'], ['/calls', 'calls']] },
+  { title: 'CRM', links: [['/customers', 'customers'], ['/jobs', 'jobs']] },
+  { title: 'Admin', links: [['/team', 'team'], ['/permissions', 'permissions'], ['/activity', 'activity']] }, // D10, D30
 ];
+
+/** A sidebar link from its route: the route's title and permission. */
+function link(path: RoutePath, icon: IconName): NavLink {
+  const route = ROUTES.find((r) => r.path === path);
+  if (!route || !('permission' in route)) throw new Error(`The sidebar links to ${path}, which needs a route with a permission`);
+  return { label: route.title, to: path, icon, permission: route.permission };
+}
+
+export const NAV: readonly NavSection[] = SIDEBAR.map((s) => ({ title: s.title, links: s.links.map(([path, icon]) => link(path, icon)) }));
 
 /** D9: the sidebar hides links the user may not open, and sections left empty. */
 export function visibleNav(permissions: readonly string[], nav: readonly NavSection[] = NAV): NavSection[] {

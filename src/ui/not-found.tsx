@@ -1,10 +1,11 @@
 // D12: a bad id (or an unknown record) is a not-found state inside the shell, not a crash.
 import { Link } from '../router/Link';
+import { PAGES } from '../router/paths';
 
 export function NotFound({
   title = 'Not found',
   message = 'We could not find what you were looking for.',
-  backTo = '/dashboard',
+  backTo = PAGES.dashboard,
   backLabel = 'Go to Dashboard',
 }: { title?: string; message?: string; backTo?: string; backLabel?: string }) {
   return (

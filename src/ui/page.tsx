@@ -1,5 +1,7 @@
 // The frame every page inside the shell uses: a heading, an optional line under it, actions.
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { whenIdle } from '../lib/idle';
+import type { LoadErrorProps } from './load-error';
 
 export function Page({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children?: ReactNode }) {
   return (
@@ -24,5 +26,20 @@ export function PlaceholderPage({ title, text }: { title: string; text: string }
         <p>{text}</p>
       </div>
     </Page>
+  );
+}
+
+// SPEC §8 a part that could not load says so (load-error.tsx). Rarely shown, so its code is fetched once
+// the browser is idle after the first page rather than with each page; should even that fail, the page
+// area says the code could not load, with Retry (D40, app/page-load.tsx).
+const loadLoadError = () => import('./load-error');
+whenIdle(() => void loadLoadError().catch(() => undefined));
+const LazyLoadError = lazy(() => loadLoadError().then((m) => ({ default: m.LoadError })));
+
+export function LoadError(props: LoadErrorProps) {
+  return (
+    <Suspense fallback={null}>
+      <LazyLoadError {...props} />
+    </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 // api/team.ts keeps its own copies of the dashboard's key and the query string (so a team page does not
-// bring every customers call along, issue 21): they stay the customers calls' own.
+// bring every customers call along, past the 10 KB page budget): they stay the customers calls' own.
 import { describe, expect, test } from 'vitest';
 import { customerKeys, queryString as customersQueryString } from '../../src/api/customers';
 import { dashboardKey, queryString, teamApi } from '../../src/api/team';

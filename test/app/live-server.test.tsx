@@ -1,4 +1,4 @@
-// Issue 4: the app's login → organization → dashboard flow against the real API server, in
+// D2 / SPEC §4: the app's login → organization → dashboard flow against the real API server, in
 // happy-dom, through the real fetch client (no fake API anywhere on this path).
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 5 journeys: signing in and out as each demo account (D3), validation, the stored keys
+// Journeys: signing in and out as each demo account (D3), validation, the stored keys
 // (SPEC §3), reload without a login flash, and the deep-link return (D6).
 import { beforeEach, describe, expect, test } from 'vitest';
 import { expectPath, sidebarNav, signIn, skipReason, storage, useBrowser, type Tab } from './browser';

@@ -1,4 +1,4 @@
-// The edges ordinary days reach (issue 17), where only a browser shows them: a page whose code cannot
+// The edges ordinary days reach (D40–D45), where only a browser shows them: a page whose code cannot
 // load while offline or after a deployment (D40), Back and Forward over unsaved changes (D42).
 import { describe, expect, test } from 'vitest';
 import { expectPath, sidebarNav, skipReason, useBrowser } from './browser';

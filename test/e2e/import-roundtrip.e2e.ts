@@ -91,7 +91,7 @@ describe.skipIf(skipReason)('import round trip', () => {
     }
   });
 
-  test('issue 17 at 1280×800 and at 390 px the problems of a row are in view without scrolling sideways, in both themes', async () => {
+  test('D44 at 1280×800 and at 390 px the problems of a row are in view without scrolling sideways, in both themes', async () => {
     const sfx = unique();
     const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing' });
     const long = 'x'.repeat(60);

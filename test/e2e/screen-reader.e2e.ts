@@ -9,7 +9,6 @@ import { ACME, apiAs, deleteCustomersMatching, revokeInvitations, unique, type A
 import { expectPath, skipReason, toasts, useBrowser } from './browser';
 
 const OWNER = 'owner@demo.test';
-const WAIT_MS = 15_000;
 
 /** The roles that are controls: each must have a name that says something (not a lone '×'). */
 const CONTROLS = 'button|link|textbox|searchbox|checkbox|radio|combobox|listbox|switch|tab|menuitem|spinbutton|slider';

@@ -1,4 +1,4 @@
-// Issue 5: screenshots of login, picker, dashboard, customers and the drawer, in light and dark, at
+// Screenshots of login, picker, dashboard, customers and the drawer, in light and dark, at
 // desktop and phone width (and the customers list on a small phone), saved under test-results/screenshots/. With UPDATE_DOCS_SCREENSHOTS=1 a
 // few of them are also written, small, to docs/screenshots/ for the README.
 // Then the customer page and the customer form (D22 D24) in both themes at desktop and small-phone

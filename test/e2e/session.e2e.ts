@@ -1,4 +1,4 @@
-// Issue 5 journeys: connectivity (SPEC §4), session expiry (SPEC §8), refresh of an expired token
+// Journeys: connectivity (SPEC §4), session expiry (SPEC §8), refresh of an expired token
 // (SPEC §4), and tabs: cross-tab logout (SPEC §4), organization switch (D21), one refresh (D8).
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';

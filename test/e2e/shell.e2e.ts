@@ -1,4 +1,4 @@
-// Issue 5 journeys: the shell at phone and desktop width (SPEC §2), organization switching, the
+// Journeys: the shell at phone and desktop width (SPEC §2), organization switching, the
 // theme (D11), unknown paths, /forbidden, the error screen, and landmarks and titles everywhere.
 import { describe, expect, test } from 'vitest';
 import { DESKTOP, expectPath, PHONE, sidebarNav, signIn, skipReason, storage, useBrowser } from './browser';

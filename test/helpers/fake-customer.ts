@@ -1,10 +1,10 @@
 // One customer's record, notes and timeline (D22 D24 D25), the dashboard (D32) and the import (D27) on
 // a FakeApi's exact-path routes, answering the way the server does. Failures are programmed per
 // "METHOD path" and used in order.
-import type {
-  AuditEntryView, Customer, DashboardData, ImportPreview, ImportResult, Note, PersonRef, TimelineItem,
-} from '../../contract/customers';
-import { json, type Call, type FakeApi } from './fake-api';
+import type { AuditAction, AuditEntryView } from '../../contract/audit';
+import type { Customer, DashboardData, ImportPreview, ImportResult, Note, PersonRef, TimelineItem } from '../../contract/customers';
+import type { FakeApi } from './fake-api';
+import { json, type Call } from './fake-http';
 
 export const OLIVIA: PersonRef = { id: 1, name: 'Olivia' };
 export const SAM: PersonRef = { id: 2, name: 'Sam' };
@@ -22,7 +22,7 @@ export function janeDoe(over: Partial<Customer> = {}): Customer {
   };
 }
 
-export function audit(id: number, action: string, actor: PersonRef | null, minutes: number, changes: Record<string, unknown> = {}, target?: Partial<AuditEntryView['target']>): TimelineItem {
+export function audit(id: number, action: AuditAction, actor: PersonRef | null, minutes: number, changes: Record<string, unknown> = {}, target?: Partial<AuditEntryView['target']>): TimelineItem {
   return { kind: 'audit', id, at: at(minutes), actor, action, target: { type: 'customer', id: 101, label: 'Jane Doe', ...target }, changes };
 }
 
@@ -35,8 +35,7 @@ const NOT_FOUND = () => json(404, { detail: 'No such customer', code: 'not_found
 
 export class FakeRecord {
   customer: Customer | null;
-  /** Newest first, as the server orders them. */
-  items: TimelineItem[];
+  private timelineItems: TimelineItem[] = [];
   /** Who the caller is, as the server knows them (the author of new notes). */
   me: PersonRef = OLIVIA;
   permissions = new Set(['customers:view', 'customers:create', 'customers:update', 'customers:delete']);
@@ -50,17 +49,25 @@ export class FakeRecord {
 
   constructor(private api: FakeApi, customer: Customer | null = janeDoe(), items: TimelineItem[] = []) {
     this.customer = customer;
-    this.items = items;
     const id = customer?.id ?? 101;
     const base = `/v1/customers/${id}/`;
     this.route(base, (c) => this.record(c));
     this.route(`${base}timeline/`, (c) => this.timeline(c));
     this.route(`${base}notes/`, (c) => this.addNote(c));
     this.route(`${base}restore/`, () => this.restore());
-    for (const item of items) if (item.kind === 'note') this.noteRoute(item.id);
+    this.items = items;
     this.route('/v1/dashboard/', () => (this.dashboard ? json(200, this.dashboard) : json(404, { detail: 'none', code: 'not_found' })));
     this.route('/v1/customers/import/preview/', () => json(200, this.preview));
     this.route('/v1/customers/import/', (c) => this.importAnswer?.(c) ?? json(200, { created: 0, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] } satisfies ImportResult));
+  }
+
+  /** The notes and audit entries, newest first as the server orders them; each note answers at its own path. */
+  get items(): TimelineItem[] {
+    return this.timelineItems;
+  }
+  set items(items: TimelineItem[]) {
+    this.timelineItems = items;
+    for (const item of items) if (item.kind === 'note') this.noteRoute(item.id);
   }
 
   /** The calls made to a path (without /api), optionally of one method. */

@@ -1,17 +1,24 @@
 // The team, permission matrix, audit log and public invitation API (D28–D30) as the fake API answers
-// them (FakeApi.team): the server's rules (server/features/team, permissions, audit) on in-memory data,
-// with one-off refusals a test can queue.
-import type { AuditEntryView } from '../../contract/customers';
+// them (FakeApi.team): the server's rules (contract/team.ts, as server/features/team applies them) on
+// in-memory data, with one-off refusals a test can queue.
+import type { AuditEntryView } from '../../contract/audit';
+import { DEFAULT_PAGE_SIZE } from '../../contract/customers';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type Permission, type Role } from '../../contract/permissions';
-import type { Invitation, InvitationLookup, IssuedInvitation, Member, PermissionMatrix } from '../../contract/team';
-import { json, type Call, type FakeApi } from './fake-api';
+import { REMEMBER_ME_LIFETIME_MS } from '../../contract/session';
+import {
+  INVITATION_LIFETIME_DAYS, INVITATION_UNKNOWN, INVITATION_UNUSABLE, ownerCount, ownerOnlyRefusal, PASSWORD_MIN_LENGTH, removalRefusal, roleChangeRefusal,
+  TEAM_REFUSAL_STATUS, TEAM_REFUSAL_WORDS, type Invitation, type InvitationLookup, type IssuedInvitation, type Member, type PermissionMatrix,
+  type TeamRefusal,
+} from '../../contract/team';
+import { DAY_MS } from '../../contract/time';
+import type { FakeApi } from './fake-api';
+import { json, type Call } from './fake-http';
 
 export const OLIVE: Member = { user_id: 1, name: 'Olive', email: 'owner@demo.test', role: 'owner', joined_at: '2024-01-02T10:00:00.000Z' };
 export const ADA: Member = { user_id: 2, name: 'Ada', email: 'ada@example.com', role: 'admin', joined_at: '2024-02-03T10:00:00.000Z' };
 export const MO: Member = { user_id: 3, name: 'Mo', email: 'mo@example.com', role: 'member', joined_at: '2024-03-04T10:00:00.000Z' };
 export const VI: Member = { user_id: 4, name: 'Vi', email: 'vi@example.com', role: 'viewer', joined_at: '2024-04-05T10:00:00.000Z' };
 
-const DAY_MS = 86_400_000;
 const NOW = Date.parse('2024-06-01T12:00:00.000Z');
 
 /** A token of the server's shape (20–100 of [A-Za-z0-9_-]). */
@@ -60,7 +67,7 @@ export class FakeTeam {
   addInvitation(email: string, role: Role, extra: Partial<InvitationLookup> = {}): Invitation & { token: string } {
     const id = ++this.serial;
     const token = tokenFor(id);
-    const inv = { id, email, role, invited_by: { id: OLIVE.user_id, name: OLIVE.name }, created_at: new Date(NOW).toISOString(), expires_at: new Date(NOW + 7 * DAY_MS).toISOString(), token };
+    const inv = { id, email, role, invited_by: { id: OLIVE.user_id, name: OLIVE.name }, created_at: new Date(NOW).toISOString(), expires_at: new Date(NOW + INVITATION_LIFETIME_DAYS * DAY_MS).toISOString(), token };
     this.invitations.unshift(inv);
     this.addLink(token, { email, role, ...extra });
     return inv;
@@ -93,7 +100,7 @@ export class FakeTeam {
       id,
       invited_by: { id: this.callerId, name: this.caller?.name ?? '' },
       created_at: new Date(NOW).toISOString(),
-      expires_at: new Date(NOW + 7 * DAY_MS).toISOString(),
+      expires_at: new Date(NOW + INVITATION_LIFETIME_DAYS * DAY_MS).toISOString(),
       token,
       path: `/invite/${token}`,
     };
@@ -111,21 +118,20 @@ export class FakeTeam {
     const body = (call.body ?? {}) as Record<string, unknown>;
     const denied = (perm: string) => json(403, { detail: `Your role does not grant ${perm}`, code: 'permission_denied' });
     const need = (perm: string) => (this.permissions.has(perm) ? null : denied(perm));
-    const me = this.caller;
-    const isOwner = me?.role === 'owner';
-    const owners = () => this.members.filter((m) => m.role === 'owner').length;
+    const actor = this.caller?.role ?? null;
+    const teamRefusal = (r: TeamRefusal, what = '') => json(TEAM_REFUSAL_STATUS[r], { detail: TEAM_REFUSAL_WORDS[r](what), code: r });
 
     // ---- public ----
     const pub = /^\/v1\/invitations\/([^/]+)\/(accept\/)?$/.exec(p);
     if (pub) {
       const link = this.links.get(decodeURIComponent(pub[1]!));
-      if (!link) return json(404, { detail: 'This invitation link is not valid. Ask for a new one.', code: 'invitation_not_found' });
+      if (!link) return json(404, { detail: INVITATION_UNKNOWN, code: 'invitation_not_found' });
       if (!pub[2]) {
         const { token: _t, ...lookup } = link;
         return json(200, lookup);
       }
       this.accepted.push(call.body);
-      if (link.status !== 'pending') return json(410, { detail: `This invitation is ${link.status}.`, code: `invitation_${link.status}` });
+      if (link.status !== 'pending') return json(410, { detail: INVITATION_UNUSABLE[link.status], code: `invitation_${link.status}` });
       if (signedIn) {
         if (this.signedInEmail.toLowerCase() !== link.email.toLowerCase()) {
           return json(403, { detail: `This invitation is for ${link.email}; you are signed in as ${this.signedInEmail}`, code: 'email_mismatch' });
@@ -134,11 +140,11 @@ export class FakeTeam {
         return json(200, { org_id: link.organization.id });
       }
       if (!body.first_name) return json(400, { detail: 'first_name: is required', code: 'missing_field', field: 'first_name' });
-      if (typeof body.password !== 'string' || body.password.length < 12) return json(400, { detail: 'password: must be at least 12 characters', code: 'invalid_field', field: 'password' });
+      if (typeof body.password !== 'string' || body.password.length < PASSWORD_MIN_LENGTH) return json(400, { detail: `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, code: 'invalid_field', field: 'password' });
       if (link.has_account) return json(409, { detail: `An account for ${link.email} exists; sign in to join`, code: 'account_exists' });
       link.status = 'accepted';
       const t = this.api.issue('99');
-      return json(200, { org_id: link.organization.id, ...t, refresh_expires_at: new Date(Date.now() + 30 * DAY_MS).toISOString() });
+      return json(200, { org_id: link.organization.id, ...t, refresh_expires_at: new Date(Date.now() + REMEMBER_ME_LIFETIME_MS).toISOString() });
     }
 
     // ---- members ----
@@ -151,15 +157,14 @@ export class FakeTeam {
       if (!m) return json(404, { detail: 'No such member', code: 'not_found' });
       if (call.method === 'PATCH') {
         const role = body.role as Role;
-        if (m.user_id === this.callerId) return json(403, { detail: 'You cannot change your own role; ask another owner or admin', code: 'own_role' });
-        if ((m.role === 'owner' || role === 'owner') && !isOwner) return json(403, { detail: 'Only an owner may make or unmake an owner', code: 'owner_required' });
-        if (m.role === 'owner' && role !== 'owner' && owners() <= 1) return json(409, { detail: 'The last owner cannot be demoted; make someone else an owner first', code: 'last_owner' });
+        const refusal = roleChangeRefusal({ actor, self: m.user_id === this.callerId, from: m.role, to: role, owners: ownerCount(this.members) });
+        if (refusal) return teamRefusal(refusal, refusal === 'last_owner' ? 'be demoted' : 'make or unmake an owner');
         m.role = role;
         return json(200, m);
       }
       if (call.method === 'DELETE') {
-        if (m.role === 'owner' && !isOwner) return json(403, { detail: 'Only an owner may remove an owner', code: 'owner_required' });
-        if (m.role === 'owner' && owners() <= 1) return json(409, { detail: 'The last owner cannot be removed; make someone else an owner first', code: 'last_owner' });
+        const refusal = removalRefusal({ actor, role: m.role, owners: ownerCount(this.members) });
+        if (refusal) return teamRefusal(refusal, refusal === 'last_owner' ? 'be removed' : 'remove an owner');
         this.members = this.members.filter((x) => x !== m);
         return new Response(null, { status: 204 });
       }
@@ -172,7 +177,7 @@ export class FakeTeam {
       if (call.method === 'GET') return json(200, { results: this.invitations.map(({ token: _t, ...i }) => i) });
       const email = String(body.email ?? '').toLowerCase();
       const role = body.role as Role;
-      if (role === 'owner' && !isOwner) return json(403, { detail: 'Only an owner may invite an owner', code: 'owner_required' });
+      if (ownerOnlyRefusal(actor, role)) return teamRefusal('owner_required', 'invite an owner');
       if (this.members.some((m) => m.email === email)) return json(409, { detail: `${email} is already a member`, code: 'already_member', field: 'email' });
       const open = this.invitations.find((i) => i.email === email);
       if (open) {
@@ -219,7 +224,7 @@ export class FakeTeam {
         (e) => (!actor || e.actor?.id === Number(actor)) && (!action || e.action === action) && (!type || e.target.type === type),
       );
       const page = Number(params.get('page') ?? 1);
-      const size = Number(params.get('page_size') ?? 25);
+      const size = Number(params.get('page_size') ?? DEFAULT_PAGE_SIZE);
       return json(200, { count: rows.length, results: rows.slice((page - 1) * size, page * size) });
     }
     return json(404, { detail: 'No such endpoint', code: 'not_found' });

@@ -1,6 +1,7 @@
 // Builds a session controller wired to a FakeApi and in-memory storage, for tests.
 import { vi } from 'vitest';
 import { PERMISSIONS } from '../../contract/permissions';
+import { REMEMBER_ME_LIFETIME_MS } from '../../contract/session';
 import { createStorage, KEYS } from '../../src/lib/storage';
 import { createSession, type SessionDeps } from '../../src/session/controller';
 import type { SessionState } from '../../src/session/types';
@@ -40,7 +41,7 @@ export function makeSession({ api = new FakeApi(), kv = new MemoryStorage(), pat
   });
   if (state) session.store.setState((s) => ({ ...s, loading: false, hydrationComplete: true, ...state }));
   /** Puts a signed-in session (valid tokens) into storage, as a previous visit would have. */
-  const seed = (tokens = api.issue(), expiresInMs = 30 * 86_400_000) => {
+  const seed = (tokens = api.issue(), expiresInMs = REMEMBER_ME_LIFETIME_MS) => {
     storage.set(KEYS.accessToken, tokens.access_token);
     storage.set(KEYS.refreshToken, tokens.refresh_token);
     storage.set(KEYS.sessionId, String(tokens.session_id));
@@ -58,6 +59,6 @@ export const pageSession = (options: SessionOptions = {}) => makeSession({ curre
 /** Session states for route and page tests: signed out; signed in without and with an organization. */
 export const ALL_PERMISSIONS: string[] = [...PERMISSIONS];
 export const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComplete: true, isAuthenticated: false };
-export const NO_ORG: Partial<SessionState> = { ...SIGNED_OUT, isAuthenticated: true, organizations: ORGS, user: USER };
+export const NO_ORG: Partial<SessionState> = { ...SIGNED_OUT, isAuthenticated: true, organizations: ORGS, user: USER, userId: 1 };
 /** Acme chosen, as its owner, with every permission. */
 export const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ACME, permissions: ALL_PERMISSIONS, role: 'owner' };

@@ -4,7 +4,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { ComponentType } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
-import { CUSTOMER_TEXT_LIMITS, MAX_TAGS, TAG_MAX_LENGTH, phoneDigits, type Customer, type CustomerInput } from '../../contract/customers';
+import { CUSTOMER_TEXT_LIMITS, MAX_TAGS, TAG_MAX_LENGTH, type CustomerInput } from '../../contract/customers';
 import { setOnline } from '../../src/http/connectivity';
 import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
 import { MSG_ADDED, MSG_EDITED, MSG_GONE, MSG_OFFLINE, RECONNECT_CHECK_MS } from '../../src/pages/customers/CustomerForm';
@@ -15,103 +15,18 @@ import { LEAVE_TITLE } from '../../src/ui/leave-dialog';
 import { TEXT_FIELDS, FIELD_LABELS, validateCustomer, EMPTY_VALUES, changedFields, toInput, toValues } from '../../src/pages/customers/form/values';
 import { customerKeys } from '../../src/api/customers';
 import { createQueryCache, QUERY_FRESH_MS } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import { matchPath } from '../../src/router/match';
-import { ParamsContext } from '../../src/router/params';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage, type Call } from '../helpers/fake-api';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
-
-const OLIVE = { id: 1, name: 'Olive' };
-const GRACE = { id: 2, name: 'Grace' };
-const ANN: Customer = {
-  id: 7, name: 'Ann Patel', company: 'Patel Bakery', email: 'ann@example.com', phone: '(503) 555-0100',
-  address_line: '1 Main St', city: 'Portland', region: 'OR', postal_code: '97201', country: 'US',
-  status: 'active', tags: ['vip'],
-  created_at: '2025-01-02T10:00:00Z', created_by: OLIVE, updated_at: '2025-01-03T10:00:00Z', updated_by: OLIVE, version: 3,
-};
-const BEN: Customer = { ...ANN, id: 8, name: 'Ben Okafor', company: null, email: 'ben@example.com', phone: '503.555.0199', tags: [], version: 1 };
-const MISSING_ID = 999;
-
-/** The customer record's endpoints as the server answers them (D22 D23 D31), with answers to give first. */
-class FakeRecords {
-  rows = new Map<number, Customer>([ANN, BEN].map((c) => [c.id, structuredClone(c)]));
-  /** Answers given before the normal ones, in order. */
-  next: Response[] = [];
-  nextId = 50;
-
-  constructor(readonly api: FakeApi) {
-    api.routes.set('/v1/customers/', (call) => this.answer(call, () => this.create(call.body as CustomerInput)));
-    api.routes.set('/v1/customers/duplicates/', (call) => this.answer(call, () => this.duplicates(new URLSearchParams(call.search))));
-    for (const id of [ANN.id, BEN.id, MISSING_ID]) api.routes.set(`/v1/customers/${id}/`, (call) => this.answer(call, () => this.record(call, id)));
-  }
-
-  private answer(_call: Call, normal: () => Response): Response {
-    return this.next.shift() ?? normal();
-  }
-
-  private taken(email: string | null, except: number) {
-    return [...this.rows.values()].find((c) => email && c.email === email && c.id !== except);
-  }
-
-  private create(input: CustomerInput): Response {
-    const holder = this.taken(input.email, 0);
-    if (holder) return json(409, { detail: `${holder.name} already has this email`, code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
-    const c: Customer = { ...input, id: this.nextId++, created_at: '2025-02-01T00:00:00Z', created_by: OLIVE, updated_at: '2025-02-01T00:00:00Z', updated_by: OLIVE, version: 1 };
-    this.rows.set(c.id, c);
-    return json(201, c);
-  }
-
-  private record(call: Call, id: number): Response {
-    const c = this.rows.get(id);
-    if (!c) return json(404, { detail: 'Not found.', code: 'not_found' });
-    if (call.method === 'GET') return json(200, c);
-    const { version, ...patch } = call.body as Partial<CustomerInput> & { version: number };
-    if (version !== c.version) return json(409, { detail: `${c.updated_by?.name} changed this customer since you opened it`, code: 'conflict', current: c });
-    const holder = this.taken(patch.email ?? null, id);
-    if (holder) return json(409, { detail: 'taken', code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
-    const after = { ...c, ...patch, version: c.version + 1, updated_by: OLIVE };
-    this.rows.set(id, after);
-    return json(200, after);
-  }
-
-  private duplicates(q: URLSearchParams): Response {
-    const email = q.get('email');
-    const digits = phoneDigits(q.get('phone') ?? '');
-    const exclude = Number(q.get('exclude') ?? 0);
-    const results = [...this.rows.values()]
-      .filter((c) => c.id !== exclude && ((email && c.email === email) || (digits && phoneDigits(c.phone ?? '') === digits)))
-      .map((c) => ({ id: c.id, name: c.name, email: c.email, phone: c.phone, match: email && c.email === email ? 'email' : 'phone' }));
-    return json(200, { results });
-  }
-
-  /** Someone else saves the customer (D31). */
-  changeBehind(id: number, patch: Partial<Customer>): Customer {
-    const c = { ...this.rows.get(id)!, ...patch, version: this.rows.get(id)!.version + 1, updated_by: GRACE, updated_at: '2025-03-04T14:05:00Z' };
-    this.rows.set(id, c);
-    return c;
-  }
-}
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json } from '../helpers/fake-api';
+import { ANN, MISSING_ID, type FakeRecords } from '../helpers/fake-records';
+import { renderPage } from '../helpers/render';
 
 function show(Page: ComponentType, path: string, setup: (f: FakeRecords) => void = () => {}, cache = createQueryCache({ retries: 0 })) {
-  navigate(path, { replace: true });
   const api = new FakeApi();
-  const fake = new FakeRecords(api);
+  const fake = api.records;
   setup(fake);
-  const t = pageSession({ api, state: WITH_ORG, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  const params = matchPath('/customers/:id/edit', path) ?? {};
-  renderWithSession(
-    t,
-    <QueryProvider cache={cache}>
-      <ParamsContext.Provider value={params}>
-        <Page />
-      </ParamsContext.Provider>
-      <Toaster />
-    </QueryProvider>,
-  );
+  renderPage(path, <Page />, { fake: api, params: matchPath('/customers/:id/edit', path) ?? {}, cache });
   return { api, fake };
 }
 const showAdd = (setup?: (f: FakeRecords) => void) => show(AddCustomerPage, '/customers/new', setup);

@@ -10,13 +10,12 @@ import { showDeletedToast } from '../../src/pages/customers/detail/DeleteCustome
 import { SEARCH_DEBOUNCE_MS } from '../../src/pages/customers/ListToolbar';
 import { DEFAULT_LIST, listHref, readListParams } from '../../src/pages/customers/list-params';
 import { createQueryCache, hashKey, startsWith } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { demoCustomers, FakeApi, FakeCustomers, MemoryStorage } from '../helpers/fake-api';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { toasts } from '../../src/ui/toast';
+import { demoCustomers, FakeApi, type FakeCustomers } from '../helpers/fake-api';
+import { renderPage } from '../helpers/render';
+import { WITH_ORG } from '../helpers/session';
 
 /** The demo customers in the server's default order (name, then id). */
 const BY_NAME = demoCustomers().sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
@@ -24,19 +23,10 @@ const ONLY = (...permissions: string[]): Partial<SessionState> => ({ ...WITH_ORG
 
 /** Renders a page at `path` against a fresh fake API and cache (no retries); `setup` programs the customers first. */
 function show(Page: () => ReactNode, path: string, state: Partial<SessionState> = WITH_ORG, setup: (c: FakeCustomers) => void = () => {}) {
-  navigate(path, { replace: true });
   const api = new FakeApi();
-  const customers = (api.customers = new FakeCustomers());
+  const customers = api.customers;
   setup(customers);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <Page />
-      <Toaster />
-    </QueryProvider>,
-  );
+  renderPage(path, <Page />, { as: state, fake: api });
   return { api, customers };
 }
 

@@ -4,26 +4,22 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import { draftKey, readDraft, writeDraft } from '../../src/drafts/store';
-import { DRAFT_DISCARD, DRAFT_RESTORE, draftTime } from '../../src/drafts/DraftOffer';
+import { DRAFT_DISCARD, DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
+import { timeOfDay as draftTime } from '../../src/ui/when';
 import { clearDrafts } from '../../src/lib/storage';
 import PermissionsPage from '../../src/pages/permissions/PermissionsPage';
 import TeamPage from '../../src/pages/team/TeamPage';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
-import { navigate } from '../../src/router/location';
 import { RequirePermission } from '../../src/router/require-permission';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage, profile, USER } from '../helpers/fake-api';
-import { FakeTeam } from '../helpers/fake-team';
-import { renderWithSession } from '../helpers/render';
-import { ALL_PERMISSIONS, pageSession, WITH_ORG } from '../helpers/session';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json, profile, USER } from '../helpers/fake-api';
+import type { FakeTeam } from '../helpers/fake-team';
+import { renderPage } from '../helpers/render';
+import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 
 const LESS = ALL_PERMISSIONS.filter((p) => p !== 'team:manage' && p !== 'permissions:manage');
 const drafts = () => Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'));
 const OFFER = /^Restore your unsaved changes from .+\?$/;
-/** The restore question: its code loads when first needed, so it is waited for. */
-const findOffer = () => screen.findByText(OFFER);
 /** No question, once anything loading has had its turn. */
 async function expectNoOffer() {
   await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
@@ -36,20 +32,12 @@ function reload(): void {
 
 /** A page behind its route's guard, signed in as the owner; a D29 reload answers without `team:manage`/`permissions:manage`. */
 function show(path: '/team' | '/permissions', setup: (team: FakeTeam) => void = () => {}, state: Partial<SessionState> = WITH_ORG) {
-  navigate(path, { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   api.me = () => json(200, profile({ role: 'admin', permissions: LESS }));
   setup(team);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <RequirePermission permission={path === '/team' ? 'team:view' : 'permissions:view'}>{path === '/team' ? <TeamPage /> : <PermissionsPage />}</RequirePermission>
-      <Toaster />
-    </QueryProvider>,
-  );
+  const page = <RequirePermission permission={path === '/team' ? 'team:view' : 'permissions:view'}>{path === '/team' ? <TeamPage /> : <PermissionsPage />}</RequirePermission>;
+  const t = renderPage(path, page, { as: state, fake: api });
   return { t, team };
 }
 

@@ -15,17 +15,13 @@ import CustomerDashboardPage from '../../src/pages/customers/CustomerDashboardPa
 import EditCustomerPage from '../../src/pages/customers/EditCustomerPage';
 import { CONFLICT_TITLE } from '../../src/pages/customers/form/ConflictPanel';
 import { LEAVE_TITLE } from '../../src/ui/leave-dialog';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
-import { navigate } from '../../src/router/location';
-import { ParamsContext } from '../../src/router/params';
 import { RequirePermission } from '../../src/router/require-permission';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage, profile, USER } from '../helpers/fake-api';
-import { FakeRecord, janeDoe } from '../helpers/fake-customer';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json, profile, USER } from '../helpers/fake-api';
+import type { FakeRecord } from '../helpers/fake-customer';
+import { renderPage } from '../helpers/render';
+import { WITH_ORG } from '../helpers/session';
 
 const MEMBER = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update'];
 const VIEWER = ['dashboard:view', 'customers:view'];
@@ -46,36 +42,18 @@ interface Mount {
 
 /** The page behind D9's guard, signed in; `api.me` answers a D29 profile reload as a viewer. */
 function mount(api: FakeApi, page: ReactNode, { path, permission, params = {}, state = AS_MEMBER, org = '1' }: Mount) {
-  navigate(path, { replace: true });
   api.me = () => json(200, profile({ role: 'viewer', permissions: VIEWER }));
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: org }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <ParamsContext.Provider value={params}>{permission ? <RequirePermission permission={permission}>{page}</RequirePermission> : page}</ParamsContext.Provider>
-      <Toaster />
-    </QueryProvider>,
-  );
-  return t;
+  return renderPage(path, permission ? <RequirePermission permission={permission}>{page}</RequirePermission> : page, { as: state, fake: api, params, org });
 }
 
-/** The customer endpoints Add and Edit call: `post`/`patch` answer saves (default: saved). */
-function customersApi(answer: { post?: () => Response; patch?: (body: Partial<CustomerInput> & { version: number }) => Response } = {}) {
+/** The customer endpoints Add and Edit call, on this file's Ann: `post`/`patch` answer saves (default: saved). */
+function customersApi(answer: { post?: () => Response; patch?: () => Response } = {}) {
   const api = new FakeApi();
-  let ann = { ...ANN };
-  api.routes.set('/v1/customers/duplicates/', () => json(200, { results: [] }));
-  api.routes.set('/v1/customers/', (c) => answer.post?.() ?? json(201, { ...ANN, ...(c.body as object), id: 50, version: 1 }));
-  api.routes.set('/v1/customers/7/', (c) => {
-    if (c.method === 'GET') return json(200, ann);
-    const body = c.body as Partial<CustomerInput> & { version: number };
-    const custom = answer.patch?.(body);
-    if (custom) return custom;
-    if (body.version !== ann.version) return json(409, { detail: 'changed', code: 'conflict', current: ann });
-    ann = { ...ann, ...body, version: ann.version + 1 };
-    return json(200, ann);
-  });
-  return { api, setAnn: (c: Customer) => (ann = c) };
+  const records = api.records;
+  records.rows.set(ANN.id, { ...ANN });
+  if (answer.post) records.byMethod.set('POST', answer.post);
+  if (answer.patch) records.byMethod.set('PATCH', answer.patch);
+  return { api, setAnn: (c: Customer) => records.rows.set(c.id, c) };
 }
 
 const addPage = (api: FakeApi, over: Partial<Mount> = {}) => mount(api, <AddCustomerPage />, { path: '/customers/new', permission: 'customers:create', ...over });
@@ -257,7 +235,7 @@ describe('D41 drafts on Edit Customer', () => {
 describe('D41 drafts of a note', () => {
   function notePage(record?: (r: FakeRecord) => void, state: Partial<SessionState> = AS_MEMBER) {
     const api = new FakeApi();
-    const r = new FakeRecord(api, janeDoe(), []);
+    const r = api.record;
     record?.(r);
     const t = mount(api, <CustomerDashboardPage />, { path: '/customers/101', params: { id: '101' }, state });
     return { t, r };

@@ -4,21 +4,20 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
-import type { AuditEntryView, DashboardData } from '../../contract/customers';
+import type { AuditAction, AuditEntryView } from '../../contract/audit';
+import type { DashboardData } from '../../contract/customers';
 import DashboardPage, { WELCOMED_KEY } from '../../src/pages/dashboard/DashboardPage';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { FakeApi, MemoryStorage } from '../helpers/fake-api';
-import { at, FakeRecord, OLIVIA, SAM } from '../helpers/fake-customer';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { FakeApi } from '../helpers/fake-api';
+import { at, type FakeRecord, OLIVIA, SAM } from '../helpers/fake-customer';
+import { renderPage } from '../helpers/render';
+import { WITH_ORG } from '../helpers/session';
 
 const as = (...permissions: string[]): Partial<SessionState> => ({ ...WITH_ORG, permissions: ['dashboard:view', ...permissions] });
 const OWNER = as('customers:view', 'customers:create', 'customers:update', 'audit:view', 'team:view', 'permissions:view');
 
-const entry = (id: number, action: string, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor = SAM): AuditEntryView => ({
+const entry = (id: number, action: AuditAction, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor = SAM): AuditEntryView => ({
   id, at: at(id), actor, action, target, changes,
 });
 const customer = (id: number, label: string) => ({ type: 'customer', id, label });
@@ -48,18 +47,10 @@ function data(over: Partial<NonNullable<DashboardData['customers']>> = {}, activ
 }
 
 function show(state: Partial<SessionState> = OWNER, setup: (r: FakeRecord) => void = (r) => (r.dashboard = data())) {
-  navigate('/dashboard', { replace: true });
   const api = new FakeApi();
-  const record = new FakeRecord(api);
+  const record = api.record;
   setup(record);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <DashboardPage />
-    </QueryProvider>,
-  );
+  renderPage('/dashboard', <DashboardPage />, { as: state, fake: api });
   return { record };
 }
 

@@ -6,15 +6,13 @@ import '../ui/no-console';
 import { IMPORT_MAX_BYTES, type ImportPreview, type ImportPreviewRow } from '../../contract/customers';
 import ImportCustomersPage from '../../src/pages/customers/ImportCustomersPage';
 import { PREVIEW_CLEAN_ROWS } from '../../src/pages/customers/import/PreviewTable';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, json, MemoryStorage } from '../helpers/fake-api';
-import { FakeRecord } from '../helpers/fake-customer';
-import { renderWithSession } from '../helpers/render';
-import { pageSession, WITH_ORG } from '../helpers/session';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, json } from '../helpers/fake-api';
+import type { FakeRecord } from '../helpers/fake-customer';
+import { renderPage } from '../helpers/render';
+import { WITH_ORG } from '../helpers/session';
 
 const CREATE = ['dashboard:view', 'customers:view', 'customers:create'];
 const as = (...extra: string[]): Partial<SessionState> => ({ ...WITH_ORG, permissions: [...CREATE, ...extra] });
@@ -41,19 +39,10 @@ const WITH_ERRORS = preview([
 const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' } } })]);
 
 function show(state: Partial<SessionState> = as('customers:update'), setup: (r: FakeRecord) => void = () => {}) {
-  navigate('/customers/import', { replace: true });
   const api = new FakeApi();
-  const record = new FakeRecord(api);
+  const record = api.record;
   setup(record);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <ImportCustomersPage />
-      <Toaster />
-    </QueryProvider>,
-  );
+  renderPage('/customers/import', <ImportCustomersPage />, { as: state, fake: api });
   return { api, record };
 }
 
@@ -278,7 +267,7 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     expect(within(done).getByRole('link', { name: 'Jane Smith' }).getAttribute('href')).toBe('/customers/7');
   });
 
-  it('issue 17 the problems come right after the line number, before the values, so a wide table never hides them', async () => {
+  it('D44 the problems come right after the line number, before the values, so a wide table never hides them', async () => {
     show(as(), (r) => (r.preview = WITH_ERRORS));
     choose(csvFile());
     const table = await screen.findByRole('table');

@@ -11,8 +11,9 @@ import InvitePage, { inviteToken, MSG_GONE, MSG_PASSWORD_MISMATCH, MSG_PASSWORD_
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';
-import { FakeApi, MemoryStorage, USER } from '../helpers/fake-api';
-import { FakeTeam, tokenFor, type FakeInvitationLink } from '../helpers/fake-team';
+import { FakeApi, USER } from '../helpers/fake-api';
+import { type FakeTeam, tokenFor, type FakeInvitationLink } from '../helpers/fake-team';
+import { renderPage } from '../helpers/render';
 import { pageSession, SIGNED_OUT, WITH_ORG } from '../helpers/session';
 
 const TOKEN = tokenFor(7);
@@ -20,18 +21,11 @@ const PATH = `/invite/${TOKEN}`;
 const LONG_ENOUGH = 'x'.repeat(PASSWORD_MIN_LENGTH);
 
 function show(state: Partial<SessionState>, link: Partial<FakeInvitationLink> = {}, setup: (team: FakeTeam) => void = () => {}, path = PATH) {
-  navigate(path, { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   team.addLink(TOKEN, link);
   setup(team);
-  const t = pageSession({ api, state, kv: new MemoryStorage(state.isAuthenticated ? { current_org_id: '1' } : {}) });
-  if (state.isAuthenticated) t.seed();
-  render(
-    <SessionProvider session={t.session}>
-      <InvitePage />
-    </SessionProvider>,
-  );
+  const t = renderPage(path, <InvitePage />, { as: state, fake: api });
   return { api, team, t };
 }
 
@@ -79,7 +73,7 @@ describe('D28 invitation page: the invitation', () => {
     navigate(`/invite/${tokenFor(8)}`, { replace: true });
     expect((await screen.findByRole('alert')).textContent).toContain('Could not reach the server');
     api.offline = false;
-    const team = api.team!;
+    const team = api.team;
     team.addLink(tokenFor(8), { email: 'kim@example.com' });
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Invitation for kim@example.com')).toBeTruthy();
@@ -201,7 +195,7 @@ describe('D28 /invite/{token} is public and outside the shell', () => {
   it('renders for a signed-out person without going to /login, and without the shell', async () => {
     navigate(PATH, { replace: true });
     const api = new FakeApi();
-    (api.team = new FakeTeam(api)).addLink(TOKEN);
+    api.team.addLink(TOKEN);
     const t = pageSession({ api, state: SIGNED_OUT });
     render(
       <SessionProvider session={t.session}>

@@ -1,4 +1,4 @@
-// D24 / issue 21: the customer page's notes-and-history section is a chunk of its own
+// D24: the customer page's notes-and-history section is a chunk of its own
 // (customers/detail/lazy-timeline.tsx). Its import starts when the page's module loads (in parallel
 // with the customer's data call); until it arrives the section stands with its heading and the
 // timeline's loading words; a failed load says so with Retry, which asks for the code again.

@@ -17,8 +17,8 @@ import TeamPage from '../../src/pages/team/TeamPage';
 import { navigate } from '../../src/router/location';
 import { matchPath } from '../../src/router/match';
 import { ParamsContext } from '../../src/router/params';
-import { json } from '../helpers/fake-api';
-import { renderWithSession } from '../helpers/render';
+import { FakeApi, json } from '../helpers/fake-api';
+import { renderPage, renderWithSession } from '../helpers/render';
 import { pageSession, WITH_ORG } from '../helpers/session';
 
 /** Renders a page with the :params the app would give it for the current path. */
@@ -87,16 +87,9 @@ describe('pages', () => {
   });
 
   it('STYLE useParams: the page reads the id the app matched, not the path', async () => {
-    navigate('/customers/42');
-    const t = pageSession({ state: WITH_ORG });
-    t.seed();
-    t.api.routes.set('/v1/customers/43/', () => json(404, { detail: 'No such customer', code: 'not_found' }));
-    renderWithSession(
-      t,
-      <ParamsContext.Provider value={{ id: '43' }}>
-        <CustomerDashboardPage />
-      </ParamsContext.Provider>,
-    );
+    const fake = new FakeApi();
+    fake.routes.set('/v1/customers/43/', () => json(404, { detail: 'No such customer', code: 'not_found' }));
+    const t = renderPage('/customers/42', <CustomerDashboardPage />, { fake, params: { id: '43' } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Customer not found' })).toBeTruthy();
     expect(t.api.calls.map((c) => c.path)).toContain('/api/v1/customers/43/');
     expect(t.api.calls.map((c) => c.path)).not.toContain('/api/v1/customers/42/');

@@ -10,17 +10,15 @@ import { LEAVE_TITLE } from '../../src/ui/leave-dialog';
 import { PERMISSION_AREAS } from '../../contract/team';
 import { MSG_RESET, MSG_SAVED } from '../../src/pages/permissions/PermissionsPage';
 import PermissionsPage from '../../src/pages/permissions/PermissionsPage';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
 import { navigate } from '../../src/router/location';
 import { Sidebar } from '../../src/shell/Sidebar';
 import type { SessionState } from '../../src/session/types';
 import { useSession } from '../../src/session/use-session';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { ACME, FakeApi, json, MemoryStorage, profile } from '../helpers/fake-api';
-import { ADA, FakeTeam } from '../helpers/fake-team';
-import { renderWithSession } from '../helpers/render';
-import { ALL_PERMISSIONS, pageSession, WITH_ORG } from '../helpers/session';
+import { toasts } from '../../src/ui/toast';
+import { ACME, FakeApi, json, profile } from '../helpers/fake-api';
+import { ADA, type FakeTeam } from '../helpers/fake-team';
+import { renderPage } from '../helpers/render';
+import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 
 const ADMIN: Partial<SessionState> = { ...WITH_ORG, role: 'admin', permissions: ALL_PERMISSIONS.filter((p) => p !== 'permissions:manage') };
 
@@ -31,22 +29,19 @@ function LiveSidebar() {
 }
 
 function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam, api: FakeApi) => void = () => {}) {
-  navigate('/permissions', { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   if (state.role === 'admin') team.callerId = ADA.user_id;
   // The profile a reload (D29) answers: the same person, role and permissions unless a test says otherwise.
   api.me = () => json(200, profile({ role: state.role, permissions: state.permissions }));
   setup(team, api);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
+  const t = renderPage(
+    '/permissions',
+    <>
       <LiveSidebar />
       <PermissionsPage />
-      <Toaster />
-    </QueryProvider>,
+    </>,
+    { as: state, fake: api },
   );
   return { api, team, t };
 }

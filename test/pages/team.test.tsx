@@ -10,15 +10,12 @@ import { MSG_EMAIL_REQUIRED } from '../../src/pages/team/InviteDialogs';
 import { MSG_COPIED, MSG_COPY_BY_HAND, invitationUrl } from '../../src/pages/team/LinkDialog';
 import { assignableRoles, mayChangeRole, mayRemove, WHY_LAST_OWNER, WHY_OWN_ROLE, WHY_OWNER_ONLY, whyNotOffered } from '../../src/pages/team/offers';
 import TeamPage from '../../src/pages/team/TeamPage';
-import { createQueryCache } from '../../src/query/cache';
-import { QueryProvider } from '../../src/query/use-query';
-import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
-import { Toaster, toasts } from '../../src/ui/toast';
-import { FakeApi, MemoryStorage, USER } from '../helpers/fake-api';
-import { ADA, FakeTeam, MO, OLIVE, tokenFor } from '../helpers/fake-team';
-import { renderWithSession } from '../helpers/render';
-import { ALL_PERMISSIONS, pageSession, WITH_ORG } from '../helpers/session';
+import { toasts } from '../../src/ui/toast';
+import { FakeApi, USER } from '../helpers/fake-api';
+import { ADA, type FakeTeam, MO, OLIVE, tokenFor } from '../helpers/fake-team';
+import { renderPage } from '../helpers/render';
+import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 
 const ADMIN: Partial<SessionState> = {
   ...WITH_ORG,
@@ -29,21 +26,12 @@ const ADMIN: Partial<SessionState> = {
 const MEMBER: Partial<SessionState> = { ...WITH_ORG, user: { ...USER, email: MO.email, first_name: 'Mo' }, role: 'member', permissions: ['dashboard:view', 'team:view'] };
 
 function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) => void = () => {}) {
-  navigate('/team', { replace: true });
   const api = new FakeApi();
-  const team = (api.team = new FakeTeam(api));
+  const team = api.team;
   if (state.role === 'admin') team.callerId = ADA.user_id;
   if (state.role === 'member') team.callerId = MO.user_id;
   setup(team);
-  const t = pageSession({ api, state, kv: new MemoryStorage({ current_org_id: '1' }) });
-  t.seed();
-  renderWithSession(
-    t,
-    <QueryProvider cache={createQueryCache({ retries: 0 })}>
-      <TeamPage />
-      <Toaster />
-    </QueryProvider>,
-  );
+  renderPage('/team', <TeamPage />, { as: state, fake: api });
   return { api, team };
 }
 
@@ -258,7 +246,7 @@ describe('D28 team: Remove', () => {
     const button = screen.getByRole('button', { name: 'Remove Mo' });
     button.focus();
     fireEvent.click(button);
-    const dialog = screen.getByRole('dialog', { name: 'Remove Mo?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Remove Mo?' });
     expect(dialog.textContent).toContain('will lose access to Acme Plumbing at their next request');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -274,7 +262,7 @@ describe('D28 team: Remove', () => {
     const { api } = show();
     await membersTable();
     fireEvent.click(screen.getByRole('button', { name: 'Remove Mo' }));
-    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls(api, 'DELETE', '/v1/team/members/3/')).toHaveLength(1);
     expect(toastText()).toContain('Mo was removed from the team');
@@ -286,7 +274,7 @@ describe('D28 team: Remove', () => {
     show(WITH_ORG, (team) => team.refuse('DELETE', '/v1/team/members/3/', 409, 'last_owner', 'The last owner cannot be removed; make someone else an owner first'));
     await membersTable();
     fireEvent.click(screen.getByRole('button', { name: 'Remove Mo' }));
-    const dialog = screen.getByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('The last owner cannot be removed; make someone else an owner first');
     expect(await rowOf('Mo')).toBeTruthy();

@@ -186,26 +186,26 @@ describe('SPEC §2 guards in the app', () => {
     expect(visited).not.toContain('/login');
   });
 
-  test('D9 a failed role check leads to /forbidden; the matching role passes', async () => {
+  test('D9 a failed permission check leads to /forbidden; the granted permission passes', async () => {
     const t = makeSession();
-    t.session.store.setState((s) => ({ ...s, ...WITH_ORG, role: 'viewer' }));
+    t.session.store.setState((s) => ({ ...s, ...WITH_ORG, permissions: ['dashboard:view'] }));
     navigate('/team', { replace: true });
     const { unmount } = render(
       <SessionProvider session={t.session}>
-        <RequirePermission role="admin">admin only</RequirePermission>
+        <RequirePermission permission="team:view">team only</RequirePermission>
       </SessionProvider>,
     );
     expect(path()).toBe('/forbidden');
-    expect(screen.queryByText('admin only')).toBeNull();
+    expect(screen.queryByText('team only')).toBeNull();
     unmount();
-    t.session.store.setState((s) => ({ ...s, role: 'admin' }));
+    t.session.store.setState((s) => ({ ...s, permissions: ['dashboard:view', 'team:view'] }));
     navigate('/team', { replace: true });
     render(
       <SessionProvider session={t.session}>
-        <RequirePermission role="admin">admin only</RequirePermission>
+        <RequirePermission permission="team:view">team only</RequirePermission>
       </SessionProvider>,
     );
-    expect(screen.getByText('admin only')).toBeTruthy();
+    expect(screen.getByText('team only')).toBeTruthy();
     expect(path()).toBe('/team');
   });
 });

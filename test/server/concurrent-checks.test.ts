@@ -5,43 +5,44 @@
 import { beforeAll, expect, test } from 'vitest';
 import { withGateKey } from '../../server/gate-key';
 import { CUSTOMERS } from './api-common';
-import { forEachBackend, type Api } from './backends';
-import { createUser, tokens, type Reply, type TestServer } from './helpers';
+import { forEachBackend } from './backends';
+import type { Reply, TestServer } from './helpers';
+import { people } from './people';
 
 const memberPath = (id: number) => `/api/v1/team/members/${id}/`;
 
 forEachBackend('D38 checks under concurrency', (backend, label) => {
   let server: TestServer;
-  let api: Api;
   beforeAll(() => {
-    ({ server, api } = backend());
+    ({ server } = backend());
   });
 
-  let counter = 0;
+  const { newOrg, person } = people(backend, 'D38 Org');
   /** A fresh organization with an owner and a member, and a customer the member made. */
   async function setUp() {
-    const name = `D38 Org ${++counter} ${Math.random().toString(36).slice(2, 8)}`;
-    const [org] = await server.db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [name]);
-    const orgId = Number(org?.id);
-    const as = async (role: string) => {
-      const user = await createUser(server.db, { memberships: [[name, role]] });
-      const token = tokens(await api.login(user.email, user.password)).access_token;
-      const call = (method: string, path: string, body?: unknown): Promise<Reply> =>
-        api.request(path, {
-          method,
-          headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(orgId), 'Content-Type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      const raw = (method: string, path: string, body: string, type: string): Promise<Reply> =>
-        api.request(path, { method, headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(orgId), 'Content-Type': type }, body });
-      return { id: user.id, call, raw };
-    };
-    const owner = await as('owner');
-    const member = await as('member');
+    const org = await newOrg();
+    const orgId = org.id;
+    const owner = await person(org, 'owner');
+    const member = await person(org, 'member');
     const made = await member.call('POST', CUSTOMERS, { name: 'Raced Customer' });
     expect(made.status).toBe(201);
     const customer = made.body as unknown as { id: number; version: number };
     return { orgId, owner, member, customer };
+  }
+
+  /** Another transaction holding the customer's row (select … for update) until `release()`; `hold` is that transaction. */
+  async function holdRow(customerId: number) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const hold = withGateKey(() => server.db.transaction(async (tx) => {
+      await tx.query('select id from customers where id = $1 for update', [customerId]);
+      locked();
+      await released;
+    }), 'test');
+    await isLocked;
+    return { hold, release };
   }
 
   /** The invariant: the member's change was refused 403, or its audit entry precedes the demotion's. */
@@ -98,16 +99,7 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
     test('D38 a demotion waits for a change already acting under the organization\'s lock; the change commits first', async () => {
       const { orgId, owner, member, customer } = await setUp();
       // Another transaction holds the customer's row: the member's change waits for it inside its transaction.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
-      const hold = withGateKey(() => server.db.transaction(async (tx) => {
-        await tx.query('select id from customers where id = $1 for update', [customer.id]);
-        locked();
-        await released;
-      }), 'test');
-      await isLocked;
+      const { hold, release } = await holdRow(customer.id);
       const waiting = async () =>
         Number((await withGateKey(() => server.db.query<{ n: unknown }>(
           "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"), 'probe'))[0]?.n);
@@ -133,17 +125,8 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
       expect(await timeout({ statementTimeoutMs: 60_000 })).toBe('1min');
       expect(await timeout()).toBe('5s'); // `set local`: the longer limit ended with its transaction
       const { member, customer } = await setUp();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let locked!: () => void;
-      const isLocked = new Promise<void>((resolve) => (locked = resolve));
       // The customer's row is held until the answer has come: the update can only end at its timeout.
-      const hold = withGateKey(() => server.db.transaction(async (tx) => {
-        await tx.query('select id from customers where id = $1 for update', [customer.id]);
-        locked();
-        await released;
-      }), 'test');
-      await isLocked;
+      const { hold, release } = await holdRow(customer.id);
       const r = await member.call('PATCH', `${CUSTOMERS}${customer.id}/`, { version: customer.version, city: 'Too Late' });
       release();
       await hold;

@@ -8,6 +8,7 @@ import type { Db } from '../../server/db';
 import { CUSTOMERS, expectError } from './api-common';
 import type { Backend } from './backends';
 import { createUser, DEMO_PASSWORD, orgId, tokens, type Reply } from './helpers';
+import { newOrg } from './people';
 
 export const ACME = 'Acme Plumbing';
 export const BEACON = 'Beacon Electric';
@@ -88,6 +89,11 @@ function actor(b: Backend, token: string, org: number, userId: number): Actor {
 export async function newActor(b: Backend, orgName: string, role: string): Promise<Actor> {
   const user = await createUser(b.server.db, { memberships: [[orgName, role]] });
   return signIn(b, user.email, orgName, user.password);
+}
+
+/** The owner of a new organization of the test's own, so what they count is this test's alone. */
+export async function ownerOfNewOrg(b: Backend, prefix = 'Org'): Promise<Actor> {
+  return newActor(b, (await newOrg(b.server.db, prefix)).name, 'owner');
 }
 
 /** A role of the test's own in one organization, granting exactly `permissions`. */

@@ -5,7 +5,7 @@ import type { Customer, CustomerListItem, ImportPreview } from '../../contract/c
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import {
-  ACME, auditSince, BEACON, customerPath, customRole, expectClientError, fingerprint, inOrg, lastAuditId, newActor, signIn, unique, uniqueEmail, warmUp,
+  ACME, auditSince, BEACON, customerPath, customRole, expectClientError, fingerprint, inOrg, lastAuditId, newActor, ownerOfNewOrg, signIn, unique, uniqueEmail, warmUp,
   type Actor,
 } from './customers-common';
 
@@ -64,12 +64,6 @@ forEachBackend('API customers CSV', (backend) => {
       all.push(...(r.body.results as CustomerListItem[]));
       if (all.length >= Number(r.body.count)) return all;
     }
-  };
-  /** A new organization of its own, so an import's counts are not muddled by other tests. */
-  const freshOrg = async () => {
-    const name = unique('Org ');
-    await b.server.db.query('insert into organizations (name) values ($1)', [name]);
-    return newActor(b, name, 'owner');
   };
 
   describe('D27 export', () => {
@@ -161,7 +155,7 @@ forEachBackend('API customers CSV', (backend) => {
     });
 
     test('D27 an import writes every row in one transaction with exactly one customers.imported audit entry', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const emails = [uniqueEmail(), uniqueEmail(), uniqueEmail()];
       const mark = await lastAuditId(b.server.db);
       const csv = `name,email,city,tags,status\r\n  Ann ,${emails[0]!.toUpperCase()},Bend,"a; b",lead\r\nBob,${emails[1]!},,,\r\n"Cy, Jr.",${emails[2]!},Salem,,inactive\r\n`;
@@ -247,7 +241,7 @@ forEachBackend('API customers CSV', (backend) => {
     });
 
     test('D27 a file of 10,000 rows imports in one go', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const csv = `name,email\r\n${Array.from({ length: 10_000 }, (_, i) => `Bulk ${i},bulk${i}@example.test`).join('\r\n')}`;
       const r = await upload(who, IMPORT, csv);
       expect(r.body, r.text.slice(0, 300)).toEqual({ created: 10_000, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] });
@@ -277,7 +271,7 @@ forEachBackend('API customers CSV', (backend) => {
         await owner.create({ ...fields, tags: [tag, 'x y'] });
       }
       const exported = (await download(owner, `?tag=${tag}`)).text;
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const preview = (await upload(who, PREVIEW, exported)).body as unknown as ImportPreview;
       expect(preview.ignored_columns).toEqual(['created_at', 'updated_at']);
       expect(preview.summary).toEqual({ total: 2, valid: 2, invalid: 0, duplicates: 0, unchanged: 0 });

@@ -6,7 +6,7 @@ import { IMPORT_IGNORED_NAMES_SHOWN, IMPORT_MAX_COLUMNS, IMPORT_PREVIEW_CELL_MAX
 import type { Queryable, SqlParam } from '../../server/db';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { auditSince, customerPath, expectNoChange, lastAuditId, newActor, unique, uniqueEmail, warmUp, type Actor } from './customers-common';
+import { auditSince, customerPath, expectNoChange, lastAuditId, ownerOfNewOrg, unique, uniqueEmail, warmUp, type Actor } from './customers-common';
 
 const EXPORT = `${CUSTOMERS}export.csv`;
 const PREVIEW = `${CUSTOMERS}import/preview/`;
@@ -39,12 +39,6 @@ forEachBackend('API customers import', (backend) => {
     expect(r.status, r.text.slice(0, 300)).toBe(200);
     return r.body as unknown as ImportResult;
   };
-  /** An organization of its own, so counts are this test's alone. */
-  const freshOrg = async () => {
-    const name = unique('Org ');
-    await b.server.db.query('insert into organizations (name) values ($1)', [name]);
-    return newActor(b, name, 'owner');
-  };
   const download = async (who: Actor) => {
     const res = await fetch(new URL(EXPORT.replace(/^\//, ''), b.server.url), { headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org) } });
     expect(res.status).toBe(200);
@@ -55,7 +49,7 @@ forEachBackend('API customers import', (backend) => {
 
   describe('D34 bounded work', () => {
     test('D34 a header wider than the column limit is a 400 naming the limit, however wide (5 MB of commas)', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const wide = `name${','.repeat(5 * 1024 * 1024 - 200)}\r\n${'a\r\n'.repeat(10)}`;
       for (const path of [PREVIEW, IMPORT]) {
         const r = await upload(who, path, wide);
@@ -70,7 +64,7 @@ forEachBackend('API customers import', (backend) => {
     });
 
     test('D34 the preview answers only the known columns: ignored names capped with their count, long cells cut', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const extra = Array.from({ length: 150 }, (_, i) => `extra${i}`);
       const p = await previewOf(who, `${extra.join(',')},name,email\r\n${extra.map(() => 'junk').join(',')},Ann,ann@example.test\r\n`);
       expect(p.ignored_columns).toEqual(extra.slice(0, IMPORT_IGNORED_NAMES_SHOWN));
@@ -82,7 +76,7 @@ forEachBackend('API customers import', (backend) => {
     });
 
     test('D34 an import is a handful of statements, not one per row: 1,000 new and 1,000 changed rows', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const emails = Array.from({ length: 2000 }, (_, i) => `row${i}.${unique()}@example.test`);
       await importOf(who, `name,email,city\r\n${emails.slice(0, 1000).map((e, i) => `Row ${i},${e},Bend`).join('\r\n')}`);
       const db = b.server.db;
@@ -102,7 +96,7 @@ forEachBackend('API customers import', (backend) => {
     }, 60_000);
 
     test('D34 a short apply: each update sets only the fields it changes, and the search indexes merge the new entries after the commit', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const emails = [0, 1, 2].map((i) => `short${i}.${unique()}@example.test`);
       await importOf(who, `name,email,city,phone\r\n${emails.map((e, i) => `Short ${i},${e},Bend,503 555 010${i}`).join('\r\n')}`);
       const db = b.server.db;
@@ -132,7 +126,7 @@ forEachBackend('API customers import', (backend) => {
     });
 
     test('D34 rows that would not change are not written: the same file twice changes nothing the second time', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const csv = `name,email,city,tags\r\n${Array.from({ length: 50 }, (_, i) => `Same ${i},same${i}.${unique()}@example.test,Bend,a; b`).join('\r\n')}`;
       await importOf(who, csv);
       const changed = csv.replace('Same 3,', 'Same Three,');
@@ -148,7 +142,7 @@ forEachBackend('API customers import', (backend) => {
 
   describe('D43 a CSV round trip changes nothing', () => {
     test('D43 an exported file imports back unchanged: the formula guard\'s quote is taken off, exactly that', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const made = [
         await who.create({ name: 'Ann Guard', phone: '+1 503 555 0114', company: '=not a formula', tags: ['-minus'] }),
         await who.create({ name: "'Quoted already", company: "'plain", city: '@home' }),
@@ -162,7 +156,7 @@ forEachBackend('API customers import', (backend) => {
       await expectNoChange(b.server.db, async () => {
         expect(await importOf(who, file, '?on_duplicate=update')).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
       });
-      const other = await freshOrg();
+      const other = await ownerOfNewOrg(b);
       await importOf(other, file);
       const strip = async (a: Actor) => (await customersOf(a)).map(({ id: _id, ...rest }) => rest).sort((x, y) => String(x.name).localeCompare(String(y.name)));
       expect(await strip(other)).toEqual(await strip(who));
@@ -170,7 +164,7 @@ forEachBackend('API customers import', (backend) => {
     });
 
     test('D43 Windows-1252 (Excel on Windows), UTF-8 with and without BOM, UTF-16 LE and BE with BOM are read and named', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const text = 'name,city\r\nRenée Dupré,Zürich\r\n';
       const cases: [Buffer, ImportPreview['encoding']][] = [
         [cp1252(text), 'windows-1252'], [Buffer.from(text, 'utf8'), 'utf-8'], [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]), 'utf-8'],
@@ -188,7 +182,7 @@ forEachBackend('API customers import', (backend) => {
     });
 
     test('D43 semicolon and tab delimiters are recognised from the header row; a comma inside a cell stays', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const semi = await previewOf(who, cp1252('Name;Email;City;Tags\r\n"Dupré, Renée";renee@example.test;Lyon;a,b\r\n'));
       expect([semi.delimiter, semi.rows[0]!.values]).toEqual([';', { name: 'Dupré, Renée', email: 'renee@example.test', city: 'Lyon', tags: 'a,b' }]);
       const tab = await previewOf(who, 'name\temail\r\nTab Person\ttab@example.test\r\n');
@@ -199,7 +193,7 @@ forEachBackend('API customers import', (backend) => {
 
   describe('D44 an import says what it will change', () => {
     test('D44 the preview shows each duplicate\'s changes before → after and its version; the update writes them to each timeline like an edit', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const abigail = await who.create({ name: 'Abigail Okafor', tags: ['old', 'vip', 'x'], city: 'Bend' });
       const same = await who.create({ name: 'Same Person', city: 'Bend' });
       const csv = `name,email,city,tags\r\nAbby Okafor,${abigail.email!},,new\r\n${same.name},${same.email!},Bend,\r\nNew Person,${uniqueEmail()},Salem,\r\n`;
@@ -227,7 +221,7 @@ forEachBackend('API customers import', (backend) => {
     });
 
     test('D44 a customer edited after the preview is reported and left as it is; the others are updated', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b);
       const [one, two] = [await who.create({ city: 'Bend' }), await who.create({ city: 'Bend' })];
       const csv = `name,email,city\r\n${one.name},${one.email!},Salem\r\n${two.name},${two.email!},Salem\r\n`;
       const p = await previewOf(who, csv);

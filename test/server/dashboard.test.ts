@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerListItem, DashboardData } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, BEACON, customerPath, customRole, expectClientError, inOrg, newActor, signIn, unique, warmUp, type Actor } from './customers-common';
+import { ACME, BEACON, customerPath, customRole, expectClientError, inOrg, newActor, ownerOfNewOrg, signIn, unique, warmUp, type Actor } from './customers-common';
+import { newOrg } from './people';
 import { createUser, DAY, MINUTE } from './helpers';
 
 const DASHBOARD = '/api/v1/dashboard/';
@@ -41,12 +42,6 @@ forEachBackend('API dashboard', (backend) => {
     const { recently_updated: _recent, ...rest } = d.customers!;
     return rest;
   };
-  /** A new organization with an owner of its own, so its figures are only what the test makes. */
-  const freshOrg = async () => {
-    const name = unique('Dash Org ');
-    await b.server.db.query('insert into organizations (name) values ($1)', [name]);
-    return newActor(b, name, 'owner');
-  };
 
   describe('D32 customers', () => {
     test('D32 the customers by status, the total and the new this week and month are the organization\'s live customers', async () => {
@@ -61,7 +56,7 @@ forEachBackend('API dashboard', (backend) => {
     });
 
     test('D32 the figures follow every change: create, status change, delete, restore, import', async () => {
-      const who = await freshOrg();
+      const who = await ownerOfNewOrg(b, 'Dash Org');
       const zero = { total: 0, by_status: { lead: 0, active: 0, inactive: 0 }, new_this_week: 0, new_this_month: 0 };
       expect(figures(await dashboard(who))).toEqual(zero);
       const c = await who.create({ status: 'lead' });
@@ -101,8 +96,7 @@ forEachBackend('API dashboard', (backend) => {
     });
 
     test('D32 this week is the last 7 days and this month the last 30, by the server\'s clock', async () => {
-      const org = unique('Dash Org ');
-      await b.server.db.query('insert into organizations (name) values ($1)', [org]);
+      const org = (await newOrg(b.server.db, 'Dash Org')).name;
       const user = await createUser(b.server.db, { memberships: [[org, 'owner']] });
       await (await signIn(b, user.email, org, user.password)).create();
       const at = async (advance: number) => {

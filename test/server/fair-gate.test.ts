@@ -34,7 +34,7 @@ describe('D34 the fair gate', () => {
   test('D34 a key whose own queue is full is refused at once (FairShareError), and another key is not', async () => {
     const gate = new DbGate({ slots: 1, keyQueueLimit: 3 });
     const hold = held();
-    const first = gate.run(() => hold.done, 'org:1');
+    void gate.run(() => hold.done, 'org:1'); // holds the one slot
     const queued = Array.from({ length: 3 }, () => gate.run(async () => 'a', 'org:1'));
     const refused = await gate.run(async () => 'never', 'org:1').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(FairShareError);

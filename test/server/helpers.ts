@@ -256,19 +256,20 @@ let userCounter = 0;
 export async function createUser(
   db: Db,
   opts: { password?: string; memberships?: [orgName: string, role: string][]; favorite?: string } = {},
-): Promise<{ email: string; password: string; id: number }> {
+): Promise<{ email: string; password: string; id: number; name: string }> {
   userCounter += 1;
+  const name = `Tester${userCounter}`;
   const email = `user${userCounter}.${process.pid}.${Math.random().toString(36).slice(2, 8)}@test.example`;
   const password = opts.password ?? `pw-${userCounter}-secret`;
   const [row] = await db.query<{ id: unknown }>('insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id', [
-    email, `Tester${userCounter}`, await hashPassword(password, TEST_SCRYPT),
+    email, name, await hashPassword(password, TEST_SCRYPT),
   ]);
   const id = num(row?.id);
   for (const [org, role] of opts.memberships ?? []) {
     await db.query('insert into memberships (user_id, org_id, role) select $1, id, $3 from organizations where name = $2', [id, org, role]);
   }
   if (opts.favorite) await db.query('update users set favorite_org_id = (select id from organizations where name = $2) where id = $1', [id, opts.favorite]);
-  return { email, password, id };
+  return { email, password, id, name };
 }
 
 export async function orgId(db: Db, name: string): Promise<number> {

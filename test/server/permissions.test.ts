@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { PERMISSIONS, type Permission, type Role } from '../../contract/permissions';
 import { CUSTOMERS, D10, expectError, sorted } from './api-common';
 import { forEachBackend, type Api } from './backends';
-import { createUser, tokens, type Reply, type TestServer } from './helpers';
+import type { TestServer } from './helpers';
+import { people } from './people';
 
 const MATRIX = '/api/v1/permissions/';
 const RESET = '/api/v1/permissions/reset/';
@@ -17,38 +18,8 @@ forEachBackend('API permissions', (backend) => {
   beforeAll(() => {
     ({ server, api } = backend());
   });
-
-  interface Person {
-    id: number;
-    org: number;
-    token: string;
-    call(method: string, path: string, body?: unknown, org?: number): Promise<Reply>;
-  }
-
-  let counter = 0;
-  const newOrg = async () => {
-    const name = `Matrix Org ${++counter} ${Math.random().toString(36).slice(2, 8)}`;
-    const [row] = await server.db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [name]);
-    return { id: Number(row?.id), name };
-  };
-  const person = async (org: { id: number; name: string }, role: string): Promise<Person> => {
-    const user = await createUser(server.db, { memberships: [[org.name, role]] });
-    const token = tokens(await api.login(user.email, user.password)).access_token;
-    const call = (method: string, path: string, body?: unknown, inOrg = org.id) =>
-      api.request(path, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(inOrg), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    return { id: user.id, org: org.id, token, call };
-  };
+  const { team } = people(backend, 'Matrix Org');
   /** A fresh organization (D10's matrix by trigger) with one person per role given. */
-  const team = async (...roles: string[]) => {
-    const org = await newOrg();
-    const people: Person[] = [];
-    for (const role of roles) people.push(await person(org, role));
-    return { org, people };
-  };
   /** D10 as a matrix body, changed by `edit`. */
   const d10 = (edit: (m: Matrix) => void = () => {}): Matrix => {
     const m = Object.fromEntries(Object.entries(D10).map(([r, ps]) => [r, [...ps]])) as Matrix;

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Invitation, IssuedInvitation } from '../../contract/team';
 import { expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
-import { client, createUser, DAY, newAddress, SECOND, tokens, type Clock, type Reply, type TestServer } from './helpers';
+import { client, DAY, newAddress, SECOND, tokens, type Clock, type Reply, type TestServer } from './helpers';
+import { people, type Person } from './people';
 
 const INVITATIONS = '/api/v1/team/invitations/';
 const lookupPath = (token: string) => `/api/v1/invitations/${token}/`;
@@ -20,45 +21,14 @@ forEachBackend('API team invitations', (backend) => {
   beforeAll(() => {
     ({ server, api, clock } = backend());
   });
-
-  /** A signed-in user: `call` sends their token, in their organization unless another is named; `signIn` renews the token. */
-  interface Person {
-    id: number;
-    email: string;
-    password: string;
-    org: number;
-    token: string;
-    call(method: string, path: string, body?: unknown, org?: number): Promise<Reply>;
-    signIn(): Promise<void>;
-  }
-
+  const { newOrg, person, team: teamOf } = people(backend, 'Invite Org');
   let counter = 0;
   const unique = (prefix: string) => `${prefix}${++counter}x${Math.random().toString(36).slice(2, 8)}`;
   const newEmail = () => `${unique('invitee')}@example.test`;
-  const newOrg = async () => {
-    const name = unique('Invite Org ');
-    const [row] = await server.db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [name]);
-    return { id: Number(row?.id), name };
-  };
-  const person = async (org: { id: number; name: string } | null, role = 'admin'): Promise<Person> => {
-    const user = await createUser(server.db, { memberships: org ? [[org.name, role]] : [] });
-    const self: Person = {
-      id: user.id, email: user.email, password: user.password, org: org?.id ?? 0, token: '',
-      call: (method, path, body, inOrg = self.org) =>
-        api.request(path, {
-          method,
-          headers: { Authorization: `Bearer ${self.token}`, 'X-Organization-ID': String(inOrg), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }),
-      signIn: async () => void (self.token = tokens(await api.login(user.email, user.password)).access_token),
-    };
-    await self.signIn();
-    return self;
-  };
   /** A fresh organization with an owner and an admin. */
   const team = async () => {
-    const org = await newOrg();
-    return { org, owner: await person(org, 'owner'), admin: await person(org, 'admin') };
+    const { org, people: [owner, admin] } = await teamOf('owner', 'admin');
+    return { org, owner: owner!, admin: admin! };
   };
   const invite = async (who: Person, email = newEmail(), role = 'member'): Promise<IssuedInvitation> => {
     const r = await who.call('POST', INVITATIONS, { email, role });

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Member } from '../../contract/team';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
-import { createUser, tokens, type Reply, type TestServer } from './helpers';
+import type { TestServer } from './helpers';
+import { people } from './people';
 
 const MEMBERS = '/api/v1/team/members/';
 const memberPath = (id: number | string) => `${MEMBERS}${id}/`;
@@ -16,45 +17,8 @@ forEachBackend('API team members', (backend) => {
   beforeAll(() => {
     ({ server, api } = backend());
   });
-
-  interface Person {
-    id: number;
-    email: string;
-    name: string;
-    org: number;
-    token: string;
-    /** A request with this person's token, in their organization unless another is named. */
-    call(method: string, path: string, body?: unknown, org?: number): Promise<Reply>;
-  }
-
-  let counter = 0;
-  /** A new organization (it gets D10's matrix by trigger), so tests never share members. */
-  const newOrg = async () => {
-    const name = `Team Org ${++counter} ${Math.random().toString(36).slice(2, 8)}`;
-    const [row] = await server.db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [name]);
-    return { id: Number(row?.id), name };
-  };
-  /** A new user with these memberships, signed in, acting in the first organization named. */
-  const person = async (memberships: [org: { id: number; name: string }, role: string][]): Promise<Person> => {
-    const user = await createUser(server.db, { memberships: memberships.map(([o, r]) => [o.name, r]) });
-    const token = tokens(await api.login(user.email, user.password)).access_token;
-    const [row] = await server.db.query<{ first_name: string }>('select first_name from users where id = $1', [user.id]);
-    const org = memberships[0]![0].id;
-    const call = (method: string, path: string, body?: unknown, inOrg = org) =>
-      api.request(path, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'X-Organization-ID': String(inOrg), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    return { id: user.id, email: user.email, name: row!.first_name, org, token, call };
-  };
+  const { newOrg, person, team } = people(backend, 'Team Org');
   /** A fresh organization with one person per role given, in that order. */
-  const team = async (...roles: string[]) => {
-    const org = await newOrg();
-    const people: Person[] = [];
-    for (const role of roles) people.push(await person([[org, role]]));
-    return { org, people };
-  };
   const roleOf = async (org: number, userId: number) =>
     (await server.db.query<{ role: string }>('select role from memberships where org_id = $1 and user_id = $2', [org, userId]))[0]?.role ?? null;
   const audit = async (org: number, action: string) =>
@@ -216,7 +180,7 @@ forEachBackend('API team members', (backend) => {
     test('D28 a removed member\'s next request in that organization is 403 not_a_member while their other organizations still work', async () => {
       const { org, people: [admin] } = await team('admin');
       const other = await newOrg();
-      const member = await person([[org, 'member'], [other, 'member']]);
+      const member = await person(org, 'member', [other, 'member']);
       expect((await member.call('GET', CUSTOMERS)).status).toBe(200);
       expect((await admin!.call('DELETE', memberPath(member.id))).status).toBe(204);
       expectError(await member.call('GET', CUSTOMERS), 403, 'not_a_member');
@@ -281,8 +245,8 @@ forEachBackend('API team members', (backend) => {
 
     test('D9 a role changed in one organization leaves the person\'s role in another as it was', async () => {
       const [one, two] = [await newOrg(), await newOrg()];
-      const admin = await person([[one, 'admin'], [two, 'admin']]);
-      const both = await person([[one, 'member'], [two, 'member']]);
+      const admin = await person(one, 'admin', [two, 'admin']);
+      const both = await person(one, 'member', [two, 'member']);
       expect((await admin.call('PATCH', memberPath(both.id), { role: 'viewer' })).status).toBe(200);
       expect([await roleOf(one.id, both.id), await roleOf(two.id, both.id)]).toEqual(['viewer', 'member']);
       const me = await api.me(both.token, two.id);

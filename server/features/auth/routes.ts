@@ -1,5 +1,7 @@
 // SPEC §7 authentication calls: login, refresh, logout, and the current user (me.ts).
-import { issueAccessToken, authenticate } from '../../auth/authenticate';
+import { EMAIL_MAX_LENGTH as MAX_EMAIL_CHARS } from '../../../contract/matching';
+import { PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS } from '../../../contract/team';
+import { authenticate, tokenAnswer } from '../../auth/authenticate';
 import { issueDeviceToken, MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
 import { admitted, hashingRefusal, knownSession, refusedEarly, tooMany } from '../../auth/guards';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords';
@@ -10,9 +12,8 @@ import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { bool, int, optional, rawText, text, withDefault } from '../../schema';
 import { me } from './me';
+import { loginAccount, replacePasswordHash } from './repo';
 
-const MAX_EMAIL_CHARS = 254; // RFC 5321 path limit
-const MAX_PASSWORD_CHARS = 1024;
 const MAX_REFRESH_TOKEN_CHARS = 512;
 /** Sign-in accepts any address an account may have been given: one @, no spaces. */
 const LOGIN_EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -49,7 +50,7 @@ const login = defineRoute({
         if (attempt.clientUntilMs !== null) limiter.block(address, attempt.clientUntilMs); // D35: the next ones stop here
         throw tooMany('login', attempt.retryAfterS, 'throttled');
       }
-      const [user] = await ctx.db.query<{ id: unknown; password_hash: string }>('select id, password_hash from users where lower(email) = $1', [ekey]);
+      const user = await loginAccount(ctx.db, ekey);
       let ok: boolean;
       try {
         // D17: an unknown email costs one scrypt too, so timing does not tell which emails have accounts.
@@ -72,15 +73,12 @@ const login = defineRoute({
       if (needsRehash(user.password_hash, ctx.scryptCost)) {
         // D17: bring an old hash up to today's parameters; the login does not wait for it.
         hashPassword(body.password, ctx.scryptCost)
-          .then((hash) => ctx.db.query('update users set password_hash = $2 where id = $1 and password_hash = $3', [userId, hash, user.password_hash]))
+          .then((hash) => replacePasswordHash(ctx.db, userId, hash, user.password_hash))
           .catch((err: unknown) => ctx.log.error(`password rehash for user ${userId} failed: ${err instanceof Error ? err.message : String(err)}`));
       }
       const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());
       return {
-        access_token: issueAccessToken(ctx, userId, session.sessionId, session.expiresAt),
-        refresh_token: session.refreshToken,
-        session_id: session.sessionId,
-        refresh_expires_at: session.expiresAt.toISOString(),
+        ...tokenAnswer(ctx, session),
         // D36: the browser keeps the token it has while it names this user; otherwise it gets a new one.
         device_token: device && device.userId === userId ? body.device_token : issueDeviceToken(ctx.jwtSecret, userId, ekey),
       };
@@ -110,13 +108,7 @@ const refresh = defineRoute({
     const session = knownSession(ctx, req); // D36: a caller that proves its session is judged on its own failures
     return admitted(ctx, req, 'refresh', async ({ address, limiter }) => {
       const result = await rotateRefreshToken(ctx.db, body.refresh_token, ctx.now());
-      if (result.kind === 'rotated' || result.kind === 'grace') {
-        return {
-          access_token: issueAccessToken(ctx, result.userId, result.sessionId, result.expiresAt),
-          refresh_token: result.refreshToken,
-          refresh_expires_at: result.expiresAt.toISOString(),
-        };
-      }
+      if (result.kind === 'rotated' || result.kind === 'grace') return tokenAnswer(ctx, result, false);
       if (result.kind === 'reused') ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
       limiter.fail(address, ctx.now());
       if (session) limiter.fail(session, ctx.now());

@@ -4,13 +4,13 @@
 // duplicates in one update per 1,000 rows that change the same fields (only those whose version is still the one read), and the import's
 // one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
 import { CUSTOMER_INPUT_FIELDS, type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
+import { importCountsText } from '../../../contract/import-summary';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
 import type { Db, Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
 import { checkImport, rowView, type CheckedRow } from './import';
-import { IMPORT_ACTION } from './notes-repo';
 
 /**
  * D34: rows per statement. Each statement is short (tens of milliseconds on PGlite), and between two of
@@ -149,8 +149,8 @@ export async function commitImport(
     // The import's one entry (D27): the customers it created, and each updated customer's changes
     // before → after (D44), which that customer's timeline shows as an edit (notes-repo.ts).
     const updates = Object.fromEntries(toWrite.filter((r) => done.has(r.existing!.id)).map((r) => [r.existing!.id, r.changes]));
-    await writeAudit(tx, orgId, actor, IMPORT_ACTION, {
-      target: { type: 'import', id: null, label: `${counts.created} created, ${counts.updated} updated, ${counts.skipped} skipped` },
+    await writeAudit(tx, orgId, actor, 'customers.imported', {
+      target: { type: 'import', id: null, label: importCountsText(counts) },
       changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
     }, now);
     return { created: ids, written: done };

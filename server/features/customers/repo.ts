@@ -1,110 +1,14 @@
 // Customers SQL, every query scoped by organization (STYLE). The same SQL runs on PGlite and PostgreSQL.
-import type { Customer, CustomerInput, CustomerListItem, CustomerSort, CustomerStatus, PersonRef } from '../../../contract/customers';
-import { fold } from '../../../contract/matching';
+import { RESTORE_WINDOW_DAYS, type Customer, type CustomerInput, type CustomerListItem, type PersonRef } from '../../../contract/customers';
+import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
-import { searchClause } from './search';
+import { ITEM_COLUMNS, orderBy, SORT_KEYS, toItem, where, type ItemRow, type ListFilter } from '../../customer-list';
 
-export { containsPattern } from './search';
-
-export interface ListFilter {
-  q: string | null;
-  status: CustomerStatus | null;
-  tag: string | null;
-  sort: CustomerSort;
-  page: number;
-  pageSize: number;
-}
-
-// Each sort walks its own partial index (migration 4) and ends on id, so pages never overlap.
-const SORT_KEYS: Record<CustomerSort, [key: (t: string) => string, dir: 'asc' | 'desc']> = {
-  name: [(t) => `${t}name_key`, 'asc'],
-  '-name': [(t) => `${t}name_key`, 'desc'],
-  created_at: [(t) => `${t}created_at`, 'asc'],
-  '-created_at': [(t) => `${t}created_at`, 'desc'],
-  updated_at: [(t) => `${t}updated_at`, 'asc'],
-  '-updated_at': [(t) => `${t}updated_at`, 'desc'],
-};
-/** ORDER BY for a sort, on columns of table alias `t` ('' for none). */
-function orderBy(sort: CustomerSort, t = ''): string {
-  const [key, dir] = SORT_KEYS[sort];
-  return `${key(t)} ${dir}, ${t}id ${dir}`;
-}
-
-/** Up to this many matches are gathered and sorted; more are paged by walking the sort's index. */
-const GATHER_MAX = 2_000;
-/**
- * D45: a walk reads about (offset + page size) × live customers ÷ matches rows; past this many, a deep page
- * of a middling search (a city, a company on 2% of the customers) gathers and sorts its matches instead.
- */
-const WALK_MAX = 5_000;
-
-/**
- * The where clause and its parameters ($1 is always the organization). `walk` writes the search and tag
- * tests so that no index can serve them (`col || ''`): the planner then walks the sort's index and
- * tests rows as it goes, which is what a page of a search matching thousands of rows wants.
- */
-function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>, walk = false): { sql: string; params: (string | number)[] } {
-  const params: (string | number)[] = [orgId];
-  const clauses = ['org_id = $1', 'deleted_at is null'];
-  const add = (value: string | number) => `$${params.push(value)}`;
-  if (f.status) clauses.push(`status = ${add(f.status)}`);
-  // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
-  if (f.tag) clauses.push(`${walk ? "(tag_keys || '{}'::text[])" : 'tag_keys'} @> array[${add(fold(f.tag))}]::text[]`);
-  if (f.q) clauses.push(searchClause(f.q, add, walk ? " || ''" : ''));
-  return { sql: clauses.join(' and '), params };
-}
-
-type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
-const ITEM_COLUMNS = 'c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.created_at, c.updated_at';
-const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({
-  ...r, id: num(r.id), tags: r.tags ?? [], created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(),
-});
-
-/** D26: one page and the total. */
-export async function listCustomers(db: Queryable, orgId: number, f: ListFilter): Promise<{ count: number; results: CustomerListItem[] }> {
-  const w = where(orgId, f);
-  const n = w.params.length;
-  const limits = [f.pageSize, (f.page - 1) * f.pageSize];
-  if (!f.q && !f.tag) {
-    // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
-    // page), then only those rows are read; the total comes from customer_counts, not from counting.
-    // One statement, so one round trip (the outer join keeps the total when the page is past the end).
-    const rows = await db.query<ItemRow>(
-      `with page as (select id from customers where ${w.sql} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
-       select ${ITEM_COLUMNS},
-              (select coalesce(sum(n), 0) from customer_counts where org_id = $1 and ($${n + 3}::text is null or status = $${n + 3})) as total
-         from (select 1) one left join (page join customers c on c.id = page.id) on true
-        order by ${orderBy(f.sort, 'c.')}`,
-      [...w.params, ...limits, f.status],
-    );
-    return { count: num(rows[0]?.total ?? 0), results: rows.filter((r) => r.id !== null).map(toItem) };
-  }
-  // Searching: first the count, through the search indexes (trigram, tags). Few matches are then
-  // gathered the same way and sorted; many are paged by walking the sort's index and testing rows as
-  // it goes (a rare match that way could mean reading every row; a common one, sorting thousands).
-  const [counted] = await db.query<{ n: unknown; live: unknown }>(
-    `select count(*) as n, (select coalesce(sum(n), 0) from customer_counts where org_id = $1) as live from customers where ${w.sql}`,
-    w.params,
-  );
-  const count = num(counted?.n ?? 0);
-  const walk = count > GATHER_MAX && ((f.page * f.pageSize) * num(counted?.live ?? 0)) / count <= WALK_MAX;
-  if (count === 0 || (f.page - 1) * f.pageSize >= count) return { count, results: [] };
-  const page = walk ? where(orgId, f, true) : w;
-  const rows = await db.query<ItemRow>(
-    `with ${walk ? '' : 'hits as materialized (select id, name_key, created_at, updated_at from customers where ' + w.sql + '),'}
-          page as (select id from ${walk ? `customers where ${page.sql}` : 'hits'} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
-     select ${ITEM_COLUMNS} from page join customers c on c.id = page.id order by ${orderBy(f.sort, 'c.')}`,
-    [...page.params, ...limits],
-  );
-  return { count, results: rows.map(toItem) };
-}
+export { containsPattern } from '../../customer-list';
 
 // ---- One customer -------------------------------------------------------------------------------
-
-/** D25: how long a deleted customer can be restored before housekeeping removes it for good. */
-export const RESTORE_WINDOW_DAYS = 30;
 
 const person = (id: unknown, name: unknown): PersonRef | null => (id === null || id === undefined ? null : { id: num(id), name: String(name ?? '') });
 
@@ -242,7 +146,7 @@ export async function deleteCustomer(db: Queryable, orgId: number, userId: numbe
 export async function restoreCustomer(db: Queryable, orgId: number, userId: number, id: number, now: Date): Promise<Customer> {
   const [row] = await db.query<{ email: string | null }>(
     'select email from customers where org_id = $1 and id = $2 and deleted_at is not null and deleted_at > $3 for update',
-    [orgId, id, new Date(now.getTime() - RESTORE_WINDOW_DAYS * 86_400_000)],
+    [orgId, id, new Date(now.getTime() - RESTORE_WINDOW_DAYS * DAY_MS)],
   );
   if (!row) throw notFound();
   await assertEmailFree(db, orgId, row.email, id);
@@ -257,7 +161,7 @@ export async function restoreCustomer(db: Queryable, orgId: number, userId: numb
 
 /** D25: the 'Deleted' view, most recently deleted first, within the restore window. */
 export async function listDeleted(db: Queryable, orgId: number, page: number, pageSize: number, now: Date): Promise<{ count: number; results: CustomerListItem[] }> {
-  const since = new Date(now.getTime() - RESTORE_WINDOW_DAYS * 86_400_000);
+  const since = new Date(now.getTime() - RESTORE_WINDOW_DAYS * DAY_MS);
   const rows = await db.query<ItemRow & { deleted_at: Date; deleted_by: unknown; deleted_by_name: unknown }>(
     `select ${ITEM_COLUMNS}, c.deleted_at, c.deleted_by, u.first_name as deleted_by_name, count(*) over () as total
        from customers c left join users u on u.id = c.deleted_by
@@ -278,7 +182,7 @@ export async function listDeleted(db: Queryable, orgId: number, page: number, pa
 
 /** D25: housekeeping removes customers deleted longer ago than the window, with their notes. */
 export async function purgeDeleted(db: Queryable, nowMs: number): Promise<number> {
-  const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * 86_400_000)]);
+  const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * DAY_MS)]);
   return rows.length;
 }
 

@@ -1,18 +1,18 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
 import { IMPORT_MAX_BYTES, type Customer, type CustomerInput } from '../../../contract/customers';
-import { remembered } from '../../answer-cache';
 import { permissionDenied, recheckMember } from '../../auth/access';
 import type { Queryable } from '../../db';
 import { BASE_SECURITY_HEADERS, fieldError } from '../../http';
 import { defineRoute, RAW, reply } from '../../route';
-import { intText } from '../../schema';
+import { intText, pageQuery } from '../../schema';
 import { addNote, deleteNote, editNote, getNote, listNotes, timeline } from './notes-repo';
+import { listCustomers } from '../../customer-list';
 import {
-  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listCustomers, listDeleted, restoreCustomer, updateCustomer,
+  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listDeleted, restoreCustomer, updateCustomer,
 } from './repo';
 import { findDuplicates, suggestTags } from './search';
-import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, pageQuery, tagsQuery, updateBody } from './schema';
+import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, tagsQuery, updateBody } from './schema';
 import { csvLine } from './csv';
 import { previewImport } from './import';
 import { commitImport } from './import-apply';
@@ -28,20 +28,18 @@ const filled = (c: CustomerInput) =>
 
 /** GET /v1/customers/: D26 one page of the organization's live customers and the total; D25 deleted=true. */
 const list = defineRoute({
-  method: 'GET', path: '/v1/customers/', access: 'org', permission: 'customers:view', query: listQuery,
+  // On PGlite a page is kept until anything is written (answer-cache.ts): browsing back and forth, and
+  // many people looking at the same list, cost the database nothing. D34: the search is case-insensitive
+  // and its statement's parameters are folded (customer-list.ts), so 'ACME' and 'acme' share one answer.
+  method: 'GET', path: '/v1/customers/', access: 'org', permission: 'customers:view', query: listQuery, remember: true,
   handler: ({ tx, ctx, caller, query: q }) => {
     if (q.deleted === 'true') {
-      // D25: only who may delete sees what was deleted (and may restore it).
+      // D25: only who may delete sees what was deleted (and may restore it). Read afresh: its window moves
+      // with the clock, so a kept answer would never be asked for again.
       if (!caller.org.permissions.has('customers:delete')) throw permissionDenied(caller.org.role, 'customers:delete');
-      return listDeleted(tx, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
+      return listDeleted(ctx.db, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
     }
-    const filter = { q: q.q, status: q.status, tag: q.tag, sort: q.sort, page: q.page, pageSize: q.page_size };
-    // On PGlite a page is kept until anything is written (answer-cache.ts): browsing back and forth, and
-    // many people looking at the same list, cost the database nothing. D34: the search is
-    // case-insensitive (repo.ts lowercases it), so its case is not part of the key: 'ACME' and 'acme'
-    // share one answer, and case variants cannot make every search a miss.
-    const key = { ...filter, q: filter.q?.toLowerCase() ?? null };
-    return remembered(ctx.db, `customers:${caller.org.id}:${JSON.stringify(key)}`, () => listCustomers(tx, caller.org.id, filter));
+    return listCustomers(tx, caller.org.id, { q: q.q, status: q.status, tag: q.tag, sort: q.sort, page: q.page, pageSize: q.page_size });
   },
 });
 

@@ -2,23 +2,13 @@
 // defaults. The owner row always has everything. A change applies to every member's next request,
 // because each request reads the caller's permissions afresh (auth/access.ts).
 import { PERMISSIONS, ROLES, isPermission, type Permission, type Role } from '../../../contract/permissions';
-import type { PermissionMatrix } from '../../../contract/team';
-import type { Queryable } from '../../db';
 import { fieldError } from '../../http';
+import { lockOrganization } from '../../organizations';
 import { defineRoute } from '../../route';
 import { describeCheck, type Check } from '../../schema';
+import { defaultMatrix, FIXED, readMatrix, writeMatrix } from './repo';
 
-/** D29: the owner row cannot be edited. */
-const FIXED: Role[] = ['owner'];
 const EDITABLE = ROLES.filter((r) => !FIXED.includes(r));
-
-async function readMatrix(db: Queryable, orgId: number): Promise<PermissionMatrix> {
-  const rows = await db.query<{ role: Role; permission: string }>('select role, permission from role_permissions where org_id = $1', [orgId]);
-  const matrix = Object.fromEntries(ROLES.map((r) => [r, [] as Permission[]])) as Record<Role, Permission[]>;
-  for (const { role, permission } of rows) if (role in matrix && isPermission(permission)) matrix[role].push(permission);
-  for (const role of ROLES) matrix[role].sort((a, b) => PERMISSIONS.indexOf(a) - PERMISSIONS.indexOf(b));
-  return { roles: [...ROLES], permissions: [...PERMISSIONS], matrix, fixed: FIXED };
-}
 
 /** The body's matrix: every editable role, each a list of known permissions; the owner row may be sent but must be everything. */
 const matrixCheck: Check<Record<Role, Permission[]>> = describeCheck((value, field) => {
@@ -52,16 +42,6 @@ function diff(before: Record<Role, Permission[]>, after: Record<Role, Permission
   return changes;
 }
 
-async function writeMatrix(tx: Queryable, orgId: number, matrix: Record<Role, Permission[]>): Promise<void> {
-  await tx.query('delete from role_permissions where org_id = $1', [orgId]);
-  const pairs = ROLES.flatMap((role) => (FIXED.includes(role) ? PERMISSIONS : matrix[role]).map((p) => [role, p] as const));
-  await tx.query(
-    `insert into role_permissions (org_id, role, permission)
-     select $1, split_part(pair, ':', 1), substr(pair, strpos(pair, ':') + 1) from unnest(string_to_array($2, ',')) as pair`,
-    [orgId, pairs.map(([r, p]) => `${r}:${p}`).join(',')],
-  );
-}
-
 const read = defineRoute({
   method: 'GET', path: '/v1/permissions/', access: 'org', permission: 'permissions:view',
   handler: ({ tx, caller }) => readMatrix(tx, caller.org.id),
@@ -70,7 +50,7 @@ const read = defineRoute({
 const replace = defineRoute({
   method: 'PUT', path: '/v1/permissions/', access: 'org', permission: 'permissions:manage', body: { matrix: matrixCheck },
   async handler({ tx, caller, body, audit }) {
-    await tx.query('select 1 from organizations where id = $1 for no key update', [caller.org.id]); // one matrix change at a time
+    await lockOrganization(tx, caller.org.id); // one matrix change at a time
     const before = await readMatrix(tx, caller.org.id);
     const changes = diff(before.matrix, body.matrix);
     if (Object.keys(changes).length === 0) return before; // nothing changed: nothing written, nothing audited
@@ -83,10 +63,9 @@ const replace = defineRoute({
 const reset = defineRoute({
   method: 'POST', path: '/v1/permissions/reset/', access: 'org', permission: 'permissions:manage',
   async handler({ tx, caller, audit }) {
-    await tx.query('select 1 from organizations where id = $1 for no key update', [caller.org.id]);
+    await lockOrganization(tx, caller.org.id);
     const before = await readMatrix(tx, caller.org.id);
-    const defaults = await tx.query<{ role: Role; permission: Permission }>('select role, permission from default_role_permissions');
-    const matrix = Object.fromEntries(ROLES.map((r) => [r, defaults.filter((d) => d.role === r).map((d) => d.permission)])) as Record<Role, Permission[]>;
+    const matrix = await defaultMatrix(tx);
     const changes = diff(before.matrix, matrix);
     if (Object.keys(changes).length === 0) return before;
     await writeMatrix(tx, caller.org.id, matrix);

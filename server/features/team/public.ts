@@ -1,10 +1,10 @@
 // D28 the public invitation page's calls: look up a link, accept it. D35/D36: throttled per address on a
 // budget of their own, refused before the database when the address is known to be throttled; the token
 // is checked before any password is hashed. D30: the acceptance is audited (never the token or password).
-import { PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
+import { INVITATION_UNKNOWN, INVITATION_UNUSABLE, PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS, PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
 import type { Role } from '../../../contract/permissions';
 import { requireUser } from '../../auth/access';
-import { issueAccessToken } from '../../auth/authenticate';
+import { tokenAnswer } from '../../auth/authenticate';
 import { admitted, hashingRefusal, tooMany } from '../../auth/guards';
 import type { AddressLimiter } from '../../auth/limiter';
 import { hashPassword } from '../../auth/passwords';
@@ -12,13 +12,11 @@ import { createSession } from '../../auth/sessions';
 import { cancelAttempt, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
 import { writeAudit } from '../../audit';
 import type { Ctx } from '../../context';
-import { num } from '../../db';
 import { HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { optional, rawText, text } from '../../schema';
-import { addMembership, invitationByToken, invitationStatus, markAccepted } from './repo';
+import { addMembership, createAccount, hasAccount, invitationByToken, invitationStatus, markAccepted } from './repo';
 
-const MAX_PASSWORD_CHARS = 1024;
 const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
 
 /**
@@ -37,7 +35,7 @@ async function invitationAttempt(ctx: Ctx, address: string, limiter: AddressLimi
 }
 
 const accountExists = (email: string) => new HttpError(409, 'account_exists', `An account for ${email} exists; sign in to join`);
-const unknownToken = () => new HttpError(404, 'invitation_not_found', 'This invitation link is not valid. Ask for a new one.');
+const unknownToken = () => new HttpError(404, 'invitation_not_found', INVITATION_UNKNOWN);
 const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not an invitation token' }) };
 
 const lookup = defineRoute({
@@ -62,11 +60,7 @@ const lookup = defineRoute({
     }),
 });
 
-const unusable: Record<string, string> = {
-  accepted: 'This invitation has already been used.',
-  revoked: 'This invitation was withdrawn. Ask for a new one.',
-  expired: 'This invitation has expired. Ask for a new one.',
-};
+const unusable: Record<string, string> = INVITATION_UNUSABLE;
 
 /**
  * D28: a signed-in person with the invited email joins at once; a new person gives a first name and a
@@ -121,22 +115,15 @@ const accept = defineRoute({
         userId = signedIn.userId;
         label = signedIn.firstName;
       } else {
-        const [exists] = await tx.query('select 1 from users where lower(email) = lower($1)', [found.email]);
-        if (exists) throw accountExists(found.email);
-        const [created] = await tx
-          .query<{ id: unknown }>('insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id', [
-            found.email, body.first_name!, hash!, now,
-          ])
-          .catch((err: unknown) => {
-            // Two links for one new email accepted at once: the second finds the account made meanwhile.
-            if (err instanceof Error && 'code' in err && err.code === '23505') throw accountExists(found.email);
-            throw err;
-          });
-        userId = num(created?.id);
+        if (await hasAccount(tx, found.email)) throw accountExists(found.email);
+        // Two links for one new email accepted at once: the second finds the account made meanwhile.
+        const created = await createAccount(tx, found.email, body.first_name!, hash!, now);
+        if (created === null) throw accountExists(found.email);
+        userId = created;
         label = body.first_name!;
       }
       await addMembership(tx, found.org_id, userId, found.role as Role, now);
-      await markAccepted(tx, found.id, userId, now);
+      await markAccepted(tx, found.org_id, found.id, userId, now);
       await writeAudit(tx, found.org_id, { id: userId, label }, 'invitation.accepted', {
         target: { type: 'member', id: userId, label }, changes: { email: found.email, role: found.role, invitation_id: found.id, new_account: !signedIn },
       }, now);
@@ -145,13 +132,7 @@ const accept = defineRoute({
     await markAttemptSucceeded(ctx.db, attempt);
     if (signedIn) return { org_id: joined.orgId };
     const session = await createSession(ctx.db, joined.userId, true, ctx.now());
-    return {
-      org_id: joined.orgId,
-      access_token: issueAccessToken(ctx, joined.userId, session.sessionId, session.expiresAt),
-      refresh_token: session.refreshToken,
-      session_id: session.sessionId,
-      refresh_expires_at: session.expiresAt.toISOString(),
-    };
+    return { org_id: joined.orgId, ...tokenAnswer(ctx, session) };
   }),
 });
 

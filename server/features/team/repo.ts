@@ -26,6 +26,12 @@ export async function findMember(db: Queryable, orgId: number, userId: number, o
   return row ? toMember(row) : null;
 }
 
+/** Whether someone with this (lower-case) email is a member of the organization. */
+export async function isMemberEmail(db: Queryable, orgId: number, email: string): Promise<boolean> {
+  const rows = await db.query('select 1 from memberships m join users u on u.id = m.user_id where m.org_id = $1 and lower(u.email) = $2', [orgId, email]);
+  return rows.length > 0;
+}
+
 /** D28: owners, counted under a lock on their rows, so two demotions at once cannot both pass. */
 export async function ownerCount(db: Queryable, orgId: number): Promise<number> {
   const rows = await db.query("select user_id from memberships where org_id = $1 and role = 'owner' for update", [orgId]);
@@ -76,12 +82,12 @@ export async function findInvitation(db: Queryable, orgId: number, id: number): 
 }
 
 /** The not-yet-used invitation for this email, if any (expired ones included: they are replaced). */
-export async function openInvitationFor(db: Queryable, orgId: number, email: string): Promise<(Invitation & { expired: boolean }) | null> {
+export async function openInvitationFor(db: Queryable, orgId: number, email: string): Promise<Invitation | null> {
   const [row] = await db.query<InvitationRow>(
     `${INVITATION_SELECT} where i.org_id = $1 and lower(i.email) = lower($2) and i.accepted_at is null and i.revoked_at is null for update of i`,
     [orgId, email],
   );
-  return row ? { ...toInvitation(row), expired: false } : null;
+  return row ? toInvitation(row) : null;
 }
 
 export async function createInvitation(
@@ -114,8 +120,27 @@ export async function invitationByToken(db: Queryable, token: string) {
   return row ? { ...row, id: num(row.id), org_id: num(row.org_id) } : null;
 }
 
-export async function markAccepted(db: Queryable, id: number, userId: number, now: Date): Promise<void> {
-  await db.query('update invitations set accepted_at = $2, accepted_by = $3 where id = $1', [id, now, userId]);
+export async function markAccepted(db: Queryable, orgId: number, id: number, userId: number, now: Date): Promise<void> {
+  await db.query('update invitations set accepted_at = $3, accepted_by = $4 where org_id = $1 and id = $2', [orgId, id, now, userId]);
+}
+
+/** Whether an account has this email, whatever its case. */
+export async function hasAccount(db: Queryable, email: string): Promise<boolean> {
+  const rows = await db.query('select 1 from users where lower(email) = lower($1)', [email]);
+  return rows.length > 0;
+}
+
+/** D28: a new account for an invited email; null when one was made for it meanwhile (unique email). */
+export async function createAccount(db: Queryable, email: string, firstName: string, passwordHash: string, now: Date): Promise<number | null> {
+  try {
+    const [row] = await db.query<{ id: unknown }>('insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id', [
+      email, firstName, passwordHash, now,
+    ]);
+    return num(row?.id);
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === '23505') return null;
+    throw err;
+  }
 }
 
 export async function addMembership(db: Queryable, orgId: number, userId: number, role: Role, now: Date): Promise<void> {

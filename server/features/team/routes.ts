@@ -1,34 +1,30 @@
 // D28: the team — members and their roles, invitations; the public invitation page's calls are in public.ts.
 // D30: every change is audited (never the invitation token or a password).
-import { INVITATION_LIFETIME_DAYS, type Member } from '../../../contract/team';
+import {
+  INVITATION_LIFETIME_DAYS, ownerOnlyRefusal, removalRefusal, roleChangeRefusal, TEAM_REFUSAL_STATUS, TEAM_REFUSAL_WORDS, type Member, type TeamRefusal,
+} from '../../../contract/team';
 import { ROLES } from '../../../contract/permissions';
-import { EMAIL_SHAPE } from '../../../contract/customers';
+import { EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../../../contract/customers';
+import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
+import { lockOrganization } from '../../organizations';
 import { defineRoute, reply } from '../../route';
 import { intText, oneOf, text } from '../../schema';
 import { invitationPageRoutes } from './public';
 import {
-  createInvitation, findInvitation, findMember, listInvitations, listMembers, openInvitationFor, ownerCount, removeMember, revokeInvitation,
+  createInvitation, findInvitation, findMember, isMemberEmail, listInvitations, listMembers, openInvitationFor, ownerCount, removeMember, revokeInvitation,
   setRole,
 } from './repo';
 
-const DAY_MS = 86_400_000;
-
 const role = oneOf(ROLES);
-const email = text({ max: 254, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
+const email = text({ max: EMAIL_MAX_LENGTH, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
 const memberTarget = (m: Member) => ({ type: 'member', id: m.user_id, label: m.name });
 
-const ownerOnly = (what: string) => new HttpError(403, 'owner_required', `Only an owner may ${what}`);
-const lastOwner = (what: string) => new HttpError(409, 'last_owner', `The last owner cannot ${what}; make someone else an owner first`);
+/** D28: a refusal by contract/team.ts's rules, in its words; `what` completes each sentence for this call. */
+const refused = (r: TeamRefusal, what: Partial<Record<TeamRefusal, string>>) => new HttpError(TEAM_REFUSAL_STATUS[r], r, TEAM_REFUSAL_WORDS[r](what[r] ?? ''));
 const memberNotFound = () => new HttpError(404, 'not_found', 'No such member');
 const invitationNotFound = () => new HttpError(404, 'not_found', 'No such invitation');
-
-/**
- * Team changes in one organization take turns: two owners demoting each other, or two invitations for
- * one email, would otherwise both pass their checks (or deadlock on each other's rows).
- */
-const lockTeam = (tx: Queryable, orgId: number) => tx.query('select 1 from organizations where id = $1 for no key update', [orgId]);
 
 const members = defineRoute({
   method: 'GET', path: '/v1/team/members/', access: 'org', permission: 'team:view',
@@ -43,12 +39,12 @@ const changeRole = defineRoute({
   method: 'PATCH', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
   params: { user_id: intText() }, body: { role },
   async handler({ tx, caller, params, body, audit }) {
-    await lockTeam(tx, caller.org.id);
+    await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
-    if (member.user_id === caller.userId) throw new HttpError(403, 'own_role', 'You cannot change your own role; ask another owner or admin');
-    if ((member.role === 'owner' || body.role === 'owner') && caller.org.role !== 'owner') throw ownerOnly('make or unmake an owner');
-    if (member.role === 'owner' && body.role !== 'owner' && (await ownerCount(tx, caller.org.id)) <= 1) throw lastOwner('be demoted');
+    const owners = await ownerCount(tx, caller.org.id);
+    const refusal = roleChangeRefusal({ actor: caller.org.role, self: member.user_id === caller.userId, from: member.role, to: body.role, owners });
+    if (refusal) throw refused(refusal, { owner_required: 'make or unmake an owner', last_owner: 'be demoted' });
     if (member.role !== body.role) {
       await setRole(tx, caller.org.id, member.user_id, body.role);
       audit({ action: 'member.role_changed', target: memberTarget(member), changes: { role: { from: member.role, to: body.role } } });
@@ -62,13 +58,11 @@ const remove = defineRoute({
   method: 'DELETE', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
   params: { user_id: intText() }, audit: 'member.removed',
   async handler({ tx, caller, params, audit }) {
-    await lockTeam(tx, caller.org.id);
+    await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
-    if (member.role === 'owner') {
-      if (caller.org.role !== 'owner') throw ownerOnly('remove an owner');
-      if ((await ownerCount(tx, caller.org.id)) <= 1) throw lastOwner(member.user_id === caller.userId ? 'leave' : 'be removed');
-    }
+    const refusal = removalRefusal({ actor: caller.org.role, role: member.role, owners: await ownerCount(tx, caller.org.id) });
+    if (refusal) throw refused(refusal, { owner_required: 'remove an owner', last_owner: member.user_id === caller.userId ? 'leave' : 'be removed' });
     await removeMember(tx, caller.org.id, member.user_id);
     audit({ target: memberTarget(member), changes: { role: member.role, email: member.email } });
     return reply(204);
@@ -87,11 +81,10 @@ const invite = defineRoute({
   method: 'POST', path: '/v1/team/invitations/', access: 'org', permission: 'team:manage',
   body: { email, role }, audit: 'invitation.created',
   async handler({ tx, ctx, caller, body, audit }) {
-    if (body.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly('invite an owner');
-    await lockTeam(tx, caller.org.id);
+    if (ownerOnlyRefusal(caller.org.role, body.role)) throw refused('owner_required', { owner_required: 'invite an owner' });
+    await lockOrganization(tx, caller.org.id);
     const address = body.email.toLowerCase();
-    const [already] = await tx.query('select 1 from memberships m join users u on u.id = m.user_id where m.org_id = $1 and lower(u.email) = $2', [caller.org.id, address]);
-    if (already) throw new HttpError(409, 'already_member', `${address} is already a member`, {}, { field: 'email' });
+    if (await isMemberEmail(tx, caller.org.id, address)) throw new HttpError(409, 'already_member', `${address} is already a member`, {}, { field: 'email' });
     const now = new Date(ctx.now());
     const open = await openInvitationFor(tx, caller.org.id, address);
     if (open && new Date(open.expires_at) > now) {
@@ -106,10 +99,10 @@ const invite = defineRoute({
 
 /** A pending invitation the caller may act on (`what`, for the refusal): only an owner touches an owner's. */
 const pendingInvitation = async (tx: Queryable, caller: { org: { id: number; role: string } }, id: number, what: string) => {
-  await lockTeam(tx, caller.org.id);
+  await lockOrganization(tx, caller.org.id);
   const found = await findInvitation(tx, caller.org.id, id);
-  if (!found || found.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
-  if (found.role === 'owner' && caller.org.role !== 'owner') throw ownerOnly(`${what} an owner's invitation`);
+  if (found?.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
+  if (ownerOnlyRefusal(caller.org.role, found.role)) throw refused('owner_required', { owner_required: `${what} an owner's invitation` });
   return found;
 };
 

@@ -6,14 +6,15 @@ import { useCustomersApi } from '../../api/customers';
 import { isHttpError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
+import { editCustomerHref } from '../../router/paths';
 import { useCan } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
+import { StatusBadge } from '../../ui/status';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
-import { CustomerDetails, StatusBadge } from './detail/CustomerDetails';
+import { CustomerDetails } from './detail/CustomerDetails';
 import { DeleteCustomer } from './detail/DeleteCustomer';
-import { failureMessage } from './detail/failure';
 import { LazyTimeline } from './detail/lazy-timeline';
 
 /** The route's own title, shown until the customer's name is known. */
@@ -35,7 +36,7 @@ function Loaded({ customer }: { customer: Customer }) {
         (canEdit || canDelete) && (
           <>
             {canEdit && (
-              <Link to={`/customers/${customer.id}/edit`} className="btn btn-primary">
+              <Link to={editCustomerHref(customer.id)} className="btn btn-primary">
                 Edit
               </Link>
             )}
@@ -60,12 +61,7 @@ function CustomerView({ id }: { id: number }) {
   return (
     <Page title={PAGE_TITLE}>
       {query.status === 'error' ? (
-        <div className="card notice" role="alert">
-          <p>{failureMessage(query.error, 'load this customer')}</p>
-          <button type="button" className="btn btn-sm" onClick={() => void query.refetch().catch(() => undefined)} disabled={query.fetching}>
-            Retry
-          </button>
-        </div>
+        <LoadError what="this customer" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
       ) : (
         <Spinner label="Loading customer…" />
       )}

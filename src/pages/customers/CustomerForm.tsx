@@ -7,13 +7,14 @@
 // reload, a crash); an edit's draft remembers the version it was typed against, so D31 still applies.
 import { useEffect, useRef, useState } from 'react';
 import type { Customer, CustomerInput, PersonRef } from '../../../contract/customers';
-import { CUSTOMER_STATUSES } from '../../../contract/customers';
+import { CUSTOMER_STATUS_LABELS, CUSTOMER_STATUSES } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { HttpError, isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { navigate } from '../../router/location';
+import { customerHref, PAGES } from '../../router/paths';
 import { Field, useForm, type Form } from '../../ui/form';
 import { useLeaveGuard } from '../../ui/leave-guard';
 import { toast } from '../../ui/toast';
@@ -22,7 +23,7 @@ import { DuplicateWarning } from './form/DuplicateWarning';
 import { TagInput } from './form/TagInput';
 import { onlyRequestFailed, useOnline } from './form/use-online';
 import {
-  changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, STATUS_LABELS, toInput, toValues, validateCustomer, withDraft,
+  changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, toInput, toValues, validateCustomer, withDraft,
   type CustomerValues,
 } from './form/values';
 
@@ -38,7 +39,6 @@ export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Cust
 /** D41: a customer form's draft; an edit's also has the record and version the typing started from. */
 type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: CustomerInput; version?: number };
 
-const customerHref = (id: number) => `/customers/${id}`;
 const takenMessage = (who: PersonRef) => `${who.name} already has this email`;
 
 /** An error the form hook places on a field (it places a 400 naming one of its fields). */
@@ -207,7 +207,7 @@ export function CustomerForm(props: CustomerFormProps) {
             <Field form={form} name="status" label={FIELD_LABELS.status} as="select">
               {CUSTOMER_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
+                  {CUSTOMER_STATUS_LABELS[s]}
                 </option>
               ))}
             </Field>
@@ -228,7 +228,7 @@ export function CustomerForm(props: CustomerFormProps) {
           <p id="cf-offline" className="cf-offline" role="status">
             {online ? '' : MSG_OFFLINE}
           </p>
-          <Link to={editing ? customerHref(editing.id) : '/customers'} className="btn">
+          <Link to={editing ? customerHref(editing.id) : PAGES.customers} className="btn">
             Cancel
           </Link>
           {/* D15: busy saving, it keeps the focus (aria-disabled; the form ignores a second press). */}

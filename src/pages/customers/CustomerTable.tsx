@@ -1,13 +1,14 @@
 // The customers list's tables and pager. Under 640px the rows stack (see .data-table in app.css).
 import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
-import { mailtoHref, telHref } from '../../lib/contact-links';
+import { mailtoHref } from '../../lib/contact-links';
 import { Link } from '../../router/Link';
+import { customerHref } from '../../router/paths';
+import { StatusBadge } from '../../ui/status';
+import { Day } from '../../ui/when';
 import { PhoneLink } from './PhoneLink';
-import { STATUS_LABELS } from './ListToolbar';
 
 const NONE = '—';
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** D26: the sortable columns; a date is newest first on its first click, a name A to Z. */
 const SORTABLE = { name: 'name', created: 'created_at', updated: 'updated_at' } as const;
@@ -16,8 +17,6 @@ const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
 
 /** A list row as the table reads it. `created_at` is shown once the list's rows carry it (asked of the contract). */
 type Row = CustomerListItem & { created_at?: string };
-
-const When = ({ at }: { at: string | undefined | null }) => (at ? <time dateTime={at}>{dateFormat.format(new Date(at))}</time> : <>{NONE}</>);
 
 /** An email that may wrap after its @ and before a dot of its domain when the table is narrow. */
 const breakableEmail = (email: string) => {
@@ -86,7 +85,7 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
           {customers.map((c) => (
             <tr key={c.id}>
               <td className="cell-name">
-                <Link to={`/customers/${c.id}`}>{c.name}</Link>
+                <Link to={customerHref(c.id)}>{c.name}</Link>
                 {(c.company || c.city) && <span className="cell-sub">{[c.company, c.city].filter(Boolean).join(' · ')}</span>}
               </td>
               <td className="cell-email" data-label="Email">
@@ -103,9 +102,7 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
                 {c.phone ? <PhoneLink phone={c.phone} /> : NONE}
               </td>
               <td data-label="Status">
-                <span className="status" data-status={c.status}>
-                  {STATUS_LABELS[c.status]}
-                </span>
+                <StatusBadge status={c.status} />
               </td>
               <td className="cell-tags" data-label="Tags">
                 {c.tags.length === 0
@@ -117,10 +114,10 @@ export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }:
                     ))}
               </td>
               <td className="cell-date col-created" data-label="Created">
-                <When at={c.created_at} />
+                <Day fallback={NONE} at={c.created_at} />
               </td>
               <td className="cell-date col-updated" data-label="Updated">
-                <When at={c.updated_at} />
+                <Day fallback={NONE} at={c.updated_at} />
               </td>
             </tr>
           ))}
@@ -159,7 +156,7 @@ export function DeletedTable({ customers, busy, caption, restoring, onRestore }:
                 {c.email ?? NONE}
               </td>
               <td className="cell-date" data-label="Deleted">
-                <When at={c.deleted_at} />
+                <Day fallback={NONE} at={c.deleted_at} />
               </td>
               <td data-label="Deleted by">{c.deleted_by?.name ?? NONE}</td>
               <td className="cell-actions">

@@ -3,14 +3,16 @@
 // (customers:delete). D27: Export CSV (customers:export) and Import (customers:create). D9: only what
 // the person may do is offered. States: loading, empty, no match, error with Retry.
 import { useEffect, useState } from 'react';
-import type { CustomerListItem, PersonRef } from '../../../contract/customers';
+import { RESTORE_WINDOW_DAYS, type CustomerListItem, type PersonRef } from '../../../contract/customers';
 import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';
-import { isHttpError, isNetworkError } from '../../http/errors';
+import { isHttpError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { location, navigate, useLocation } from '../../router/location';
+import { customerHref, PAGES } from '../../router/paths';
 import { useCan } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { errorWords, MSG_TRY_AGAIN } from '../../ui/error-words';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { Pager } from '../../ui/pager';
@@ -20,18 +22,8 @@ import { apiParams, exportParams, isFiltered, listHref, readListParams, type Lis
 
 /** An object URL handed to the browser's download is kept this long, then released. */
 const DOWNLOAD_URL_LIFETIME_MS = 60_000;
-export const IMPORT_PATH = '/customers/import';
-export const NEW_PATH = '/customers/new';
 
 type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
-
-/** What went wrong, in words a person can act on. */
-export function loadErrorMessage(error: unknown): string {
-  if (isNetworkError(error)) return 'Could not reach the server. Check your connection and try again.';
-  if (isHttpError(error, 401)) return 'Your session has ended. Please log in again.';
-  if (isHttpError(error, 403)) return 'You do not have permission to view the customers of this organization.';
-  return 'Could not load customers. Please try again.';
-}
 
 const plural = (n: number, what = 'customer') => `${n} ${what}${n === 1 ? '' : 's'}`;
 
@@ -78,11 +70,11 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
       await restore.mutate(customer.id);
       // D25: the delete toast goes, and this one says what its Undo says (one restore, one toast).
       window.dispatchEvent(new CustomEvent(CUSTOMER_RESTORED_EVENT, { detail: customer.id }));
-      toast.success(<><Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored</>);
+      toast.success(<><Link to={customerHref(customer.id)}>{customer.name}</Link> restored</>);
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
-      } else toast.error(`Could not restore ${customer.name}. ${(isHttpError(error) && error.detail) || 'Please try again.'}`);
+      } else toast.error(`Could not restore ${customer.name}. ${errorWords(error, { fallback: MSG_TRY_AGAIN })}`);
     } finally {
       setRestoring(null);
     }
@@ -94,12 +86,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   let body;
   if (query.status === 'error' && !data) {
     body = (
-      <div className="card list-message" role="alert">
-        <p>{loadErrorMessage(query.error)}</p>
-        <button type="button" className="btn" onClick={retry} disabled={query.fetching} aria-busy={query.fetching || undefined}>
-          Retry
-        </button>
-      </div>
+      <LoadError what="customers" forbidden="the customers of this organization" error={query.error} busy={query.fetching} onRetry={retry} />
     );
   } else if (!data || pastEnd) {
     body = <Spinner label="Loading customers…" showLabel />;
@@ -109,7 +96,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
         {state.deleted ? (
           <>
             <p className="list-message-title">No deleted customers.</p>
-            <p className="muted">Customers deleted in the last 30 days can be restored from here.</p>
+            <p className="muted">Customers deleted in the last {RESTORE_WINDOW_DAYS} days can be restored from here.</p>
           </>
         ) : filtered ? (
           <>
@@ -123,7 +110,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
           <>
             <p className="list-message-title">No customers yet.</p>
             {canCreate && (
-              <Link to={NEW_PATH} className="btn btn-primary">
+              <Link to={PAGES.newCustomer} className="btn btn-primary">
                 Add Customer
               </Link>
             )}
@@ -160,7 +147,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
             {conflict.customer.name} could not be restored: their email{conflict.customer.email ? `, ${conflict.customer.email},` : ''} now belongs to{' '}
             {conflict.existing ? (
               <>
-                another customer, <Link to={`/customers/${conflict.existing.id}`}>{conflict.existing.name}</Link>.
+                another customer, <Link to={customerHref(conflict.existing.id)}>{conflict.existing.name}</Link>.
               </>
             ) : (
               'another customer.'
@@ -211,7 +198,7 @@ export default function CustomersPage() {
       actions={
         <>
           {can.create && (
-            <Link to={IMPORT_PATH} className="btn">
+            <Link to={PAGES.importCustomers} className="btn">
               Import
             </Link>
           )}
@@ -221,7 +208,7 @@ export default function CustomersPage() {
             </button>
           )}
           {can.create && (
-            <Link to={NEW_PATH} className="btn btn-primary">
+            <Link to={PAGES.newCustomer} className="btn btn-primary">
               Add Customer
             </Link>
           )}

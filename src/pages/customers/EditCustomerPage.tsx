@@ -7,13 +7,12 @@ import { isAbortError, isHttpError } from '../../http/errors';
 import { QUERY_FRESH_MS } from '../../query/cache';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
-import { Page } from '../../ui/page';
+import { customerHref } from '../../router/paths';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { CustomerForm } from './CustomerForm';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
-
-export const MSG_LOAD_FAILED = 'Could not load this customer. Please try again.';
 
 export default function EditCustomerPage() {
   const id = useCustomerId();
@@ -43,18 +42,13 @@ function EditCustomer({ id }: { id: number }) {
     <Page
       title="Edit Customer"
       actions={
-        <Link to={`/customers/${id}`} className="btn">
+        <Link to={customerHref(id)} className="btn">
           Cancel
         </Link>
       }
     >
       {failed ? (
-        <div className="card cf-load-error" role="alert">
-          <p>{MSG_LOAD_FAILED}</p>
-          <button type="button" className="btn" onClick={() => void q.refetch().catch(() => undefined)}>
-            Retry
-          </button>
-        </div>
+        <LoadError what="this customer" error={q.error} onRetry={() => void q.refetch().catch(() => undefined)} />
       ) : (
         <Spinner label="Loading customer…" />
       )}

@@ -7,6 +7,7 @@ import { useCustomersApi } from '../../api/customers';
 import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
+import { PAGES } from '../../router/paths';
 import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
@@ -15,7 +16,6 @@ import { fileProblem, msgTooLarge } from './import/file-check';
 import { PreviewTable, shownRows } from './import/PreviewTable';
 import { ChangedSincePreview, readAsText, resultText } from './import/words';
 
-export const LIST_PATH = '/customers';
 
 const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 const haveWord = (n: number) => (n === 1 ? 'has' : 'have');
@@ -185,7 +185,7 @@ function Done({ result, onRestart }: { result: ImportResult; onRestart: () => vo
       <p className="import-result">{resultText(result)}</p>
       <ChangedSincePreview customers={result.changed_since_preview ?? []} />
       <div className="import-actions">
-        <Link to={LIST_PATH} className="btn btn-primary">
+        <Link to={PAGES.customers} className="btn btn-primary">
           Back to Customers
         </Link>
         <button type="button" className="btn" onClick={onRestart}>
@@ -227,7 +227,7 @@ export default function ImportCustomersPage() {
       title="Import Customers"
       description="Add many customers at once from a CSV file."
       actions={
-        <Link to={LIST_PATH} className="btn">
+        <Link to={PAGES.customers} className="btn">
           Back to Customers
         </Link>
       }

@@ -1,7 +1,7 @@
 // D26: the list's search (as the person types, debounced), status and tag filters, and page size.
 // Typed filters replace the history entry (no entry per keystroke); chosen ones add one, for Back.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { CUSTOMER_STATUSES, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, type CustomerSort } from '../../../contract/customers';
+import { CUSTOMER_STATUS_LABELS, CUSTOMER_STATUSES, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, type CustomerSort } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { useQuery } from '../../query/use-query';
 import type { ListState, PageSize } from './list-params';
@@ -9,7 +9,6 @@ import type { ListState, PageSize } from './list-params';
 /** D26: search starts this long after the last keystroke (Enter searches at once). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-export const STATUS_LABELS = { lead: 'Lead', active: 'Active', inactive: 'Inactive' } as const;
 
 type Change = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
@@ -143,7 +142,7 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         <option value="">All statuses</option>
         {CUSTOMER_STATUSES.map((s) => (
           <option key={s} value={s}>
-            {STATUS_LABELS[s]}
+            {CUSTOMER_STATUS_LABELS[s]}
           </option>
         ))}
       </SelectFilter>

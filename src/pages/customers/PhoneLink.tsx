@@ -3,5 +3,5 @@ import { telHref } from '../../lib/contact-links';
 
 export function PhoneLink({ phone }: { phone: string }) {
   const href = telHref(phone);
-  return href ? <a href={href}>{phone}</a> : <>{phone}</>;
+  return href ? <a href={href}>{phone}</a> : phone;
 }

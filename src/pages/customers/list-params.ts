@@ -6,8 +6,8 @@ import {
   type CustomerSort, type CustomerStatus,
 } from '../../../contract/customers';
 import type { CustomerExportParams, CustomerListParams } from '../../api/customers';
+import { PAGES } from '../../router/paths';
 
-export const LIST_PATH = '/customers';
 /** The URL's value of `view` for D25's 'Deleted' view. */
 export const DELETED_VIEW = 'deleted';
 
@@ -56,7 +56,7 @@ export function listHref(state: ListState): string {
   put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
   if (state.deleted) p.set('view', DELETED_VIEW);
   const search = p.toString();
-  return search ? `${LIST_PATH}?${search}` : LIST_PATH;
+  return search ? `${PAGES.customers}?${search}` : PAGES.customers;
 }
 
 /** True when a search or filter narrows the list (an empty answer then means "no match", not "none yet"). */

@@ -2,33 +2,25 @@
 // customers, and (audit:view) the latest activity, each linking to its page; all from one call. Parts
 // the API returns null for (no permission) are not shown; a new organization gets an honest empty state.
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AuditEntryView, DashboardData } from '../../../contract/customers';
+import type { AuditEntryView } from '../../../contract/audit';
+import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS, NEW_THIS_WEEK_DAYS, type DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
-import { isNetworkError } from '../../http/errors';
+import { AuditWords } from '../../audit/AuditWords';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
+import { customerHref, PAGES } from '../../router/paths';
 import { useCan, useSession } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
+import { STATUS_COUNT_WORDS } from '../../ui/status';
 import { When } from '../../ui/when';
-import { activitySentence } from './activity-words';
 
-export const ACTIVITY_PATH = '/activity';
-export const NEW_CUSTOMER_PATH = '/customers/new';
-export const IMPORT_PATH = '/customers/import';
 /** D26: the list's newest first, for "new customers". */
-export const NEWEST_PATH = '/customers?sort=-created_at';
-export const MSG_DASHBOARD_FAILED = 'Could not load the dashboard.';
+const NEWEST_PATH = `${PAGES.customers}?sort=-created_at`;
 
 const countFormat = new Intl.NumberFormat();
 type Figures = NonNullable<DashboardData['customers']>;
 
-/** D22's statuses as the cards name them: "3 leads", "1 active", "7 inactive". */
-const STATUS_CARDS = [
-  { status: 'lead', one: 'lead', many: 'leads' },
-  { status: 'active', one: 'active', many: 'active' },
-  { status: 'inactive', one: 'inactive', many: 'inactive' },
-] as const;
 
 function Stat({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
@@ -63,7 +55,8 @@ function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgNam
       {figures && (
         <Stat id="dash-status" label="By status">
           <ul className="status-counts">
-            {STATUS_CARDS.map(({ status, one, many }) => {
+            {CUSTOMER_STATUSES.map((status) => {
+              const { one, many } = STATUS_COUNT_WORDS[status];
               const n = figures.by_status[status] ?? 0;
               return (
                 <li key={status}>
@@ -88,7 +81,7 @@ function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgNam
               <dd className="stat-value">{countFormat.format(figures.new_this_month)}</dd>
             </div>
           </dl>
-          <p className="stat-note">Added in the last 7 and 30 days</p>
+          <p className="stat-note">Added in the last {NEW_THIS_WEEK_DAYS} and {NEW_THIS_MONTH_DAYS} days</p>
           <Link to={NEWEST_PATH} className="stat-link">
             View newest customers
           </Link>
@@ -105,7 +98,7 @@ function RecentlyUpdated({ customers }: { customers: Figures['recently_updated']
       <ol>
         {customers.map((c) => (
           <li key={c.id}>
-            <Link to={`/customers/${c.id}`}>{c.name}</Link>
+            <Link to={customerHref(c.id)}>{c.name}</Link>
             <span className="dash-when">
               <When at={c.updated_at} />
             </span>
@@ -117,7 +110,7 @@ function RecentlyUpdated({ customers }: { customers: Figures['recently_updated']
 }
 
 function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
-  const can = { team: useCan('team:view'), permissions: useCan('permissions:view') };
+  const rights = { customers: useCan('customers:view'), team: useCan('team:view'), permissions: useCan('permissions:view') };
   return (
     <section className="card dash-list" aria-labelledby="dash-activity">
       <h2 id="dash-activity">Latest activity</h2>
@@ -125,7 +118,7 @@ function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
         <ol>
           {entries.map((e) => (
             <li key={e.id}>
-              <span>{activitySentence(e, can)}</span>
+              <span><AuditWords entry={e} view="recent" rights={rights} /></span>
               <span className="dash-when">
                 <When at={e.at} />
               </span>
@@ -135,7 +128,7 @@ function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
       ) : (
         <p className="muted">Nothing has happened yet.</p>
       )}
-      <Link to={ACTIVITY_PATH} className="stat-link">
+      <Link to={PAGES.activity} className="stat-link">
         See all activity
       </Link>
     </section>
@@ -151,11 +144,11 @@ function NoCustomersYet() {
       {canCreate ? (
         <>
           <p>Customers you add show up here, with who changed what and when.</p>
-          <Link to={NEW_CUSTOMER_PATH} className="btn btn-primary">
+          <Link to={PAGES.newCustomer} className="btn btn-primary">
             Add your first customer
           </Link>
           <p className="dash-or">
-            or <Link to={IMPORT_PATH}>import them from a CSV file</Link>
+            or <Link to={PAGES.importCustomers}>import them from a CSV file</Link>
           </p>
         </>
       ) : (
@@ -170,12 +163,7 @@ function DashboardContent({ orgName, canViewCustomers }: { orgName: string | nul
   const { data } = query;
   if (!data && query.status === 'error') {
     return (
-      <div className="card notice" role="alert">
-        <p>{isNetworkError(query.error) ? `${MSG_DASHBOARD_FAILED} Check your connection and try again.` : `${MSG_DASHBOARD_FAILED} Please try again.`}</p>
-        <button type="button" className="btn btn-sm" onClick={() => void query.refetch().catch(() => undefined)} disabled={query.fetching}>
-          Retry
-        </button>
-      </div>
+      <LoadError what="the dashboard" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
     );
   }
   const customers = data?.customers ?? null;

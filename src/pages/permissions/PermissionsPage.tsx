@@ -9,12 +9,12 @@ import { PERMISSION_WORDS, type Permission, type Role } from '../../../contract/
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
-import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation, useQuery } from '../../query/use-query';
 import { useCan, useSession, useSessionActions } from '../../session/use-session';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { errorWords } from '../../ui/error-words';
 import { useLeaveGuard } from '../../ui/leave-guard';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 
@@ -28,11 +28,6 @@ type Matrix = Record<Role, Permission[]>;
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
 const sameMatrix = (a: Matrix, b: Matrix, roles: readonly Role[]) => roles.every((r) => sameSet(a[r] ?? [], b[r] ?? []));
-
-function failure(error: unknown): string {
-  if (isNetworkError(error)) return 'Could not reach the server. Check your connection and try again.';
-  return (isHttpError(error) && error.detail) || 'Something went wrong. Please try again.';
-}
 
 function MatrixTable({ data, matrix, editable, myRole, onToggle }: {
   data: PermissionMatrix;
@@ -120,12 +115,7 @@ export default function PermissionsPage() {
     if (query.status === 'error') {
       return (
         <Page title="Permissions">
-          <div className="card list-message" role="alert">
-            <p>Could not load the permissions. {failure(query.error)}</p>
-            <button type="button" className="btn" onClick={() => void query.refetch().catch(() => undefined)}>
-              Retry
-            </button>
-          </div>
+          <LoadError what="the permissions" error={query.error} explained busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
         </Page>
       );
     }
@@ -161,7 +151,7 @@ export default function PermissionsPage() {
       const body = Object.fromEntries(editableRoles.map((r) => [r, matrix[r] ?? []])) as Partial<Matrix>;
       await done(await save.mutate(body), MSG_SAVED);
     } catch (e) {
-      setError(isPermissionDenied(e) ? kept.lost('change permissions') : `Could not save the permissions. ${failure(e)}`);
+      setError(isPermissionDenied(e) ? kept.lost('change permissions') : `Could not save the permissions. ${errorWords(e)}`);
     }
   }
 
@@ -172,7 +162,7 @@ export default function PermissionsPage() {
       setConfirming(false);
     } catch (e) {
       setConfirming(false);
-      setError(`Could not reset the permissions. ${failure(e)}`);
+      setError(`Could not reset the permissions. ${errorWords(e)}`);
     }
   }
 
@@ -213,22 +203,16 @@ export default function PermissionsPage() {
       {guard.prompt}
       <MatrixTable data={server} matrix={matrix} editable={manage && !busy} myRole={myRole} onToggle={toggle} />
       {confirming && (
-        <Dialog
+        <ConfirmDialog
           title="Reset permissions to the defaults?"
+          confirm="Reset to defaults"
+          busyLabel="Resetting…"
+          busy={busy}
+          onConfirm={() => void onReset()}
           onCancel={() => setConfirming(false)}
-          actions={
-            <>
-              <button type="button" className="btn" onClick={() => setConfirming(false)} data-autofocus>
-                Cancel
-              </button>
-              <button type="button" className="btn btn-danger" onClick={() => void onReset()} disabled={busy} aria-busy={reset.status === 'pending' || undefined}>
-                {reset.status === 'pending' ? 'Resetting…' : 'Reset to defaults'}
-              </button>
-            </>
-          }
         >
           <p>Every role gets the permissions a new organization starts with. {dirty ? 'Your unsaved changes are lost. ' : ''}This applies to each member’s next request.</p>
-        </Dialog>
+        </ConfirmDialog>
       )}
     </Page>
   );

@@ -3,10 +3,12 @@ import { useState } from 'react';
 import type { Invitation, IssuedInvitation } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { useMutation, useQuery } from '../../query/use-query';
+import { LoadError } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { mayHandleInvitation, roleName, type Viewer } from './offers';
-import { day, LoadError, reason } from './team-common';
+import { Day } from '../../ui/when';
+import { errorWords } from '../../ui/error-words';
 
 export function Invitations({ viewer, onIssued, onRefused }: { viewer: Viewer; onIssued: (i: IssuedInvitation) => void; onRefused: (message: string) => void }) {
   const api = useTeamApi();
@@ -24,14 +26,14 @@ export function Invitations({ viewer, onIssued, onRefused }: { viewer: Viewer; o
         toast.success(`Invitation for ${i.email} revoked`);
       }
     } catch (error) {
-      onRefused(`Could not ${what} the invitation for ${i.email}. ${reason(error)}`);
+      onRefused(`Could not ${what} the invitation for ${i.email}. ${errorWords(error)}`);
     } finally {
       setBusy(null);
     }
   }
 
   let body;
-  if (query.status === 'error' && !query.data) body = <LoadError what="the invitations" error={query.error} retry={() => void query.refetch().catch(() => undefined)} />;
+  if (query.status === 'error' && !query.data) body = <LoadError what="the invitations" error={query.error} explained busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />;
   else if (!query.data) body = <Spinner label="Loading invitations…" showLabel />;
   else if (query.data.length === 0) body = <p className="muted admin-empty">No pending invitations.</p>;
   else {
@@ -57,7 +59,7 @@ export function Invitations({ viewer, onIssued, onRefused }: { viewer: Viewer; o
                 <td data-label="Role">{roleName(i.role)}</td>
                 <td data-label="Invited by">{i.invited_by?.name ?? '—'}</td>
                 <td className="team-date" data-label="Expires">
-                  <time dateTime={i.expires_at}>{day(i.expires_at)}</time>
+                  <Day at={i.expires_at} />
                 </td>
                 <td className="team-actions">
                   {mayHandleInvitation(i.role, viewer) && (

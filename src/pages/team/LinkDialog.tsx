@@ -2,6 +2,7 @@
 import { useRef, useState } from 'react';
 import { INVITATION_LIFETIME_DAYS, type IssuedInvitation } from '../../../contract/team';
 import { Dialog } from '../../ui/dialog';
+import { dayText } from '../../ui/when';
 
 export const MSG_COPIED = 'Link copied';
 export const MSG_COPY_BY_HAND = 'The link is selected: press Ctrl+C (⌘C on a Mac) to copy it';
@@ -24,9 +25,6 @@ export async function copyText(text: string, input: HTMLInputElement | null): Pr
   }
 }
 
-// Its own copy of the page's date (team-common.tsx): a module shared with the page would be one more file.
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-
 /** D28: the link, shown once (made or renewed), with Copy. */
 export default function LinkDialog({ issued, title, onClose }: { issued: IssuedInvitation; title: string; onClose: () => void }) {
   const input = useRef<HTMLInputElement>(null);
@@ -44,7 +42,7 @@ export default function LinkDialog({ issued, title, onClose }: { issued: IssuedI
     >
       <p>
         Send this link to <strong>{issued.email}</strong> to join as {issued.role}. It is shown only this once and works until{' '}
-        {day(issued.expires_at)} ({INVITATION_LIFETIME_DAYS} days).
+        {dayText(issued.expires_at)} ({INVITATION_LIFETIME_DAYS} days).
       </p>
       <div className="invite-link">
         <label htmlFor="invite-link-url">Invitation link</label>

@@ -8,7 +8,8 @@ import { useTeamApi } from '../../api/team';
 import { useMutation } from '../../query/use-query';
 import { toast } from '../../ui/toast';
 import { assignableRoles, isSelf, mayChangeRole, mayRemove, ownerCount, roleName, whyNotOffered, type Viewer } from './offers';
-import { day, reason } from './team-common';
+import { Day } from '../../ui/when';
+import { errorWords } from '../../ui/error-words';
 
 export const MSG_ROLE_CHANGED = 'Role changed';
 
@@ -55,7 +56,7 @@ export function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
       toast.success(`${MSG_ROLE_CHANGED}: ${m.name} is now ${role === 'admin' || role === 'owner' ? 'an' : 'a'} ${role}`);
     } catch (error) {
       setChosen(null);
-      onRefused(`Could not change ${m.name}’s role. ${reason(error)}`);
+      onRefused(`Could not change ${m.name}’s role. ${errorWords(error)}`);
     } finally {
       setSaving(null);
     }
@@ -115,7 +116,7 @@ export function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
                   )}
                 </td>
                 <td className="team-date" data-label="Joined">
-                  <time dateTime={m.joined_at}>{day(m.joined_at)}</time>
+                  <Day at={m.joined_at} />
                 </td>
                 {manage && (
                   <td className="team-actions">

@@ -1,13 +1,14 @@
 // D28: Remove asks first (the team page's Remove buttons); a refusal is shown in the dialog in words.
+// Loaded the first time it is asked, apart from the page (TeamPage.tsx).
 import { useState } from 'react';
 import type { Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { useMutation } from '../../query/use-query';
-import { Dialog } from '../../ui/dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { errorWords } from '../../ui/error-words';
 import { toast } from '../../ui/toast';
-import { reason } from './team-common';
 
-export function RemoveDialog({ member, orgName, onCancel, onRemoved }: { member: Member; orgName: string; onCancel: () => void; onRemoved: () => void }) {
+export default function RemoveDialog({ member, orgName, onCancel, onRemoved }: { member: Member; orgName: string; onCancel: () => void; onRemoved: () => void }) {
   const api = useTeamApi();
   const remove = useMutation(api.removeMember);
   const [error, setError] = useState<string | null>(null);
@@ -18,33 +19,15 @@ export function RemoveDialog({ member, orgName, onCancel, onRemoved }: { member:
       toast.success(`${member.name} was removed from the team`);
       onRemoved();
     } catch (e) {
-      setError(reason(e));
+      setError(errorWords(e));
     }
   }
   const busy = remove.status === 'pending';
   return (
-    <Dialog
-      title={`Remove ${member.name}?`}
-      onCancel={onCancel}
-      actions={
-        <>
-          <button type="button" className="btn" onClick={onCancel} data-autofocus>
-            Cancel
-          </button>
-          <button type="button" className="btn btn-danger" onClick={() => void confirm()} disabled={busy} aria-busy={busy || undefined}>
-            {busy ? 'Removing…' : 'Remove'}
-          </button>
-        </>
-      }
-    >
+    <ConfirmDialog title={`Remove ${member.name}?`} confirm="Remove" busyLabel="Removing…" busy={busy} error={error} onConfirm={() => void confirm()} onCancel={onCancel}>
       <p>
         {member.name} ({member.email}) will lose access to {orgName} at their next request. You can invite them again later.
       </p>
-      {error && (
-        <p className="admin-alert" role="alert">
-          {error}
-        </p>
-      )}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

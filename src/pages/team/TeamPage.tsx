@@ -9,15 +9,13 @@ import type { IssuedInvitation, Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { useQuery } from '../../query/use-query';
 import { useCan, useSession } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { InviteDialog } from './InviteDialogs';
 import { Invitations } from './Invitations';
 import { MembersTable } from './MembersTable';
 import { assignableRoles, type Viewer } from './offers';
-import { RemoveDialog } from './RemoveDialog';
-import { LoadError } from './team-common';
 
 export { MSG_ROLE_CHANGED } from './MembersTable';
 export const MSG_INVITATION_CREATED = 'Invitation created';
@@ -27,6 +25,8 @@ export const MSG_INVITATION_RENEWED = 'Invitation renewed';
 // and opening 'Invite member' starts loading it beside the request.
 const loadLink = () => import('./LinkDialog');
 const LinkDialog = lazy(loadLink);
+// Remove's question loads the first time it is asked (RemoveDialog.tsx).
+const RemoveDialog = lazy(() => import('./RemoveDialog'));
 
 type Open = { kind: 'invite' } | { kind: 'link'; issued: IssuedInvitation; renewed: boolean } | { kind: 'remove'; member: Member } | null;
 
@@ -61,7 +61,7 @@ export default function TeamPage() {
   };
 
   let body;
-  if (members.status === 'error' && !members.data) body = <LoadError what="the team" error={members.error} retry={() => void members.refetch().catch(() => undefined)} />;
+  if (members.status === 'error' && !members.data) body = <LoadError what="the team" error={members.error} explained busy={members.fetching} onRetry={() => void members.refetch().catch(() => undefined)} />;
   else if (!members.data) body = <Spinner label="Loading the team…" showLabel />;
   else {
     body = (
@@ -110,15 +110,17 @@ export default function TeamPage() {
         </Suspense>
       )}
       {open?.kind === 'remove' && (
-        <RemoveDialog
-          member={open.member}
-          orgName={session.currentOrg?.name ?? 'this organization'}
-          onCancel={close}
-          onRemoved={() => {
-            removed.current = true;
-            close();
-          }}
-        />
+        <Suspense fallback={null}>
+          <RemoveDialog
+            member={open.member}
+            orgName={session.currentOrg?.name ?? 'this organization'}
+            onCancel={close}
+            onRemoved={() => {
+              removed.current = true;
+              close();
+            }}
+          />
+        </Suspense>
       )}
     </Page>
   );

@@ -6,16 +6,6 @@ import { Link } from '../../../router/Link';
 import { PhoneLink } from '../PhoneLink';
 import { When } from '../../../ui/when';
 
-const STATUS_WORDS = { lead: 'Lead', active: 'Active', inactive: 'Inactive' } as const;
-
-export function StatusBadge({ status }: { status: Customer['status'] }) {
-  return (
-    <span className="status" data-status={status}>
-      {STATUS_WORDS[status]}
-    </span>
-  );
-}
-
 /** The address lines that are filled in: street; city, region and postal code; country. */
 export function addressLines(c: Customer): string[] {
   const place = [c.city, [c.region, c.postal_code].filter(Boolean).join(' ')].filter(Boolean).join(', ');

@@ -8,20 +8,20 @@ import { useMutation, useQueryCache } from '../../../query/use-query';
 import { isHttpError } from '../../../http/errors';
 import { Link } from '../../../router/Link';
 import { navigate } from '../../../router/location';
+import { customerHref, PAGES } from '../../../router/paths';
 import { dismissToast, toast } from '../../../ui/toast';
-import { failureMessage } from './failure';
+import { failedWords } from '../../../ui/failed-words';
 
 // The question's dialog loads the first time it is asked (Confirm.tsx).
 const Confirm = lazy(() => import('./Confirm'));
 
 /** D25: how long a deleted customer can be restored, as the dialog tells it. */
 export const RESTORE_DAYS = 30;
-export const LIST_PATH = '/customers';
 
 /** D25: "{name} restored", the name a link; the same words wherever the restore was done. */
 const restoredMessage = (customer: Pick<Customer, 'id' | 'name'>) => (
   <>
-    <Link to={`/customers/${customer.id}`}>{customer.name}</Link> restored
+    <Link to={customerHref(customer.id)}>{customer.name}</Link> restored
   </>
 );
 
@@ -44,7 +44,7 @@ export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: P
     } catch (error) {
       // A 404 here means the customer is not deleted any more: restored meanwhile (another tab, another
       // person; housekeeping takes 30 days), which is what Undo asked for.
-      if (!isHttpError(error, 404)) return void toast.error(failureMessage(error, `restore ${customer.name}`));
+      if (!isHttpError(error, 404)) return void toast.error(failedWords(error, `restore ${customer.name}`));
     }
     for (const key of api.restore.invalidates) cache.invalidate(key);
     toast.success(restoredMessage(customer));
@@ -81,16 +81,16 @@ export function DeleteCustomer({ customer }: { customer: Customer }) {
       await remove.mutate(customer.id);
     } catch (e) {
       busy.current = false;
-      setError(failureMessage(e, `delete ${customer.name}`));
+      setError(failedWords(e, `delete ${customer.name}`));
       return;
     }
-    navigate(LIST_PATH);
+    navigate(PAGES.customers);
     showDeletedToast(customer, api, cache);
   };
 
   return (
     <>
-      <button type="button" className="btn btn-delete" onClick={() => setOpen(true)}>
+      <button type="button" className="btn btn-danger" onClick={() => setOpen(true)}>
         Delete
       </button>
       {open && (

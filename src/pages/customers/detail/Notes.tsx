@@ -11,7 +11,8 @@ import { useMutation } from '../../../query/use-query';
 import { useCan } from '../../../session/use-session';
 import { toast } from '../../../ui/toast';
 import { When } from '../../../ui/when';
-import { failureMessage, Problem } from './failure';
+import { failedWords } from '../../../ui/failed-words';
+import { Problem } from './failure';
 
 // The question's dialog loads the first time it is asked (Confirm.tsx).
 const Confirm = lazy(() => import('./Confirm'));
@@ -85,7 +86,7 @@ export function NoteComposer({ customerId, onRefused }: { customerId: number; on
       toast.success('Note added');
     } catch (err) {
       if (isPermissionDenied(err)) onRefused?.();
-      setError(isPermissionDenied(err) ? draft.lost('add notes') : failureMessage(err, 'add the note'));
+      setError(isPermissionDenied(err) ? draft.lost('add notes') : failedWords(err, 'add the note'));
     }
     busy.current = false;
   };
@@ -132,7 +133,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
       toast.success('Note saved');
       stopEditing();
     } catch (err) {
-      setError(failureMessage(err, 'save the note'));
+      setError(failedWords(err, 'save the note'));
     }
   };
   const closeConfirm = () => (setConfirming(false), setError(null));
@@ -143,7 +144,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
       toast.success('Note deleted');
       requestAnimationFrame(onDeleted); // after the dialog has handed the focus back
     } catch (err) {
-      setError(failureMessage(err, 'delete the note'));
+      setError(failedWords(err, 'delete the note'));
     }
   };
 
@@ -167,7 +168,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
               <button ref={editButton} type="button" className="link-btn" onClick={() => (setDraft(note.body), setError(null))}>
                 Edit note
               </button>
-              <button type="button" className="link-btn link-btn-delete" onClick={() => (setConfirming(true), setError(null))}>
+              <button type="button" className="link-btn btn-danger" onClick={() => (setConfirming(true), setError(null))}>
                 Delete note
               </button>
             </div>

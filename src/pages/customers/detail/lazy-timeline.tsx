@@ -1,12 +1,13 @@
 // D24: the notes-and-history section is below the record and not needed for the first paint, so its
-// code (the timeline, the notes, the audit words) loads apart from the page's (issue 21: each page ≤ 10 KB
+// code (the timeline, the notes, the audit words) is a chunk of its own (each page ≤ 10 KB
 // gzip). Its import starts when the page's module loads, alongside the page's own data call, so no
 // request waits for another; by the time the customer is shown it is usually here and renders at once.
 // Until then the section shows its heading and the timeline's own loading words; if the code cannot
 // load, the section says so with Retry (the rest of the page works on).
 import { useEffect, useState } from 'react';
+import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
-import { MSG_TIMELINE_FAILED, TimelineSection } from './timeline-section';
+import { TimelineSection } from './timeline-section';
 
 type Module = typeof import('./Timeline');
 
@@ -41,12 +42,7 @@ export function LazyTimeline({ customerId }: { customerId: number }) {
   return (
     <TimelineSection>
       {failed ? (
-        <p className="write-error" role="alert">
-          {MSG_TIMELINE_FAILED}{' '}
-          <button type="button" className="link-btn" onClick={() => setFailed(false)}>
-            Retry
-          </button>
-        </p>
+        <LoadError inline what="the timeline" error={null} onRetry={() => setFailed(false)} />
       ) : (
         <Spinner label="Loading the timeline…" />
       )}

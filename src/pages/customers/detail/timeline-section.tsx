@@ -2,8 +2,6 @@
 // stand-in while the timeline's code loads (lazy-timeline.tsx): the same region, heading and words.
 import type { ReactNode, Ref } from 'react';
 
-export const MSG_TIMELINE_FAILED = 'Could not load the timeline.';
-
 export function TimelineSection({ heading, children }: { heading?: Ref<HTMLHeadingElement>; children: ReactNode }) {
   return (
     <section className="card timeline-card" aria-labelledby="timeline-title">

@@ -4,8 +4,7 @@
 // the first time it is needed.
 import { useEffect, useRef } from 'react';
 import type { Customer, CustomerInput, CustomerInputField } from '../../../../contract/customers';
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+import { absoluteTime } from '../../../ui/when';
 
 export const CONFLICT_TITLE = 'Someone else changed this customer';
 
@@ -37,14 +36,14 @@ export function ConflictPanel({ fieldLabels, statusLabels, current, base, mine, 
   const panel = useRef<HTMLElement>(null);
   useEffect(() => panel.current?.focus(), []); // D15: the person is taken to the choice to make
   const who = current.updated_by?.name ?? 'Someone';
-  const at = Date.parse(current.updated_at);
+  const at = absoluteTime(current.updated_at);
   const fields = (Object.keys(fieldLabels) as CustomerInputField[]).filter((f) => text(statusLabels, f, current[f]) !== text(statusLabels, f, base[f]));
   return (
     <section ref={panel} className="card cf-conflict" aria-labelledby="cf-conflict-title" tabIndex={-1}>
       <div role="alert">
         <h2 id="cf-conflict-title">{CONFLICT_TITLE}</h2>
         <p>
-          {who} saved changes{Number.isNaN(at) ? '' : ` on ${dateTime.format(at)}`}, after you opened this form. Everything you typed is
+          {who} saved changes{at && ` on ${at}`}, after you opened this form. Everything you typed is
           still here.
         </p>
       </div>

@@ -5,6 +5,7 @@ import { Fragment, useEffect, useState } from 'react';
 import { useCustomersApi, type DuplicateQuery } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';
 import { Link } from '../../../router/Link';
+import { customerHref } from '../../../router/paths';
 import { duplicateQuery } from './values';
 
 /** D23: the look-up waits for this pause in typing. */
@@ -44,7 +45,7 @@ export function DuplicateWarning({ email, phone, exclude, enabled }: DuplicateWa
           {matches.map((m, i) => (
             <Fragment key={m.id}>
               {i > 0 && ', '}
-              <Link to={`/customers/${m.id}`}>{m.name}</Link> ({MATCH_WORDS[m.match]})
+              <Link to={customerHref(m.id)}>{m.name}</Link> ({MATCH_WORDS[m.match]})
             </Fragment>
           ))}
         </p>

@@ -2,7 +2,8 @@
 // (ConflictPanel.tsx); an edit's save starts loading it beside the request that may meet a conflict.
 import { lazy, Suspense } from 'react';
 import type { ConflictPanelProps } from './ConflictPanel';
-import { FIELD_LABELS, STATUS_LABELS } from './values';
+import { CUSTOMER_STATUS_LABELS } from '../../../../contract/customers';
+import { FIELD_LABELS } from './values';
 
 const load = () => import('./ConflictPanel');
 const Panel = lazy(() => load().then((m) => ({ default: m.ConflictPanel })));
@@ -13,7 +14,7 @@ export const preloadConflict = () => void load().catch(() => undefined);
 export function Conflict(props: Omit<ConflictPanelProps, 'fieldLabels' | 'statusLabels'>) {
   return (
     <Suspense fallback={null}>
-      <Panel fieldLabels={FIELD_LABELS} statusLabels={STATUS_LABELS} {...props} />
+      <Panel fieldLabels={FIELD_LABELS} statusLabels={CUSTOMER_STATUS_LABELS} {...props} />
     </Suspense>
   );
 }

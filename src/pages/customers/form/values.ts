@@ -24,7 +24,6 @@ export const FIELD_LABELS: Record<CustomerInputField, string> = {
   tags: 'Tags',
 };
 
-export const STATUS_LABELS: Record<CustomerStatus, string> = { lead: 'Lead', active: 'Active', inactive: 'Inactive' };
 
 /** What the form holds: every D22 field as typed (text as strings, tags as a list). */
 export type CustomerValues = { [K in CustomerTextField]: string } & { status: CustomerStatus; tags: readonly string[] };

@@ -3,6 +3,7 @@
 // before → after. The problems come right after the line number, so they are never scrolled out of view.
 import type { CustomerInputField, ImportDuplicateMode, ImportPreviewRow } from '../../../../contract/customers';
 import { Link } from '../../../router/Link';
+import { customerHref } from '../../../router/paths';
 
 /** Rows without problems shown at most; every row with an error or a duplicate is always shown. */
 export const PREVIEW_CLEAN_ROWS = 100;
@@ -55,7 +56,7 @@ function Problems({ row, mode }: { row: ImportPreviewRow; mode: ImportDuplicateM
       ))}
       {row.duplicate && (
         <li className="import-duplicate">
-          Email already belongs to <Link to={`/customers/${row.duplicate.id}`}>{row.duplicate.name}</Link>
+          Email already belongs to <Link to={customerHref(row.duplicate.id)}>{row.duplicate.name}</Link>
           {!row.errors.length && duplicateFate(row, mode)}
           {!row.errors.length && mode === 'update' && <Changes changes={row.changes} />}
         </li>

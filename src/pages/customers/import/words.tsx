@@ -1,11 +1,12 @@
 // D27 D43 D44: the import's words: the summary line, how the file was read, and the customers someone
 // changed after the preview (left as they were).
-import type { ImportDelimiter, ImportEncoding, ImportPreview, ImportResult, PersonRef } from '../../../../contract/customers';
+import type { ImportDelimiter, ImportEncoding, ImportPreview, PersonRef } from '../../../../contract/customers';
+import { importSummary } from '../../../../contract/import-summary';
 import { Link } from '../../../router/Link';
+import { customerHref } from '../../../router/paths';
 
 /** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date). */
-export const resultText = (r: ImportResult): string =>
-  `${r.created} created, ${r.updated} updated, ${r.skipped} skipped${r.unchanged ? `, ${r.unchanged} already up to date` : ''}`;
+export const resultText = importSummary;
 
 /** D43: how the file was read, in words. */
 const ENCODINGS: Record<ImportEncoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16', 'utf-16be': 'UTF-16', 'windows-1252': 'Windows-1252 (Excel on Windows)' };
@@ -25,7 +26,7 @@ export function ChangedSincePreview({ customers }: { customers: readonly PersonR
       <ul>
         {customers.map((c) => (
           <li key={c.id}>
-            <Link to={`/customers/${c.id}`}>{c.name}</Link>
+            <Link to={customerHref(c.id)}>{c.name}</Link>
           </li>
         ))}
       </ul>

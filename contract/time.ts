@@ -1,0 +1,6 @@
+// Time units in milliseconds, written once for the app, the server and the tests.
+
+export const SECOND_MS = 1000;
+export const MINUTE_MS = 60 * SECOND_MS;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;

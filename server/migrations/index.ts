@@ -1,0 +1,60 @@
+// Versioned schema, applied at start in order, each in its own transaction; one file per version. Never
+// edit a released migration: add the next version. An advisory lock lets several instances start on one PostgreSQL.
+import type { Db, Queryable } from '../db';
+import { num } from '../db';
+import { migration001 } from './001-users-sessions-customers';
+import { migration002 } from './002-roles-permissions';
+import { migration003 } from './003-customers-list-order';
+import { migration004 } from './004-org-permissions-customers-audit';
+import { migration005 } from './005-customer-notes';
+import { migration006 } from './006-invitations';
+import { migration007 } from './007-customer-counts-in-key-order';
+import { migration008 } from './008-search-as-people-write';
+import type { Migration } from './migration';
+
+export type { Migration } from './migration';
+
+/** Arbitrary constant shared by every instance: the key of the start-up advisory lock. */
+export const SCHEMA_LOCK_KEY = 72_410_001;
+
+export const MIGRATIONS: readonly Migration[] = [
+  migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008,
+];
+
+export class SchemaTooNewError extends Error {
+  override name = 'SchemaTooNewError';
+}
+
+async function currentVersion(q: Queryable): Promise<number> {
+  const rows = await q.query<{ v: unknown }>('select coalesce(max(version), 0) as v from schema_migrations');
+  return num(rows[0]?.v ?? 0);
+}
+
+/** Applies pending migrations; returns the versions applied. Safe to run from several instances at once. */
+export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  // Under the lock too: two sessions running CREATE TABLE IF NOT EXISTS at once can still collide.
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+    await tx.query(`create table if not exists schema_migrations (
+      version integer primary key,
+      name text not null,
+      applied_at timestamptz not null default now())`);
+  });
+  const latest = migrations.at(-1)?.version ?? 0;
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const done = await db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+      const version = await currentVersion(tx);
+      if (version > latest) {
+        throw new SchemaTooNewError(`the database schema is version ${version}, newer than this server knows (${latest}); upgrade the server`);
+      }
+      if (version >= m.version) return false;
+      for (const statement of m.statements) await tx.query(statement);
+      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [m.version, m.name]);
+      return true;
+    }, { statementTimeoutMs: 0 }); // D34: an index over a large table may take longer than an ordinary call
+    if (done) applied.push(m.version);
+  }
+  return applied;
+}

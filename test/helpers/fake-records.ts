@@ -1,0 +1,78 @@
+// Add and Edit Customer's endpoints as the fake API answers them (FakeApi.records): create, the record by
+// id with D31's version check, and D23's duplicate check, on two customers (Ann and Ben).
+import { phoneDigits, type Customer, type CustomerInput } from '../../contract/customers';
+import type { FakeApi } from './fake-api';
+import { json, type Call } from './fake-http';
+
+export const OLIVE = { id: 1, name: 'Olive' };
+export const GRACE = { id: 2, name: 'Grace' };
+export const ANN: Customer = {
+  id: 7, name: 'Ann Patel', company: 'Patel Bakery', email: 'ann@example.com', phone: '(503) 555-0100',
+  address_line: '1 Main St', city: 'Portland', region: 'OR', postal_code: '97201', country: 'US',
+  status: 'active', tags: ['vip'],
+  created_at: '2025-01-02T10:00:00Z', created_by: OLIVE, updated_at: '2025-01-03T10:00:00Z', updated_by: OLIVE, version: 3,
+};
+export const BEN: Customer = { ...ANN, id: 8, name: 'Ben Okafor', company: null, email: 'ben@example.com', phone: '503.555.0199', tags: [], version: 1 };
+export const MISSING_ID = 999;
+
+/** The customer record's endpoints as the server answers them (D22 D23 D31), with answers to give first. */
+export class FakeRecords {
+  rows = new Map<number, Customer>([ANN, BEN].map((c) => [c.id, structuredClone(c)]));
+  /** Answers given before the normal ones, in order. */
+  next: Response[] = [];
+  /** An answer to every call of a method, in place of the normal one (a refusal, e.g. D41's 403). */
+  byMethod = new Map<string, () => Response>();
+  nextId = 50;
+
+  constructor(readonly api: FakeApi) {
+    api.routes.set('/v1/customers/', (call) => this.answer(call, () => this.create(call.body as CustomerInput)));
+    api.routes.set('/v1/customers/duplicates/', (call) => this.answer(call, () => this.duplicates(new URLSearchParams(call.search))));
+    for (const id of [ANN.id, BEN.id, MISSING_ID]) api.routes.set(`/v1/customers/${id}/`, (call) => this.answer(call, () => this.record(call, id)));
+  }
+
+  private answer(call: Call, normal: () => Response): Response {
+    return this.next.shift() ?? this.byMethod.get(call.method)?.() ?? normal();
+  }
+
+  private taken(email: string | null, except: number) {
+    return [...this.rows.values()].find((c) => email && c.email === email && c.id !== except);
+  }
+
+  private create(input: CustomerInput): Response {
+    const holder = this.taken(input.email, 0);
+    if (holder) return json(409, { detail: `${holder.name} already has this email`, code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
+    const c: Customer = { ...input, id: this.nextId++, created_at: '2025-02-01T00:00:00Z', created_by: OLIVE, updated_at: '2025-02-01T00:00:00Z', updated_by: OLIVE, version: 1 };
+    this.rows.set(c.id, c);
+    return json(201, c);
+  }
+
+  private record(call: Call, id: number): Response {
+    const c = this.rows.get(id);
+    if (!c) return json(404, { detail: 'Not found.', code: 'not_found' });
+    if (call.method === 'GET') return json(200, c);
+    const { version, ...patch } = call.body as Partial<CustomerInput> & { version: number };
+    if (version !== c.version) return json(409, { detail: `${c.updated_by?.name} changed this customer since you opened it`, code: 'conflict', current: c });
+    const holder = this.taken(patch.email ?? null, id);
+    if (holder) return json(409, { detail: 'taken', code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
+    const after = { ...c, ...patch, version: c.version + 1, updated_by: OLIVE };
+    this.rows.set(id, after);
+    return json(200, after);
+  }
+
+  private duplicates(q: URLSearchParams): Response {
+    const email = q.get('email');
+    const digits = phoneDigits(q.get('phone') ?? '');
+    const exclude = Number(q.get('exclude') ?? 0);
+    const results = [...this.rows.values()]
+      .filter((c) => c.id !== exclude && ((email && c.email === email) || (digits && phoneDigits(c.phone ?? '') === digits)))
+      .map((c) => ({ id: c.id, name: c.name, email: c.email, phone: c.phone, match: email && c.email === email ? 'email' : 'phone' }));
+    return json(200, { results });
+  }
+
+  /** Someone else saves the customer (D31). */
+  changeBehind(id: number, patch: Partial<Customer>): Customer {
+    const c = { ...this.rows.get(id)!, ...patch, version: this.rows.get(id)!.version + 1, updated_by: GRACE, updated_at: '2025-03-04T14:05:00Z' };
+    this.rows.set(id, c);
+    return c;
+  }
+}

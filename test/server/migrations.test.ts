@@ -1,0 +1,61 @@
+// D10 D29: the default matrix has one definition, contract/permissions.ts. Migrations wrote it into the
+// database (migration 2's frozen copy, then migration 4's additions), where a new organization copies it
+// from; this checks that history still adds up to the contract's matrix, on both databases. A change to
+// the contract's defaults fails here until a migration brings the database along.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_ROLE_PERMISSIONS, ROLES } from '../../contract/permissions';
+import { openDb, type Db } from '../../server/db';
+import { migrate, MIGRATIONS } from '../../server/migrations';
+import { describePostgres } from './backends';
+import { migratedDataDir, removeDir } from './helpers';
+
+const byRole = (rows: { role: string; permission: string }[]) =>
+  Object.fromEntries(ROLES.map((role) => [role, rows.filter((r) => r.role === role).map((r) => r.permission).sort()]));
+const CONTRACT = Object.fromEntries(ROLES.map((role) => [role, [...DEFAULT_ROLE_PERMISSIONS[role]].sort()]));
+
+function defaultsAddUp(db: () => Db) {
+  test('D10 the migrations leave the contract\'s default matrix, role by role, and its roles', async () => {
+    const roles = await db().query<{ name: string }>('select name from roles order by name');
+    expect(roles.map((r) => r.name)).toEqual([...ROLES].sort());
+    expect(byRole(await db().query('select role, permission from default_role_permissions'))).toEqual(CONTRACT);
+  });
+
+  test('D29 a new organization starts with exactly the contract\'s default matrix', async () => {
+    const [org] = await db().query<{ id: number }>("insert into organizations (name) values ('Fresh Org') returning id");
+    const rows = await db().query<{ role: string; permission: string }>('select role, permission from role_permissions where org_id = $1', [org!.id]);
+    expect(byRole(rows)).toEqual(CONTRACT);
+  });
+}
+
+describe('migrations (PGlite)', () => {
+  let dataDir = '';
+  let db: Db | null = null;
+  beforeAll(async () => {
+    dataDir = await migratedDataDir('pglite-migrations');
+    db = await openDb({ databaseUrl: null, dataDir });
+  });
+  afterAll(async () => {
+    await db?.close();
+    if (dataDir) removeDir(dataDir);
+  });
+  defaultsAddUp(() => db!);
+});
+
+describePostgres('migrations (PostgreSQL)', (databaseUrl) => {
+  let db: Db | null = null;
+  beforeAll(async () => {
+    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
+    await migrate(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  defaultsAddUp(() => db!);
+});
+
+test('one file per migration, named by its version, in order', () => {
+  const files = readdirSync(path.join(import.meta.dirname, '../../server/migrations')).filter((f) => /^\d{3}-/.test(f)).sort();
+  expect(files.map((f) => Number(f.slice(0, 3)))).toEqual(MIGRATIONS.map((m) => m.version));
+});

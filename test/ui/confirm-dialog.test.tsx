@@ -1,0 +1,48 @@
+// D15 D25 D28: the one confirm dialog: Cancel first, Escape cancels, busy keeps the focus, a refusal in words.
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import './no-console';
+import { ConfirmDialog } from '../../src/ui/confirm-dialog';
+
+const show = (props: Partial<Parameters<typeof ConfirmDialog>[0]> = {}) => {
+  const onConfirm = vi.fn();
+  const onCancel = vi.fn();
+  render(
+    <ConfirmDialog title="Delete this note?" confirm="Delete note" busyLabel="Deleting…" onConfirm={onConfirm} onCancel={onCancel} {...props}>
+      <p>It cannot be undone.</p>
+    </ConfirmDialog>,
+  );
+  return { onConfirm, onCancel, dialog: screen.getByRole('dialog', { name: 'Delete this note?' }) };
+};
+
+describe('ConfirmDialog', () => {
+  it('D15 Cancel has the focus first, so Enter never confirms by accident; Escape cancels', () => {
+    const { onCancel, onConfirm, dialog } = show();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.keyDown(document, { key: 'Escape' });
+    expect(onCancel).toHaveBeenCalledTimes(1);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete note' }));
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+  });
+
+  it('D25 the confirming button wears the one danger style; a weighty change that removes nothing, the primary', () => {
+    const { dialog } = show();
+    expect(within(dialog).getByRole('button', { name: 'Delete note' }).className).toBe('btn btn-danger');
+  });
+
+  it('D15 busy: the button says so, keeps the focus (aria-disabled) and a second press does nothing', () => {
+    const { onConfirm, dialog } = show({ busy: true });
+    const button = within(dialog).getByRole('button', { name: 'Deleting…' });
+    expect(button.hasAttribute('disabled')).toBe(false);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(button);
+    expect(onConfirm).not.toHaveBeenCalled();
+  });
+
+  it('a refusal is said inside the dialog, announced', () => {
+    const { dialog } = show({ error: 'Could not delete the note: it no longer exists.', tone: 'primary', cancel: 'Keep it' });
+    expect(within(dialog).getByRole('alert').textContent).toBe('Could not delete the note: it no longer exists.');
+    expect(within(dialog).getByRole('button', { name: 'Delete note' }).className).toBe('btn btn-primary');
+    expect(within(dialog).getByRole('button', { name: 'Keep it' })).toBeTruthy();
+  });
+});
