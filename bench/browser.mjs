@@ -126,7 +126,12 @@ function reportFlow(verdicts, what, flow, runs) {
   const most = (k) => Math.max(...runs.map((r) => r[k].length));
   const ms = median(runs.map((r) => r.ms));
   verdicts.figure(`${what}, mobile profile`, fmt(ms), `≤ ${FLOW_BUDGET_MS} ms (median of ${runs.length})`, ms <= FLOW_BUDGET_MS);
-  verdicts.figure(`${what}: API calls`, `${runs[0].calls.length}`, `${EXPECTED[flow].length}, as the spec requires`, runs.every((r) => sameList(r.calls, EXPECTED[flow])));
+  verdicts.figure(
+    `${what}: API calls`,
+    `${runs[0].calls.length}`,
+    `${EXPECTED[flow].length}, as the spec requires`,
+    runs.every((r) => sameList(r.calls, EXPECTED[flow])),
+  );
   verdicts.figure(`${what}: scripts requested after the data call's answer`, `${most('afterData')}`, '0', most('afterData') === 0);
   const late = most('afterFirstCall');
   verdicts.figure(`${what}: scripts requested after the first API answer`, `${late}`, flow === 'reload' ? '0' : 'none set', flow === 'reload' ? late === 0 : null);
@@ -166,7 +171,13 @@ export async function main() {
 
       const runs = [];
       for (let i = 0; i < FLOW_RUNS; i++) runs.push(await flows(browser, server.url));
-      for (const [flow, what] of FLOWS) reportFlow(verdicts, what, flow, runs.map((f) => f[flow]));
+      for (const [flow, what] of FLOWS)
+        reportFlow(
+          verdicts,
+          what,
+          flow,
+          runs.map((f) => f[flow]),
+        );
     } finally {
       await server.stop();
     }

@@ -18,6 +18,7 @@ export function lazyLoaded<M, P extends object = object>(load: () => Promise<M>,
     if (!loaded.has(load)) return keep(load).then((m) => ({ default: pick(m) }));
     const module = { default: pick(loaded.get(load) as M) };
     // A thenable that answers at once: React.lazy then has the component within this render.
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is what React.lazy reads
     return { then: (done: (m: typeof module) => void) => done(module) } as unknown as Promise<typeof module>;
   });
 }

@@ -18,7 +18,9 @@ const inSuspense = (Lazy: ComponentType) =>
 /** Lets every promise settled so far run its callbacks. */
 const settled = () => new Promise((r) => setTimeout(r, 0));
 
-afterEach(() => document.head.querySelectorAll('link[rel=modulepreload]').forEach((l) => l.remove()));
+afterEach(() => {
+  for (const l of document.head.querySelectorAll('link[rel=modulepreload]')) l.remove();
+});
 
 describe('preloaded screens render at once', () => {
   it('a screen whose code has loaded renders in the first render, with no fallback', async () => {
