@@ -83,6 +83,33 @@ export function appOptions({ dev = false, entryPoints, outdir, layout = true } =
   };
 }
 
+/** The page's element holding lazyImports (app/preload.ts reads it). */
+const LAZY_IMPORTS_ID = 'lazy-imports';
+
+/**
+ * For each file the page's own JS loads with import(): the files it imports in turn (all levels), less
+ * those the page has loaded. The browser finds them only once it has the file, a round trip per level;
+ * app/preload.ts asks for them beside it. Keyed by file name (as the import() in the code names it).
+ */
+function lazyImports(metafile, loaded, url) {
+  const map = {};
+  const closure = (file, seen) => {
+    for (const i of metafile.outputs[file].imports) {
+      if (i.kind !== 'import-statement' || seen.has(i.path) || loaded.includes(i.path)) continue;
+      seen.add(i.path);
+      closure(i.path, seen);
+    }
+    return seen;
+  };
+  for (const file of loaded) {
+    for (const i of metafile.outputs[file].imports) {
+      const files = i.kind === 'dynamic-import' ? [...closure(i.path, new Set())] : [];
+      if (files.length > 0) map[path.basename(i.path)] = files.map(url);
+    }
+  }
+  return map;
+}
+
 /** Writes dist/index.html from static/index.html with the theme script inlined and the hashed assets linked. */
 function writeHtml(metafile, dev) {
   const outputs = Object.entries(metafile.outputs);
@@ -105,6 +132,7 @@ function writeHtml(metafile, dev) {
   let tags = `<link rel="stylesheet" href="${url(css)}">\n`;
   for (const file of preload) tags += `<link rel="modulepreload" href="${url(file)}">\n`;
   tags += `<script type="module" src="${url(js)}"></script>`;
+  tags += `\n<script type="application/json" id="${LAZY_IMPORTS_ID}">${JSON.stringify(lazyImports(metafile, [js, ...preload], url))}</script>`;
   if (dev) tags += `\n<script type="module">new EventSource('/esbuild').addEventListener('change', () => location.reload())</script>`;
   const html = readFileSync(path.join(root, 'static/index.html'), 'utf8')
     .replace('/*THEME*/', () => theme)

@@ -13,11 +13,12 @@ import { OfflineBanner } from '../ui/offline-banner';
 import { SessionExpiredDialog } from '../ui/session-expired';
 import { Spinner } from '../ui/spinner';
 import { toast, Toaster } from '../ui/toast';
-import { preloadScreen } from './preload';
+import { loadShell, preloadScreen } from './preload';
+import { lazyLoaded } from './preloaded';
 import { screen, SHELL_ROUTES } from './routes';
 
 // Everything behind the login form comes from the lazy group (lazy.ts).
-const ShellScreen = lazy(() => import('./lazy').then((m) => ({ default: m.ShellScreen })));
+const ShellScreen = lazyLoaded(loadShell, (m) => m.ShellScreen);
 const SessionExpiredView = lazy(() => import('./lazy').then((m) => ({ default: m.SessionExpiredView })));
 const OrgPickerPage = lazy(screen('OrgPickerPage'));
 // D28: the public invitation page, outside the shell, signed in or not; a chunk of its own.

@@ -3,7 +3,34 @@
 // session (a reload), and when Log In is pressed. React's lazy loaders ask for the same modules later
 // and find them loaded or loading.
 import { findRoute } from '../router/match';
+import { keep } from './preloaded';
 import { SHELL_ROUTES } from './routes';
+
+/** The shell and the small screens (lazy.ts); App's lazy shell loads it with this very function (preloaded.ts). */
+export const loadShell = () => import('./lazy');
+
+/** The page's JSON of each lazily loaded file's imports (build.mjs, lazyImports). */
+const LAZY_IMPORTS_ID = 'lazy-imports';
+let imports: Record<string, string[] | undefined> | undefined;
+
+/**
+ * Starts `load` (an import() of one file) and, at once, every file that file imports, which the
+ * browser would find only once it had the file: one round trip instead of one per level. The build
+ * names the file inside `load`'s own code (`import("./Name-HASH.js")`); anything else preloads just it.
+ */
+function preload(load: () => Promise<unknown>): void {
+  imports ??= JSON.parse(document.getElementById(LAZY_IMPORTS_ID)?.textContent || '{}') as Record<string, string[]>;
+  const file = /import\("[^"]*?([^"/]+)"\)/.exec(String(load))?.[1];
+  // A file asked for twice is fetched once: the browser keeps one module per address.
+  for (const href of (file && imports[file]) || []) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = href;
+    document.head.append(link);
+  }
+  // A failure here is the real load's to show, when it happens again there.
+  void keep(load).catch(() => undefined);
+}
 
 /** Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page, nothing. */
 export function preloadScreen(path: string): void {
@@ -12,7 +39,6 @@ export function preloadScreen(path: string): void {
   const pathname = path.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1');
   const match = findRoute(SHELL_ROUTES, pathname === '/' || pathname === '' ? '/dashboard' : pathname);
   if (!match) return;
-  // A failure here is the real load's to show, when it happens again there.
-  void import('./lazy').catch(() => undefined);
-  void match.route.load().catch(() => undefined);
+  preload(loadShell);
+  preload(match.route.load);
 }

@@ -2,7 +2,7 @@
 // (useParams), D41's draft hook (drafts/context.ts) and its lazily loaded page (D40: a page whose code
 // cannot load leaves the shell standing). It is in the lazy group (lazy.ts), so none of it loads before
 // the login form.
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { DraftsContext } from '../drafts/context';
 import { useDraft } from '../drafts/use-draft';
 import type { Params } from '../router/match';
@@ -11,13 +11,14 @@ import { RequirePermission } from '../router/require-permission';
 import Shell from '../shell/Shell';
 import { Spinner } from '../ui/spinner';
 import { PageLoadBoundary, pageLoaded } from './page-load';
+import { lazyLoaded } from './preloaded';
 import type { ShellRoute } from './routes';
 
 /** One lazy component per route, made the first time the route is shown. */
 const pages = new Map<ShellRoute, LazyExoticComponent<ComponentType>>();
 function pageOf(route: ShellRoute): LazyExoticComponent<ComponentType> {
   let page = pages.get(route);
-  if (!page) pages.set(route, (page = lazy(() => route.load().then((m) => (pageLoaded(), m)))));
+  if (!page) pages.set(route, (page = lazyLoaded(route.load, (m) => (pageLoaded(), m.default))));
   return page;
 }
 

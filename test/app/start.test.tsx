@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const preloadScreen = vi.fn();
 const startTelemetry = vi.fn(async () => false);
-vi.mock('../../src/app/preload', () => ({ preloadScreen }));
+vi.mock('../../src/app/preload', async (original) => ({ ...(await original<object>()), preloadScreen }));
 vi.mock('../../src/telemetry', async (original) => ({ ...(await original<object>()), startTelemetry }));
 
 let idle: Array<() => void>;

@@ -1,6 +1,9 @@
 // The code of the next screen loads beside the session's calls, not after them (app/preload.ts;
 // docs/performance.md): each journey holds an auth call unanswered until the dashboard's chunk is asked
 // for. Without the preload the chunk is only asked for after the call's answer, so the hold runs out.
+// A reload asks for every file of the screen at once, not a file's imports only once it has the file
+// (build.mjs lazyImports): with the answers of those files held until the current-user call is
+// answered, no file may be asked for after that answer.
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { DEMO_PASSWORD, expectPath, signIn, skipReason, useBrowser } from './browser';
@@ -8,6 +11,7 @@ import { DEMO_PASSWORD, expectPath, signIn, skipReason, useBrowser } from './bro
 /** Long enough for a busy machine; without the preload the chunk never comes while the call is held. */
 const HOLD_MS = 15_000;
 const DASHBOARD_CHUNK = /\/assets\/chunks\/DashboardPage-[^/]+\.js$/;
+const ME = '/api/v1/auth/me/';
 
 /**
  * Holds the calls matching `url` until the dashboard's chunk is requested (or HOLD_MS passes), then lets
@@ -53,4 +57,54 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor({ timeout: HOLD_MS + 15_000 });
     expect(hold.heldUntilChunk()).toBe(true);
   });
+
+  // Each page's own data shown: its code and the shell's have all run.
+  const shown = {
+    '/dashboard': (page: Page) => page.getByRole('heading', { name: 'By status' }),
+    '/customers': (page: Page) => page.getByRole('table').getByRole('link').first(),
+  };
+  for (const [path, chunk] of [
+    ['/dashboard', 'DashboardPage'],
+    ['/customers', 'CustomersPage'],
+  ] as const) {
+    test(`a signed-in reload of ${path} asks for no script after the current-user call is answered, though each file's imports are found only in the file`, async () => {
+      const first = await browser.signedIn('solo@demo.test');
+      const { page } = await browser.open({ storageState: await first.page.context().storageState() });
+      const late = await scriptsAfterMe(page, new RegExp(`/assets/chunks/${chunk}-[^/]+\\.js$`));
+      await page.goto(path);
+      await shown[path](page).waitFor({ timeout: HOLD_MS + 15_000 });
+      expect(late()).toEqual([]);
+    });
+  }
 });
+
+/**
+ * The scripts `page` asks for after the current-user call is answered. Meanwhile the scripts loaded
+ * after the page's own (the lazily loaded ones) are held unanswered, so a file known only from another
+ * file's code cannot be asked for; the call itself is held until the page's chunk (`pageChunk`) is
+ * asked for (or HOLD_MS passes), so the preload has started before the answer.
+ */
+async function scriptsAfterMe(page: Page, pageChunk: RegExp) {
+  const html = await (await page.request.get('/login')).text();
+  const own = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
+  let meDone = false;
+  const late: string[] = [];
+  const answered = new Promise<void>((resolve) => {
+    page.on('requestfinished', (r) => {
+      if (new URL(r.url()).pathname === ME) resolve(void (meDone = true));
+    });
+  });
+  page.on('request', (r) => {
+    if (meDone && r.resourceType() === 'script') late.push(new URL(r.url()).pathname);
+  });
+  const chunk = page.waitForRequest((r) => pageChunk.test(new URL(r.url()).pathname), { timeout: HOLD_MS }).catch(() => null);
+  await page.route(`**${ME}`, async (route: Route) => {
+    await chunk;
+    await route.continue();
+  });
+  await page.route('**/assets/**/*.js', async (route: Route) => {
+    if (!own.has(new URL(route.request().url()).pathname)) await answered;
+    await route.continue();
+  });
+  return () => late;
+}

@@ -10,7 +10,7 @@ import { TIMELINE_PAGE_SIZE } from '../../src/pages/customers/detail/Timeline';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
-import { accessToken, FakeApi } from '../helpers/fake-api';
+import { FakeApi } from '../helpers/fake-api';
 import { audit, type FakeRecord, note, OLIVIA, SAM } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';

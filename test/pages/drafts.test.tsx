@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
-import type { Customer, CustomerInput } from '../../contract/customers';
+import type { Customer } from '../../contract/customers';
 import type { Permission } from '../../contract/permissions';
 import { DRAFT_DISCARD, DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
 import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
