@@ -14,7 +14,8 @@ import type { TokenResponse } from '../../session/types';
 import { useSession, useSessionActions } from '../../session/use-session';
 import { OrgAvatar } from '../../ui/org-avatar';
 import { Spinner } from '../../ui/spinner';
-import { failureText, inviteToken, MSG_GONE, MSG_UNKNOWN, outcomeOf, type Outcome } from './invitation';
+import { errorWords } from '../../ui/error-words';
+import { inviteToken, MSG_GONE, MSG_UNKNOWN, outcomeOf, type Outcome } from './invitation';
 import { SignUpForm, type SignUpValues } from './SignUpForm';
 
 export { inviteToken, MSG_GONE, MSG_UNKNOWN } from './invitation';
@@ -80,7 +81,7 @@ export default function InvitePage() {
     } catch (error) {
       const o = outcomeOf(error);
       if (o) setOutcome(o);
-      else setJoinError(failureText(error));
+      else setJoinError(errorWords(error));
       setJoining(false);
     }
   }
@@ -115,7 +116,7 @@ export default function InvitePage() {
       <Screen>
         <h1 id="invite-title">Invitation</h1>
         <p className="invite-message" role="alert">
-          {failureText(loadError)}
+          {errorWords(loadError)}
         </p>
         <button type="button" className="btn" onClick={() => setAttempt((n) => n + 1)}>
           Retry

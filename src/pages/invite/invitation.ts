@@ -1,16 +1,11 @@
 // D28: what an invitation link that cannot be used says, and the accept call's refusals as what the page
 // shows instead of the invitation.
 import { INVITATION_UNKNOWN, INVITATION_UNUSABLE } from '../../../contract/team';
-import { isHttpError, isNetworkError } from '../../http/errors';
+import { isHttpError } from '../../http/errors';
 
 /** D28: what a link that cannot be used says, by why. */
 export const MSG_UNKNOWN = INVITATION_UNKNOWN;
 export const MSG_GONE = INVITATION_UNUSABLE;
-export const MSG_FAILED = 'Something went wrong. Please try again.';
-const MSG_OFFLINE = 'Could not reach the server. Check your connection and try again.';
-
-/** A failed look-up or join in words: no connection, the server's own detail, or that it failed. */
-export const failureText = (error: unknown): string => (isNetworkError(error) ? MSG_OFFLINE : (isHttpError(error) && error.detail) || MSG_FAILED);
 
 /** The token of /invite/{token}, or null for a malformed path. */
 export function inviteToken(pathname: string): string | null {
