@@ -1,6 +1,6 @@
 // D16: access tokens are HS256 JWTs (three dot-separated parts) with exp, sub and sid.
 // Verification accepts exactly HS256: `alg: none` or any other algorithm is refused.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export interface AccessClaims {
   /** User id, as a string (RFC 7519 StringOrURI). */
@@ -21,10 +21,18 @@ const HEADER = { alg: 'HS256', typ: 'JWT' } as const;
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
 const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const sign = (input: string, secret: string) => createHmac('sha256', secret).update(input).digest();
+/** The header as we write it: a token carrying exactly this needs no decoding. */
+const ENCODED_HEADER = encode(HEADER);
+/** The secret imported as a key once, not on every request. */
+let key: { secret: string; object: KeyObject } | null = null;
+function keyOf(secret: string): KeyObject {
+  if (key?.secret !== secret) key = { secret, object: createSecretKey(Buffer.from(secret)) };
+  return key.object;
+}
+const sign = (input: string, secret: string) => createHmac('sha256', keyOf(secret)).update(input).digest();
 
 export function signAccessToken(claims: AccessClaims, secret: string): string {
-  const input = `${encode(HEADER)}.${encode(claims)}`;
+  const input = `${ENCODED_HEADER}.${encode(claims)}`;
   return `${input}.${sign(input, secret).toString('base64url')}`;
 }
 
@@ -44,7 +52,7 @@ export function verifyAccessToken(token: string, secret: string, nowS: number): 
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) return { ok: false, reason: 'malformed' };
   const [h, p, s] = parts as [string, string, string];
-  const header = decodeJson(h);
+  const header = h === ENCODED_HEADER ? HEADER : decodeJson(h);
   if (!isObject(header) || header.alg !== HEADER.alg || (header.typ !== undefined && header.typ !== HEADER.typ) || 'crit' in header) {
     return { ok: false, reason: 'malformed' };
   }
