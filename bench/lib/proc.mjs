@@ -1,6 +1,6 @@
 // Memory and CPU of another process, from /proc (Linux): VmRSS (resident now), VmHWM (peak resident since
-// start, or since resetPeak), and user+system CPU seconds.
-import { readFileSync, writeFileSync } from 'node:fs';
+// start, or since resetPeak), and user+system CPU seconds (of one process, or of a PostgreSQL server).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const CLOCK_TICKS_PER_S = 100; // USER_HZ; 100 on every common Linux build
 
@@ -57,3 +57,37 @@ export function sampleRss(pid, everyMs = 10) {
 }
 
 export const mb = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024 / 1024).toFixed(0)} MB` : '-');
+
+/**
+ * CPU seconds (user + system) of the PostgreSQL server listening on `port` (its postmaster and every
+ * process it started: the backends doing the queries), or NaN when it cannot be found.
+ */
+export function postgresCpuSeconds(port) {
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return NaN;
+  }
+  const master = pids.find((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const at = args.indexOf('-p');
+      return /\bpostgres$/.test(args[0] ?? '') && at > 0 && args[at + 1] === String(port);
+    } catch {
+      return false;
+    }
+  });
+  if (!master) return NaN;
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (pid === master || fields[1] === master) total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
