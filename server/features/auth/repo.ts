@@ -18,8 +18,8 @@ export type MeRow = { expires_at: Date; picked: number | null; body: string };
 
 // $1 user, $2 session, $3 the organization asked for (or null). No row: no such session, or revoked; its
 // expiry is checked by the caller, so the statement names no time (a kept answer still ends on time).
-// PostgreSQL writes the answer's JSON itself, compact as JSON.stringify would (prefs: jsonb's text without
-// the spaces after its commas and colons), so it is sent as it comes.
+// The answer's JSON comes from row_to_json and array_to_json, compact as JSON.stringify writes it; prefs
+// is jsonb, whose text has a space after each comma and colon outside strings, taken out here.
 const ME_SQL = `
   with me as (
     select u.email, u.first_name, u.avatar_url, u.favorite_org_id, u.prefs, s.expires_at
@@ -35,21 +35,19 @@ const ME_SQL = `
                      when (select favorite_org_id from me) in (select id from orgs) then (select favorite_org_id from me)
                      when (select count(*) from orgs) = 1 then (select id from orgs)
                 end)
-  select me.expires_at, (select id from picked) as picked,
-         '{"user":{"email":' || to_json(me.email)::text || ',"first_name":' || to_json(me.first_name)::text
-         || ',"avatar_url":' || coalesce(to_json(me.avatar_url)::text, 'null')
-         || '},"organizations":[' || coalesce((select string_agg('{"id":' || id || ',"name":' || to_json(name)::text
-              || ',"logo_url":' || coalesce(to_json(logo_url)::text, 'null') || '}', ',' order by name, id) from orgs), '')
-         || '],"permissions":[' || coalesce((select string_agg(to_json(rp.permission)::text, ',' order by rp.permission)
-              from role_permissions rp join picked p on rp.org_id = p.id and rp.role = p.role), '')
-         || '],"features":[' || coalesce((select string_agg(f.value::text, ',' order by f.at) from picked p,
-              jsonb_array_elements(case when jsonb_typeof(p.features) = 'array' then p.features else '[]' end) with ordinality f(value, at)
-              where jsonb_typeof(f.value) = 'string'), '')
-         || '],"role":' || coalesce((select to_json(role)::text from picked), 'null')
-         || ',"prefs":' || case when jsonb_typeof(me.prefs) = 'object'
-              then regexp_replace(me.prefs::text, '("(?:[^"\\\\]|\\\\.)*")|([,:]) ', '\\1\\2', 'g') else '{}' end
-         || ',"favorite_org_id":' || coalesce(me.favorite_org_id::text, 'null') || '}' as body
-    from me`;
+  select me.expires_at, (select id from picked) as picked, row_to_json(answer)::text as body
+    from me, lateral (select
+      (select row_to_json(u) from (select me.email, me.first_name, me.avatar_url) u) as "user",
+      coalesce((select array_to_json(array_agg(o order by o.name, o.id)) from (select id, name, logo_url from orgs) o), '[]') as organizations,
+      coalesce((select array_to_json(array_agg(rp.permission order by rp.permission))
+                  from role_permissions rp join picked p on rp.org_id = p.id and rp.role = p.role), '[]') as permissions,
+      coalesce((select case when p.features = '[]' then '[]'::json else (select coalesce(array_to_json(array_agg(f.value order by f.at)), '[]')
+                  from jsonb_array_elements(case when jsonb_typeof(p.features) = 'array' then p.features else '[]' end) with ordinality f(value, at)
+                 where jsonb_typeof(f.value) = 'string') end from picked p), '[]') as features,
+      (select role from picked) as role,
+      case when me.prefs = '{}' then '{}'::json when jsonb_typeof(me.prefs) = 'object'
+           then regexp_replace(me.prefs::text, '("(?:[^"\\\\]|\\\\.)*")|([,:]) ', '\\1\\2', 'g')::json else '{}'::json end as prefs,
+      me.favorite_org_id) answer`;
 
 /**
  * `me` for a session: its user with their organizations, and the role and permissions in the one asked
