@@ -46,8 +46,28 @@ function decodeJson(part: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Tokens whose signature and claims were found good, with their claims: a client sends the same token
+ * on every call until it refreshes, and checking it again would give the same answer. Only tokens that
+ * passed are kept (nobody can add one without the key), the oldest out first; expiry is still checked
+ * on every use, and the session's liveness by the caller's query, so logout stays immediate.
+ */
+const VERIFIED_MAX = 1024;
+const verified = new Map<string, { secret: string; claims: AccessClaims }>();
+
 /** Checks form, algorithm, signature and expiry. Never throws, whatever the input. */
 export function verifyAccessToken(token: string, secret: string, nowS: number): VerifyResult {
+  const known = verified.get(token);
+  if (known && known.secret === secret) return nowS >= known.claims.exp ? { ok: false, reason: 'expired' } : { ok: true, claims: known.claims };
+  const result = verifyAnew(token, secret, nowS);
+  if (result.ok) {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { secret, claims: result.claims });
+  }
+  return result;
+}
+
+function verifyAnew(token: string, secret: string, nowS: number): VerifyResult {
   if (token.length > MAX_TOKEN_CHARS) return { ok: false, reason: 'malformed' };
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) return { ok: false, reason: 'malformed' };
