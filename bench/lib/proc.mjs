@@ -26,16 +26,21 @@ export function resetPeak(pid) {
   }
 }
 
-/** CPU seconds (user + system) the process has used, or NaN. */
-export function cpuSecondsOf(pid) {
+/** A process's parent and CPU seconds (user + system), or null when it is gone. */
+function statOf(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After "pid (comm) ": state is field 3, utime 14, stime 15 → indexes 11 and 12 here.
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+    // After "pid (comm) ": state is field 3, ppid 4, utime 14, stime 15 → indexes 1, 11 and 12 here.
+    return { ppid: fields[1], cpuS: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S };
   } catch {
-    return NaN;
+    return null;
   }
+}
+
+/** CPU seconds (user + system) the process has used, or NaN. */
+export function cpuSecondsOf(pid) {
+  return statOf(pid)?.cpuS ?? NaN;
 }
 
 /** Samples RSS every `everyMs` until stopped; max is the highest sample (a fallback for VmHWM). */
@@ -81,13 +86,8 @@ export function postgresCpuSeconds(port) {
   if (!master) return NaN;
   let total = 0;
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (pid === master || fields[1] === master) total += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
-    } catch {
-      // ended meanwhile
-    }
+    const stat = statOf(pid); // null: ended meanwhile
+    if (stat && (pid === master || stat.ppid === master)) total += stat.cpuS;
   }
   return total;
 }
