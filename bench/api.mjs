@@ -35,7 +35,12 @@ const BUDGETS = {
 const ENDPOINTS = [
   { key: 'me', name: 'GET me', path: ME },
   { key: 'customers', name: 'GET customers', path: CUSTOMERS },
-].filter((e) => (process.env.API_ENDPOINTS ?? 'me,customers').split(',').map((k) => k.trim()).includes(e.key));
+].filter((e) =>
+  (process.env.API_ENDPOINTS ?? 'me,customers')
+    .split(',')
+    .map((k) => k.trim())
+    .includes(e.key),
+);
 const BACKENDS = backendsFrom(process.env.API_BACKENDS);
 
 /** One load phase against `target`; adds the target's CPU use over the phase, and the database's (`dbCpu`, when given). */
@@ -58,7 +63,13 @@ function combine(phases) {
   const busy = phases.reduce((s, p) => s + p.generatorBusy * (p.elapsedMs / 1000), 0);
   const summary = summarize(entry, seconds);
   const perAnswer = (s) => (summary.count > 0 && Number.isFinite(s) ? `${((1e6 * s) / summary.count).toFixed(0)} µs` : '-');
-  return { ...summary, cpuPct: (100 * cpuS) / seconds, generatorPct: (100 * busy) / seconds, cpuPerAnswer: perAnswer(cpuS), dbCpuPerAnswer: dbCpuS > 0 ? perAnswer(dbCpuS) : '-' };
+  return {
+    ...summary,
+    cpuPct: (100 * cpuS) / seconds,
+    generatorPct: (100 * busy) / seconds,
+    cpuPerAnswer: perAnswer(cpuS),
+    dbCpuPerAnswer: dbCpuS > 0 ? perAnswer(dbCpuS) : '-',
+  };
 }
 
 async function measure(backend, db, server, verdicts) {
@@ -90,18 +101,53 @@ async function measure(backend, db, server, verdicts) {
       const r = combine(real);
       const f = combine(floor);
       const bytes = answers[e.path].body.length;
-      const other = (s) => `${fmtCounts(Object.fromEntries(Object.entries(s.statuses).filter(([k]) => k !== '200')))}${s.errors ? ` errors ${fmtCounts(s.errorKinds)}` : ''}`;
+      const other = (s) =>
+        `${fmtCounts(Object.fromEntries(Object.entries(s.statuses).filter(([k]) => k !== '200')))}${s.errors ? ` errors ${fmtCounts(s.errorKinds)}` : ''}`;
       const ratio = r.rps / f.rps;
       const answered = r.errors === 0 && Object.keys(r.statuses).every((k) => k === '200');
       const at = `${backend} ${e.name} at ${CONCURRENCY} clients`;
       const ratioVerdict = verdicts.figure(`${at}: req/s of the bare handler's`, `${ratio.toFixed(3)}×`, `≥ ${budget.ratio}×`, ratio >= budget.ratio);
       const p99Verdict = verdicts.figure(`${at}: p99`, fmtMs(r.p99), `≤ ${budget.p99Ms} ms`, r.p99 <= budget.p99Ms);
       const okVerdict = verdicts.figure(`${at}: answers other than 200`, String(notOk(r)), '0', answered);
-      rows.push([e.name, `${backend} server`, r.rps.toFixed(0), `${ratio.toFixed(3)}×`, `≥ ${budget.ratio}× ${ratioVerdict}`, fmtMs(r.p50), fmtMs(r.p99), `≤ ${budget.p99Ms} ms ${p99Verdict}`, fmtMs(r.max), r.cpuPerAnswer, r.dbCpuPerAnswer, `${r.cpuPct.toFixed(0)}%`, `${r.generatorPct.toFixed(0)}%`, `${other(r) || '-'} ${okVerdict}`]);
-      rows.push(['', 'bare node:http', f.rps.toFixed(0), '1×', '', fmtMs(f.p50), fmtMs(f.p99), '', fmtMs(f.max), f.cpuPerAnswer, '', `${f.cpuPct.toFixed(0)}%`, `${f.generatorPct.toFixed(0)}%`, other(f)]);
-      lines.push(`${backend} ${e.name} (${bytes} B body): ratio ${ratio.toFixed(3)}× (budget ≥ ${budget.ratio}×) ${ratioVerdict}; p99 ${fmtMs(r.p99)} (budget ≤ ${budget.p99Ms} ms) ${p99Verdict}; every answer 200 ${okVerdict}`);
+      rows.push([
+        e.name,
+        `${backend} server`,
+        r.rps.toFixed(0),
+        `${ratio.toFixed(3)}×`,
+        `≥ ${budget.ratio}× ${ratioVerdict}`,
+        fmtMs(r.p50),
+        fmtMs(r.p99),
+        `≤ ${budget.p99Ms} ms ${p99Verdict}`,
+        fmtMs(r.max),
+        r.cpuPerAnswer,
+        r.dbCpuPerAnswer,
+        `${r.cpuPct.toFixed(0)}%`,
+        `${r.generatorPct.toFixed(0)}%`,
+        `${other(r) || '-'} ${okVerdict}`,
+      ]);
+      rows.push([
+        '',
+        'bare node:http',
+        f.rps.toFixed(0),
+        '1×',
+        '',
+        fmtMs(f.p50),
+        fmtMs(f.p99),
+        '',
+        fmtMs(f.max),
+        f.cpuPerAnswer,
+        '',
+        `${f.cpuPct.toFixed(0)}%`,
+        `${f.generatorPct.toFixed(0)}%`,
+        other(f),
+      ]);
+      lines.push(
+        `${backend} ${e.name} (${bytes} B body): ratio ${ratio.toFixed(3)}× (budget ≥ ${budget.ratio}×) ${ratioVerdict}; p99 ${fmtMs(r.p99)} (budget ≤ ${budget.p99Ms} ms) ${p99Verdict}; every answer 200 ${okVerdict}`,
+      );
       if (f.cpuPct < FLOOR_BOUND_PCT) {
-        lines.push(`  note: the bare server used ${f.cpuPct.toFixed(0)}% of a CPU, so the floor's req/s is bounded by the load generator or the machine, not by node:http; the ratio is then an upper bound`);
+        lines.push(
+          `  note: the bare server used ${f.cpuPct.toFixed(0)}% of a CPU, so the floor's req/s is bounded by the load generator or the machine, not by node:http; the ratio is then an upper bound`,
+        );
       }
     }
   } finally {
@@ -109,13 +155,33 @@ async function measure(backend, db, server, verdicts) {
   }
   console.log('');
   console.log(`${backend}: ${CONCURRENCY} concurrent keep-alive clients, ${ROUNDS} × ${PHASE_S} s per target, alternating (after ${WARMUP_S} s warm-up each)`);
-  table(['endpoint', 'target', 'req/s', '× bare', 'budget', 'p50', 'p99', 'budget', 'max', 'CPU/answer', 'database CPU/answer', 'target CPU', 'generator busy', 'other answers'], rows);
+  table(
+    [
+      'endpoint',
+      'target',
+      'req/s',
+      '× bare',
+      'budget',
+      'p50',
+      'p99',
+      'budget',
+      'max',
+      'CPU/answer',
+      'database CPU/answer',
+      'target CPU',
+      'generator busy',
+      'other answers',
+    ],
+    rows,
+  );
   for (const l of lines) console.log(l);
 }
 
 await build();
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; the load generator is a worker thread of this process`);
-console.log('target CPU: the server process\'s CPU time over the phase (100% = one core); CPU/answer: that time per answer (database: the PostgreSQL server\'s processes); generator busy: the load thread\'s event-loop utilization');
+console.log(
+  "target CPU: the server process's CPU time over the phase (100% = one core); CPU/answer: that time per answer (database: the PostgreSQL server's processes); generator busy: the load thread's event-loop utilization",
+);
 const verdicts = new Verdicts('api');
 
 await onBackends(verdicts, (label, db) => withCrm(db, (server) => measure(label, db, server, verdicts)), BACKENDS);

@@ -82,7 +82,13 @@ forEachBackend('API me', (backend) => {
     });
 
     test('D4 the favorite organization is used when no X-Organization-ID is sent', async () => {
-      const user = await createUser(server.db, { memberships: [['Acme Plumbing', 'viewer'], ['Beacon Electric', 'member']], favorite: 'Beacon Electric' });
+      const user = await createUser(server.db, {
+        memberships: [
+          ['Acme Plumbing', 'viewer'],
+          ['Beacon Electric', 'member'],
+        ],
+        favorite: 'Beacon Electric',
+      });
       const r = await api.me(tokens(await api.login(user.email, user.password)).access_token);
       expect(r.body.favorite_org_id).toBe(await orgId(server.db, 'Beacon Electric'));
       expect(r.body.role).toBe('member');
@@ -108,9 +114,15 @@ forEachBackend('API me', (backend) => {
       const user = await createUser(server.db, { memberships: [['Acme Plumbing', 'member']] });
       const name = 'Zoë "Q" \\ \n\t\u0001 ✓';
       const prefs = { list: [1, 'a, b: c', { x: null, 'k": v': [] }], theme: 'dark', 'quote"key': true };
-      await server.db.query('update users set first_name = $2, avatar_url = $3, prefs = $4::text::jsonb where id = $1', [user.id, name, '/a"b.png', JSON.stringify(prefs)]);
+      await server.db.query('update users set first_name = $2, avatar_url = $3, prefs = $4::text::jsonb where id = $1', [
+        user.id,
+        name,
+        '/a"b.png',
+        JSON.stringify(prefs),
+      ]);
       const [org] = await server.db.query<{ id: unknown }>(`insert into organizations (name, logo_url, features) values ($1, null, $2::text::jsonb) returning id`, [
-        `Zeta "${user.id}", Co: \\`, JSON.stringify(['sms', 3, 'e\n', null, { a: 1 }, 'calls']),
+        `Zeta "${user.id}", Co: \\`,
+        JSON.stringify(['sms', 3, 'e\n', null, { a: 1 }, 'calls']),
       ]);
       const zeta = Number(org?.id);
       await server.db.query(`insert into memberships (user_id, org_id, role) values ($1, $2, 'owner')`, [user.id, zeta]);
@@ -122,7 +134,9 @@ forEachBackend('API me', (backend) => {
       ];
       const common = { user: { email: user.email, first_name: name, avatar_url: '/a"b.png' }, organizations };
       const inZeta = await api.me(t.access_token, zeta);
-      expect(inZeta.text).toBe(JSON.stringify({ ...common, permissions: sorted(D10.owner), features: ['sms', 'e\n', 'calls'], role: 'owner', prefs, favorite_org_id: null }));
+      expect(inZeta.text).toBe(
+        JSON.stringify({ ...common, permissions: sorted(D10.owner), features: ['sms', 'e\n', 'calls'], role: 'owner', prefs, favorite_org_id: null }),
+      );
       const inAcme = await api.me(t.access_token, acme);
       expect(inAcme.text).toBe(JSON.stringify({ ...common, permissions: sorted(D10.member), features: [], role: 'member', prefs, favorite_org_id: null }));
       const none = await api.me(t.access_token);

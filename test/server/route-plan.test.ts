@@ -31,7 +31,9 @@ describe('D30 the router refuses a definition it cannot honour', () => {
 
   test('D30 audit() called where no transaction runs is an error, not an entry dropped', async () => {
     const route = defineRoute({
-      method: 'GET', path: '/v1/things/', access: 'public',
+      method: 'GET',
+      path: '/v1/things/',
+      access: 'public',
       handler: async ({ audit }) => (audit({ target: { type: 'thing', id: null, label: 'thing' } }), {}),
     });
     const req = { method: 'GET', url: '/api/v1/things/', headers: {} } as IncomingMessage;
@@ -87,13 +89,19 @@ describe('STYLE the router finds a route by its path', () => {
     const route = (path: string, params?: RouteDef['params']) =>
       defineRoute({ method: 'GET', path, access: 'public', params, handler: async ({ params: p }) => (seen.push(`${path} ${JSON.stringify(p)}`), RAW) });
     const router = createRouter({ config: { apiBase: '/api' } } as Ctx, [
-      route('/v1/things/:id/', { id: text({ max: 10 }) }), route('/v1/things/latest/'), route('/v1/things/'), route('/v1/things/export.csv'),
+      route('/v1/things/:id/', { id: text({ max: 10 }) }),
+      route('/v1/things/latest/'),
+      route('/v1/things/'),
+      route('/v1/things/export.csv'),
       route('/v1/things/:id/notes/:note/', { id: text({ max: 10 }), note: intText() }),
     ]);
     const get = (path: string) => router.handle({ method: 'GET', url: `/api${path}`, headers: {} } as IncomingMessage, {} as ServerResponse, path);
     for (const path of ['/v1/things/latest/', '/v1/things/7/', '/v1/things/', '/v1/things/export.csv', '/v1/things/7/notes/3/']) await get(path);
     expect(seen).toEqual([
-      '/v1/things/latest/ {}', '/v1/things/:id/ {"id":"7"}', '/v1/things/ {}', '/v1/things/export.csv {}',
+      '/v1/things/latest/ {}',
+      '/v1/things/:id/ {"id":"7"}',
+      '/v1/things/ {}',
+      '/v1/things/export.csv {}',
       '/v1/things/:id/notes/:note/ {"id":"7","note":3}',
     ]);
     for (const path of ['/v1/things', '/v1/things//', '/v1//things/', '/v1/things/latest', '/v1/things/7/notes/', '/v1/things/7/notes/3']) {

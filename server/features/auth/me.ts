@@ -8,7 +8,10 @@ import { defineRoute, jsonText } from '../../route';
 import { meAnswer } from './repo';
 
 export const me = defineRoute({
-  method: 'GET', path: '/v1/auth/me/', access: 'token', remember: true,
+  method: 'GET',
+  path: '/v1/auth/me/',
+  access: 'token',
+  remember: true,
   async handler({ req, ctx, tx, principal }) {
     const asked = organizationIdFrom(req);
     const row = await meAnswer(tx, principal.userId, principal.sessionId, asked);
