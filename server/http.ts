@@ -53,7 +53,15 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     res.end('');
     return;
   }
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** An answer whose body is JSON text already. */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers: OutgoingHttpHeaders = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
   res.writeHead(status, { ...JSON_HEADERS, 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -24,7 +24,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'token' | 'user' | 'org';
 
-/** A handler's answer: data is sent as 200 JSON; reply() sets the status and headers; RAW means it wrote `res` itself. */
+/** A handler's answer: data is sent as 200 JSON; reply() sets the status and headers; jsonText() is JSON already written; RAW means it wrote `res` itself. */
 export interface Reply {
   readonly status: number;
   readonly body: unknown;
@@ -34,6 +34,13 @@ export const RAW: unique symbol = Symbol('raw response');
 const REPLY = Symbol('reply');
 export const reply = (status: number, body: unknown = null, headers: OutgoingHttpHeaders = {}): Reply => ({ [REPLY]: true, status, body, headers }) as Reply;
 export const isReply = (v: unknown): v is Reply => typeof v === 'object' && v !== null && REPLY in v;
+/** A 200 answer already written as JSON text (the database built it): sent as it is, never parsed again. */
+export interface JsonText {
+  readonly json: string;
+}
+const JSON_TEXT = Symbol('json text');
+export const jsonText = (json: string): JsonText => ({ [JSON_TEXT]: true, json }) as JsonText;
+export const isJsonText = (v: unknown): v is JsonText => typeof v === 'object' && v !== null && JSON_TEXT in v;
 
 interface BaseInput<P extends Shape, Q extends Shape, B extends Shape> {
   req: IncomingMessage;

@@ -8,8 +8,8 @@ import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
-import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson } from './http';
-import { isReply, RAW, runsInTransaction, unhonoured, type Method, type RouteDef } from './route';
+import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson, sendJsonText } from './http';
+import { isJsonText, isReply, RAW, runsInTransaction, unhonoured, type Method, type RouteDef } from './route';
 import { parseShape, queryParams, queryValues, type Shape } from './schema';
 
 const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -57,12 +57,23 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     byPath.set(key, compiled);
   }
   const table = [...byPath.values()].sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+  // Looked up once per request, not scanned: a path without parameters by its spelling (it wins over any
+  // with parameters), the others among those of its segment count, static segments first.
+  const exact = new Map<string, Compiled>();
+  const bySize = new Map<number, Compiled[]>();
+  for (const compiled of table) {
+    if (!compiled.rank.includes('1')) exact.set(`/${compiled.segments.join('/')}${compiled.slash && compiled.segments.length ? '/' : ''}`, compiled);
+    else bySize.set(compiled.segments.length, [...(bySize.get(compiled.segments.length) ?? []), compiled]);
+  }
+  const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
   function match(path: string): { compiled: Compiled; params: Record<string, string> } | null {
     if (path.includes('//')) return null; // one spelling per route: single slashes, trailing as declared
+    const known = exact.get(path);
+    if (known) return { compiled: known, params: NO_PARAMS };
     const parts = split(path);
-    for (const compiled of table) {
-      if (compiled.segments.length !== parts.length || compiled.slash !== path.endsWith('/')) continue;
+    for (const compiled of bySize.get(parts.length) ?? []) {
+      if (compiled.slash !== path.endsWith('/')) continue;
       const params: Record<string, string> = {};
       const ok = compiled.segments.every((seg, i) => {
         const part = parts[i] ?? '';
@@ -132,6 +143,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
           return out;
         });
     if (result === RAW) return;
+    if (isJsonText(result)) return sendJsonText(res, 200, result.json);
     if (isReply(result)) return sendJson(res, result.status, result.body, result.headers);
     sendJson(res, 200, result);
   }

@@ -109,6 +109,41 @@ forEachBackend('API me', (backend) => {
       expectError(await api.me(t.access_token, 987654), 403, 'not_a_member');
     });
 
+    test('SPEC §7 me is compact JSON, byte for byte as JSON.stringify writes it, whatever its text holds', async () => {
+      // The database writes this answer (features/auth/repo.ts): escapes, order and spacing must match.
+      const user = await createUser(server.db, { memberships: [['Acme Plumbing', 'member']] });
+      const name = 'Zoë "Q" \\ \n\t\u0001 ✓';
+      const prefs = { list: [1, 'a, b: c', { x: null, 'k": v': [] }], theme: 'dark', 'quote"key': true };
+      await server.db.query('update users set first_name = $2, avatar_url = $3, prefs = $4::text::jsonb where id = $1', [
+        user.id,
+        name,
+        '/a"b.png',
+        JSON.stringify(prefs),
+      ]);
+      const [org] = await server.db.query<{ id: unknown }>(`insert into organizations (name, logo_url, features) values ($1, null, $2::text::jsonb) returning id`, [
+        `Zeta "${user.id}", Co: \\`,
+        JSON.stringify(['sms', 3, 'e\n', null, { a: 1 }, 'calls']),
+      ]);
+      const zeta = Number(org?.id);
+      await server.db.query(`insert into memberships (user_id, org_id, role) values ($1, $2, 'owner')`, [user.id, zeta]);
+      const t = tokens(await api.login(user.email, user.password));
+      const acme = await orgId(server.db, 'Acme Plumbing');
+      const organizations = [
+        { id: acme, name: 'Acme Plumbing', logo_url: '/logos/acme.svg' },
+        { id: zeta, name: `Zeta "${user.id}", Co: \\`, logo_url: null },
+      ];
+      const common = { user: { email: user.email, first_name: name, avatar_url: '/a"b.png' }, organizations };
+      const inZeta = await api.me(t.access_token, zeta);
+      expect(inZeta.text).toBe(
+        JSON.stringify({ ...common, permissions: sorted(D10.owner), features: ['sms', 'e\n', 'calls'], role: 'owner', prefs, favorite_org_id: null }),
+      );
+      const inAcme = await api.me(t.access_token, acme);
+      expect(inAcme.text).toBe(JSON.stringify({ ...common, permissions: sorted(D10.member), features: [], role: 'member', prefs, favorite_org_id: null }));
+      const none = await api.me(t.access_token);
+      expect(none.text).toBe(JSON.stringify({ ...common, permissions: [], features: [], role: null, prefs, favorite_org_id: null }));
+      expect(none.headers.get('content-length')).toBe(String(Buffer.byteLength(none.text)));
+    });
+
     test('D3 each organization has a few dozen realistic customers', async () => {
       const rows = await server.db.query<{ name: string; n: unknown; with_all: unknown }>(
         `select o.name, count(c.id)::int as n, count(*) filter (where c.email like '%@%' and c.phone <> '' and c.address_line <> '')::int as with_all

@@ -33,6 +33,15 @@ describePostgres('D2 D16 D18 several instances on one PostgreSQL', (databaseUrl)
     expect((await client(b.url).me(n.access_token)).status).toBe(401);
   });
 
+  test('D16 a session ended on one instance: its next me on the other is a 401 at once', async () => {
+    const t = tokens(await client(a.url).login('solo@demo.test'));
+    for (let i = 0; i < 3; i++) expect((await client(b.url).me(t.access_token)).status).toBe(200); // the same call, answered before
+    expect((await client(a.url).logout({ refresh_token: t.refresh_token })).status).toBe(204);
+    const r = await client(b.url).me(t.access_token);
+    expect(r.status).toBe(401);
+    expect(r.body.code).toBe('session_ended');
+  });
+
   test('D8 D16 a refresh with a rotated-out token racing a logout of its session waits for it, never deadlocks', async () => {
     const t = tokens(await client(a.url).login('solo@demo.test'));
     const n = tokens(await client(a.url).refresh(t.refresh_token)); // t is rotated out: a second tab still holds it

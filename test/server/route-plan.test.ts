@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, test } from 'vitest';
 import { API_ROUTES } from '../../server/app';
 import type { Ctx } from '../../server/context';
-import { defineRoute, type RouteDef } from '../../server/route';
+import { defineRoute, RAW, type RouteDef } from '../../server/route';
 import { createRouter } from '../../server/router';
 import { intText, text } from '../../server/schema';
 
@@ -80,5 +80,32 @@ describe('D30 the router refuses a definition it cannot honour', () => {
   test('D19 a field the router does not know (a misspelling) is refused', () => {
     const route = { method: 'POST', path: '/v1/things/', access: 'public', audits: 'customer.created', handler } as unknown as RouteDef;
     expect(start(route)).toThrow(/POST \/v1\/things\/.*'audits' is not a route field/);
+  });
+});
+
+describe('STYLE the router finds a route by its path', () => {
+  test('STYLE a static path wins over one with parameters; parameters are read; one spelling per route', async () => {
+    const seen: string[] = [];
+    const route = (path: string, params?: RouteDef['params']) =>
+      defineRoute({ method: 'GET', path, access: 'public', params, handler: async ({ params: p }) => (seen.push(`${path} ${JSON.stringify(p)}`), RAW) });
+    const router = createRouter({ config: { apiBase: '/api' } } as Ctx, [
+      route('/v1/things/:id/', { id: text({ max: 10 }) }),
+      route('/v1/things/latest/'),
+      route('/v1/things/'),
+      route('/v1/things/export.csv'),
+      route('/v1/things/:id/notes/:note/', { id: text({ max: 10 }), note: intText() }),
+    ]);
+    const get = (path: string) => router.handle({ method: 'GET', url: `/api${path}`, headers: {} } as IncomingMessage, {} as ServerResponse, path);
+    for (const path of ['/v1/things/latest/', '/v1/things/7/', '/v1/things/', '/v1/things/export.csv', '/v1/things/7/notes/3/']) await get(path);
+    expect(seen).toEqual([
+      '/v1/things/latest/ {}',
+      '/v1/things/:id/ {"id":"7"}',
+      '/v1/things/ {}',
+      '/v1/things/export.csv {}',
+      '/v1/things/:id/notes/:note/ {"id":"7","note":3}',
+    ]);
+    for (const path of ['/v1/things', '/v1/things//', '/v1//things/', '/v1/things/latest', '/v1/things/7/notes/', '/v1/things/7/notes/3']) {
+      await expect(get(path), path).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    }
   });
 });

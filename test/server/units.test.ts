@@ -97,6 +97,18 @@ describe('D16 access tokens', () => {
     expect(verifyAccessToken(token, SECRET, 1000).ok).toBe(true);
   });
 
+  test('D16 a token found good once is still checked: its expiry each time, its key, its every character', () => {
+    const token = signAccessToken({ ...claims, sid: 4 }, SECRET);
+    expect(verifyAccessToken(token, SECRET, 1000).ok).toBe(true);
+    expect(verifyAccessToken(token, 'another-key', 1000)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyAccessToken(`${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1) ?? ''}`, SECRET, 1000)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(verifyAccessToken(token, SECRET, 1900)).toEqual({ ok: false, reason: 'expired' });
+    expect(verifyAccessToken(token, SECRET, 1899)).toEqual({ ok: true, claims: { ...claims, sid: 4 } });
+  });
+
   test('D16 session expiry: 30 days or 1 day from now, never past 90 days from login', () => {
     expect(sessionExpiry(0, 0, true)).toBe(30 * DAY);
     expect(sessionExpiry(0, 0, false)).toBe(DAY);

@@ -13,44 +13,47 @@ export async function replacePasswordHash(db: Queryable, userId: number, hash: s
   await db.query('update users set password_hash = $2 where id = $1 and password_hash = $3', [userId, hash, old]);
 }
 
-export type MeRow = {
-  email: string;
-  first_name: string;
-  avatar_url: string | null;
-  favorite_org_id: unknown;
-  prefs: unknown;
-  orgs: { id: number; name: string; logo_url: string | null; role: string; features: unknown }[] | null;
-  picked: number | null;
-  expires_at: Date;
-  permissions: string[] | null;
-};
+/** The session's expiry, the organization picked (null: none), and `me`'s answer as JSON text. */
+export type MeRow = { expires_at: Date; picked: number | null; body: string };
 
 // $1 user, $2 session, $3 the organization asked for (or null). No row: no such session, or revoked; its
 // expiry is checked by the caller, so the statement names no time (a kept answer still ends on time).
+// The answer's JSON comes from row_to_json and array_to_json, compact as JSON.stringify writes it; prefs
+// is jsonb, whose text has a space after each comma and colon outside strings, taken out here.
 const ME_SQL = `
   with me as (
-    select u.*, s.expires_at from users u join sessions s on s.user_id = u.id
+    select u.email, u.first_name, u.avatar_url, u.favorite_org_id, u.prefs, s.expires_at
+      from users u join sessions s on s.user_id = u.id
      where u.id = $1 and s.id = $2 and s.revoked_at is null),
   orgs as (
     select o.id, o.name, o.logo_url, o.features, m.role
       from memberships m join organizations o on o.id = m.org_id
      where m.user_id = $1 and exists (select 1 from me)),
   picked as (
-    select id, role from orgs
+    select id, role, features from orgs
      where id = case when $3::int is not null then $3::int
                      when (select favorite_org_id from me) in (select id from orgs) then (select favorite_org_id from me)
                      when (select count(*) from orgs) = 1 then (select id from orgs)
                 end)
-  select me.email, me.expires_at, me.first_name, me.avatar_url, me.favorite_org_id, me.prefs,
-         (select json_agg(json_build_object('id', id, 'name', name, 'logo_url', logo_url, 'role', role, 'features', features)
-                          order by name, id) from orgs) as orgs,
-         (select id from picked) as picked,
-         (select json_agg(rp.permission order by rp.permission)
-            from role_permissions rp join picked p on rp.org_id = p.id and rp.role = p.role) as permissions
-    from me`;
+  select me.expires_at, (select id from picked) as picked, row_to_json(answer)::text as body
+    from me, lateral (select
+      (select row_to_json(u) from (select me.email, me.first_name, me.avatar_url) u) as "user",
+      coalesce((select array_to_json(array_agg(o order by o.name, o.id)) from (select id, name, logo_url from orgs) o), '[]') as organizations,
+      coalesce((select array_to_json(array_agg(rp.permission order by rp.permission))
+                  from role_permissions rp join picked p on rp.org_id = p.id and rp.role = p.role), '[]') as permissions,
+      coalesce((select case when p.features = '[]' then '[]'::json else (select coalesce(array_to_json(array_agg(f.value order by f.at)), '[]')
+                  from jsonb_array_elements(case when jsonb_typeof(p.features) = 'array' then p.features else '[]' end) with ordinality f(value, at)
+                 where jsonb_typeof(f.value) = 'string') end from picked p), '[]') as features,
+      (select role from picked) as role,
+      case when me.prefs = '{}' then '{}'::json when jsonb_typeof(me.prefs) = 'object'
+           then regexp_replace(me.prefs::text, '("(?:[^"\\\\]|\\\\.)*")|([,:]) ', '\\1\\2', 'g')::json else '{}'::json end as prefs,
+      me.favorite_org_id) answer`;
 
-/** A session's user with their organizations, and the role and permissions in the one asked for, else the favorite, else the only one; null without such a session. */
-export async function meRow(db: Queryable, userId: number, sessionId: number, asked: number | null): Promise<MeRow | null> {
+/**
+ * `me` for a session: its user with their organizations, and the role and permissions in the one asked
+ * for, else the favorite, else the only one; null without such a session.
+ */
+export async function meAnswer(db: Queryable, userId: number, sessionId: number, asked: number | null): Promise<MeRow | null> {
   const [found] = await db.query<MeRow>(ME_SQL, [userId, sessionId, asked]);
   return found ?? null;
 }
