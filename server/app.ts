@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Ctx } from './context';
 import { isConnectionError, isStatementTimeout } from './db';
-import { FairShareError, SaturatedError } from './db-gate';
+import { FairShareError, SaturatedError } from './db-gate-types';
 import { DEV_RELOAD_PATH } from './dev-reload';
 import { authRoutes } from './features/auth/routes';
 import { customerRoutes } from './features/customers/routes';

@@ -8,6 +8,7 @@
 // D8: a refresh-token rotation therefore runs promptly or not at all, never late after its client gave
 // up. An operation that has started always runs to completion.
 import { performance } from 'node:perf_hooks';
+import { FairShareError, type GateOptions, type GateStats, SaturatedError } from './db-gate-types';
 import { currentGateKey } from './gate-key';
 
 /** How long an operation may wait for a slot before it is refused. */
@@ -16,54 +17,6 @@ export const DB_QUEUE_TIMEOUT_MS = 2_000;
 export const DB_QUEUE_LIMIT = 500;
 /** D34: operations of one key (organization, user or anon) waiting beyond this many are refused on arrival (429). */
 export const DB_KEY_QUEUE_LIMIT = 200;
-
-export class SaturatedError extends Error {
-  override name = 'SaturatedError';
-  constructor(
-    readonly reason: 'queue_full' | 'queue_timeout' | 'closed',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** D34: one key's own queue is full; the caller should wait (429 with Retry-After), the others are unaffected. */
-export class FairShareError extends Error {
-  override name = 'FairShareError';
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The figures a health check or a load report needs. */
-export interface GateStats {
-  slots: number;
-  running: number;
-  queued: number;
-  /** Keys with operations waiting. */
-  queues: number;
-  /** Operations waiting, per key with any. */
-  waiting: Record<string, number>;
-  /** How long the oldest waiting operation has waited (0 when none waits). */
-  oldestWaitMs: number;
-  /** Operations refused with SaturatedError since the start. */
-  refused: number;
-  /** Operations refused with FairShareError (their key's queue was full) since the start. */
-  limited: number;
-}
-
-export interface GateOptions {
-  slots: number;
-  queueLimit?: number;
-  queueTimeoutMs?: number;
-  /** D34: at most this many operations waiting per key. */
-  keyQueueLimit?: number;
-  /** D34: at most this many slots held by one key at once (all of them by default). */
-  keySlots?: number;
-}
 
 /** D34: a plain read's statement, so a transaction that shares reads (db-share.ts) may run it inside itself. */
 export interface ReadStatement {

@@ -3,7 +3,7 @@
 // D2: PGlite runs in a worker thread (pglite-worker.mjs), never on the thread that answers HTTP, and every
 // operation of either backend passes one gate (db-gate.ts) that refuses work a saturated server cannot
 // start in time. Each backend is a file of its own: db-pglite.ts, db-postgres.ts.
-import type { GateOptions, GateStats } from './db-gate';
+import type { GateOptions, GateStats } from './db-gate-types';
 import { openPglite, WORKER_STOPPED_CODE } from './db-pglite';
 import { openPostgres } from './db-postgres';
 import type { ShareReads } from './db-share';

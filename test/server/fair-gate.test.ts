@@ -3,7 +3,8 @@
 // bounded in bytes. Order and counts, never durations.
 import { describe, expect, test } from 'vitest';
 import { AnswerCache, estimateBytes } from '../../server/answer-cache';
-import { DB_KEY_QUEUE_LIMIT, DbGate, FairShareError, SaturatedError } from '../../server/db-gate';
+import { DB_KEY_QUEUE_LIMIT, DbGate } from '../../server/db-gate';
+import { FairShareError, SaturatedError } from '../../server/db-gate-types';
 import { currentGateKey, setGateKey, withGateKey } from '../../server/gate-key';
 
 /** A promise and its resolver: an operation held until the test lets it go. */
