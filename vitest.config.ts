@@ -28,7 +28,8 @@ export default defineConfig({
           // that test/server/global-setup.ts starts for the whole run.
           name: 'server',
           environment: 'node',
-          include: ['test/server/**/*.test.ts'],
+          // .tsx: the app signing in against a real server, in happy-dom (live-app.test.tsx).
+          include: ['test/server/**/*.test.{ts,tsx}'],
           globalSetup: ['test/server/global-setup.ts'],
           // Two workers even on two cores: a file mostly waits on its servers and PostgreSQL, and the slow
           // CPU-bound file (defaults: OWASP scrypt) then runs beside the rest. Its own maxWorkers needs its

@@ -1,9 +1,11 @@
 // Builds a session controller wired to a FakeApi and in-memory storage, for tests.
+import { act } from '@testing-library/react';
 import { vi } from 'vitest';
 import { PERMISSIONS } from '../../contract/permissions';
 import { REMEMBER_ME_LIFETIME_MS } from '../../contract/session';
 import { createStorage, KEYS } from '../../src/lib/storage';
 import { createSession, type SessionDeps } from '../../src/session/controller';
+import { PERMISSION_RELOAD_DELAY_MS } from '../../src/session/permission-sync';
 import type { SessionState } from '../../src/session/types';
 import { ACME, FakeApi, MemoryStorage, ORGS, USER } from './fake-api';
 
@@ -62,3 +64,9 @@ export const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComp
 export const NO_ORG: Partial<SessionState> = { ...SIGNED_OUT, isAuthenticated: true, organizations: ORGS, user: USER, userId: 1 };
 /** Acme chosen, as its owner, with every permission. */
 export const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ACME, permissions: ALL_PERMISSIONS, role: 'owner' };
+
+/**
+ * D29: a 403 permission_denied reloads the profile PERMISSION_RELOAD_DELAY_MS later; under fake timers
+ * (`shouldAdvanceTime`) the test moves the clock there instead of waiting for it.
+ */
+export const reloadPermissions = () => act(() => vi.advanceTimersByTimeAsync(PERMISSION_RELOAD_DELAY_MS));

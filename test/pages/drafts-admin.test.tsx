@@ -1,7 +1,7 @@
 // D41 drafts of the invitation and the permissions matrix, and the draft store itself: the key per
 // user, organization and form, garbage read as nothing, no password or token ever written, logout's sweep.
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import { draftKey, readDraft, writeDraft } from '../../src/drafts/store';
 import { DRAFT_DISCARD, DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
@@ -15,7 +15,7 @@ import { toasts } from '../../src/ui/toast';
 import { FakeApi, json, profile, USER } from '../helpers/fake-api';
 import type { FakeTeam } from '../helpers/fake-team';
 import { renderPage } from '../helpers/render';
-import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
+import { ALL_PERMISSIONS, reloadPermissions, WITH_ORG } from '../helpers/session';
 
 const LESS = ALL_PERMISSIONS.filter((p) => p !== 'team:manage' && p !== 'permissions:manage');
 const drafts = () => Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'));
@@ -43,6 +43,7 @@ function show(path: '/team' | '/permissions', setup: (team: FakeTeam) => void = 
   return { t, team };
 }
 
+afterEach(() => vi.useRealTimers());
 beforeEach(() => {
   sessionStorage.clear();
   toasts.setState([]);
@@ -57,11 +58,13 @@ describe('D41 drafts of an invitation', () => {
   const role = (d: HTMLElement) => within(d).getByRole('combobox', { name: 'Role' }) as HTMLSelectElement;
 
   it('D41 a 403 permission_denied keeps the dialog, the typing and says so', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { t } = show('/team', (team) => team.refuse('POST', '/v1/team/invitations/', 403, 'permission_denied', 'Your role does not grant team:manage'));
     const d = await openInvite();
     fireEvent.change(email(d), { target: { value: 'sam@example.com' } });
     fireEvent.click(within(d).getByRole('button', { name: 'Create invitation link' }));
     expect((await within(d).findByRole('alert')).textContent).toBe('You no longer have permission to invite members. Your changes are kept as a draft.');
+    await reloadPermissions();
     await waitFor(() => expect(t.session.store.getState().permissions).toEqual(LESS));
     expect(email(screen.getByRole('dialog', { name: 'Invite member' })).value).toBe('sam@example.com');
     expect(drafts()).toHaveLength(1);
@@ -104,11 +107,13 @@ describe('D41 drafts of the permissions matrix', () => {
   const ready = () => screen.findByRole('table', { name: /^Permissions by role/ });
 
   it('D41 a 403 permission_denied on Save keeps the edited matrix and says so', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { t } = show('/permissions', (team) => team.refuse('PUT', '/v1/permissions/', 403, 'permission_denied', 'Your role does not grant permissions:manage'));
     await ready();
     fireEvent.click(box('member: customers:delete'));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You no longer have permission to change permissions. Your changes are kept as a draft.');
+    await reloadPermissions();
     await waitFor(() => expect(t.session.store.getState().permissions).toEqual(LESS));
     expect(box('member: customers:delete').checked).toBe(true);
     expect(drafts()).toHaveLength(1);

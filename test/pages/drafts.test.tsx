@@ -5,7 +5,7 @@
 // are reloaded (D29) without the one the form needs.
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import type { Customer } from '../../contract/customers';
 import type { Permission } from '../../contract/permissions';
@@ -21,7 +21,7 @@ import { toasts } from '../../src/ui/toast';
 import { FakeApi, json, profile, USER } from '../helpers/fake-api';
 import type { FakeRecord } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
-import { WITH_ORG } from '../helpers/session';
+import { reloadPermissions, WITH_ORG } from '../helpers/session';
 
 const MEMBER = ['dashboard:view', 'customers:view', 'customers:create', 'customers:update'];
 const VIEWER = ['dashboard:view', 'customers:view'];
@@ -91,6 +91,7 @@ function reload(): void {
   cleanup();
 }
 
+afterEach(() => vi.useRealTimers());
 beforeEach(() => {
   sessionStorage.clear();
   toasts.setState([]);
@@ -98,6 +99,7 @@ beforeEach(() => {
 
 describe('D41 drafts on Add Customer', () => {
   it('D41 a 403 permission_denied on save keeps the person on the form with the message and their typing, after the permissions reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { api } = customersApi({ post: () => denied('customers:create') });
     const t = addPage(api);
     type('Name', 'Henry Ford');
@@ -105,6 +107,7 @@ describe('D41 drafts on Add Customer', () => {
     save();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('You no longer have permission to add customers. Your changes are kept as a draft.');
+    await reloadPermissions();
     await waitFor(() => expect(t.session.store.getState().permissions).toEqual(VIEWER)); // D29: the profile reloaded
     expect(window.location.pathname).toBe('/customers/new');
     expect(box('Name').value).toBe('Henry Ford');
@@ -218,12 +221,14 @@ describe('D41 drafts on Add Customer', () => {
 
 describe('D41 drafts on Edit Customer', () => {
   it('D41 a 403 permission_denied on save keeps the person on the form with the message', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { api } = customersApi({ patch: () => denied('customers:update') });
     const t = editPage(api);
     await screen.findByDisplayValue('Ann Patel');
     type('Name', 'Ann Patel-Shah');
     save();
     expect((await screen.findByRole('alert')).textContent).toBe('You no longer have permission to edit customers. Your changes are kept as a draft.');
+    await reloadPermissions();
     await waitFor(() => expect(t.session.store.getState().permissions).toEqual(VIEWER));
     expect(window.location.pathname).toBe('/customers/7/edit');
     expect(box('Name').value).toBe('Ann Patel-Shah');
@@ -258,10 +263,12 @@ describe('D41 drafts of a note', () => {
   const note = () => screen.findByRole('textbox', { name: 'Add a note' }) as Promise<HTMLTextAreaElement>;
 
   it('D41 a 403 on Add note keeps the box, its text and says so, after the permissions reload', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { t } = notePage((r) => r.failures.set('POST /v1/customers/101/notes/', [{ status: 403, body: { detail: 'no', code: 'permission_denied' } }]));
     fireEvent.change(await note(), { target: { value: 'Gate code 4411' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add note' }));
     expect((await screen.findByText(/^You no longer have permission/)).textContent).toBe('You no longer have permission to add notes. Your changes are kept as a draft.');
+    await reloadPermissions();
     await waitFor(() => expect(t.session.store.getState().permissions).toEqual(VIEWER));
     expect((await note()).value).toBe('Gate code 4411');
   });

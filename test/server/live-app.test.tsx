@@ -1,20 +1,28 @@
+// @vitest-environment happy-dom
 // D2 / SPEC §4: the app's login → organization → dashboard flow against the real API server, in
-// happy-dom, through the real fetch client (no fake API anywhere on this path).
+// happy-dom, through the real fetch client (no fake API anywhere on this path). In the server project:
+// its cost is a server's start, which the app project's files do not pay.
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { App } from '../../src/app/App';
 import { createStorage } from '../../src/lib/storage';
 import { currentPath, navigate, page } from '../../src/router/location';
 import { createSession } from '../../src/session/controller';
-import { startTestServer, type TestServer } from '../server/helpers';
+import { migratedDataDir, removeDir, startTestServer, type TestServer } from './helpers';
 
 let server: TestServer;
+let dataDir: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  // The schema from the suite's migrated template; the demo data seeded on start, as `npm start` does.
+  dataDir = await migratedDataDir('live-app');
+  server = await startTestServer({ dataDir });
   // Same origin as the server, as in production: the client calls the relative API base.
   (window as unknown as { happyDOM: { setURL(u: string): void } }).happyDOM.setURL(`${server.url}/login`);
 }, 60_000);
-afterAll(async () => server?.close());
+afterAll(async () => {
+  await server?.close();
+  if (dataDir) removeDir(dataDir);
+});
 
 test('the app signs in against the real server: login → organization picker → dashboard of the chosen organization', async () => {
   const session = createSession({
