@@ -1,6 +1,6 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
-import { type Customer, type CustomerInput } from '../../../contract/customers';
+import type { Customer, CustomerInput } from '../../../contract/customers';
 import { permissionDenied } from '../../auth/access';
 import { fieldError } from '../../http';
 import { defineRoute, reply } from '../../route';
