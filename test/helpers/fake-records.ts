@@ -19,6 +19,12 @@ export const ANN: Customer = {
   country: 'US',
   status: 'active',
   tags: ['vip'],
+  type: 'residential',
+  lead_source: null,
+  do_not_service: false,
+  do_not_service_reason: null,
+  locations: [],
+  contacts: [],
   created_at: '2025-01-02T10:00:00Z',
   created_by: OLIVE,
   updated_at: '2025-01-03T10:00:00Z',
@@ -56,6 +62,12 @@ export class FakeRecords {
     if (holder)
       return json(409, { detail: `${holder.name} already has this email`, code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
     const c: Customer = {
+      type: 'residential',
+      lead_source: null,
+      do_not_service: false,
+      do_not_service_reason: null,
+      locations: [],
+      contacts: [],
       ...input,
       id: this.nextId++,
       created_at: '2025-02-01T00:00:00Z',

@@ -146,7 +146,7 @@ export async function lastAuditId(db: Db): Promise<number> {
 /** One string that changes whenever any customer, note or audit entry of any organization does. */
 export async function fingerprint(db: Db): Promise<string> {
   const parts: string[] = [];
-  for (const table of ['customers', 'customer_notes', 'audit_log', 'customer_counts']) {
+  for (const table of ['customers', 'customer_notes', 'audit_log', 'customer_counts', 'customer_locations', 'customer_contacts']) {
     const [row] = await db.query<{ h: string | null; n: unknown }>(`select md5(string_agg(t::text, '|' order by t::text)) as h, count(*) as n from ${table} t`);
     parts.push(`${table}:${String(row?.n)}:${row?.h ?? ''}`);
   }
