@@ -95,6 +95,9 @@ export type CustomerInput = Pick<Customer, CustomerInputField>;
 export const CUSTOMER_SERVICE_FIELDS = ['type', 'lead_source', 'do_not_service', 'do_not_service_reason'] as const;
 export type CustomerServiceField = (typeof CUSTOMER_SERVICE_FIELDS)[number];
 export type CustomerServiceInput = Pick<Customer, CustomerServiceField>;
+/** D27 D48: the columns a CSV import reads and an export writes (D46 D47: locations and contacts are not in the CSV). */
+export const IMPORT_FIELDS = [...CUSTOMER_INPUT_FIELDS, ...CUSTOMER_SERVICE_FIELDS] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 /** D26: a row of GET /v1/customers/ (and of its 'Deleted' view, which adds deleted_at and deleted_by). */
 export interface CustomerListItem {
@@ -161,7 +164,7 @@ export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 /** D27: one row of an import preview (line numbers count the header as line 1). */
 export interface ImportPreviewRow {
   line: number;
-  values: Partial<Record<CustomerInputField, string>>;
+  values: Partial<Record<ImportField, string>>;
   errors: { field: string; detail: string }[];
   /** D27: the live customer with this email, and its version when the preview was made (D44). */
   duplicate: (PersonRef & { version: number }) | null;

@@ -264,6 +264,10 @@ export const EXPORT_COLUMNS = [
   'country',
   'status',
   'tags',
+  'type',
+  'lead_source',
+  'do_not_service',
+  'do_not_service_reason',
   'created_at',
   'updated_at',
 ] as const;
