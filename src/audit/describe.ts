@@ -126,7 +126,8 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       const fields = fieldChanges(c);
       const [only] = fields;
       if (view === 'timeline' && only && fields.length === 1) return [who, ' ', ...changeWords(only), ` (the ${part(e)})`];
-      return [who, ` changed the ${part(e)} of `, ...customer, fields.length > 1 && view === 'timeline' ? `: ${fields.length} changes` : ''];
+      const values = fields.map((f) => `${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`).join(', ');
+      return [who, ` changed the ${part(e)} of `, ...customer, log && values ? `: ${values}` : ''];
     }
     case 'location.removed':
     case 'contact.removed':
