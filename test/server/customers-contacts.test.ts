@@ -5,7 +5,7 @@ import type { CustomerContact } from '../../contract/customer-parts';
 import type { Customer, TimelineItem } from '../../contract/customers';
 import { expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, signIn, warmUp, type Actor } from './customers-common';
+import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, partsOf, signIn, warmUp, type Actor } from './customers-common';
 import { MINUTE } from './helpers';
 
 const CONTACT_KEYS = ['created_at', 'email', 'id', 'name', 'note', 'phone', 'role', 'updated_at'];
@@ -18,13 +18,7 @@ forEachBackend('API customer contacts', (backend) => {
     await warmUp(b);
   });
   const fresh = async () => (owner = await signIn(b, 'owner@demo.test', ACME));
-  const contactsOf = (id: number) => customerPath(id, 'contacts/');
-  const contactOf = (id: number, contactId: number) => customerPath(id, `contacts/${contactId}/`);
-  const add = async (who: Actor, customerId: number, body: Record<string, unknown>): Promise<CustomerContact> => {
-    const r = await who.post(contactsOf(customerId), body);
-    expect(r.status, r.text).toBe(201);
-    return r.body as unknown as CustomerContact;
-  };
+  const { all: contactsOf, one: contactOf, add } = partsOf<CustomerContact>('contacts');
   const record = async (id: number) => (await owner.get(customerPath(id))).body as unknown as Customer;
 
   describe('D47 contacts', () => {

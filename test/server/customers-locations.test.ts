@@ -5,7 +5,7 @@ import type { CustomerLocation } from '../../contract/customer-parts';
 import type { Customer, CustomerListItem, TimelineItem } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, signIn, warmUp, type Actor } from './customers-common';
+import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, partsOf, signIn, warmUp, type Actor } from './customers-common';
 import { MINUTE } from './helpers';
 
 const LOCATION_KEYS = ['access_notes', 'address_line', 'city', 'country', 'created_at', 'id', 'label', 'postal_code', 'primary', 'region', 'updated_at'];
@@ -18,13 +18,7 @@ forEachBackend('API customer locations', (backend) => {
     await warmUp(b);
   });
   const fresh = async () => (owner = await signIn(b, 'owner@demo.test', ACME));
-  const locationsOf = (id: number) => customerPath(id, 'locations/');
-  const locationOf = (id: number, locationId: number) => customerPath(id, `locations/${locationId}/`);
-  const add = async (who: Actor, customerId: number, body: Record<string, unknown>): Promise<CustomerLocation> => {
-    const r = await who.post(locationsOf(customerId), body);
-    expect(r.status, r.text).toBe(201);
-    return r.body as unknown as CustomerLocation;
-  };
+  const { all: locationsOf, one: locationOf, add } = partsOf<CustomerLocation>('locations');
   const record = async (id: number) => (await owner.get(customerPath(id))).body as unknown as Customer;
   const listed = async (id: number, query = '') => ((await owner.get(`${CUSTOMERS}?page_size=100${query}`)).body.results as CustomerListItem[]).find((c) => c.id === id);
   const primaries = async (customerId: number) =>
