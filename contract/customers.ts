@@ -42,8 +42,10 @@ export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
 export const SEARCH_MAX_LENGTH = 100;
 /** D26: the list's sorts; a leading '-' is descending. */
-export const CUSTOMER_SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at', 'status', '-status', 'city', '-city'] as const;
-export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+export const CUSTOMER_SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'] as const;
+/** D48: by status and by the list's city too (the server takes them; the app offers them with its part of issue 19). */
+export const SERVICE_SORTS = ['status', '-status', 'city', '-city'] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number] | (typeof SERVICE_SORTS)[number];
 export const DEFAULT_CUSTOMER_SORT: CustomerSort = 'name';
 
 /** D22: control characters are refused in every text field (tab and newline included: all are single-line). */
@@ -95,9 +97,8 @@ export type CustomerInput = Pick<Customer, CustomerInputField>;
 export const CUSTOMER_SERVICE_FIELDS = ['type', 'lead_source', 'do_not_service', 'do_not_service_reason'] as const;
 export type CustomerServiceField = (typeof CUSTOMER_SERVICE_FIELDS)[number];
 export type CustomerServiceInput = Pick<Customer, CustomerServiceField>;
-/** D27 D48: the columns a CSV import reads and an export writes (D46 D47: locations and contacts are not in the CSV). */
-export const IMPORT_FIELDS = [...CUSTOMER_INPUT_FIELDS, ...CUSTOMER_SERVICE_FIELDS] as const;
-export type ImportField = (typeof IMPORT_FIELDS)[number];
+/** D27 D48: the fields a CSV import reads and an export writes (D46 D47: locations and contacts are not in the CSV). */
+export type ImportField = CustomerInputField | CustomerServiceField;
 
 /** D26: a row of GET /v1/customers/ (and of its 'Deleted' view, which adds deleted_at and deleted_by). */
 export interface CustomerListItem {

@@ -3,13 +3,14 @@
 // set-based statements, all rows or none: the new customers in one insert per 1,000 rows, the changed
 // duplicates in one update per 1,000 rows that change the same fields (only those whose version is still the one read), and the import's
 // one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
-import { IMPORT_FIELDS, type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
+import { type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
 import { importCountsText } from '../../../contract/import-summary';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
 import type { Db, Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
+import { IMPORT_FIELDS } from './import-checks';
 import { checkImport, rowView, type CheckedRow } from './import';
 
 /**

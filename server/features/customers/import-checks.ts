@@ -1,8 +1,11 @@
 // D27 D48: how an import checks each cell: as the form's fields are checked (schema.ts), with the cells
 // that are not text in a spreadsheet read from their text (a flag as true/false or yes/no, a type in any case).
-import type { ImportField } from '../../../contract/customers';
+import { CUSTOMER_INPUT_FIELDS, CUSTOMER_SERVICE_FIELDS, type ImportField } from '../../../contract/customers';
 import type { Check } from '../../schema';
 import { customerFields, serviceFields } from './schema';
+
+/** D27 D48: the fields an import reads, in the export's order. */
+export const IMPORT_FIELDS: readonly ImportField[] = [...CUSTOMER_INPUT_FIELDS, ...CUSTOMER_SERVICE_FIELDS];
 
 const FLAG_WORDS: Readonly<Record<string, boolean>> = { true: true, yes: true, y: true, '1': true, false: false, no: false, n: false, '0': false };
 

@@ -3,7 +3,6 @@
 // work is bounded: parsing is linear and yields, only the known columns are kept, the duplicates of the
 // whole file are found in one query, and the commit (import-apply.ts) writes in a few set-based statements.
 import {
-  IMPORT_FIELDS,
   IMPORT_IGNORED_NAMES_SHOWN,
   IMPORT_MAX_ROWS,
   IMPORT_PREVIEW_CELL_MAX,
@@ -21,7 +20,7 @@ import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
-import { importChecks } from './import-checks';
+import { IMPORT_FIELDS, importChecks } from './import-checks';
 
 /** Rows checked between two turns of the event loop. */
 const CHECK_YIELD_ROWS = 1_000;

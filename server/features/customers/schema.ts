@@ -13,6 +13,7 @@ import {
   NOTE_MAX_LENGTH,
   PHONE_MIN_DIGITS,
   SEARCH_MAX_LENGTH,
+  SERVICE_SORTS,
   TAG_MAX_LENGTH,
   phoneDigits,
 } from '../../../contract/customers';
@@ -24,7 +25,7 @@ export const listFilters = {
   q: optional(text({ max: SEARCH_MAX_LENGTH })),
   status: optional(oneOf(CUSTOMER_STATUSES)),
   tag: optional(text({ max: TAG_MAX_LENGTH })),
-  sort: withDefault(oneOf(CUSTOMER_SORTS), DEFAULT_CUSTOMER_SORT),
+  sort: withDefault(oneOf([...CUSTOMER_SORTS, ...SERVICE_SORTS]), DEFAULT_CUSTOMER_SORT),
   // D48: by type, and only the customers flagged do-not-service.
   type: optional(oneOf(CUSTOMER_TYPES)),
   do_not_service: optional(oneOf(['true', 'false'] as const)),
