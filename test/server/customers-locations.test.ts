@@ -125,6 +125,21 @@ forEachBackend('API customer locations', (backend) => {
       expect((await record(c.id)).locations).toHaveLength(50);
     });
 
+    test('D46 changes at once are taken one after another: two made primary leave one primary; two adds at 49 leave 50 and one 409', async () => {
+      await fresh();
+      const c = await owner.create();
+      const a = await add(owner, c.id, { label: 'A' });
+      const [x, y] = [await add(owner, c.id, { label: 'X' }), await add(owner, c.id, { label: 'Y' })];
+      const both = await Promise.all([x, y].map((l) => owner.patch(locationOf(c.id, l.id), { primary: true })));
+      expect(both.map((r) => r.status)).toEqual([200, 200]);
+      expect(await primaries(c.id)).toHaveLength(1);
+      expect([a.id, x.id, y.id]).toContain((await primaries(c.id))[0]);
+      for (let i = 3; i < 49; i++) await add(owner, c.id, { label: `Unit ${i}` });
+      const racing = await Promise.all(['Last', 'One too many'].map((label) => owner.post(locationsOf(c.id), { label })));
+      expect(racing.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect((await record(c.id)).locations).toHaveLength(50);
+    });
+
     test('D19 D46 bad input is a 400 naming the field and writes nothing; the limits themselves are accepted', async () => {
       await fresh();
       const c = await owner.create();
