@@ -1,6 +1,7 @@
 // D22 D26: the customer record's fields and limits and the list's options, shared by the app's form and
 // the server's checks so both refuse the same input.
 import type { AuditEntryView } from './audit';
+import type { CustomerContact, CustomerLocation } from './customer-parts';
 import { EMAIL_MAX_LENGTH } from './matching';
 
 export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
@@ -30,13 +31,21 @@ export const NOTE_MAX_LENGTH = 5_000; // D24
 /** D25: how long a deleted customer can be restored before housekeeping removes it for good. */
 export const RESTORE_WINDOW_DAYS = 30;
 
+/** D48: a customer's type (the first is the default), and the limits of its source and flag reason. */
+export const CUSTOMER_TYPES = ['residential', 'commercial'] as const;
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+export const LEAD_SOURCE_MAX_LENGTH = 100;
+export const DO_NOT_SERVICE_REASON_MAX_LENGTH = 500;
+
 /** D26: page sizes a person can choose; the first is the default. */
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
 export const SEARCH_MAX_LENGTH = 100;
 /** D26: the list's sorts; a leading '-' is descending. */
 export const CUSTOMER_SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'] as const;
-export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+/** D48: by status and by the list's city too (the server takes them; the app offers them with its part of issue 19). */
+export const SERVICE_SORTS = ['status', '-status', 'city', '-city'] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number] | (typeof SERVICE_SORTS)[number];
 export const DEFAULT_CUSTOMER_SORT: CustomerSort = 'name';
 
 /** D22: control characters are refused in every text field (tab and newline included: all are single-line). */
@@ -64,18 +73,32 @@ export interface Customer {
   country: string | null;
   status: CustomerStatus;
   tags: string[];
+  /** D48 */
+  type: CustomerType;
+  lead_source: string | null;
+  do_not_service: boolean;
+  do_not_service_reason: string | null;
   created_at: string;
   created_by: PersonRef | null;
   updated_at: string;
   updated_by: PersonRef | null;
   /** D31: sent back with a PATCH; a stale one is a 409 conflict. */
   version: number;
+  /** D46: the service locations, the primary first; D47: the other contacts, oldest first. */
+  locations: CustomerLocation[];
+  contacts: CustomerContact[];
 }
 
 /** The fields a person writes (POST body; PATCH takes any subset plus `version`). */
 export const CUSTOMER_INPUT_FIELDS = ['name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags'] as const;
 export type CustomerInputField = (typeof CUSTOMER_INPUT_FIELDS)[number];
 export type CustomerInput = Pick<Customer, CustomerInputField>;
+/** D48: the fields the record gained with locations and contacts (the CSV carries them too). */
+export const CUSTOMER_SERVICE_FIELDS = ['type', 'lead_source', 'do_not_service', 'do_not_service_reason'] as const;
+export type CustomerServiceField = (typeof CUSTOMER_SERVICE_FIELDS)[number];
+export type CustomerServiceInput = Pick<Customer, CustomerServiceField>;
+/** D27 D48: the fields a CSV import reads and an export writes (D46 D47: locations and contacts are not in the CSV). */
+export type ImportField = CustomerInputField | CustomerServiceField;
 
 /** D26: a row of GET /v1/customers/ (and of its 'Deleted' view, which adds deleted_at and deleted_by). */
 export interface CustomerListItem {
@@ -84,9 +107,12 @@ export interface CustomerListItem {
   company: string | null;
   email: string | null;
   phone: string | null;
+  /** D46: the primary location's city, else the billing city. */
   city: string | null;
   status: CustomerStatus;
   tags: string[];
+  type: CustomerType;
+  do_not_service: boolean;
   created_at: string;
   updated_at: string;
   deleted_at?: string;
@@ -139,7 +165,7 @@ export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 /** D27: one row of an import preview (line numbers count the header as line 1). */
 export interface ImportPreviewRow {
   line: number;
-  values: Partial<Record<CustomerInputField, string>>;
+  values: Partial<Record<ImportField, string>>;
   errors: { field: string; detail: string }[];
   /** D27: the live customer with this email, and its version when the preview was made (D44). */
   duplicate: (PersonRef & { version: number }) | null;

@@ -1,7 +1,7 @@
 // D26 D45: the customers list (filter, search, sort, page), shared by the customers feature (its list and
 // export) and the dashboard (recently updated). SQL over the indexed columns of migrations 4 and 8
 // (name_key, search_key, phone_digits, phone_tail, tag_keys), every query scoped by organization.
-import type { CustomerListItem, CustomerSort, CustomerStatus } from '../contract/customers';
+import type { CustomerListItem, CustomerSort, CustomerStatus, CustomerType } from '../contract/customers';
 import { fold, phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
 import type { Queryable } from './db';
 import { num } from './db';
@@ -60,6 +60,9 @@ export interface ListFilter {
   q: string | null;
   status: CustomerStatus | null;
   tag: string | null;
+  /** D48 */
+  type?: CustomerType | null;
+  doNotService?: boolean;
   sort: CustomerSort;
   page: number;
   pageSize: number;
@@ -73,6 +76,11 @@ export const SORT_KEYS: Record<CustomerSort, [key: (t: string) => string, dir: '
   '-created_at': [(t) => `${t}created_at`, 'desc'],
   updated_at: [(t) => `${t}updated_at`, 'asc'],
   '-updated_at': [(t) => `${t}updated_at`, 'desc'],
+  // D48 (migration 9): status as its code, city as the list shows it (the primary location's, else billing).
+  status: [(t) => `${t}status`, 'asc'],
+  '-status': [(t) => `${t}status`, 'desc'],
+  city: [(t) => `${t}city_key`, 'asc'],
+  '-city': [(t) => `${t}city_key`, 'desc'],
 };
 /** ORDER BY for a sort, on columns of table alias `t` ('' for none). */
 export function orderBy(sort: CustomerSort, t = ''): string {
@@ -93,11 +101,13 @@ const WALK_MAX = 5_000;
  * tests so that no index can serve them (`col || ''`): the planner then walks the sort's index and
  * tests rows as it goes, which is what a page of a search matching thousands of rows wants.
  */
-export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>, walk = false): { sql: string; params: (string | number)[] } {
+export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService'>, walk = false): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
   const add = (value: string | number) => `$${params.push(value)}`;
   if (f.status) clauses.push(`status = ${add(f.status)}`);
+  if (f.type) clauses.push(`type = ${add(f.type)}`); // D48
+  if (f.doNotService) clauses.push('do_not_service');
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
   if (f.tag) clauses.push(`${walk ? "(tag_keys || '{}'::text[])" : 'tag_keys'} @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add, walk ? " || ''" : ''));
@@ -105,7 +115,8 @@ export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>
 }
 
 export type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
-export const ITEM_COLUMNS = 'c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.created_at, c.updated_at';
+export const ITEM_COLUMNS =
+  'c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at';
 export const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({
   ...r,
   id: num(r.id),
@@ -119,7 +130,7 @@ export async function listCustomers(db: Queryable, orgId: number, f: ListFilter)
   const w = where(orgId, f);
   const n = w.params.length;
   const limits = [f.pageSize, (f.page - 1) * f.pageSize];
-  if (!f.q && !f.tag) {
+  if (!f.q && !f.tag && !f.type && !f.doNotService) {
     // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
     // page), then only those rows are read; the total comes from customer_counts, not from counting.
     // One statement, so one round trip (the outer join keeps the total when the page is past the end).
@@ -145,7 +156,7 @@ export async function listCustomers(db: Queryable, orgId: number, f: ListFilter)
   if (count === 0 || (f.page - 1) * f.pageSize >= count) return { count, results: [] };
   const page = walk ? where(orgId, f, true) : w;
   const rows = await db.query<ItemRow>(
-    `with ${walk ? '' : 'hits as materialized (select id, name_key, created_at, updated_at from customers where ' + w.sql + '),'}
+    `with ${walk ? '' : 'hits as materialized (select id, name_key, created_at, updated_at, status, city_key from customers where ' + w.sql + '),'}
           page as (select id from ${walk ? `customers where ${page.sql}` : 'hits'} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
      select ${ITEM_COLUMNS} from page join customers c on c.id = page.id order by ${orderBy(f.sort, 'c.')}`,
     [...page.params, ...limits],

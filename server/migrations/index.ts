@@ -10,6 +10,7 @@ import { migration005 } from './005-customer-notes';
 import { migration006 } from './006-invitations';
 import { migration007 } from './007-customer-counts-in-key-order';
 import { migration008 } from './008-search-as-people-write';
+import { migration009 } from './009-locations-contacts-type-flag';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -17,7 +18,17 @@ export type { Migration } from './migration';
 /** Arbitrary constant shared by every instance: the key of the start-up advisory lock. */
 export const SCHEMA_LOCK_KEY = 72_410_001;
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+  migration008,
+  migration009,
+];
 
 export class SchemaTooNewError extends Error {
   override name = 'SchemaTooNewError';

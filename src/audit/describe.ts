@@ -5,7 +5,7 @@
 // rendering; AuditWords renders them. Links only where the reader may go (D9).
 import type { AuditEntryView } from '../../contract/audit';
 import { customerHref, PAGES } from '../router/paths';
-import { actorName, change, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
+import { actorName, change, EMPTY_VALUE, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
 
 export interface LinkPart {
   text: string;
@@ -53,6 +53,13 @@ export function changeWords({ field, from, to }: FieldChange): Part[] {
 
 /** An action this app does not know (a newer server's): its name in words ("order.shipped" → "order shipped"). */
 export const unknownWords = (e: AuditEntryView): Part[] => [actorName(e), ` ${String(e.action).replace(/[._]/g, ' ')} `, e.target.label];
+
+/** D46 D47: the location or contact an entry is about, named as its changes name it: 'location “Home”'. */
+function part(e: AuditEntryView): string {
+  const kind = e.action.startsWith('location.') ? 'location' : 'contact';
+  const name = shortValue(e.changes?.[kind]);
+  return name === EMPTY_VALUE ? kind : `${kind} “${name}”`;
+}
 
 /** The entry as a sentence of parts, as `view` says it; `rights` decides which names are links. */
 export function describe(e: AuditEntryView, view: AuditView = 'log', rights: LinkRights = ALL): Part[] {
@@ -110,6 +117,21 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
     }
     case 'note.deleted':
       return [who, ' deleted a note on ', ...customer];
+    case 'location.added':
+    case 'contact.added':
+      return [who, ` added the ${part(e)} to `, ...customer];
+    case 'location.updated':
+    case 'contact.updated': {
+      // D46 D47: on the timeline as a customer's change is, naming which location or contact.
+      const fields = fieldChanges(c);
+      const [only] = fields;
+      if (view === 'timeline' && only && fields.length === 1) return [who, ' ', ...changeWords(only), ` (the ${part(e)})`];
+      const values = fields.map((f) => `${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`).join(', ');
+      return [who, ` changed the ${part(e)} of `, ...customer, log && values ? `: ${values}` : ''];
+    }
+    case 'location.removed':
+    case 'contact.removed':
+      return [who, ` removed the ${part(e)} from `, ...customer];
     case 'member.role_changed':
       return log ? [who, ' changed ', member, `’s role${fromTo}`] : [who, ' changed the role of ', member, fromTo];
     case 'member.removed':

@@ -5,6 +5,7 @@ import type { AuditAction, AuditEntryView } from '../../contract/audit';
 import type { Customer, DashboardData, ImportPreview, ImportResult, Note, PersonRef, TimelineItem } from '../../contract/customers';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
+import { PLAIN_EXTRAS } from './fake-records';
 
 export const OLIVIA: PersonRef = { id: 1, name: 'Olivia' };
 export const SAM: PersonRef = { id: 2, name: 'Sam' };
@@ -26,6 +27,7 @@ export function janeDoe(over: Partial<Customer> = {}): Customer {
     country: 'USA',
     status: 'active',
     tags: ['vip', 'boiler'],
+    ...PLAIN_EXTRAS,
     created_at: at(0),
     created_by: OLIVIA,
     updated_at: at(60),

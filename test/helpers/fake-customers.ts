@@ -27,6 +27,8 @@ export function demoCustomers(): FakeCustomer[] {
         city: 'Portland',
         status: STATUSES[j]!,
         tags: n % 4 === 0 ? ['vip'] : n % 5 === 0 ? ['boiler', 'north'] : [],
+        type: 'residential',
+        do_not_service: false,
         created_at: day(n),
         updated_at: day(60 - n),
       };

@@ -4,6 +4,16 @@ import { phoneDigits, type Customer, type CustomerInput } from '../../contract/c
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
 
+/** D46–D48: what a customer has beyond D22's fields when none of it was given. */
+export const PLAIN_EXTRAS = {
+  type: 'residential',
+  lead_source: null,
+  do_not_service: false,
+  do_not_service_reason: null,
+  locations: [],
+  contacts: [],
+} satisfies Partial<Customer>;
+
 export const OLIVE = { id: 1, name: 'Olive' };
 export const GRACE = { id: 2, name: 'Grace' };
 export const ANN: Customer = {
@@ -19,6 +29,7 @@ export const ANN: Customer = {
   country: 'US',
   status: 'active',
   tags: ['vip'],
+  ...PLAIN_EXTRAS,
   created_at: '2025-01-02T10:00:00Z',
   created_by: OLIVE,
   updated_at: '2025-01-03T10:00:00Z',
@@ -56,6 +67,7 @@ export class FakeRecords {
     if (holder)
       return json(409, { detail: `${holder.name} already has this email`, code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
     const c: Customer = {
+      ...PLAIN_EXTRAS,
       ...input,
       id: this.nextId++,
       created_at: '2025-02-01T00:00:00Z',

@@ -61,8 +61,24 @@ const WORDED: [AuditEntryView, string][] = [
   ],
 ];
 
+/** D46 D47: the location and contact actions, with the sentence each must read as. */
+const PART_WORDED: [AuditEntryView, string][] = [
+  [entry('location.added', JANE, { location_id: 3, location: 'Home', city: 'Tigard' }), 'Olivia added the location “Home” to Jane Doe'],
+  [
+    entry('location.updated', JANE, { location_id: 3, location: 'Home', city: { from: 'Tigard', to: 'Salem' } }),
+    'Olivia changed the location “Home” of Jane Doe: city from Tigard to Salem',
+  ],
+  [entry('location.removed', JANE, { location_id: 3, location: 'Home' }), 'Olivia removed the location “Home” from Jane Doe'],
+  [entry('contact.added', JANE, { contact_id: 4, contact: 'Pat' }), 'Olivia added the contact “Pat” to Jane Doe'],
+  [
+    entry('contact.updated', JANE, { contact_id: 4, contact: 'Pat', phone: { from: null, to: '555-0100' } }),
+    `Olivia changed the contact “Pat” of Jane Doe: phone from ${EMPTY_VALUE} to 555-0100`,
+  ],
+  [entry('contact.removed', JANE, { contact_id: 4, contact: 'Pat' }), 'Olivia removed the contact “Pat” from Jane Doe'],
+];
+
 describe('D30 activity wording', () => {
-  it.each(WORDED.map(([e, text]) => [e.action, text, e] as const))('D30 %s reads "%s"', (_action, text, e) => {
+  it.each([...WORDED, ...PART_WORDED].map(([e, text]) => [e.action, text, e] as const))('D30 %s reads "%s"', (_action, text, e) => {
     expect(describeText(e)).toBe(text);
   });
 
@@ -70,8 +86,14 @@ describe('D30 activity wording', () => {
     expect(describeText(entry('customer.updated', JANE, { status: { from: 'lead', to: 'active' } }))).toBe('Olivia changed Jane Doe’s status from Lead to Active');
   });
 
+  it("D24 D46 D47 on a customer's timeline a location's or contact's change reads as the customer's do, naming which", () => {
+    const changed = entry('location.updated', JANE, { location_id: 3, location: 'Home', city: { from: 'Tigard', to: 'Salem' } });
+    expect(describeText(changed, 'timeline')).toBe('Olivia changed city from Tigard to Salem (the location “Home”)');
+    expect(describeText(entry('contact.added', JANE, { contact_id: 4, contact: 'Pat' }), 'timeline')).toBe('Olivia added the contact “Pat” to this customer');
+  });
+
   it('D30 every action the filter offers has its own wording', () => {
-    const worded = new Set(WORDED.map(([e]) => e.action));
+    const worded = new Set([...WORDED, ...PART_WORDED].map(([e]) => e.action));
     expect(ACTIONS.map((a) => a.action).filter((a) => !worded.has(a))).toEqual([]);
   });
 

@@ -20,6 +20,7 @@ import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi, json, profile, USER } from '../helpers/fake-api';
 import type { FakeRecord } from '../helpers/fake-customer';
+import { PLAIN_EXTRAS } from '../helpers/fake-records';
 import { renderPage } from '../helpers/render';
 import { reloadPermissions, WITH_ORG } from '../helpers/session';
 
@@ -40,6 +41,7 @@ const ANN: Customer = {
   country: null,
   status: 'active',
   tags: [],
+  ...PLAIN_EXTRAS,
   created_at: '2025-01-02T10:00:00Z',
   created_by: null,
   updated_at: '2025-01-03T10:00:00Z',

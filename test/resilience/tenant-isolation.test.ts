@@ -25,6 +25,9 @@ interface OrgFixture {
   customer: { id: number; name: string; email: string };
   deletedCustomer: { id: number; name: string; email: string };
   note: { id: number; customerId: number; body: string };
+  /** D46 D47: a location and a contact of `customer`. */
+  location: { id: number; label: string };
+  contact: { id: number; name: string };
   member: { userId: number; email: string };
   invitation: { id: number; email: string; token: string };
 }
@@ -37,6 +40,8 @@ interface OrgFixture {
 const ID_SOURCES: Record<string, (f: OrgFixture) => number[]> = {
   '/v1/customers/:id': (f) => [f.customer.id, f.deletedCustomer.id, f.note.customerId],
   '/v1/customers/:id/notes/:note_id': (f) => [f.note.id],
+  '/v1/customers/:id/locations/:location_id': (f) => [f.location.id],
+  '/v1/customers/:id/contacts/:contact_id': (f) => [f.contact.id],
   '/v1/team/members/:user_id': (f) => [f.member.userId],
   '/v1/team/invitations/:id': (f) => [f.invitation.id],
 };
@@ -131,6 +136,8 @@ forEachBackend('Tenant isolation', (backend, label) => {
       const gone = await made(token, id, '/v1/customers/', { name: `Isolated ${tag} Deleted`, email: `deleted.${tag}@example.test` });
       expect((await call(token, id, 'DELETE', `/v1/customers/${String(gone.id)}/`)).status).toBe(204);
       const note = await made(token, id, `/v1/customers/${String(customer.id)}/notes/`, { body: `Isolated note ${tag}` });
+      const location = await made(token, id, `/v1/customers/${String(customer.id)}/locations/`, { label: `Isolated location ${tag}` });
+      const contact = await made(token, id, `/v1/customers/${String(customer.id)}/contacts/`, { name: `Isolated contact ${tag}` });
       const invitation = await made(token, id, '/v1/team/invitations/', { email: `invited.${tag}@example.test`, role: 'member' });
       secrets.push({ label: `${name} invitation token`, value: String(invitation.token) });
       const [member] = await db.query<{ id: unknown }>('select id from users where email = $1', [memberEmails[name]]);
@@ -139,6 +146,8 @@ forEachBackend('Tenant isolation', (backend, label) => {
         customer: { id: Number(customer.id), name: String(customer.name), email: String(customer.email) },
         deletedCustomer: { id: Number(gone.id), name: String(gone.name), email: String(gone.email) },
         note: { id: Number(note.id), customerId: Number(customer.id), body: String(note.body) },
+        location: { id: Number(location.id), label: String(location.label) },
+        contact: { id: Number(contact.id), name: String(contact.name) },
         member: { userId: Number(member?.id), email: memberEmails[name] },
         invitation: { id: Number(invitation.id), email: String(invitation.email), token: String(invitation.token) },
       });
@@ -219,10 +228,12 @@ forEachBackend('Tenant isolation', (backend, label) => {
       f.deletedCustomer.name,
       f.deletedCustomer.email,
       f.note.body,
+      f.location.label,
+      f.contact.name,
       f.member.email,
       f.invitation.email,
     ];
-    const idPattern = (ids: number[]) => new RegExp(`"(id|user_id|customer_id|note_id|invitation_id)"\\s*:\\s*(${ids.join('|')})\\b`);
+    const idPattern = (ids: number[]) => new RegExp(`"(id|user_id|customer_id|note_id|invitation_id|location_id|contact_id)"\\s*:\\s*(${ids.join('|')})\\b`);
 
     interface Attempt {
       label: string;

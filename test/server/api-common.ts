@@ -11,6 +11,7 @@ const ALL = [
   'customers:update',
   'customers:delete',
   'customers:export',
+  'customers:merge', // D55
   'jobs:view',
   'sms:view',
   'email:view',

@@ -88,6 +88,20 @@ function actor(b: Backend, token: string, org: number, userId: number): Actor {
   return self;
 }
 
+/** D46 D47: a customer's locations or contacts through the API: their paths, and one added (the test fails unless 201). */
+export function partsOf<T>(plural: 'locations' | 'contacts') {
+  const all = (customerId: number) => customerPath(customerId, `${plural}/`);
+  return {
+    all,
+    one: (customerId: number, id: number) => customerPath(customerId, `${plural}/${id}/`),
+    async add(who: Actor, customerId: number, body: Record<string, unknown>): Promise<T> {
+      const r = await who.post(all(customerId), body);
+      expect(r.status, r.text).toBe(201);
+      return r.body as unknown as T;
+    },
+  };
+}
+
 /** A new user with `role` in the organization, signed in there. */
 export async function newActor(b: Backend, orgName: string, role: string): Promise<Actor> {
   const user = await createUser(b.server.db, { memberships: [[orgName, role]] });
@@ -146,7 +160,7 @@ export async function lastAuditId(db: Db): Promise<number> {
 /** One string that changes whenever any customer, note or audit entry of any organization does. */
 export async function fingerprint(db: Db): Promise<string> {
   const parts: string[] = [];
-  for (const table of ['customers', 'customer_notes', 'audit_log', 'customer_counts']) {
+  for (const table of ['customers', 'customer_notes', 'audit_log', 'customer_counts', 'customer_locations', 'customer_contacts']) {
     const [row] = await db.query<{ h: string | null; n: unknown }>(`select md5(string_agg(t::text, '|' order by t::text)) as h, count(*) as n from ${table} t`);
     parts.push(`${table}:${String(row?.n)}:${row?.h ?? ''}`);
   }

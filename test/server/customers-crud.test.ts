@@ -30,7 +30,9 @@ import {
 import { DAY, MINUTE, type Reply } from './helpers';
 
 const TEXT_FIELDS = ['name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country'];
-const CUSTOMER_KEYS = [...TEXT_FIELDS, 'status', 'tags', 'created_at', 'created_by', 'updated_at', 'updated_by', 'version', 'id'].sort();
+// D48 type, source and flag; D46 D47 locations and contacts.
+const SERVICE_KEYS = ['type', 'lead_source', 'do_not_service', 'do_not_service_reason', 'locations', 'contacts'];
+const CUSTOMER_KEYS = [...TEXT_FIELDS, ...SERVICE_KEYS, 'status', 'tags', 'created_at', 'created_by', 'updated_at', 'updated_by', 'version', 'id'].sort();
 
 forEachBackend('API customers: one customer', (backend) => {
   let b: Backend;
@@ -93,7 +95,7 @@ forEachBackend('API customers: one customer', (backend) => {
       const [entry, ...more] = await auditAbout(b.server.db, 'customer', c.id);
       expect(more).toEqual([]);
       expect(entry).toMatchObject({ org_id: owner.org, actor_id: owner.userId, actor_label: 'Olivia', action: 'customer.created', target_label: c.name });
-      expect(entry!.changes).toEqual({ name: c.name, company: 'Pipes Ltd', email: c.email, status: 'active', tags: ['a'] });
+      expect(entry!.changes).toEqual({ name: c.name, company: 'Pipes Ltd', email: c.email, status: 'active', tags: ['a'], type: 'residential' });
     });
 
     test("D22 every field's limits: past one is a 400 naming the field and writes nothing; the limit itself is accepted", async () => {

@@ -23,7 +23,8 @@ import {
   type Actor,
 } from './customers-common';
 
-const HEADER = 'name,company,email,phone,address_line,city,region,postal_code,country,status,tags,created_at,updated_at';
+const HEADER =
+  'name,company,email,phone,address_line,city,region,postal_code,country,status,tags,type,lead_source,do_not_service,do_not_service_reason,created_at,updated_at';
 const EXPORT = `${CUSTOMERS}export.csv`;
 const PREVIEW = `${CUSTOMERS}import/preview/`;
 const IMPORT = `${CUSTOMERS}import/`;
@@ -96,7 +97,7 @@ forEachBackend('API customers CSV', (backend) => {
       const list = await listAll(owner, 'sort=name');
       expect(r.rows).toHaveLength(list.length + 1);
       expect(r.rows.slice(1).map((row) => [row[0], row[2]])).toEqual(list.map((c) => [safe(c.name), c.email ?? '']));
-      for (const row of r.rows) expect(row).toHaveLength(13);
+      for (const row of r.rows) expect(row).toHaveLength(HEADER.split(',').length);
     });
 
     test('D27 cells with commas, quotes and line breaks are quoted per RFC 4180, and formula starts = + - @ tab CR get a leading quote', async () => {
@@ -344,6 +345,29 @@ forEachBackend('API customers CSV', (backend) => {
         b.server.db.query(`select ${fields} from customers where org_id = $1 and $2 = any(tags) order by name_key`, [a.org, tag]),
       );
       expect(await theirs).toEqual(await mine);
+    });
+
+    test('D27 D48 type, lead source and the do-not-service flag with its reason are exported and imported (flag as true/false or yes/no, type in any case)', async () => {
+      await fresh();
+      const tag = unique('svc');
+      await owner.create({ name: 'Flagged', tags: [tag], type: 'commercial', lead_source: 'Yelp', do_not_service: true, do_not_service_reason: 'Unpaid' });
+      await owner.create({ name: 'Plain', tags: [tag] });
+      const exported = await download(owner, `?tag=${tag}`);
+      const col = (name: string) => exported.rows[0]!.indexOf(name);
+      expect(exported.rows.slice(1, 3).map((r) => ['type', 'lead_source', 'do_not_service', 'do_not_service_reason'].map((c) => r[col(c)]))).toEqual([
+        ['commercial', 'Yelp', 'true', 'Unpaid'],
+        ['residential', '', 'false', ''],
+      ]);
+      const who = await ownerOfNewOrg(b);
+      expect((await upload(who, IMPORT, exported.text)).status).toBe(200);
+      const fields = 'name, type, lead_source, do_not_service, do_not_service_reason';
+      const [mine, theirs] = [owner, who].map((a) =>
+        b.server.db.query(`select ${fields} from customers where org_id = $1 and $2 = any(tags) order by name_key`, [a.org, tag]),
+      );
+      expect(await theirs).toEqual(await mine);
+      const csv = `name,type,do_not_service,lead_source\r\nA,Commercial,yes,Angi\r\nB,,no,\r\nC,industrial,maybe,\r\n`;
+      const preview = (await upload(who, PREVIEW, csv)).body as unknown as ImportPreview;
+      expect(preview.rows.map((r) => r.errors.map((e) => e.field))).toEqual([[], [], ['type', 'do_not_service']]);
     });
   });
 });

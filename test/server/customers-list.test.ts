@@ -22,6 +22,8 @@ forEachBackend('API customers list', (backend) => {
       city: string | null;
       status: string;
       tags: string[];
+      type: string;
+      do_not_service: boolean;
       created_at: string;
       updated_at: string;
     };
@@ -34,7 +36,7 @@ forEachBackend('API customers list', (backend) => {
     /** Every customer of an organization straight from the database, in the list's order. */
     const allOf = async (org: string): Promise<Customer[]> => {
       const rows = await server.db.query<Customer & { id: unknown }>(
-        `select c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.created_at, c.updated_at
+        `select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at
            from customers c join organizations o on o.id = c.org_id where o.name = $1 and c.deleted_at is null`,
         [org],
       );
@@ -56,7 +58,20 @@ forEachBackend('API customers list', (backend) => {
       expect(r.body.count).toBe(all.length);
       expect(results(r)).toHaveLength(25); // the default page size
       for (const c of results(r))
-        expect(Object.keys(c).sort()).toEqual(['city', 'company', 'created_at', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at']);
+        expect(Object.keys(c).sort()).toEqual([
+          'city',
+          'company',
+          'created_at',
+          'do_not_service',
+          'email',
+          'id',
+          'name',
+          'phone',
+          'status',
+          'tags',
+          'type',
+          'updated_at',
+        ]);
       expect(results(r)).toEqual(all.slice(0, 25));
       expect(r.headers.get('cache-control')).toBe('no-store');
     });

@@ -191,7 +191,7 @@ forEachBackend('API customer notes and timeline', (backend) => {
         expect(entry.actor).toEqual({ id: owner.userId, name: 'Olivia' });
       }
       const byAction = Object.fromEntries(audit.map((e) => [e.action, e]));
-      expect(byAction['customer.created']!.changes).toEqual({ name: c.name, email: c.email, company: 'Old Co', city: 'Bend', status: 'active' });
+      expect(byAction['customer.created']!.changes).toEqual({ name: c.name, email: c.email, company: 'Old Co', city: 'Bend', status: 'active', type: 'residential' });
       expect(byAction['customer.created']!.target).toEqual({ type: 'customer', id: c.id, label: c.name });
       expect(byAction['customer.updated']!.changes).toEqual({ company: { from: 'Old Co', to: 'New Co' }, status: { from: 'active', to: 'lead' } });
       // D44: the import's update is written like an edit: this customer's own fields before → after.

@@ -69,3 +69,24 @@ test('one file per migration, named by its version, in order', () => {
     .sort();
   expect(files.map((f) => Number(f.slice(0, 3)))).toEqual(MIGRATIONS.map((m) => m.version));
 });
+
+describePostgres('migration 9 on a database with organizations (PostgreSQL)', (databaseUrl) => {
+  let db: Db | null = null;
+  afterAll(async () => {
+    await db?.close();
+  });
+  test("D55 customers:merge joins every existing organization's owner and admin rows, however changed; no other role's", async () => {
+    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 9),
+    );
+    await db.query("insert into organizations (name) values ('Before Nine')");
+    await db.query("delete from role_permissions where role = 'admin' and permission = 'customers:export'"); // a changed matrix
+    expect(await migrate(db)).toEqual([9]);
+    const rows = await db.query<{ role: string; permission: string }>(
+      "select p.role, p.permission from role_permissions p join organizations o on o.id = p.org_id where o.name = 'Before Nine' and p.permission = 'customers:merge'",
+    );
+    expect(rows.map((r) => r.role).sort()).toEqual(['admin', 'owner']);
+  });
+});

@@ -3,13 +3,14 @@
 // set-based statements, all rows or none: the new customers in one insert per 1,000 rows, the changed
 // duplicates in one update per 1,000 rows that change the same fields (only those whose version is still the one read), and the import's
 // one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
-import { CUSTOMER_INPUT_FIELDS, type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
+import { type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
 import { importCountsText } from '../../../contract/import-summary';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
 import type { Db, Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
+import { IMPORT_FIELDS } from './import-checks';
 import { checkImport, rowView, type CheckedRow } from './import';
 
 /**
@@ -42,10 +43,8 @@ async function cleanPendingLists(db: Db): Promise<void> {
   await db.query(`select ${GIN_INDEXES.map((i) => `gin_clean_pending_list('${i}'::regclass)`).join(', ')}`).catch(() => undefined);
 }
 
-const COLUMNS = CUSTOMER_INPUT_FIELDS;
-const RECORD = `${COLUMNS.filter((c) => c !== 'tags')
-  .map((c) => `${c} text`)
-  .join(', ')}, tags text[]`;
+const COLUMNS = IMPORT_FIELDS;
+const RECORD = COLUMNS.map((c) => `${c} ${c === 'tags' ? 'text[]' : c === 'do_not_service' ? 'boolean' : 'text'}`).join(', ');
 
 /** D27: the new customers, one statement per batch; their ids. */
 async function insertNew(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {

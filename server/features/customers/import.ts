@@ -3,14 +3,14 @@
 // work is bounded: parsing is linear and yields, only the known columns are kept, the duplicates of the
 // whole file are found in one query, and the commit (import-apply.ts) writes in a few set-based statements.
 import {
-  CUSTOMER_INPUT_FIELDS,
   IMPORT_IGNORED_NAMES_SHOWN,
   IMPORT_MAX_ROWS,
   IMPORT_PREVIEW_CELL_MAX,
   type Customer,
   type CustomerInput,
-  type CustomerInputField,
+  type CustomerServiceInput,
   type FieldChanges,
+  type ImportField,
   type ImportDelimiter,
   type ImportEncoding,
   type ImportPreview,
@@ -20,14 +20,14 @@ import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
-import { customerFields } from './schema';
+import { IMPORT_FIELDS, importChecks } from './import-checks';
 
 /** Rows checked between two turns of the event loop. */
 const CHECK_YIELD_ROWS = 1_000;
 const IGNORED_NAME_MAX = 100;
 
 /** Header spellings people's spreadsheets use for D22's fields. */
-const ALIASES: Record<string, CustomerInputField> = {
+const ALIASES: Record<string, ImportField> = {
   address: 'address_line',
   street: 'address_line',
   zip: 'postal_code',
@@ -50,15 +50,18 @@ const GUARDED = /^'[=+\-@\t\r]/;
 export const unguard = (cell: string) => (GUARDED.test(cell) ? cell.slice(1) : cell);
 
 /** The duplicate's current values, as the one duplicates query reads them. */
-export type Existing = Pick<Customer, 'id' | 'name' | 'version' | CustomerInputField> & { updated_at: Date };
+export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date };
 
 export interface CheckedRow extends ImportPreviewRow {
-  input: CustomerInput | null;
+  input: ImportInput | null;
   /** The live customer with this email, as it is now. */
   existing: Existing | null;
   /** D44: the fields an update would write (the cells the file fills in that differ). */
-  merged: CustomerInput | null;
+  merged: ImportInput | null;
 }
+
+/** D27 D48: a row's fields as the import writes them. */
+export type ImportInput = CustomerInput & CustomerServiceInput;
 
 export interface CheckedFile {
   rows: CheckedRow[];
@@ -84,11 +87,11 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
   const [header, ...data] = table;
   if (!header) throw new HttpError(400, 'invalid_csv', 'The file is empty; it needs a header row naming the columns');
   // D34: only the known columns are read from each row (the first of a field wins).
-  const known: [index: number, field: CustomerInputField][] = [];
+  const known: [index: number, field: ImportField][] = [];
   const ignored: string[] = [];
   header.cells.forEach((h, i) => {
     const key = headerKey(h);
-    const field = (CUSTOMER_INPUT_FIELDS as readonly string[]).includes(key) ? (key as CustomerInputField) : (ALIASES[key] ?? null);
+    const field = (IMPORT_FIELDS as readonly string[]).includes(key) ? (key as ImportField) : (ALIASES[key] ?? null);
     if (field === null) ignored.push(h.slice(0, IGNORED_NAME_MAX));
     else if (!known.some(([, f]) => f === field)) known.push([i, field]);
   });
@@ -102,7 +105,7 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
     for (const [i, field] of known) values[field] = unguard(cells[i] ?? '');
     const errors: ImportPreviewRow['errors'] = [];
     const input: Record<string, unknown> = {};
-    for (const field of CUSTOMER_INPUT_FIELDS) {
+    for (const field of IMPORT_FIELDS) {
       const raw = values[field];
       const value =
         field === 'tags' && raw !== undefined
@@ -114,7 +117,7 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
             ? undefined
             : raw;
       try {
-        input[field] = customerFields[field](value, field);
+        input[field] = importChecks[field](value, field);
       } catch (err) {
         if (!(err instanceof HttpError)) throw err;
         errors.push({ field, detail: err.detail.replace(`${field}: `, '') });
@@ -126,9 +129,8 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
       if (first !== undefined) errors.push({ field: 'email', detail: `is the same as on line ${first}` });
       else firstLineOf.set(email, line);
     }
-    for (const [field, v] of Object.entries(values))
-      if (v.length > IMPORT_PREVIEW_CELL_MAX) values[field as CustomerInputField] = `${v.slice(0, IMPORT_PREVIEW_CELL_MAX)}…`;
-    rows.push({ line, values, errors, duplicate: null, changes: null, existing: null, merged: null, input: errors.length ? null : (input as unknown as CustomerInput) });
+    for (const [field, v] of Object.entries(values)) if (v.length > IMPORT_PREVIEW_CELL_MAX) values[field as ImportField] = `${v.slice(0, IMPORT_PREVIEW_CELL_MAX)}…`;
+    rows.push({ line, values, errors, duplicate: null, changes: null, existing: null, merged: null, input: errors.length ? null : (input as unknown as ImportInput) });
   }
 
   const byEmail = await findByEmails(db, orgId, [...firstLineOf.keys()]);
@@ -147,7 +149,7 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
   return { rows, ignored: ignored.slice(0, IMPORT_IGNORED_NAMES_SHOWN), ignoredCount: ignored.length, encoding, delimiter };
 }
 
-const EXISTING_COLUMNS = `id, version, updated_at, ${CUSTOMER_INPUT_FIELDS.join(', ')}`;
+const EXISTING_COLUMNS = `id, version, updated_at, ${IMPORT_FIELDS.join(', ')}`;
 
 /** D34: the live customers with any of these emails, in one query for the whole file. */
 async function findByEmails(db: Queryable, orgId: number, emails: string[]): Promise<Map<string, Existing>> {
@@ -163,17 +165,17 @@ async function findByEmails(db: Queryable, orgId: number, emails: string[]): Pro
  * D44: what an update writes: only the cells the file fills in (an empty cell never wipes what the
  * customer has), and of those only the ones that differ, before → after, as an edit records them.
  */
-function updateOf(existing: Existing, input: CustomerInput, values: ImportPreviewRow['values']): { merged: CustomerInput; changes: FieldChanges } {
-  const merged = Object.fromEntries(CUSTOMER_INPUT_FIELDS.map((f) => [f, existing[f]])) as Record<CustomerInputField, unknown>;
+function updateOf(existing: Existing, input: ImportInput, values: ImportPreviewRow['values']): { merged: ImportInput; changes: FieldChanges } {
+  const merged = Object.fromEntries(IMPORT_FIELDS.map((f) => [f, existing[f]])) as Record<ImportField, unknown>;
   const changes: FieldChanges = {};
-  for (const field of CUSTOMER_INPUT_FIELDS) {
+  for (const field of IMPORT_FIELDS) {
     if ((values[field] ?? '').trim() === '') continue;
     const to = input[field];
     if (JSON.stringify(to) === JSON.stringify(existing[field])) continue;
     changes[field] = { from: existing[field], to };
     merged[field] = to;
   }
-  return { merged: merged as unknown as CustomerInput, changes };
+  return { merged: merged as unknown as ImportInput, changes };
 }
 
 export const rowView = ({ input: _i, existing: _e, merged: _m, ...row }: CheckedRow): ImportPreviewRow => row;

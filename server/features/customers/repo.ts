@@ -1,9 +1,21 @@
 // Customers SQL, every query scoped by organization (STYLE). The same SQL runs on PGlite and PostgreSQL.
-import { RESTORE_WINDOW_DAYS, type Customer, type CustomerInput, type CustomerListItem, type PersonRef } from '../../../contract/customers';
+import {
+  RESTORE_WINDOW_DAYS,
+  type Customer,
+  type CustomerInput,
+  type CustomerListItem,
+  type CustomerServiceInput,
+  type PersonRef,
+  CUSTOMER_INPUT_FIELDS,
+  CUSTOMER_SERVICE_FIELDS,
+} from '../../../contract/customers';
 import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
+import { CONTACTS } from './contacts-repo';
+import { LOCATIONS } from './locations-repo';
+import { fromJson, partsJson } from './parts-repo';
 import { ITEM_COLUMNS, orderBy, SORT_KEYS, toItem, where, type ItemRow, type ListFilter } from '../../customer-list';
 
 export { containsPattern } from '../../customer-list';
@@ -14,13 +26,15 @@ const person = (id: unknown, name: unknown): PersonRef | null => (id === null ||
 
 const CUSTOMER_SELECT = `
   select c.id, c.name, c.company, c.email, c.phone, c.address_line, c.city, c.region, c.postal_code, c.country,
-         c.status, c.tags, c.created_at, c.created_by, cb.first_name as created_by_name, c.updated_at, c.updated_by,
-         ub.first_name as updated_by_name, c.version
+         c.status, c.tags, c.type, c.lead_source, c.do_not_service, c.do_not_service_reason, c.created_at, c.created_by, cb.first_name as created_by_name, c.updated_at, c.updated_by,
+         ub.first_name as updated_by_name, c.version, ${partsJson(LOCATIONS, 'locations')}, ${partsJson(CONTACTS, 'contacts')}
     from customers c
     left join users cb on cb.id = c.created_by
     left join users ub on ub.id = c.updated_by`;
 
-type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version'> & {
+type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version' | 'locations' | 'contacts'> & {
+  locations: unknown;
+  contacts: unknown;
   id: unknown;
   created_at: Date;
   updated_at: Date;
@@ -45,11 +59,17 @@ function toCustomer(r: CustomerRow): Customer {
     country: r.country,
     status: r.status,
     tags: r.tags ?? [],
+    type: r.type,
+    lead_source: r.lead_source,
+    do_not_service: r.do_not_service,
+    do_not_service_reason: r.do_not_service_reason,
     created_at: r.created_at.toISOString(),
     created_by: person(r.created_by, r.created_by_name),
     updated_at: r.updated_at.toISOString(),
     updated_by: person(r.updated_by, r.updated_by_name),
     version: num(r.version),
+    locations: fromJson(r.locations),
+    contacts: fromJson(r.contacts),
   };
 }
 
@@ -118,9 +138,9 @@ async function emailSafe<T>(db: Queryable, orgId: number, email: string | null, 
   }
 }
 
-const INPUT_COLUMNS = ['name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags'] as const;
+const INPUT_COLUMNS = [...CUSTOMER_INPUT_FIELDS, ...CUSTOMER_SERVICE_FIELDS] as const; // D22 D48
 
-export async function createCustomer(db: Queryable, orgId: number, userId: number, input: CustomerInput, now: Date): Promise<Customer> {
+export async function createCustomer(db: Queryable, orgId: number, userId: number, input: CustomerInput & CustomerServiceInput, now: Date): Promise<Customer> {
   await assertEmailFree(db, orgId, input.email, null);
   const values = INPUT_COLUMNS.map((c) => input[c]);
   const [row] = await emailSafe(db, orgId, input.email, null, () =>
@@ -146,7 +166,7 @@ export async function updateCustomer(
   orgId: number,
   userId: number,
   id: number,
-  patch: Partial<CustomerInput>,
+  patch: Partial<CustomerInput & CustomerServiceInput>,
   version: number,
   now: Date,
 ): Promise<{ before: Customer; after: Customer; changes: Changes }> {
@@ -244,6 +264,10 @@ export const EXPORT_COLUMNS = [
   'country',
   'status',
   'tags',
+  'type',
+  'lead_source',
+  'do_not_service',
+  'do_not_service_reason',
   'created_at',
   'updated_at',
 ] as const;

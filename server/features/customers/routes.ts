@@ -1,6 +1,6 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
-import type { Customer, CustomerInput } from '../../../contract/customers';
+import type { Customer, CustomerInput, CustomerServiceInput } from '../../../contract/customers';
 import { permissionDenied } from '../../auth/access';
 import { fieldError } from '../../http';
 import { defineRoute, reply } from '../../route';
@@ -8,16 +8,20 @@ import { intText } from '../../schema';
 import { listCustomers } from '../../customer-list';
 import { createCustomer, deleteCustomer, getCustomer, listDeleted, restoreCustomer, updateCustomer } from './repo';
 import { findDuplicates, suggestTags } from './search';
-import { createBody, duplicatesQuery, listQuery, tagsQuery, updateBody } from './schema';
+import { createBody, duplicatesQuery, leadSourcesQuery, listQuery, tagsQuery, updateBody } from './schema';
 import { csvRoutes } from './csv-routes';
 import { noteRoutes } from './notes-routes';
+import { contactRoutes } from './contacts-routes';
+import { suggestLeadSources } from './lead-sources';
+import { locationRoutes } from './locations-routes';
 
 const idParam = { id: intText() };
 const _noteParams = { id: intText(), note_id: intText() };
 const target = (c: Pick<Customer, 'id' | 'name'>) => ({ type: 'customer', id: c.id, label: c.name });
 
 /** The non-empty fields of a new record, as its audit entry's changes. */
-const filled = (c: CustomerInput) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
+const filled = (c: CustomerInput & CustomerServiceInput) =>
+  Object.fromEntries(Object.entries(c).filter(([, v]) => v !== null && v !== false && !(Array.isArray(v) && v.length === 0)));
 
 /** GET /v1/customers/: D26 one page of the organization's live customers and the total; D25 deleted=true. */
 const list = defineRoute({
@@ -37,7 +41,8 @@ const list = defineRoute({
       if (!caller.org.permissions.has('customers:delete')) throw permissionDenied(caller.org.role, 'customers:delete');
       return listDeleted(ctx.db, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
     }
-    return listCustomers(tx, caller.org.id, { q: q.q, status: q.status, tag: q.tag, sort: q.sort, page: q.page, pageSize: q.page_size });
+    const filter = { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true' };
+    return listCustomers(tx, caller.org.id, { ...filter, sort: q.sort, page: q.page, pageSize: q.page_size });
   },
 });
 
@@ -138,6 +143,28 @@ const tags = defineRoute({
   handler: async ({ tx, caller, query }) => ({ results: await suggestTags(tx, caller.org.id, query.q) }),
 });
 
-// ---- D24 notes and timeline ----
+/** GET /v1/customers/lead-sources/?q=: D48 the organization's earlier sources as one types, most used first. */
+const leadSources = defineRoute({
+  method: 'GET',
+  path: '/v1/customers/lead-sources/',
+  access: 'org',
+  permission: 'customers:view',
+  query: leadSourcesQuery,
+  handler: async ({ tx, caller, query }) => ({ results: await suggestLeadSources(tx, caller.org.id, query.q) }),
+});
 
-export const customerRoutes = [...csvRoutes, list, create, read, update, remove, restore, duplicates, tags, ...noteRoutes];
+export const customerRoutes = [
+  ...csvRoutes,
+  list,
+  create,
+  read,
+  update,
+  remove,
+  restore,
+  duplicates,
+  tags,
+  leadSources,
+  ...noteRoutes,
+  ...locationRoutes,
+  ...contactRoutes,
+];

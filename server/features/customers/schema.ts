@@ -3,25 +3,32 @@ import {
   CUSTOMER_SORTS,
   CUSTOMER_STATUSES,
   CUSTOMER_TEXT_LIMITS,
+  CUSTOMER_TYPES,
   DEFAULT_CUSTOMER_SORT,
+  DO_NOT_SERVICE_REASON_MAX_LENGTH,
+  LEAD_SOURCE_MAX_LENGTH,
   DEFAULT_CUSTOMER_STATUS,
   EMAIL_SHAPE,
   MAX_TAGS,
   NOTE_MAX_LENGTH,
   PHONE_MIN_DIGITS,
   SEARCH_MAX_LENGTH,
+  SERVICE_SORTS,
   TAG_MAX_LENGTH,
   phoneDigits,
 } from '../../../contract/customers';
 import { fieldError } from '../../http';
-import { describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
+import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
 
 /** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
 export const listFilters = {
   q: optional(text({ max: SEARCH_MAX_LENGTH })),
   status: optional(oneOf(CUSTOMER_STATUSES)),
   tag: optional(text({ max: TAG_MAX_LENGTH })),
-  sort: withDefault(oneOf(CUSTOMER_SORTS), DEFAULT_CUSTOMER_SORT),
+  sort: withDefault(oneOf([...CUSTOMER_SORTS, ...SERVICE_SORTS]), DEFAULT_CUSTOMER_SORT),
+  // D48: by type, and only the customers flagged do-not-service.
+  type: optional(oneOf(CUSTOMER_TYPES)),
+  do_not_service: optional(oneOf(['true', 'false'] as const)),
 };
 
 /** GET /v1/customers/: D26, plus `deleted=true` for the 'Deleted' view (D25). */
@@ -29,7 +36,7 @@ export const listQuery = { ...listFilters, ...pageQuery, deleted: withDefault(on
 
 /** D22: stored lower-cased; the shape check is deliberately plain. */
 const emailText = text({ max: CUSTOMER_TEXT_LIMITS.email, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
-const email: Check<string> = describeCheck((value, field) => emailText(value, field).toLowerCase(), {
+export const email: Check<string> = describeCheck((value, field) => emailText(value, field).toLowerCase(), {
   kind: 'text',
   min: 1,
   max: CUSTOMER_TEXT_LIMITS.email,
@@ -39,7 +46,7 @@ const email: Check<string> = describeCheck((value, field) => emailText(value, fi
 
 /** D22: at most 40 characters with at least 7 digits, written however the person likes. */
 const phoneText = text({ max: CUSTOMER_TEXT_LIMITS.phone });
-const phone: Check<string> = describeCheck(
+export const phone: Check<string> = describeCheck(
   (value, field) => {
     const s = phoneText(value, field);
     if (phoneDigits(s).length < PHONE_MIN_DIGITS) throw fieldError(field, `must have at least ${PHONE_MIN_DIGITS} digits`);
@@ -64,7 +71,15 @@ const tags: Check<string[]> = describeCheck(
   specOf(tagList) as Parameters<typeof describeCheck>[1],
 );
 
-const optionalText = (max: number) => optional(text({ max }));
+export const optionalText = (max: number) => optional(text({ max }));
+
+/** D48: type, lead source and the do-not-service flag with its reason. */
+export const serviceFields = {
+  type: withDefault(oneOf(CUSTOMER_TYPES), CUSTOMER_TYPES[0]),
+  lead_source: optionalText(LEAD_SOURCE_MAX_LENGTH),
+  do_not_service: withDefault(bool(), false),
+  do_not_service_reason: optionalText(DO_NOT_SERVICE_REASON_MAX_LENGTH),
+};
 
 /** D22: the writable fields. Empty optional fields are stored as null. */
 export const customerFields = {
@@ -82,10 +97,18 @@ export const customerFields = {
 };
 
 /** POST /v1/customers/. */
-export const createBody = customerFields;
+export const createBody = { ...customerFields, ...serviceFields };
 
 /** PATCH /v1/customers/{id}/: any subset of the fields, and the version it was based on (D31). */
-export const updateBody = { ...customerFields, status: oneOf(CUSTOMER_STATUSES), tags, version: int({ min: 1 }) };
+export const updateBody = {
+  ...customerFields,
+  ...serviceFields,
+  status: oneOf(CUSTOMER_STATUSES),
+  tags,
+  type: oneOf(CUSTOMER_TYPES),
+  do_not_service: bool(),
+  version: int({ min: 1 }),
+};
 
 /** D24 note bodies: multi-line text, 1–5,000 characters after trimming. */
 export const noteBody = { body: text({ max: NOTE_MAX_LENGTH, multiline: true }) };
@@ -99,6 +122,9 @@ export const duplicatesQuery = {
 
 /** D45: the tag filter's suggestions: tags containing this text. */
 export const tagsQuery = { q: optional(text({ max: TAG_MAX_LENGTH })) };
+
+/** D48: the lead source's suggestions: earlier sources containing this text. */
+export const leadSourcesQuery = { q: optional(text({ max: LEAD_SOURCE_MAX_LENGTH })) };
 
 /** D44: the preview's time, as the preview answered it (ISO 8601). */
 const instant: Check<Date> = describeCheck(
