@@ -33,6 +33,8 @@ export const RESTORE_WINDOW_DAYS = 30;
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
 export const SEARCH_MAX_LENGTH = 100;
+/** D26: a search or tag filter counts its matches up to this many (or to the page's end, if further); past it, 'more than'. */
+export const LIST_COUNT_BOUND = 10_000;
 /** D26: the list's sorts; a leading '-' is descending. */
 export const CUSTOMER_SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'] as const;
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
@@ -96,6 +98,11 @@ export interface CustomerListItem {
 
 export interface Page<T> {
   count: number;
+  /**
+   * D26: present, and false, when `count` is a bound rather than the total: there are more than `count`
+   * (a search matching more than LIST_COUNT_BOUND stops counting there; behaviour.md). Absent: exact.
+   */
+  count_exact?: false;
   results: T[];
 }
 

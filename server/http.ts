@@ -54,7 +54,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     res.end('');
     return;
   }
-  const text = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** An answer whose body is JSON text already (route.ts JsonText). */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers: OutgoingHttpHeaders = {}): void {
   res.writeHead(status, { ...JSON_HEADERS, 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -23,7 +23,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'token' | 'user' | 'org';
 
-/** A handler's answer: data is sent as 200 JSON; reply() sets the status and headers; RAW means it wrote `res` itself. */
+/** A handler's answer: data is sent as 200 JSON (a JsonText as it is); reply() sets the status and headers; RAW means it wrote `res` itself. */
 export interface Reply {
   readonly status: number;
   readonly body: unknown;
@@ -34,6 +34,11 @@ const REPLY = Symbol('reply');
 export const reply = (status: number, body: unknown = null, headers: OutgoingHttpHeaders = {}): Reply =>
   ({ [REPLY]: true, status, body, headers }) as Reply;
 export const isReply = (v: unknown): v is Reply => typeof v === 'object' && v !== null && REPLY in v;
+
+/** A 200 body already serialized as JSON (built by the database): sent as it is, never parsed or rebuilt. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
 
 interface BaseInput<P extends Shape, Q extends Shape, B extends Shape> {
   req: IncomingMessage;

@@ -8,8 +8,8 @@ import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
-import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson } from './http';
-import { isReply, RAW, runsInTransaction, unhonoured, type Method, type RouteDef } from './route';
+import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson, sendJsonText } from './http';
+import { isReply, JsonText, RAW, runsInTransaction, unhonoured, type Method, type RouteDef } from './route';
 import { parseShape, queryParams, queryValues, type Shape } from './schema';
 
 const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -129,6 +129,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
           });
     if (result === RAW) return;
     if (isReply(result)) return sendJson(res, result.status, result.body, result.headers);
+    if (result instanceof JsonText) return sendJsonText(res, 200, result.text);
     sendJson(res, 200, result);
   }
 
