@@ -1,17 +1,17 @@
 // API throughput against its floor, all figures from one run. For PGlite and then PostgreSQL: the built
 // server with SEED=demo, logged in as owner@demo.test acting in "Acme Plumbing" (X-Organization-ID).
-// GET /api/v1/auth/me/ and GET /api/v1/customers/ are each loaded by 50 concurrent keep-alive clients,
+// GET /api/v1/auth/me/ and GET /api/v1/customers/ (the first page, and a different search each request) are each loaded by 50 concurrent keep-alive clients,
 // in rounds alternating with a bare node:http server that answers the same captured bytes (status,
 // headers, body), so the ratio compares like with like on the same machine at the same time. The load
 // runs in a worker thread of this process; the servers are child processes.
 //   node bench/api.mjs [--check]          (npm run bench:api)
 //   API_PHASE_S=5 API_ROUNDS=2            seconds per phase, rounds of (server, bare) per endpoint
-// Budget, each endpoint: PostgreSQL ≥ 0.35× the bare handler's req/s and p99 ≤ 25 ms;
+// Budget, each endpoint: PostgreSQL ≥ 0.5× the bare handler's req/s and p99 ≤ 25 ms (issue 21);
 // PGlite ≥ 0.15× and p99 ≤ 60 ms. With --check the exit code is 1 on any MISS.
 import os from 'node:os';
 import { build } from '../build.mjs';
 import { authHeaders, CUSTOMERS, login, ME, orgIdOf, OWNER } from './lib/crm.mjs';
-import { expectStatus, request } from './lib/http.mjs';
+import { expectStatus, json, request } from './lib/http.mjs';
 import { fixedLoadInWorker } from './lib/load.mjs';
 import { cpuSecondsOf } from './lib/proc.mjs';
 import { envNumber, table, Verdicts } from './lib/report.mjs';
@@ -27,17 +27,34 @@ const WARMUP_S = 2;
 const FLOOR_BOUND_PCT = 90;
 const BUDGETS = {
   PGlite: { ratio: 0.15, p99Ms: 60 },
-  PostgreSQL: { ratio: 0.35, p99Ms: 25 },
+  PostgreSQL: { ratio: 0.5, p99Ms: 25 },
 };
 const ENDPOINTS = [
   { name: 'GET me', path: ME },
   { name: 'GET customers', path: CUSTOMERS },
+  { name: 'GET customers, each request another search', path: CUSTOMERS, varied: true },
 ];
+const SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'];
 
-/** One load phase against `target`; adds the target's CPU use over the phase. */
-async function phase(target, path, headers, seconds) {
+/**
+ * D26 D34: every request of the varied endpoint asks for another list (a three-letter piece of a
+ * customer's name, a sort, a page size), so PGlite's answer cache (keyed on the query) cannot answer
+ * it from memory; the bare server answers each with the bytes captured for that very query.
+ */
+async function variedPaths(url, headers) {
+  const all = json(expectStatus(await request(`${url}${CUSTOMERS}?page_size=100`, { headers }), 200, 'GET customers'));
+  const pieces = [...new Set(all.results.flatMap((c) => {
+    const w = c.name.toLowerCase().replace(/[^a-z]/g, '');
+    return Array.from({ length: Math.max(0, w.length - 2) }, (_, k) => w.slice(k, k + 3));
+  }))];
+  return pieces.flatMap((q) => SORTS.flatMap((sort) => [25, 100].map((size) => `${CUSTOMERS}?q=${q}&sort=${sort}&page_size=${size}`)));
+}
+
+/** One load phase against `target` (requests to `paths` in turn, from `from` on); adds the target's CPU use over the phase. */
+async function phase(target, paths, headers, seconds, from = 0) {
   const cpu0 = cpuSecondsOf(target.pid);
-  const r = await fixedLoadInWorker({ url: target.url, concurrency: CONCURRENCY, durationMs: seconds * 1000, requests: [{ path, headers }] });
+  const requests = [...paths.slice(from % paths.length), ...paths.slice(0, from % paths.length)].map((path) => ({ path, headers }));
+  const r = await fixedLoadInWorker({ url: target.url, concurrency: CONCURRENCY, durationMs: seconds * 1000, requests });
   return { ...r, cpuS: cpuSecondsOf(target.pid) - cpu0 };
 }
 
@@ -59,27 +76,38 @@ async function measure(backend, server, verdicts) {
   const orgId = await orgIdOf(server.url, access);
   const headers = authHeaders(access, orgId);
   const answers = {};
-  for (const e of ENDPOINTS) answers[e.path] = expectStatus(await request(server.url + e.path, { headers }), 200, e.name);
+  const varied = await variedPaths(server.url, headers);
+  const pathsOf = (e) => (e.varied ? varied : [e.path]);
+  for (const e of ENDPOINTS) for (const p of pathsOf(e)) answers[p] = expectStatus(await request(server.url + p, { headers }), 200, e.name);
   const bare = await startBare(answers);
   const rows = [];
   const lines = [];
   try {
-    for (const e of ENDPOINTS) {
-      const copy = await request(bare.url + e.path, { headers });
-      if (copy.status !== 200 || !copy.body.equals(answers[e.path].body)) throw new Error(`the bare server does not answer ${e.path} as the API does`);
+    for (const p of Object.keys(answers)) {
+      const copy = await request(bare.url + p, { headers });
+      if (copy.status !== 200 || !copy.body.equals(answers[p].body)) throw new Error(`the bare server does not answer ${p} as the API does`);
     }
     for (const e of ENDPOINTS) {
-      await phase(server, e.path, headers, WARMUP_S);
-      await phase(bare, e.path, headers, WARMUP_S);
+      // The varied endpoint's phases go on through its list where the last stopped (the same for both targets).
+      let next = 0;
+      const run = async (seconds) => {
+        const r = await phase(server, pathsOf(e), headers, seconds, next);
+        const f = await phase(bare, pathsOf(e), headers, seconds, next);
+        next += r.labels.all?.latencies.length ?? 0;
+        return [r, f];
+      };
+      await run(WARMUP_S);
       const real = [];
       const floor = [];
       for (let i = 0; i < ROUNDS; i++) {
-        real.push(await phase(server, e.path, headers, PHASE_S));
-        floor.push(await phase(bare, e.path, headers, PHASE_S));
+        const [r, f] = await run(PHASE_S);
+        real.push(r);
+        floor.push(f);
       }
       const r = combine(real);
       const f = combine(floor);
-      const bytes = answers[e.path].body.length;
+      const sizes = pathsOf(e).map((p) => answers[p].body.length);
+      const bytes = sizes.length === 1 ? `${sizes[0]}` : `${Math.min(...sizes)}–${Math.max(...sizes)}`;
       const other = (s) => `${fmtCounts(Object.fromEntries(Object.entries(s.statuses).filter(([k]) => k !== '200')))}${s.errors ? ` errors ${fmtCounts(s.errorKinds)}` : ''}`;
       rows.push([e.name, `${backend} server`, r.rps.toFixed(0), fmtMs(r.p50), fmtMs(r.p99), fmtMs(r.max), `${r.cpuPct.toFixed(0)}%`, `${r.generatorPct.toFixed(0)}%`, other(r)]);
       rows.push(['', 'bare node:http', f.rps.toFixed(0), fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.max), `${f.cpuPct.toFixed(0)}%`, `${f.generatorPct.toFixed(0)}%`, other(f)]);
