@@ -80,11 +80,9 @@ export function orderBy(sort: CustomerSort, t = ''): string {
   return `${key(t)} ${dir}, ${t}id ${dir}`;
 }
 
-/** Up to this many matches are gathered and sorted; more are paged by walking the sort's index. */
-const GATHER_MAX = 2_000;
 /**
  * D45: a walk reads about (offset + page size) × live customers ÷ matches rows; past this many, a deep page
- * of a middling search (a city, a company on 2% of the customers) gathers and sorts its matches instead.
+ * of a broad search (a city, a company on 5% of the customers) gathers and sorts its matches instead.
  */
 const WALK_MAX = 5_000;
 
@@ -147,23 +145,29 @@ export async function listCustomersJson(db: Queryable, orgId: number, f: PageFil
     );
     return row!.body;
   }
-  // Searching: the count goes through the search indexes (trigram, tags) and stops at the bound. Few
-  // matches are then gathered the same way and sorted; many are paged by walking the sort's index and
-  // testing rows as it goes (a rare match that way could mean reading every row; a common one, sorting
-  // thousands). Both ways are in the statement; a one-time filter on the count runs only the one chosen.
+  // Searching: the matches, up to the bound, are read once through the search indexes (trigram, tags):
+  // counted, and when that is all of them, sorted for the page (a few thousand rows sort in no time, and
+  // matches bunched in the sort's order, 'oli' among names, cost no more). Past the bound, a shallow page
+  // walks the sort's index testing rows as it goes, a deep one gathers every match and sorts. All three
+  // ways are in the statement; one-time filters on the count run only the one chosen.
   const walk = where(orgId, f, true);
   const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, offset + f.pageSize) + 1;
   const [p, o, l] = [`$${n + 1}`, `$${n + 2}`, `$${n + 3}`];
+  const sorted = `order by ${orderBy(f.sort)} limit ${p} offset ${o}`;
   const [row] = await db.query<{ body: string }>(
-    `with counted as materialized (select count(*) as n from (select 1 from customers where ${w.sql} limit ${l}) m),
+    `with hits as materialized (select id, name_key, created_at, updated_at from customers where ${w.sql} limit ${l}),
+          counted as materialized (select count(*) as n from hits),
           way as materialized (
-            select ${o} < n as within, n > ${GATHER_MAX} and (${o} + ${p}) * (select coalesce(sum(n), 0) from customer_counts where org_id = $1) <= ${WALK_MAX} * n as walk
+            select ${o} < n as within, n < ${l} as exact,
+                   (${o} + ${p}) * (select coalesce(sum(n), 0) from customer_counts where org_id = $1) <= ${WALK_MAX} * n as walk
               from counted),
-          hits as materialized (select id, name_key, created_at, updated_at from customers where ${w.sql}),
+          every as materialized (select id, name_key, created_at, updated_at from customers where ${w.sql}),
           page as (
-            (select id from customers where ${walk.sql} and (select within and walk from way) order by ${orderBy(f.sort)} limit ${p} offset ${o})
+            (select id from hits where (select within and exact from way) ${sorted})
             union all
-            (select id from hits where (select within and not walk from way) order by ${orderBy(f.sort)} limit ${p} offset ${o}))
+            (select id from customers where ${walk.sql} and (select within and not exact and walk from way) ${sorted})
+            union all
+            (select id from every where (select within and not exact and not walk from way) ${sorted}))
      select '{"count":' || least(n, ${l} - 1) || case when n < ${l} then '' else ',"count_exact":false' end
             || ',"results":[' || ${itemsJson(f.sort)} || ']}' as body
        from counted`,

@@ -113,5 +113,28 @@ forEachBackend('API customers list: pages and counts', (backend) => {
         }
       }
     });
+
+    test('D26 D45 a search past the bound pages alike whichever way the page is read: its matches up to the bound, a walk of the sort\'s index, or every match sorted', async () => {
+      // 6,000 customers, 60 of them in the town (with tied names and times): page 1 of 2 walks the name
+      // index (few rows to read), page 10 gathers every match (a walk would read about 5,000 × 11 rows),
+      // and the last page, counted to its end, is exact and sorts the matches read for the count.
+      const { who, org } = await orgWith([]);
+      const town = unique('Walk');
+      await b.server.db.query(
+        `insert into customers (org_id, name, city, created_at) select $1::integer, 'P ' || (g % 7), case when g % 100 = 0 then $2 else 'Elsewhere' end,
+                '2024-01-01'::timestamptz + make_interval(days => g % 5) from generate_series(1, 6000) g`,
+        [org, town] as never,
+      );
+      for (const sort of ['name', '-created_at'] as const) {
+        const expected = await idsInOrder(org, sort, 'city = $2', [town]);
+        expect(expected).toHaveLength(60);
+        for (const page of [1, 2, 10, 29, 30, 31]) {
+          const r = await who.get(`${CUSTOMERS}?q=${town}&sort=${sort}&page_size=2&page=${page}`);
+          expect(r.status, r.text).toBe(200);
+          expect((r.body.results as CustomerListItem[]).map((c) => c.id), `${sort} page ${page}`).toEqual(expected.slice((page - 1) * 2, page * 2));
+          expect([r.body.count, r.body.count_exact], `${sort} page ${page}`).toEqual(page >= 30 ? [60, undefined] : [Math.max(BOUND, page * 2), false]);
+        }
+      }
+    });
   });
 }, { env: { ...SUITE_ENV, LIST_COUNT_BOUND: String(BOUND) } });
