@@ -51,7 +51,7 @@ forEachBackend('D34 fair gate', (backend, label) => {
   });
   afterAll(() => agent?.destroy());
 
-  test('D34 one member\'s 48 concurrent uncached searches and a 50-request burst: another organization\'s member gets every request answered 2xx, health answers', async () => {
+  test("D34 one member's 48 concurrent uncached searches and a 50-request burst: another organization's member gets every request answered 2xx, health answers", async () => {
     let searches = 0;
     let floodDone = false;
     const floodAnswers: Answer[] = [];
@@ -66,10 +66,12 @@ forEachBackend('D34 fair gate', (backend, label) => {
         floodAnswered++;
       } while (!floodDone);
     };
-    const burst = Array.from({ length: BURST }, (_, i) => call(flood, flood.org, `/v1/customers/?page=${2 + i}&page_size=100`).then((a) => {
-      floodAnswers.push(a);
-      floodAnswered++;
-    }));
+    const burst = Array.from({ length: BURST }, (_, i) =>
+      call(flood, flood.org, `/v1/customers/?page=${2 + i}&page_size=100`).then((a) => {
+        floodAnswers.push(a);
+        floodAnswered++;
+      }),
+    );
     const searching = Array.from({ length: SEARCHERS }, (_, i) => searcher(i));
     await expect.poll(() => b.server.db.queueStats().queued, { timeout: 20_000 }).toBeGreaterThan(SEARCHERS / 2);
 
@@ -88,8 +90,10 @@ forEachBackend('D34 fair gate', (backend, label) => {
     await Promise.all([...searching, ...burst]);
 
     const statuses = (list: Answer[]) => list.reduce<Record<string, number>>((m, a) => ((m[a.status] = (m[a.status] ?? 0) + 1), m), {});
-    console.log(`[fair gate ${label}] victim ${JSON.stringify(statuses(victimAnswers))}, flood answers during each victim request ${overlap.join(' ')}, ` +
-      `flood ${floodAnswers.length} answers ${JSON.stringify(statuses(floodAnswers))}, health ${JSON.stringify(statuses(healthAnswers))}, gate ${JSON.stringify(b.server.db.queueStats())}`);
+    console.log(
+      `[fair gate ${label}] victim ${JSON.stringify(statuses(victimAnswers))}, flood answers during each victim request ${overlap.join(' ')}, ` +
+        `flood ${floodAnswers.length} answers ${JSON.stringify(statuses(floodAnswers))}, health ${JSON.stringify(statuses(healthAnswers))}, gate ${JSON.stringify(b.server.db.queueStats())}`,
+    );
     expect(victimAnswers.map((a) => a.status).filter((s) => s < 200 || s > 299)).toEqual([]);
     expect(healthAnswers.map((a) => a.status)).toEqual(Array(HEALTH_CHECKS).fill(200));
     // The flood was still running when the victim was done: its searchers were answered after the victim's last.
@@ -106,7 +110,7 @@ forEachBackend('D34 fair gate', (backend, label) => {
     }
   }, 120_000);
 
-  test('D34 a member naming another organization in X-Organization-ID waits in their own queue: that organization\'s members get no 429', async () => {
+  test("D34 a member naming another organization in X-Organization-ID waits in their own queue: that organization's members get no 429", async () => {
     const slots = b.server.db.queueStats().slots;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));

@@ -16,8 +16,7 @@ const PREVIEW = `${CUSTOMERS}import/preview/`;
 const IMPORT = `${CUSTOMERS}import/`;
 const HEALTH = '/api/health/';
 
-const file = (city: string) =>
-  `name,email,city\r\n${Array.from({ length: IMPORT_MAX_ROWS }, (_, i) => `Fair ${i},fair${i}@import.test,${city}`).join('\r\n')}\r\n`;
+const file = (city: string) => `name,email,city\r\n${Array.from({ length: IMPORT_MAX_ROWS }, (_, i) => `Fair ${i},fair${i}@import.test,${city}`).join('\r\n')}\r\n`;
 
 /** The widest preview allowed: every column the limit permits, rows up to 5 MB. */
 function widest(): string {
@@ -37,7 +36,11 @@ forEachBackend('D34 fair share: imports', (backend) => {
     other = await signIn(b, 'viewer@demo.test', 'Beacon Electric');
   });
   const upload = (path: string, csv: string) =>
-    b.api.request(path, { method: 'POST', headers: { Authorization: `Bearer ${importer.token}`, 'X-Organization-ID': String(importer.org), 'Content-Type': 'text/csv' }, body: csv });
+    b.api.request(path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${importer.token}`, 'X-Organization-ID': String(importer.org), 'Content-Type': 'text/csv' },
+      body: csv,
+    });
 
   /**
    * Runs `heavy` and, until it settles, the other member's ordinary requests one after another and a
@@ -70,7 +73,7 @@ forEachBackend('D34 fair share: imports', (backend) => {
     return { answer: await work, health: await health, statuses, refused, events };
   }
 
-  test('D34 during a 10,000-row update import, another organization\'s member gets every request answered, and health before the import ends', async () => {
+  test("D34 during a 10,000-row update import, another organization's member gets every request answered, and health before the import ends", async () => {
     const created = await upload(IMPORT, file('Bend'));
     expect(created.status, created.text.slice(0, 200)).toBe(200);
     const { answer, health, statuses, refused, events } = await during(() => upload(`${IMPORT}?on_duplicate=update`, file('Salem')));
