@@ -10,7 +10,7 @@
 // after LIST_MAX_S seconds and says how many requests it got.
 //   node bench/list.mjs [--check]          (npm run bench:list)
 //   LIST_COUNT=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
-// Budget: p99 ≤ 50 ms on PostgreSQL, ≤ 150 ms on PGlite (checked for both the sequential and the
+// Budget (issue 21): p99 ≤ 50 ms on PostgreSQL, ≤ 100 ms on PGlite (checked for both the sequential and the
 // concurrent runs). With --check the exit code is 1 on any MISS.
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,7 @@ const CONCURRENCY = envNumber('LIST_CONCURRENCY', 4);
 const MAX_S = envNumber('LIST_MAX_S', 20);
 /** LIST_CASES=regex: only the cases whose name matches (e.g. LIST_CASES='phone|city'). */
 const ONLY_CASES = process.env.LIST_CASES ? new RegExp(process.env.LIST_CASES, 'i') : null;
-const BUDGET_P99_MS = { PGlite: 150, PostgreSQL: 50 };
+const BUDGET_P99_MS = { PGlite: 100, PostgreSQL: 50 };
 /** Where the server keeps PGlite's files inside DATA_DIR. */
 const PGLITE_SUBDIR = 'pgdata';
 
@@ -191,10 +191,17 @@ const INSERT_CUSTOMERS_SQL = `
 
 /** Inserts `count` customers into organization `orgId`; `query(text, params)` runs SQL on either driver. */
 async function insertCustomers(query, orgId, count) {
+  // The benchmarks' PostgreSQL commits asynchronously, and VACUUM cannot mark a page all-visible while
+  // the commit that wrote it is not yet on disk: this one commit waits for it.
+  await query('set synchronous_commit = on', []);
   await query(INSERT_CUSTOMERS_SQL, [orgId, count]);
   // VACUUM too, as autovacuum (PostgreSQL) or the server's hourly housekeeping (PGlite) would: it sets the
   // visibility map that lets a deep page read its ids from the index alone.
   await query('vacuum analyze customers', []);
+  // Index-only scans skip the table only on pages the map marks all-visible: say how many are, since a
+  // deep page's cost depends on it (without the synchronous commit: 1 of 7,773 on PostgreSQL, 300+ ms a page).
+  const [vm] = await query("select relallvisible as visible, relpages as pages from pg_class where relname = 'customers'", []);
+  return `visibility map: ${vm.visible} of ${vm.pages} pages all-visible`;
 }
 // ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -206,7 +213,7 @@ async function fillPostgres(url) {
   try {
     const [org] = await sql.unsafe(ORG_ID_SQL, [ORG_NAME]);
     if (!org) throw new Error(`no organization ${ORG_NAME}`);
-    await insertCustomers((text, params) => sql.unsafe(text, params), org.id, COUNT);
+    return await insertCustomers((text, params) => sql.unsafe(text, params), org.id, COUNT);
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -237,7 +244,7 @@ async function fillPglite(dataDir) {
   try {
     const { rows } = await db.query(ORG_ID_SQL, [ORG_NAME]);
     if (!rows[0]) throw new Error(`no organization ${ORG_NAME}`);
-    await insertCustomers((text, params) => db.query(text, params), rows[0].id, COUNT);
+    return await insertCustomers(async (text, params) => (await db.query(text, params)).rows ?? [], rows[0].id, COUNT);
   } finally {
     await db.close();
   }
@@ -293,12 +300,10 @@ const verdicts = new Verdicts('list');
 
 await onBackends(verdicts, async (label, db) => {
   const t0 = performance.now();
-  if (db.dataDir) {
-    // PGlite: the seeded directory is filled while no server holds it.
-    await withCrm(db, async () => {});
-    await fillPglite(db.dataDir);
-  } else await withCrm(db, () => fillPostgres(db.databaseUrl));
-  console.log(`\n${label}: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  // The seeded database is filled while no server runs (PGlite: none may hold its directory).
+  await withCrm(db, async () => {});
+  const vm = db.dataDir ? await fillPglite(db.dataDir) : await fillPostgres(db.databaseUrl);
+  console.log(`\n${label}: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${vm}`);
   await withCrm(db, (server) => measure(label, server, verdicts));
 });
 console.log(`\nload average at the end: ${os.loadavg()[0].toFixed(1)}`);

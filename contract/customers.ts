@@ -41,6 +41,8 @@ export const DO_NOT_SERVICE_REASON_MAX_LENGTH = 500;
 export const PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
 export const SEARCH_MAX_LENGTH = 100;
+/** D26: a search or tag filter counts its matches up to this many (or to the page's end, if further); past it, 'more than'. */
+export const LIST_COUNT_BOUND = 10_000;
 /** D26: the list's sorts; a leading '-' is descending. */
 export const CUSTOMER_SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'] as const;
 /** D48: by status and by the list's city too (the server takes them; the app offers them with its part of issue 19). */
@@ -121,6 +123,11 @@ export interface CustomerListItem {
 
 export interface Page<T> {
   count: number;
+  /**
+   * D26: present, and false, when `count` is a bound rather than the total: there are more than `count`
+   * (a search matching more than LIST_COUNT_BOUND stops counting there; behaviour.md). Absent: exact.
+   */
+  count_exact?: false;
   results: T[];
 }
 

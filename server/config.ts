@@ -2,6 +2,7 @@
 // docs/operations.md has the table; keep both in step.
 import path from 'node:path';
 import { DEFAULT_API_BASE } from '../contract/config';
+import { LIST_COUNT_BOUND } from '../contract/customers';
 
 export const DEFAULT_PORT = 8080; // D2
 export const DEFAULT_HOST = 'localhost';
@@ -33,6 +34,8 @@ export interface Config {
   throttle: { windowS: number; maxFailuresPerEmail: number; maxFailuresPerClient: number };
   /** DEV_RELOAD=1: serve GET /esbuild, the live-reload event stream of `npm run dev`. */
   devReload: boolean;
+  /** D26: LIST_COUNT_BOUND, how far a customers search counts before it says 'more than' (tests lower it). */
+  listCountBound: number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -132,5 +135,6 @@ export function loadConfig(env: Env): Config {
       maxFailuresPerClient: int(env, 'LOGIN_MAX_FAILURES_PER_CLIENT', DEFAULT_MAX_FAILURES_PER_CLIENT, 1, 1_000_000),
     },
     devReload: flag(env, 'DEV_RELOAD'),
+    listCountBound: int(env, 'LIST_COUNT_BOUND', LIST_COUNT_BOUND, 1, 1_000_000),
   };
 }

@@ -1,7 +1,7 @@
 // D26 D45: the customers list (filter, search, sort, page), shared by the customers feature (its list and
 // export) and the dashboard (recently updated). SQL over the indexed columns of migrations 4 and 8
 // (name_key, search_key, phone_digits, phone_tail, tag_keys), every query scoped by organization.
-import type { CustomerListItem, CustomerSort, CustomerStatus, CustomerType } from '../contract/customers';
+import { LIST_COUNT_BOUND, type CustomerListItem, type CustomerSort, type CustomerStatus, type CustomerType, type Page } from '../contract/customers';
 import { fold, phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
 import type { Queryable } from './db';
 import { num } from './db';
@@ -88,29 +88,29 @@ export function orderBy(sort: CustomerSort, t = ''): string {
   return `${key(t)} ${dir}, ${t}id ${dir}`;
 }
 
-/** Up to this many matches are gathered and sorted; more are paged by walking the sort's index. */
-const GATHER_MAX = 2_000;
 /**
  * D45: a walk reads about (offset + page size) × live customers ÷ matches rows; past this many, a deep page
- * of a middling search (a city, a company on 2% of the customers) gathers and sorts its matches instead.
+ * of a broad search (a city, a company on 5% of the customers) gathers and sorts its matches instead.
  */
 const WALK_MAX = 5_000;
 
 /**
  * The where clause and its parameters ($1 is always the organization). `walk` writes the search and tag
- * tests so that no index can serve them (`col || ''`): the planner then walks the sort's index and
- * tests rows as it goes, which is what a page of a search matching thousands of rows wants.
+ * tests so that no index can serve them (`col || ''`) and the planner takes them to pass half the rows
+ * (`coalesce(…, false)` has no statistics): it then walks the sort's index and tests rows as it goes,
+ * which is what a page of a search matching thousands of rows wants (not sorting every match).
  */
 export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService'>, walk = false): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
   const add = (value: string | number) => `$${params.push(value)}`;
+  const test = (sql: string) => (walk ? `coalesce(${sql}, false)` : sql);
   if (f.status) clauses.push(`status = ${add(f.status)}`);
   if (f.type) clauses.push(`type = ${add(f.type)}`); // D48
   if (f.doNotService) clauses.push('do_not_service');
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
-  if (f.tag) clauses.push(`${walk ? "(tag_keys || '{}'::text[])" : 'tag_keys'} @> array[${add(fold(f.tag))}]::text[]`);
-  if (f.q) clauses.push(searchClause(f.q, add, walk ? " || ''" : ''));
+  if (f.tag) clauses.push(test(`${walk ? "(tag_keys || '{}'::text[])" : 'tag_keys'} @> array[${add(fold(f.tag))}]::text[]`));
+  if (f.q) clauses.push(test(searchClause(f.q, add, walk ? " || ''" : '')));
   return { sql: clauses.join(' and '), params };
 }
 
@@ -125,41 +125,74 @@ export const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({
   updated_at: r.updated_at.toISOString(),
 });
 
-/** D26: one page and the total. */
-export async function listCustomers(db: Queryable, orgId: number, f: ListFilter): Promise<{ count: number; results: CustomerListItem[] }> {
+/** A timestamp as Date.toISOString() writes it (UTC, milliseconds, 'Z'). */
+const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/**
+ * The page's rows (ids in `page`) as a JSON array's elements, built by the database in the list's order:
+ * the bytes JSON.stringify(toItem(row)) writes (row_to_json is compact; keys in toItem's order).
+ */
+const itemsJson = (sort: CustomerSort) => `coalesce((
+  select string_agg(row_to_json(item)::text, ',' order by ${orderBy(sort, 'c.')})
+    from page join customers c on c.id = page.id
+   cross join lateral (select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status,
+                              coalesce(c.tags, '{}') as tags, c.type, c.do_not_service,
+                              ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at) item), '')`;
+
+/** What a page's statement is given beside the filter: the bound of a search's count (D26, LIST_COUNT_BOUND). */
+export type PageFilter = ListFilter & { countBound?: number };
+
+/**
+ * D26: one page and the total as the answer's JSON text, in one statement built and serialized by the
+ * database (the route sends it untouched). A search counts at most max(bound, the page's end) + 1 matches:
+ * past that the answer says 'more than' (`count_exact: false`), so a broad search costs what its page does.
+ */
+export async function listCustomersJson(db: Queryable, orgId: number, f: PageFilter): Promise<string> {
   const w = where(orgId, f);
   const n = w.params.length;
-  const limits = [f.pageSize, (f.page - 1) * f.pageSize];
+  const offset = (f.page - 1) * f.pageSize;
   if (!f.q && !f.tag && !f.type && !f.doNotService) {
     // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
     // page), then only those rows are read; the total comes from customer_counts, not from counting.
-    // One statement, so one round trip (the outer join keeps the total when the page is past the end).
-    const rows = await db.query<ItemRow>(
+    const [row] = await db.query<{ body: string }>(
       `with page as (select id from customers where ${w.sql} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
-       select ${ITEM_COLUMNS},
-              (select coalesce(sum(n), 0) from customer_counts where org_id = $1 and ($${n + 3}::text is null or status = $${n + 3})) as total
-         from (select 1) one left join (page join customers c on c.id = page.id) on true
-        order by ${orderBy(f.sort, 'c.')}`,
-      [...w.params, ...limits, f.status],
+       select '{"count":' || (select coalesce(sum(n), 0) from customer_counts where org_id = $1 and ($${n + 3}::text is null or status = $${n + 3}))
+              || ',"results":[' || ${itemsJson(f.sort)} || ']}' as body`,
+      [...w.params, f.pageSize, offset, f.status],
     );
-    return { count: num(rows[0]?.total ?? 0), results: rows.filter((r) => r.id !== null).map(toItem) };
+    return row!.body;
   }
-  // Searching: first the count, through the search indexes (trigram, tags). Few matches are then
-  // gathered the same way and sorted; many are paged by walking the sort's index and testing rows as
-  // it goes (a rare match that way could mean reading every row; a common one, sorting thousands).
-  const [counted] = await db.query<{ n: unknown; live: unknown }>(
-    `select count(*) as n, (select coalesce(sum(n), 0) from customer_counts where org_id = $1) as live from customers where ${w.sql}`,
-    w.params,
+  // Searching: the matches, up to the bound, are read once through the search indexes (trigram, tags):
+  // counted, and when that is all of them, sorted for the page (a few thousand rows sort in no time, and
+  // matches bunched in the sort's order, 'oli' among names, cost no more). Past the bound, a shallow page
+  // walks the sort's index testing rows as it goes, a deep one gathers every match and sorts. All three
+  // ways are in the statement; one-time filters on the count run only the one chosen.
+  const walk = where(orgId, f, true);
+  const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, offset + f.pageSize) + 1;
+  const [p, o, l] = [`$${n + 1}`, `$${n + 2}`, `$${n + 3}`];
+  const sorted = `order by ${orderBy(f.sort)} limit ${p} offset ${o}`;
+  const [row] = await db.query<{ body: string }>(
+    `with hits as materialized (select id, name_key, created_at, updated_at, status, city_key from customers where ${w.sql} limit ${l}),
+          counted as materialized (select count(*) as n from hits),
+          way as materialized (
+            select ${o} < n as within, n < ${l} as exact,
+                   (${o} + ${p}) * (select coalesce(sum(n), 0) from customer_counts where org_id = $1) <= ${WALK_MAX} * n as walk
+              from counted),
+          every as materialized (select id, name_key, created_at, updated_at, status, city_key from customers where ${w.sql}),
+          page as (
+            (select id from hits where (select within and exact from way) ${sorted})
+            union all
+            (select id from customers where ${walk.sql} and (select within and not exact and walk from way) ${sorted})
+            union all
+            (select id from every where (select within and not exact and not walk from way) ${sorted}))
+     select '{"count":' || least(n, ${l} - 1) || case when n < ${l} then '' else ',"count_exact":false' end
+            || ',"results":[' || ${itemsJson(f.sort)} || ']}' as body
+       from counted`,
+    [...w.params, f.pageSize, offset, limit],
   );
-  const count = num(counted?.n ?? 0);
-  const walk = count > GATHER_MAX && (f.page * f.pageSize * num(counted?.live ?? 0)) / count <= WALK_MAX;
-  if (count === 0 || (f.page - 1) * f.pageSize >= count) return { count, results: [] };
-  const page = walk ? where(orgId, f, true) : w;
-  const rows = await db.query<ItemRow>(
-    `with ${walk ? '' : 'hits as materialized (select id, name_key, created_at, updated_at, status, city_key from customers where ' + w.sql + '),'}
-          page as (select id from ${walk ? `customers where ${page.sql}` : 'hits'} order by ${orderBy(f.sort)} limit $${n + 1} offset $${n + 2})
-     select ${ITEM_COLUMNS} from page join customers c on c.id = page.id order by ${orderBy(f.sort, 'c.')}`,
-    [...page.params, ...limits],
-  );
-  return { count, results: rows.map(toItem) };
+  return row!.body;
+}
+
+/** D26: one page and the total, as data (the dashboard's recently updated). */
+export async function listCustomers(db: Queryable, orgId: number, f: PageFilter): Promise<Page<CustomerListItem>> {
+  return JSON.parse(await listCustomersJson(db, orgId, f)) as Page<CustomerListItem>;
 }

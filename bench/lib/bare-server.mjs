@@ -1,5 +1,5 @@
 // The floor the API is compared with: a bare node:http handler that answers each path with the exact
-// status, headers and body captured from the real server (Node adds Date, Connection and Keep-Alive
+// status, headers and body captured from the real server for that path (or that path and query) (Node adds Date, Connection and Keep-Alive
 // itself, as it does for the real one). No routing, no auth, no database, no logging.
 //   node bench/lib/bare-server.mjs answers.json     (PORT and HOST from the environment)
 import { readFileSync } from 'node:fs';
@@ -25,7 +25,8 @@ const notFound = Buffer.from('{"detail":"No such endpoint","code":"not_found"}')
 const server = createServer((req, res) => {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const answer = answers.get(q === -1 ? url : url.slice(0, q));
+  // An answer captured for this exact path and query, else the path's (any query).
+  const answer = answers.get(url) ?? answers.get(q === -1 ? url : url.slice(0, q));
   if (!answer) {
     res.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': notFound.length });
     res.end(notFound);

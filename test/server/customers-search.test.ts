@@ -160,9 +160,10 @@ forEachBackend('API customers: search and matching', (backend) => {
       expect(await search(beacon, `q=${encodeURIComponent(town)}`)).toEqual([]);
     });
 
-    test("D26 D45 a search matching thousands pages alike whether it walks the sort's index (shallow pages) or gathers its matches (deep ones)", async () => {
-      // An organization of its own with 12,000 customers, 2,100 of them in a town: more than GATHER_MAX
-      // (2,000) match, so page 1 walks the name index and page 60 (too far to walk) gathers and sorts.
+    test('D26 D45 a search matching thousands pages alike, shallow pages and deep ones', async () => {
+      // An organization of its own with 12,000 customers, 2,100 of them in a town: fewer than the count's
+      // bound, so each page sorts the matches read for the count (customers-list-pages.test.ts pages the
+      // other ways: walking the sort's index, gathering every match past the bound).
       const db = b.server.db;
       const town = unique('Sherwood');
       const [org] = await db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [unique('Walk Org ')]);

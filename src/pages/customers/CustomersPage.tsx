@@ -52,6 +52,8 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   const query = useQuery(api.list(apiParams(state)), { keepPrevious: true });
   const data = query.data;
   const pages = data ? pageCount(data.count, state.pageSize) : 1;
+  // D26: a search matching very many counts only so far; the count is then 'more than'.
+  const more = data?.count_exact === false;
 
   // A page past the end (an old link, a list that shrank) goes to the last page instead.
   const pastEnd = data !== undefined && !query.previous && data.count > 0 && state.page > pages;
@@ -122,7 +124,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
     );
   } else {
     const busy = query.previous || query.fetching;
-    const caption = `${state.deleted ? 'Deleted customers' : 'Customers'}, page ${state.page} of ${pages}`;
+    const caption = `${state.deleted ? 'Deleted customers' : 'Customers'}, page ${state.page} of ${more ? `more than ${pages}` : pages}`;
     body = (
       <>
         {state.deleted ? (
@@ -137,7 +139,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
             onTag={(tag) => go({ tag, page: 1 })}
           />
         )}
-        {pages > 1 && <Pager page={state.page} pages={pages} onPage={(page) => go({ page })} />}
+        {(pages > 1 || more) && <Pager page={state.page} pages={pages} more={more} onPage={(page) => go({ page })} />}
       </>
     );
   }
@@ -145,6 +147,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   let summary = '';
   if (data && !pastEnd && data.count > 0) {
     if (state.deleted) summary = plural(data.count, 'deleted customer');
+    else if (more) summary = `More than ${data.count.toLocaleString()} customers match`;
     else summary = filtered ? `${plural(data.count)} ${data.count === 1 ? 'matches' : 'match'}` : plural(data.count);
   }
 
