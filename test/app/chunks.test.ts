@@ -81,6 +81,12 @@ describe('chunks', () => {
     expect(entry('src/router/focus-page.ts'), 'router/focus-page.ts is not an entry of its own').toBeTruthy();
   });
 
+  test('SPEC §9 the toast region (ui/toaster.tsx) is not in the JS before the login form; its store is', () => {
+    expect(firstBundleInputs()).not.toContain('src/ui/toaster.tsx');
+    expect(firstBundleInputs()).toContain('src/ui/toast.tsx');
+    expect(entry('src/ui/toaster.tsx'), 'ui/toaster.tsx is not an entry of its own').toBeTruthy();
+  });
+
   test('D26 the customers list is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });
