@@ -7,10 +7,10 @@ import { subject } from '../lib/jwt';
 import { KEYS, readRedirect, storeRedirect } from '../lib/storage';
 import type { Permission } from '../../contract/permissions';
 import { createLoader } from './load';
-import { adoptTokens, destination, logIn, returnAfterLogin, takeToastReason } from './login';
+import { adoptTokens, destination, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastReason } from './login';
 import { reloadOncePerBurst } from './permission-sync';
 import { expire, refreshSession, tokenMissing, tokenRotation } from './refresh';
-import { createCore, type SessionDeps } from './state';
+import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './state';
 import type { LoginPayload, TokenResponse } from './types';
 
 export type { SessionDeps } from './state';
@@ -73,7 +73,16 @@ export function createSession(deps: SessionDeps) {
     storage,
     load,
     /** SPEC §2/§3 (login.ts): sign in, load the session, go on. */
-    login: (payload: LoginPayload, signal?: AbortSignal) => logIn({ core, client, load }, payload, signal),
+    // Its code is in deferred.ts (loaded at idle, else now); code that cannot load is a failed login (SPEC §8).
+    login: (payload: LoginPayload, signal?: AbortSignal) => {
+      const run = (d: NonNullable<ReturnType<typeof deferredLoaded>>) => d.logIn({ core, client, load }, payload, signal);
+      const loaded = deferredLoaded();
+      return loaded
+        ? run(loaded)
+        : deferredCode().then(run, () => {
+            throw new LoginError(MSG_LOGIN_FAILED);
+          });
+    },
     /** A token answer from outside a login (an accepted invitation, D28) becomes the signed-in session. */
     adopt: (tokens: TokenResponse) => adoptTokens(storage, tokens),
     logout,
