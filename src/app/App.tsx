@@ -4,6 +4,7 @@ import LoginPage from '../pages/login/LoginPage';
 import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg } from '../router/guards';
 import { Navigate } from '../router/Link';
 import { useLocation } from '../router/location';
+import { PAGES } from '../router/paths';
 import { findRoute } from '../router/match';
 import { RouteFocus } from '../router/route-focus';
 import type { Session } from '../session/controller';
@@ -47,7 +48,7 @@ export const MSG_NO_SUCH_PAGE = 'That page does not exist';
 /** SPEC §2: an unknown path goes to the dashboard, and says why (a silent redirect puzzles). */
 function UnknownPath() {
   useEffect(() => void toast.info(MSG_NO_SUCH_PAGE), []);
-  return <Navigate to="/dashboard" />;
+  return <Navigate to={PAGES.dashboard} />;
 }
 
 /** SPEC §2: which screen a path shows, behind which guards. */
@@ -80,7 +81,7 @@ export function AppRoutes() {
       </Suspense>
     );
   }
-  if (pathname === '/' || pathname === '') return <Navigate to="/dashboard" />; // SPEC §2: the index of / is the dashboard
+  if (pathname === '/' || pathname === '') return <Navigate to={PAGES.dashboard} />; // SPEC §2: the index of / is the dashboard
   const match = findRoute(SHELL_ROUTES, pathname.replace(/(.)\/$/, '$1'));
   // SPEC §2: an unknown path goes to /dashboard when signed in (the shell's guards take it on from
   // there), otherwise to /login.

@@ -81,6 +81,11 @@ describe('chunks', () => {
     expect(entry('src/router/focus-page.ts'), 'router/focus-page.ts is not an entry of its own').toBeTruthy();
   });
 
+  test("SPEC §2 the route table's titles and permissions (router/route-table.ts) load with the shell, not before the login form", () => {
+    expect(firstBundleInputs()).not.toContain('src/router/route-table.ts');
+    expect(firstBundleInputs()).toContain('src/router/paths.ts'); // the pages' links, shared by all
+  });
+
   test('SPEC §9 the toast region (ui/toaster.tsx) is not in the JS before the login form; its store is', () => {
     expect(firstBundleInputs()).not.toContain('src/ui/toaster.tsx');
     expect(firstBundleInputs()).toContain('src/ui/toast.tsx');
