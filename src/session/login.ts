@@ -1,8 +1,7 @@
 // Login's messages (SPEC §8 login failures), D6 return after login, and the one place a token answer is
 // taken in (a login's, or an accepted invitation's, D28). The sign-in itself is sign-in.ts. React-free.
 import { subject } from '../lib/jwt';
-import { KEYS, readRedirect, storeRedirect, type AppStorage } from '../lib/storage';
-import type { SessionCore } from './state';
+import { KEYS, storeRedirect, type AppStorage } from '../lib/storage';
 import { saveTokens } from './tokens';
 import type { TokenResponse } from './types';
 
@@ -42,18 +41,4 @@ export function takeToastReason(storage: AppStorage): string | null {
 export function returnAfterLogin(storage: AppStorage, path: string, { anyone = false } = {}): void {
   if (anyone) storage.remove(KEYS.postLoginRedirect);
   storeRedirect(storage, path, anyone ? null : subject(storage.get(KEYS.accessToken)));
-}
-
-/** D6: the stored redirect target, once, when it is in-app and was stored by this user. */
-function takeRedirect(storage: AppStorage): string | null {
-  const target = readRedirect(storage);
-  const sub = subject(storage.get(KEYS.accessToken));
-  storage.remove(KEYS.postLoginRedirect);
-  return target && (target.sub === null || target.sub === sub) ? target.path : null;
-}
-
-/** Where a signed-in person goes next: the D6 target when an organization is chosen. */
-export function destination({ store, storage }: Pick<SessionCore, 'store' | 'storage'>): string {
-  if (!store.getState().currentOrg) return '/org-picker';
-  return takeRedirect(storage) ?? '/dashboard';
 }

@@ -1,11 +1,27 @@
-// SPEC §2/§3 Login: the sign-in itself, in the session's deferred chunk (deferred.ts) with the rest of
-// what only a signing-in or signed-in person runs; the messages and token answers stay in login.ts.
+// SPEC §2/§3 Login and §4 choosing an organization, with D6's return after them: in the session's
+// deferred chunk (deferred.ts), with the rest of what only a signing-in or signed-in person runs. The
+// messages and token answers stay in login.ts.
 import type { Client } from '../http/client';
 import { isAbortError, isHttpError } from '../http/errors';
-import { KEYS } from '../lib/storage';
-import { adoptTokens, destination, LOGIN_PATH, LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED, takeToastReason } from './login';
+import { subject } from '../lib/jwt';
+import { KEYS, readRedirect, type AppStorage } from '../lib/storage';
+import { adoptTokens, LOGIN_PATH, LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED, takeToastReason } from './login';
 import type { SessionCore } from './state';
 import type { LoginPayload, LoginRequest, TokenResponse } from './types';
+
+/** D6: the stored redirect target, once, when it is in-app and was stored by this user. */
+function takeRedirect(storage: AppStorage): string | null {
+  const target = readRedirect(storage);
+  const sub = subject(storage.get(KEYS.accessToken));
+  storage.remove(KEYS.postLoginRedirect);
+  return target && (target.sub === null || target.sub === sub) ? target.path : null;
+}
+
+/** Where a signed-in person goes next: the D6 target when an organization is chosen. */
+export function destination({ store, storage }: Pick<SessionCore, 'store' | 'storage'>): string {
+  if (!store.getState().currentOrg) return '/org-picker';
+  return takeRedirect(storage) ?? '/dashboard';
+}
 
 /** What a login needs besides the core: the client and the session load (single-flight). */
 export interface LoginContext {
@@ -42,4 +58,15 @@ export async function logIn({ core, client, load }: LoginContext, { email, passw
     storage.remove(KEYS.postLoginTriggered);
     set({ postLogin: false });
   }
+}
+
+/**
+ * SPEC §4: selecting an organization stores its id and re-runs the load; then on to the dashboard, or
+ * to the D6 target unless `ignoreReturnPath` (D28: after joining, that organization's dashboard).
+ */
+export async function selectOrg({ core, load }: Omit<LoginContext, 'client'>, id: number, { ignoreReturnPath = false } = {}): Promise<void> {
+  if (ignoreReturnPath) core.storage.remove(KEYS.postLoginRedirect);
+  core.setTabOrg(id);
+  await load();
+  if (core.store.getState().currentOrg?.id === id) core.deps.navigate(destination(core), { replace: true });
 }
