@@ -125,6 +125,12 @@ describe('D28–D30 page chunks', () => {
   test('nothing of these pages loads before the login form', () => {
     expect(firstBundleInputs().filter((i) => PAGE_ONLY.some((p) => i.startsWith(p)))).toEqual([]);
   });
+
+  test("D28 the invite form (team/InviteDialogs.tsx) loads when 'Invite member' is first pressed, not with the Team page", () => {
+    const inputs = [...closure(entry('src/pages/team/TeamPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    expect(inputs).not.toContain('src/pages/team/InviteDialogs.tsx');
+    expect(entry('src/pages/team/InviteDialogs.tsx'), 'team/InviteDialogs.tsx is not an entry of its own').toBeTruthy();
+  });
 });
 
 // Add and Edit Customer load as chunks of their own (app/routes.ts) that share the form; the login
