@@ -20,24 +20,9 @@ import { CustomerTable, DeletedTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
 
-/** An object URL handed to the browser's download is kept this long, then released. */
-const DOWNLOAD_URL_LIFETIME_MS = 60_000;
-
 type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
 const plural = (n: number, what = 'customer') => `${n} ${what}${n === 1 ? '' : 's'}`;
-
-/** D27: hands a Blob to the browser as a download (the bearer token went with the fetch, not a link). */
-function saveFile(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_LIFETIME_MS);
-}
 
 /** D25: a restore refused because the customer's email now belongs to another live customer. */
 interface Conflict {
@@ -192,7 +177,8 @@ export default function CustomersPage() {
   async function onExport() {
     setExporting(true);
     try {
-      saveFile(await api.exportCsv(exportParams(state)), `customers-${new Date().toISOString().slice(0, 10)}.csv`);
+      const [csv, { saveFile }] = await Promise.all([api.exportCsv(exportParams(state)), import('./save-file')]);
+      saveFile(csv, `customers-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch {
       toast.error('Could not export customers. Please try again.');
     } finally {
