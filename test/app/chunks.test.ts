@@ -95,6 +95,14 @@ describe('chunks', () => {
   test('D26 the customers list is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });
+
+  test("D25 D27 the list's restore (customers/restore.tsx) and CSV download (save-file.ts) load when first pressed, not with the list", () => {
+    const inputs = [...closure(entry('src/pages/customers/CustomersPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    for (const part of ['src/pages/customers/restore.tsx', 'src/pages/customers/save-file.ts']) {
+      expect(inputs).not.toContain(part);
+      expect(entry(part), `${part} is not an entry of its own`).toBeTruthy();
+    }
+  });
 });
 
 // The customer page, the import and the dashboard.
