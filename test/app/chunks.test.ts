@@ -134,6 +134,11 @@ describe('D28–D30 page chunks', () => {
     expect(firstBundleInputs().filter((i) => PAGE_ONLY.some((p) => i.startsWith(p)))).toEqual([]);
   });
 
+  test('D30 the activity page does not bring the customers API along (api/customers.ts): paging is ui/pager.tsx', () => {
+    const inputs = [...closure(entry('src/pages/activity/ActivityPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    expect(inputs).not.toContain('src/api/customers.ts');
+  });
+
   test("D28 the invite form (team/InviteDialogs.tsx) loads when 'Invite member' is first pressed, not with the Team page", () => {
     const inputs = [...closure(entry('src/pages/team/TeamPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
     expect(inputs).not.toContain('src/pages/team/InviteDialogs.tsx');

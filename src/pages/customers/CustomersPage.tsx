@@ -4,7 +4,7 @@
 // the person may do is offered. States: loading, empty, no match, error with Retry.
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { RESTORE_WINDOW_DAYS, type CustomerListItem } from '../../../contract/customers';
-import { pageCount, useCustomersApi } from '../../api/customers';
+import { useCustomersApi } from '../../api/customers';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { location, navigate, useLocation } from '../../router/location';
@@ -13,7 +13,7 @@ import { useCan } from '../../session/use-session';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
-import { Pager } from '../../ui/pager';
+import { pageCount, Pager } from '../../ui/pager';
 import { CustomerTable, DeletedTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
