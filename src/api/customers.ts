@@ -104,8 +104,6 @@ export function parsePage<T>(data: unknown): Page<T> {
   return d as Page<T>; // with D26's count_exact: false when the count is 'more than'
 }
 
-export const pageCount = (count: number, pageSize: number): number => Math.max(1, Math.ceil(count / pageSize));
-
 /** What the calls need: the session's client and the organization this tab shows (D21). */
 export interface ApiContext {
   client: Pick<Client, 'get' | 'post' | 'patch' | 'delete'>;

@@ -1,9 +1,10 @@
 // The app: providers, global layers and the route switch (SPEC §2 routes and guards).
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 import LoginPage from '../pages/login/LoginPage';
 import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg } from '../router/guards';
 import { Navigate } from '../router/Link';
 import { useLocation } from '../router/location';
+import { PAGES } from '../router/paths';
 import { findRoute } from '../router/match';
 import { RouteFocus } from '../router/route-focus';
 import type { Session } from '../session/controller';
@@ -12,8 +13,8 @@ import { ErrorBoundary } from '../ui/error-boundary';
 import { OfflineBanner } from '../ui/offline-banner';
 import { SessionExpiredDialog } from '../ui/session-expired';
 import { Spinner } from '../ui/spinner';
-import { toast, Toaster } from '../ui/toast';
-import { loadShell, preloadScreen } from './preload';
+import { toast, toasts } from '../ui/toast';
+import { loadShell, loadToaster, preloadScreen } from './preload';
 import { lazyLoaded } from './preloaded';
 import { screen, SHELL_ROUTES } from './routes';
 
@@ -23,6 +24,18 @@ const SessionExpiredView = lazy(() => import('./lazy').then((m) => ({ default: m
 const OrgPickerPage = lazy(screen('OrgPickerPage'));
 // D28: the public invitation page, outside the shell, signed in or not; a chunk of its own.
 const InvitePage = lazy(() => import('../pages/invite/InvitePage'));
+// SPEC §9: the toast region loads beside the session's calls (start.tsx); toasts wait in their store.
+const Toaster = lazyLoaded(loadToaster, (m) => m?.Toaster ?? ToasterLater);
+
+/** The region's code failed to load: the next toast tries again. */
+function ToasterLater() {
+  const count = useSyncExternalStore(toasts.subscribe, () => toasts.getState().length);
+  const [Region, setRegion] = useState<ComponentType | null>(null);
+  useEffect(() => {
+    if (count > 0 && !Region) loadToaster().then((m) => m && setRegion(() => m.Toaster));
+  }, [count, Region]);
+  return Region ? <Region /> : null;
+}
 
 const Centered = ({ label }: { label?: string }) => (
   <div className="center-screen">
@@ -35,7 +48,7 @@ export const MSG_NO_SUCH_PAGE = 'That page does not exist';
 /** SPEC §2: an unknown path goes to the dashboard, and says why (a silent redirect puzzles). */
 function UnknownPath() {
   useEffect(() => void toast.info(MSG_NO_SUCH_PAGE), []);
-  return <Navigate to="/dashboard" />;
+  return <Navigate to={PAGES.dashboard} />;
 }
 
 /** SPEC §2: which screen a path shows, behind which guards. */
@@ -68,7 +81,7 @@ export function AppRoutes() {
       </Suspense>
     );
   }
-  if (pathname === '/' || pathname === '') return <Navigate to="/dashboard" />; // SPEC §2: the index of / is the dashboard
+  if (pathname === '/' || pathname === '') return <Navigate to={PAGES.dashboard} />; // SPEC §2: the index of / is the dashboard
   const match = findRoute(SHELL_ROUTES, pathname.replace(/(.)\/$/, '$1'));
   // SPEC §2: an unknown path goes to /dashboard when signed in (the shell's guards take it on from
   // there), otherwise to /login.
@@ -90,7 +103,9 @@ export function App({ session, onError }: { session: Session; onError?: (e: unkn
       <SessionProvider session={session}>
         <OfflineBanner />
         <AppRoutes />
-        <Toaster />
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
         <RouteFocus />
         <SessionExpiredDialog View={SessionExpiredView} />
       </SessionProvider>

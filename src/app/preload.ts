@@ -9,6 +9,12 @@ import { SHELL_ROUTES } from './routes';
 /** The shell and the small screens (lazy.ts); App's lazy shell loads it with this very function (preloaded.ts). */
 export const loadShell = () => import('./lazy');
 
+/** SPEC §9: the toast region (App renders it); null when its code could not load. */
+export const loadToaster = () => import('../ui/toaster').catch(() => null);
+
+/** SPEC §8 a page part's load error (ui/page.tsx, loaded lazily): asked for beside the page, not after it. */
+const loadLoadError = () => import('../ui/load-error');
+
 /** The page's JSON of each lazily loaded file's imports (build.mjs, lazyImports). */
 const LAZY_IMPORTS_ID = 'lazy-imports';
 let imports: Record<string, string[] | undefined> | undefined;
@@ -41,4 +47,5 @@ export function preloadScreen(path: string): void {
   if (!match) return;
   preload(loadShell);
   preload(match.route.load);
+  preload(loadLoadError);
 }

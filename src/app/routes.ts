@@ -1,13 +1,14 @@
-// Routes are data (STYLE): the route table (router/paths.ts: paths, titles, permissions, SPEC §2 route
-// table, D10) with each page's lazy loader.
+// Routes are data (STYLE): each path of the route table (router/route-table.ts, SPEC §2, D10) with its
+// page's lazy loader, in the table's order (D12). The titles and permissions load with the shell.
 import type { ComponentType } from 'react';
-import { ROUTES, type RouteData, type RoutePath } from '../router/paths';
+import type { RoutePath } from '../router/paths';
 
 type Screens = typeof import('./lazy');
 /** Loads a screen from the lazy group (see lazy.ts). */
 export const screen = (name: keyof Screens) => () => import('./lazy').then((m) => ({ default: m[name] as ComponentType }));
 
-export interface ShellRoute extends RouteData {
+export interface ShellRoute {
+  path: RoutePath;
   load: () => Promise<{ default: ComponentType }>;
 }
 
@@ -33,4 +34,4 @@ const LOADERS: Record<RoutePath, ShellRoute['load']> = {
   '/forbidden': screen('ForbiddenPage'),
 };
 
-export const SHELL_ROUTES: readonly ShellRoute[] = ROUTES.map((r) => ({ ...r, load: LOADERS[r.path] }));
+export const SHELL_ROUTES: readonly ShellRoute[] = (Object.keys(LOADERS) as RoutePath[]).map((path) => ({ path, load: LOADERS[path] }));

@@ -7,6 +7,7 @@ import { DraftsContext } from '../drafts/context';
 import { useDraft } from '../drafts/use-draft';
 import type { Params } from '../router/match';
 import { ParamsContext } from '../router/params';
+import { ROUTES, type RouteData } from '../router/route-table';
 import { RequirePermission } from '../router/require-permission';
 import Shell from '../shell/Shell';
 import { Spinner } from '../ui/spinner';
@@ -24,9 +25,10 @@ function pageOf(route: ShellRoute): LazyExoticComponent<ComponentType> {
 
 /** The route comes from App's match (routes.ts stays in the first bundle, not in this group). */
 export function ShellScreen({ route, params }: { route: ShellRoute; params: Params }) {
+  const data: RouteData | undefined = ROUTES.find((r) => r.path === route.path); // its title and permission
   return (
-    <Shell title={route.title}>
-      <RequirePermission permission={route.permission}>
+    <Shell title={data?.title ?? ''}>
+      <RequirePermission permission={data?.permission}>
         <ParamsContext.Provider value={params}>
           <DraftsContext.Provider value={useDraft}>
             <PageLoadBoundary key={route.path} onRetry={() => pages.delete(route)}>

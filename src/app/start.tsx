@@ -11,7 +11,8 @@ import { createSession } from '../session/controller';
 import { bufferEarlyErrors, captureError, startTelemetry } from '../telemetry';
 import { App } from './App';
 import { appConfig } from './config';
-import { preloadScreen } from './preload';
+import { loadToaster, preloadScreen } from './preload';
+import { keep } from './preloaded';
 
 export function start(): void {
   bufferEarlyErrors(); // D13: errors before error reporting loads are kept, then reported
@@ -23,6 +24,7 @@ export function start(): void {
   // A stored session most likely shows the page at this path: its code loads beside the session's calls.
   if (session.hasStoredTokens()) preloadScreen(currentPath());
   void session.load();
+  void keep(loadToaster); // SPEC §9: the toast region is not needed to draw the login form
 
   // D40: a page whose code could not load is shown in the page area (app/page-load.tsx), an expected
   // state rather than an error to log; every other caught error is logged as React would.

@@ -1,34 +1,8 @@
-// SPEC §2 the route table as data (STYLE "Routes are data"): each page's path, its title and the
-// permission it needs (D9, D10), with href builders. No page code here: app/routes.ts adds each route's
-// loader; the sidebar (shell/nav.ts) takes its links' names, paths and permissions from here.
-import type { Permission } from '../../contract/permissions';
+// Paths of the pages other pages link to, with href builders. The route table itself (each page's path,
+// title and permission, SPEC §2) is route-table.ts: only the shell reads its titles and permissions.
+import type { RoutePath } from './route-table';
 
-export interface RouteData {
-  path: string;
-  title: string;
-  /** D9/D10: the permission a person needs to open the page; a failed check leads to /forbidden. */
-  permission?: Permission;
-}
-
-/** D12: 'customers/new' and 'customers/import' are listed (and so matched) before 'customers/:id'. */
-export const ROUTES = [
-  { path: '/dashboard', title: 'Dashboard', permission: 'dashboard:view' },
-  { path: '/sms', title: 'SMS', permission: 'sms:view' },
-  { path: '/email', title: 'Email', permission: 'email:view' },
-  { path: '/calls', title: 'Calls', permission: 'calls:view' },
-  { path: '/customers', title: 'Customers', permission: 'customers:view' },
-  { path: '/customers/new', title: 'Add Customer', permission: 'customers:create' },
-  { path: '/customers/import', title: 'Import Customers', permission: 'customers:create' },
-  { path: '/customers/:id', title: 'Customer Dashboard', permission: 'customers:view' },
-  { path: '/customers/:id/edit', title: 'Edit Customer', permission: 'customers:update' },
-  { path: '/jobs', title: 'Jobs', permission: 'jobs:view' },
-  { path: '/team', title: 'Team', permission: 'team:view' },
-  { path: '/permissions', title: 'Permissions', permission: 'permissions:view' },
-  { path: '/activity', title: 'Activity', permission: 'audit:view' }, // D10, D30
-  { path: '/forbidden', title: 'Access denied' },
-] as const satisfies readonly RouteData[];
-
-export type RoutePath = (typeof ROUTES)[number]['path'];
+export type { RouteData, RoutePath } from './route-table';
 
 /** The pages other pages link to, by name. */
 export const PAGES = {

@@ -7,10 +7,10 @@ import { subject } from '../lib/jwt';
 import { KEYS, readRedirect, storeRedirect } from '../lib/storage';
 import type { Permission } from '../../contract/permissions';
 import { createLoader } from './load';
-import { adoptTokens, destination, logIn, returnAfterLogin, takeToastReason } from './login';
+import { adoptTokens, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastReason } from './login';
 import { reloadOncePerBurst } from './permission-sync';
 import { expire, refreshSession, tokenMissing, tokenRotation } from './refresh';
-import { createCore, type SessionDeps } from './state';
+import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './state';
 import type { LoginPayload, TokenResponse } from './types';
 
 export type { SessionDeps } from './state';
@@ -52,17 +52,6 @@ export function createSession(deps: SessionDeps) {
     deps.navigate('/login', { replace: true });
   }
 
-  /**
-   * SPEC §4: selecting an organization stores its id and re-runs the load; then on to the dashboard, or
-   * to the D6 target unless `ignoreReturnPath` (D28: after joining, that organization's dashboard).
-   */
-  async function selectOrg(id: number, { ignoreReturnPath = false } = {}): Promise<void> {
-    if (ignoreReturnPath) storage.remove(KEYS.postLoginRedirect);
-    core.setTabOrg(id);
-    await load();
-    if (store.getState().currentOrg?.id === id) deps.navigate(destination(core), { replace: true });
-  }
-
   // D9: the checks really check.
   const can = (permission: Permission) => store.getState().permissions.includes(permission);
 
@@ -73,13 +62,23 @@ export function createSession(deps: SessionDeps) {
     storage,
     load,
     /** SPEC §2/§3 (login.ts): sign in, load the session, go on. */
-    login: (payload: LoginPayload, signal?: AbortSignal) => logIn({ core, client, load }, payload, signal),
+    // Its code is in deferred.ts (loaded at idle, else now); code that cannot load is a failed login (SPEC §8).
+    login: (payload: LoginPayload, signal?: AbortSignal) => {
+      const run = (d: NonNullable<ReturnType<typeof deferredLoaded>>) => d.logIn({ core, client, load }, payload, signal);
+      const loaded = deferredLoaded();
+      return loaded
+        ? run(loaded)
+        : deferredCode().then(run, () => {
+            throw new LoginError(MSG_LOGIN_FAILED);
+          });
+    },
     /** A token answer from outside a login (an accepted invitation, D28) becomes the signed-in session. */
     adopt: (tokens: TokenResponse) => adoptTokens(storage, tokens),
     logout,
     /** Refreshes through the client's single flight; a failed refresh expires the session (SPEC §8). */
     refresh: () => client.refresh(),
-    selectOrg,
+    /** SPEC §4 (sign-in.ts): store the organization, load the session, go on; its code loads with the session's. */
+    selectOrg: async (id: number, opts?: { ignoreReturnPath?: boolean }) => (await deferredCode()).selectOrg({ core, load }, id, opts),
     /** SPEC §2 user menu: set the organization and reload the app at /dashboard. */
     switchOrg: (id: number) => {
       core.setTabOrg(id);

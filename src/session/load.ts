@@ -1,7 +1,7 @@
 // SPEC §4 Session load (hydration): restore the stored session, refresh first when the access token is
 // unusable, load the current user and the organization this tab shows (D4); offline, wait (D7).
 import type { Client } from '../http/client';
-import { isHttpError, isTransient } from '../http/errors';
+import { isTransient } from '../http/errors';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { KEYS, storeRedirect } from '../lib/storage';
 import { singleLoad } from './single-load';
@@ -12,12 +12,6 @@ export const LOAD_RETRY_MS = 5_000;
 /** SPEC §8 message. */
 export const MSG_SESSION_NOT_LOADED = 'Session could not be loaded. Please log in again.';
 export const ME_PATH = '/v1/auth/me/';
-
-/** D24: the signed-in person's id is the access token's subject (D16 sub), a positive integer; else null. */
-export function userIdOf(token: string | null): number | null {
-  const id = Number(subject(token) ?? NaN);
-  return Number.isInteger(id) && id > 0 ? id : null;
-}
 
 export interface Loader {
   /** SPEC §4 Session load, single-flight (single-load.ts). */
@@ -30,33 +24,17 @@ export function createLoader(core: SessionCore, client: Pick<Client, 'get'>, rot
   const { deps, storage, win, set } = core;
   const online = deps.online ?? (() => win.navigator.onLine !== false);
 
-  /** The profile checks load beside the call (deferred.ts). */
+  /** The call goes out at once; what takes its answer in loads beside it (deferred.ts, profile.ts). */
   async function loadProfile(): Promise<void> {
-    const code = deferredCode();
-    code.catch(() => undefined); // a failed load is reported where it is awaited
-    const me = () => client.get(ME_PATH).then(async (data) => (await code).parseProfile(data));
-    const p = await me().catch((error: unknown) => {
-      // D4: a stored organization the user no longer belongs to is answered 403; forget it and ask again.
-      if (!isHttpError(error, 403) || core.tabOrgId() === null) throw error;
-      core.setTabOrg(null);
-      return me();
+    const me = () => client.get(ME_PATH);
+    const first = me();
+    first.catch(() => undefined); // taken in (or its failure thrown) below
+    // Without the code, the call's own failure comes first (D7: a network error is tried again later).
+    const code = await deferredCode().catch(async (error: unknown) => {
+      await first;
+      throw error;
     });
-    const org = (await code).chooseOrg(p.organizations, core.tabOrgId(), p.favorite_org_id);
-    if (org && org.id !== core.tabOrgId()) core.setTabOrg(org.id);
-    set({
-      isAuthenticated: true,
-      expired: false,
-      currentOrg: org,
-      user: p.user,
-      userId: userIdOf(storage.get(KEYS.accessToken)),
-      organizations: p.organizations,
-      permissions: org ? p.permissions : [],
-      features: org ? p.features : [],
-      role: org ? p.role : null,
-      prefs: p.prefs,
-      favoriteOrgId: p.favorite_org_id,
-      hydrationError: null,
-    });
+    await code.takeProfile(core, me, first);
   }
 
   let retryTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,6 +1,16 @@
-// Validates the current-user response and chooses the organization (SPEC §4, D4). Pure functions,
-// loaded on use (controller.ts): a signed-out person's login form does not wait for them.
+// Validates the current-user response, chooses the organization (SPEC §4, D4) and takes both into the
+// store; in the deferred chunk (deferred.ts): a signed-out person's login form does not wait for them.
+import { isHttpError } from '../http/errors';
+import { subject } from '../lib/jwt';
+import { KEYS } from '../lib/storage';
+import type { SessionCore } from './state';
 import { SessionInvalidError, type Organization, type Profile } from './types';
+
+/** D24: the signed-in person's id is the access token's subject (D16 sub), a positive integer; else null. */
+export function userIdOf(token: string | null): number | null {
+  const id = Number(subject(token) ?? NaN);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -34,4 +44,31 @@ export function parseProfile(data: unknown): Profile {
 export function chooseOrg(orgs: readonly Organization[], storedId: number | null, favoriteId: number | null): Organization | null {
   const byId = (id: number | null) => (id === null ? undefined : orgs.find((o) => o.id === id));
   return byId(storedId) ?? byId(favoriteId) ?? (orgs.length === 1 ? (orgs[0] ?? null) : null);
+}
+
+/** SPEC §4: the current user (the answer `first` of `me()`) and this tab's organization into the store. */
+export async function takeProfile(core: SessionCore, me: () => Promise<unknown>, first: Promise<unknown>): Promise<void> {
+  const data = await first.catch((error: unknown) => {
+    // D4: a stored organization the user no longer belongs to is answered 403; forget it and ask again.
+    if (!isHttpError(error, 403) || core.tabOrgId() === null) throw error;
+    core.setTabOrg(null);
+    return me();
+  });
+  const p = parseProfile(data);
+  const org = chooseOrg(p.organizations, core.tabOrgId(), p.favorite_org_id);
+  if (org && org.id !== core.tabOrgId()) core.setTabOrg(org.id);
+  core.set({
+    isAuthenticated: true,
+    expired: false,
+    currentOrg: org,
+    user: p.user,
+    userId: userIdOf(core.storage.get(KEYS.accessToken)),
+    organizations: p.organizations,
+    permissions: org ? p.permissions : [],
+    features: org ? p.features : [],
+    role: org ? p.role : null,
+    prefs: p.prefs,
+    favoriteOrgId: p.favorite_org_id,
+    hydrationError: null,
+  });
 }

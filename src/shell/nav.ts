@@ -1,7 +1,7 @@
 // SPEC §2 Sidebar links and sections, in SPEC's order. Each link's name, path and D9/D10 permission are
-// its route's (router/paths.ts); the sidebar adds only the sections and icons. Pure data.
+// its route's (router/route-table.ts); the sidebar adds only the sections and icons. Pure data.
 import type { Permission } from '../../contract/permissions';
-import { ROUTES, type RoutePath } from '../router/paths';
+import { ROUTES, type RoutePath } from '../router/route-table';
 import type { IconName } from '../ui/icon';
 
 export interface NavLink {

@@ -1,5 +1,8 @@
 // Previous / Next with 'Page X of Y', shared by the paged lists (customers, activity).
 
+/** How many pages `count` rows make at `pageSize` a page (at least one). */
+export const pageCount = (count: number, pageSize: number): number => Math.max(1, Math.ceil(count / pageSize));
+
 export function Pager({ page, pages, more = false, onPage }: { page: number; pages: number; more?: boolean; onPage: (page: number) => void }) {
   // D26 `more`: the total is only known to exceed `pages` pages, so Next goes on and there is no last page.
   return (

@@ -69,7 +69,7 @@ describe('chunks', () => {
   });
 
   test('SPEC §4 the session code only a signed-in person runs (session/deferred.ts) loads after the login form, as one chunk', () => {
-    const deferred = ['src/session/profile.ts', 'src/session/lock.ts', 'src/session/watchers.ts'];
+    const deferred = ['src/session/profile.ts', 'src/session/lock.ts', 'src/session/watchers.ts', 'src/session/sign-in.ts'];
     expect(firstBundleInputs().filter((i) => deferred.includes(i))).toEqual([]);
     const chunk = entry('src/session/deferred.ts');
     expect(chunk, 'session/deferred.ts is not an entry of its own').toBeTruthy();
@@ -81,8 +81,27 @@ describe('chunks', () => {
     expect(entry('src/router/focus-page.ts'), 'router/focus-page.ts is not an entry of its own').toBeTruthy();
   });
 
+  test("SPEC §2 the route table's titles and permissions (router/route-table.ts) load with the shell, not before the login form", () => {
+    expect(firstBundleInputs()).not.toContain('src/router/route-table.ts');
+    expect(firstBundleInputs()).toContain('src/router/paths.ts'); // the pages' links, shared by all
+  });
+
+  test('SPEC §9 the toast region (ui/toaster.tsx) is not in the JS before the login form; its store is', () => {
+    expect(firstBundleInputs()).not.toContain('src/ui/toaster.tsx');
+    expect(firstBundleInputs()).toContain('src/ui/toast.tsx');
+    expect(entry('src/ui/toaster.tsx'), 'ui/toaster.tsx is not an entry of its own').toBeTruthy();
+  });
+
   test('D26 the customers list is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
+  });
+
+  test("D25 D27 the list's restore (customers/restore.tsx) and CSV download (save-file.ts) load when first pressed, not with the list", () => {
+    const inputs = [...closure(entry('src/pages/customers/CustomersPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    for (const part of ['src/pages/customers/restore.tsx', 'src/pages/customers/save-file.ts']) {
+      expect(inputs).not.toContain(part);
+      expect(entry(part), `${part} is not an entry of its own`).toBeTruthy();
+    }
   });
 });
 
@@ -113,6 +132,17 @@ describe('D28–D30 page chunks', () => {
 
   test('nothing of these pages loads before the login form', () => {
     expect(firstBundleInputs().filter((i) => PAGE_ONLY.some((p) => i.startsWith(p)))).toEqual([]);
+  });
+
+  test('D30 the activity page does not bring the customers API along (api/customers.ts): paging is ui/pager.tsx', () => {
+    const inputs = [...closure(entry('src/pages/activity/ActivityPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    expect(inputs).not.toContain('src/api/customers.ts');
+  });
+
+  test("D28 the invite form (team/InviteDialogs.tsx) loads when 'Invite member' is first pressed, not with the Team page", () => {
+    const inputs = [...closure(entry('src/pages/team/TeamPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    expect(inputs).not.toContain('src/pages/team/InviteDialogs.tsx');
+    expect(entry('src/pages/team/InviteDialogs.tsx'), 'team/InviteDialogs.tsx is not an entry of its own').toBeTruthy();
   });
 });
 

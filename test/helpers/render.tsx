@@ -10,7 +10,7 @@ import { navigate } from '../../src/router/location';
 import { ParamsContext } from '../../src/router/params';
 import { SessionProvider } from '../../src/session/use-session';
 import type { SessionState } from '../../src/session/types';
-import { Toaster } from '../../src/ui/toast';
+import { Toaster } from '../../src/ui/toaster';
 import { FakeApi, MemoryStorage } from './fake-api';
 import { pageSession, WITH_ORG, type SessionOptions, type TestSession } from './session';
 

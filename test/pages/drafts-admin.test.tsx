@@ -52,7 +52,7 @@ beforeEach(() => {
 describe('D41 drafts of an invitation', () => {
   const openInvite = async () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Invite member' }));
-    return screen.getByRole('dialog', { name: 'Invite member' });
+    return screen.findByRole('dialog', { name: 'Invite member' }); // its code loads on the first press
   };
   const email = (d: HTMLElement) => within(d).getByRole('textbox', { name: 'Email' }) as HTMLInputElement;
   const role = (d: HTMLElement) => within(d).getByRole('combobox', { name: 'Role' }) as HTMLSelectElement;

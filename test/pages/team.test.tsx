@@ -99,7 +99,7 @@ describe('D28 team: members', () => {
     expect(options(roleMenu('Mo')!)).toEqual(['admin', 'member', 'viewer']);
     expect(screen.getByRole('button', { name: 'Remove Mo' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Invite member' }));
-    const dialog = screen.getByRole('dialog', { name: 'Invite member' });
+    const dialog = await screen.findByRole('dialog', { name: 'Invite member' }); // its code loads on the first press
     expect(options(within(dialog).getByRole('combobox', { name: 'Role' }) as HTMLSelectElement)).toEqual(['admin', 'member', 'viewer']);
   });
 
@@ -298,7 +298,7 @@ describe('D28 team: invitations', () => {
     const open = screen.getByRole('button', { name: 'Invite member' });
     open.focus(); // as a click does in a browser
     fireEvent.click(open);
-    return screen.getByRole('dialog', { name: 'Invite member' });
+    return screen.findByRole('dialog', { name: 'Invite member' }); // its code loads on the first press
   }
 
   it('the dialog asks for an email (checked first) and a role, member by default; focus starts on the email', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { SHELL_ROUTES } from '../../src/app/routes';
 import { findRoute, matchPath } from '../../src/router/match';
+import { ROUTES, type RouteData } from '../../src/router/route-table';
 import { isPositiveId } from '../../src/router/params';
 
 describe('route matching', () => {
@@ -12,10 +13,17 @@ describe('route matching', () => {
     expect(matchPath('/customers/:id', '/customers/%E0%A4%A')).toBeNull(); // malformed escape: no crash
   });
 
+  /** The title of the shell route `pathname` matches (its title is the route table's). */
+  const titleAt = (pathname: string) => ROUTES.find((r) => r.path === findRoute(SHELL_ROUTES, pathname)?.route.path)?.title;
+
   test('D12 customers/new is matched before customers/{id}', () => {
-    expect(findRoute(SHELL_ROUTES, '/customers/new')?.route.title).toBe('Add Customer');
-    expect(findRoute(SHELL_ROUTES, '/customers/5')?.route.title).toBe('Customer Dashboard');
-    expect(findRoute(SHELL_ROUTES, '/customers/5/edit')?.route.title).toBe('Edit Customer');
+    expect(titleAt('/customers/new')).toBe('Add Customer');
+    expect(titleAt('/customers/5')).toBe('Customer Dashboard');
+    expect(titleAt('/customers/5/edit')).toBe('Edit Customer');
+  });
+
+  test("D12 the app's loaders follow the route table's paths in its order (the first match wins)", () => {
+    expect(SHELL_ROUTES.map((r) => r.path)).toEqual(ROUTES.map((r) => r.path));
   });
 
   test('D12 an id is a positive integer', () => {
@@ -24,7 +32,7 @@ describe('route matching', () => {
   });
 
   test('SPEC §2 + D10 the route table carries each page and its permission', () => {
-    const table = Object.fromEntries(SHELL_ROUTES.map((r) => [r.path, r.permission ?? null]));
+    const table = Object.fromEntries(SHELL_ROUTES.map((r) => [r.path, (ROUTES as readonly RouteData[]).find((d) => d.path === r.path)?.permission ?? null]));
     expect(table).toEqual({
       '/dashboard': 'dashboard:view',
       '/sms': 'sms:view',

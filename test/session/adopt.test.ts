@@ -2,7 +2,7 @@
 // method (login and the invitation page), the login screen's toast reason, D6's return path, D24's user id.
 import { describe, expect, test } from 'vitest';
 import { KEYS, readRedirect } from '../../src/lib/storage';
-import { userIdOf } from '../../src/session/load';
+import { userIdOf } from '../../src/session/profile';
 import { SessionInvalidError } from '../../src/session/types';
 import { accessToken, json } from '../helpers/fake-api';
 import { makeSession } from '../helpers/session';

@@ -3,7 +3,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import './no-console';
-import { Toaster, toast, toasts } from '../../src/ui/toast';
+import { toast, toasts } from '../../src/ui/toast';
+import { Toaster } from '../../src/ui/toaster';
 
 beforeEach(() => toasts.setState([]));
 

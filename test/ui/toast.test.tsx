@@ -1,7 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import './no-console';
-import { TOAST_LIFETIME_MS, Toaster, toast, toasts } from '../../src/ui/toast';
+import { TOAST_LIFETIME_MS, toast, toasts } from '../../src/ui/toast';
+import { Toaster } from '../../src/ui/toaster';
 
 beforeEach(() => {
   vi.useFakeTimers();

@@ -4,7 +4,6 @@
 // the entries so far.
 import { useEffect, useState } from 'react';
 import type { AuditEntryView } from '../../../contract/audit';
-import { pageCount } from '../../api/customers';
 import { AUDIT_PAGE_SIZE, useTeamApi } from '../../api/team';
 import { useQuery } from '../../query/use-query';
 import { navigate, useLocation } from '../../router/location';
@@ -16,7 +15,7 @@ import { AuditWords } from '../../audit/AuditWords';
 import type { LinkRights } from '../../audit/describe';
 import { ACTIONS, TARGET_TYPES } from '../../audit/words';
 import { absoluteTime } from '../../ui/when';
-import { Pager } from '../../ui/pager';
+import { pageCount, Pager } from '../../ui/pager';
 
 type Go = (patch: Partial<ActivityState>, opts?: { replace?: boolean }) => void;
 

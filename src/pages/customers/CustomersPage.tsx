@@ -2,48 +2,29 @@
 // sortable columns, 25/50/100 a page, all in the URL. D25: the 'Deleted' view with Restore
 // (customers:delete). D27: Export CSV (customers:export) and Import (customers:create). D9: only what
 // the person may do is offered. States: loading, empty, no match, error with Retry.
-import { useEffect, useState } from 'react';
-import { RESTORE_WINDOW_DAYS, type CustomerListItem, type PersonRef } from '../../../contract/customers';
-import { CUSTOMER_RESTORED_EVENT, pageCount, useCustomersApi } from '../../api/customers';
-import { isHttpError } from '../../http/errors';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { RESTORE_WINDOW_DAYS, type CustomerListItem } from '../../../contract/customers';
+import { useCustomersApi } from '../../api/customers';
 import { useMutation, useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { location, navigate, useLocation } from '../../router/location';
-import { customerHref, PAGES } from '../../router/paths';
+import { PAGES } from '../../router/paths';
 import { useCan } from '../../session/use-session';
-import { errorWords, MSG_TRY_AGAIN } from '../../ui/error-words';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
-import { Pager } from '../../ui/pager';
+import { pageCount, Pager } from '../../ui/pager';
 import { CustomerTable, DeletedTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
+import type { Conflict } from './restore';
 
-/** An object URL handed to the browser's download is kept this long, then released. */
-const DOWNLOAD_URL_LIFETIME_MS = 60_000;
+// D25: a restore's code, and its words when refused, load when Restore is first pressed (restore.tsx).
+const RestoreConflict = lazy(() => import('./restore').then((m) => ({ default: m.RestoreConflict })));
 
 type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
 const plural = (n: number, what = 'customer') => `${n} ${what}${n === 1 ? '' : 's'}`;
-
-/** D27: hands a Blob to the browser as a download (the bearer token went with the fetch, not a link). */
-function saveFile(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), DOWNLOAD_URL_LIFETIME_MS);
-}
-
-/** D25: a restore refused because the customer's email now belongs to another live customer. */
-interface Conflict {
-  customer: CustomerListItem;
-  existing: PersonRef | null;
-}
 
 /** The list of one view (all or deleted); keyed by view, so one view's rows never stand in for the other's. */
 function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate: boolean }) {
@@ -64,23 +45,17 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   const restore = useMutation(api.restore);
   const [restoring, setRestoring] = useState<number | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [codeFailed, setCodeFailed] = useState<{ error: unknown } | null>(null);
+  if (codeFailed) throw codeFailed.error;
   async function onRestore(customer: CustomerListItem) {
     if (restoring !== null) return;
     setConflict(null);
     setRestoring(customer.id);
     try {
-      await restore.mutate(customer.id);
-      // D25: the delete toast goes, and this one says what its Undo says (one restore, one toast).
-      window.dispatchEvent(new CustomEvent(CUSTOMER_RESTORED_EVENT, { detail: customer.id }));
-      toast.success(
-        <>
-          <Link to={customerHref(customer.id)}>{customer.name}</Link> restored
-        </>,
-      );
+      const { restoreCustomer } = await import('./restore');
+      setConflict(await restoreCustomer((id) => restore.mutate(id), customer));
     } catch (error) {
-      if (isHttpError(error, 409) && error.code === 'duplicate_email') {
-        setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
-      } else toast.error(`Could not restore ${customer.name}. ${errorWords(error, { fallback: MSG_TRY_AGAIN })}`);
+      setCodeFailed({ error }); // D40, as the page's lazily loaded dialogs: thrown below, to the page area
     } finally {
       setRestoring(null);
     }
@@ -154,22 +129,9 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   return (
     <>
       {conflict && (
-        <div className="card notice" role="alert">
-          <p>
-            {conflict.customer.name} could not be restored: their email{conflict.customer.email ? `, ${conflict.customer.email},` : ''} now belongs to{' '}
-            {conflict.existing ? (
-              <>
-                another customer, <Link to={customerHref(conflict.existing.id)}>{conflict.existing.name}</Link>.
-              </>
-            ) : (
-              'another customer.'
-            )}{' '}
-            Change that customer’s email first, then restore this one.
-          </p>
-          <button type="button" className="btn btn-sm" onClick={() => setConflict(null)}>
-            Dismiss
-          </button>
-        </div>
+        <Suspense fallback={null}>
+          <RestoreConflict conflict={conflict} onDismiss={() => setConflict(null)} />
+        </Suspense>
       )}
       <p className="list-summary" aria-live="polite">
         {summary}
@@ -195,7 +157,8 @@ export default function CustomersPage() {
   async function onExport() {
     setExporting(true);
     try {
-      saveFile(await api.exportCsv(exportParams(state)), `customers-${new Date().toISOString().slice(0, 10)}.csv`);
+      const [csv, { saveFile }] = await Promise.all([api.exportCsv(exportParams(state)), import('./save-file')]);
+      saveFile(csv, `customers-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch {
       toast.error('Could not export customers. Please try again.');
     } finally {

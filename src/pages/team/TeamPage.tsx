@@ -12,7 +12,6 @@ import { useCan, useSession } from '../../session/use-session';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
-import { InviteDialog } from './InviteDialogs';
 import { Invitations } from './Invitations';
 import { MembersTable } from './MembersTable';
 import { assignableRoles, type Viewer } from './offers';
@@ -25,6 +24,8 @@ export const MSG_INVITATION_RENEWED = 'Invitation renewed';
 // and opening 'Invite member' starts loading it beside the request.
 const loadLink = () => import('./LinkDialog');
 const LinkDialog = lazy(loadLink);
+// The invite form loads the first time 'Invite member' is pressed (InviteDialogs.tsx).
+const InviteDialog = lazy(() => import('./InviteDialogs').then((m) => ({ default: m.InviteDialog })));
 // Remove's question loads the first time it is asked (RemoveDialog.tsx).
 const RemoveDialog = lazy(() => import('./RemoveDialog'));
 
@@ -96,7 +97,11 @@ export default function TeamPage() {
       </section>
       {manage && <Invitations viewer={viewer} onIssued={(i) => issued(i, true)} onRefused={setRefusal} />}
 
-      {open?.kind === 'invite' && <InviteDialog roles={assignableRoles(viewer)} onCancel={close} onIssued={issued} />}
+      {open?.kind === 'invite' && (
+        <Suspense fallback={null}>
+          <InviteDialog roles={assignableRoles(viewer)} onCancel={close} onIssued={issued} />
+        </Suspense>
+      )}
       {open?.kind === 'link' && (
         <Suspense fallback={null}>
           <LinkDialog issued={open.issued} title={open.renewed ? 'New invitation link' : 'Invitation link'} onClose={close} />
