@@ -1,6 +1,7 @@
 // D26 GET /v1/customers/ at scale, on each database: the answer's JSON as the database builds it (the bytes
 // JSON.stringify wrote before), a search's bounded count (LIST_COUNT_BOUND lowered to 5 here), and pages
 // that keep every sort's order and ties page after page.
+import { ITEM_COLUMNS } from '../../server/customer-list';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMER_SORTS, type CustomerListItem, type CustomerSort } from '../../contract/customers';
 import { CUSTOMERS, SUITE_ENV } from './api-common';
@@ -63,7 +64,7 @@ forEachBackend(
         );
         await b.server.db.query("update customers set city = null, email = 'x@example.test', phone = '+1 503 555 0100' where org_id = $1 and name = 'plain'", [org]);
         const rows = await b.server.db.query<Record<string, unknown>>(
-          'select id, name, company, email, phone, city, status, tags, created_at, updated_at from customers where org_id = $1',
+          `select ${ITEM_COLUMNS} from customers c where c.org_id = $1`, // the columns toItem reads, in its order
           [org],
         );
         const item = (r: Record<string, unknown>): CustomerListItem => ({
