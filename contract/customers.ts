@@ -1,5 +1,6 @@
 // D22 D26: the customer record's fields and limits and the list's options, shared by the app's form and
 // the server's checks so both refuse the same input.
+import type { AuditEntryView } from './audit';
 import { EMAIL_MAX_LENGTH } from './matching';
 
 export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
@@ -115,18 +116,6 @@ export interface Note {
   author: PersonRef | null;
   created_at: string;
   updated_at: string;
-}
-
-/** D30: an audit entry as the timeline and the activity log show it. */
-export interface AuditEntryView {
-  id: number;
-  at: string;
-  /** Who did it; id is null once that account is gone (the name is kept as it was). */
-  actor: { id: number | null; name: string } | null;
-  action: string;
-  target: { type: string; id: number | null; label: string };
-  /** Updates: field → { from, to }. Creations and imports: the record's fields. */
-  changes: Record<string, unknown>;
 }
 
 /** D24: the customer's timeline, newest first: its notes and every audit entry about it. */

@@ -1,10 +1,13 @@
 // D30: every change writes an audit entry in its own transaction: time, actor, organization, action,
 // target (type, id, label) and the changed fields before and after. Never a password, token or hash.
+// Read back through one view (AUDIT_VIEW): the activity log, the dashboard and a customer's timeline.
+import type { AuditAction, AuditEntryView } from '../contract/audit';
 import type { Queryable } from './db';
+import { num } from './db';
 
 export interface AuditEntry {
   /** e.g. 'customer.updated'; defaults to the route's declared action. */
-  action?: string;
+  action?: AuditAction;
   target: { type: string; id: number | null; label: string };
   /** Field → { from, to } for updates; the created or removed record's fields otherwise. */
   changes?: Record<string, unknown>;
@@ -27,11 +30,68 @@ export function scrubChanges(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, scrubChanges(v)]));
 }
 
-export async function writeAudit(tx: Queryable, orgId: number, actor: Actor, action: string, entry: AuditEntry, at: Date): Promise<void> {
+export async function writeAudit(tx: Queryable, orgId: number, actor: Actor, action: AuditAction, entry: AuditEntry, at: Date): Promise<void> {
   await tx.query(
     `insert into audit_log (org_id, at, actor_id, actor_label, action, target_type, target_id, target_label, changes)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb)`,
     [entry.orgId ?? orgId, at, actor.id, actor.label, action, entry.target.type, entry.target.id, entry.target.label,
       JSON.stringify(scrubChanges(entry.changes ?? {}))],
   );
+}
+
+/**
+ * D30: the log as the API answers it, one row per entry: the actor's name as it is now (else as it
+ * was), and `changes` without an import's per-customer lists (`customer_ids`, D44 `updates`), which
+ * stay in `recorded` for a customer's timeline to find itself in. Select AUDIT_COLUMNS from it as `v`.
+ */
+export const AUDIT_VIEW = `(
+  select a.org_id, a.id, a.at, a.actor_id, coalesce(u.first_name, a.actor_label) as actor_name, a.action, a.target_type,
+         a.target_id, a.target_label, a.changes - 'customer_ids' - 'updates' as changes, a.changes as recorded
+    from audit_log a left join users u on u.id = a.actor_id)`;
+
+/** The view's columns an answer is made of (toAuditView), in this order. */
+export const AUDIT_COLUMNS = 'v.id, v.at, v.actor_id, v.actor_name, v.action, v.target_type, v.target_id, v.target_label, v.changes';
+
+export type AuditRow = {
+  id: unknown; at: Date; actor_id: unknown; actor_name: unknown; action: string;
+  target_type: string; target_id: unknown; target_label: string; changes: unknown;
+};
+
+/** A row of AUDIT_COLUMNS as the API answers it; no actor when there is neither an account nor a name. */
+export function toAuditView(r: AuditRow): AuditEntryView {
+  const name = String(r.actor_name ?? '');
+  return {
+    id: num(r.id),
+    at: r.at.toISOString(),
+    actor: r.actor_id === null && !name ? null : { id: r.actor_id === null ? null : num(r.actor_id), name },
+    action: r.action as AuditAction,
+    target: { type: r.target_type, id: r.target_id === null ? null : num(r.target_id), label: r.target_label },
+    changes: typeof r.changes === 'object' && r.changes !== null ? (r.changes as Record<string, unknown>) : {},
+  };
+}
+
+export interface AuditFilter {
+  actorId: number | null;
+  /** A filter, not an entry: any name an entry may have, known to this version or not. */
+  action: string | null;
+  targetType: string | null;
+  targetId: number | null;
+}
+
+/** D30 D32: one page of an organization's entries, newest first, filtered by person, action and target. */
+export async function listAudit(db: Queryable, orgId: number, f: AuditFilter, page: number, pageSize: number): Promise<{ count: number; results: AuditEntryView[] }> {
+  const params: unknown[] = [orgId];
+  const add = (v: unknown) => `$${params.push(v)}`;
+  const clauses = ['v.org_id = $1'];
+  if (f.actorId !== null) clauses.push(`v.actor_id = ${add(f.actorId)}`);
+  if (f.action !== null) clauses.push(`v.action = ${add(f.action)}`);
+  if (f.targetType !== null) clauses.push(`v.target_type = ${add(f.targetType)}`);
+  if (f.targetId !== null) clauses.push(`v.target_id = ${add(f.targetId)}`);
+  const whereSql = clauses.join(' and ');
+  const rows = await db.query<AuditRow>(
+    `select ${AUDIT_COLUMNS} from ${AUDIT_VIEW} v where ${whereSql} order by v.at desc, v.id desc limit ${add(pageSize)} offset ${add((page - 1) * pageSize)}`,
+    params as never,
+  );
+  const [count] = await db.query<{ n: unknown }>(`select count(*) as n from audit_log v where ${whereSql}`, params.slice(0, params.length - 2) as never);
+  return { count: num(count?.n ?? 0), results: rows.map(toAuditView) };
 }

@@ -3,6 +3,7 @@
 // transaction → handler → audit entry → JSON). A handler then reads like its specification.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Permission } from '../contract/permissions';
+import type { AuditAction } from '../contract/audit';
 import type { AuditEntry } from './audit';
 import type { Caller, OrgCaller, TokenPrincipal } from './auth/access';
 import type { Ctx } from './context';
@@ -77,7 +78,7 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   /** SPEC §7 auth payloads only: fields the route does not know are ignored rather than refused. */
   ignoreUnknownFields?: boolean;
   /** A change that must leave this audit action (D30); the router refuses to commit without it. */
-  audit?: string;
+  audit?: AuditAction;
   /** Changes run in a transaction unless this is false (auth routes manage their own). */
   transaction?: boolean;
   /**

@@ -123,7 +123,9 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
             for (const entry of entries) {
               const org = entry.orgId ?? orgId;
               if (org === null) throw new Error(`route ${route.method} ${route.path}: an audit entry without an organization`);
-              await writeAudit(tx, org, actor, entry.action ?? route.audit ?? 'unknown', entry, at);
+              const action = entry.action ?? route.audit;
+              if (!action) throw new Error(`route ${route.method} ${route.path}: an audit entry without an action`);
+              await writeAudit(tx, org, actor, action, entry, at);
             }
             return out;
           });

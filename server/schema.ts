@@ -1,7 +1,7 @@
 // D19: small input checks that routes declare for their params, query and body. Each check takes the
 // raw value and the field's name and returns the parsed value or throws a 400 naming the field.
 // Params and query values arrive as text (or undefined); body values as parsed JSON.
-import { CONTROL_CHARS } from '../contract/customers';
+import { CONTROL_CHARS, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../contract/customers';
 import { fieldError } from './http';
 
 export type Check<T> = (value: unknown, field: string) => T;
@@ -209,3 +209,13 @@ export function rawText({ max }: { max: number }): Check<string> {
     return value;
   }, { kind: 'rawText', max });
 }
+
+/** Far past any real list; keeps OFFSET a sane number. */
+export const MAX_PAGE = 1_000_000;
+export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1] ?? 100;
+
+/** SPEC §7 paging of a list (customers, notes, a timeline, the activity log): `page` and `page_size`. */
+export const pageQuery = {
+  page: withDefault(intText({ min: 1, max: MAX_PAGE }), 1),
+  page_size: withDefault(intText({ min: 1, max: MAX_PAGE_SIZE }), DEFAULT_PAGE_SIZE),
+};

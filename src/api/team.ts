@@ -2,7 +2,8 @@
 // as api/customers.ts does for customers: reads are QueryDefs, writes MutationDefs naming the keys they
 // make stale. Keys start with the area and the organization (D21), so one prefix covers an area.
 import { useMemo } from 'react';
-import type { AuditEntryView, Page } from '../../contract/customers';
+import type { AuditEntryView } from '../../contract/audit';
+import type { Page } from '../../contract/customers';
 import type { Permission, Role } from '../../contract/permissions';
 import type { AcceptedInvitation, Invitation, InvitationLookup, IssuedInvitation, Member, PermissionMatrix } from '../../contract/team';
 import type { Client } from '../http/client';

@@ -6,7 +6,6 @@ import { createRoot } from 'react-dom/client';
 import { startConnectivity } from '../http/connectivity';
 import { isChunkError } from '../lib/chunk-error';
 import { whenIdle } from '../lib/idle';
-import { KEYS } from '../lib/storage';
 import { currentPath, navigate, page } from '../router/location';
 import { createSession } from '../session/controller';
 import { bufferEarlyErrors, captureError, startTelemetry } from '../telemetry';
@@ -22,7 +21,7 @@ export function start(): void {
 
   startConnectivity();
   // A stored session most likely shows the page at this path: its code loads beside the session's calls.
-  if (session.storage.get(KEYS.accessToken) || session.storage.get(KEYS.refreshToken)) preloadScreen(currentPath());
+  if (session.hasStoredTokens()) preloadScreen(currentPath());
   void session.load();
 
   // D40: a page whose code could not load is shown in the page area (app/page-load.tsx), an expected

@@ -1,8 +1,6 @@
 // Guards are components that render <Navigate replace/> or their children (STYLE, SPEC §2, D9).
 // The permission guard is in require-permission.tsx: only screens behind the login form use it.
 import { useLayoutEffect, type ReactNode } from 'react';
-import { subject } from '../lib/jwt';
-import { KEYS, storeRedirect } from '../lib/storage';
 import { useSession, useSessionActions } from '../session/use-session';
 import { Navigate } from './Link';
 import { currentPath } from './location';
@@ -11,9 +9,9 @@ export type Children = { children: ReactNode };
 
 /** D9: not authenticated → /login with the current path stored as post_login_redirect. */
 function ToLogin() {
-  const { storage } = useSessionActions();
+  const session = useSessionActions();
   const from = currentPath(); // read during render: <Navigate> changes the URL in its own effect first
-  useLayoutEffect(() => storeRedirect(storage, from, subject(storage.get(KEYS.accessToken))), [storage, from]);
+  useLayoutEffect(() => session.returnAfterLogin(from), [session, from]);
   return <Navigate to="/login" />;
 }
 

@@ -37,6 +37,8 @@ export const PAGES = {
   newCustomer: '/customers/new',
   importCustomers: '/customers/import',
   activity: '/activity',
+  team: '/team',
+  permissions: '/permissions',
 } as const satisfies Record<string, RoutePath>;
 export const customerHref = (id: number) => `/customers/${id}`;
 export const editCustomerHref = (id: number) => `/customers/${id}/edit`;

@@ -43,6 +43,8 @@ export interface SessionState {
   /** A login is handing over to its destination (post_login_triggered); /login must not redirect. */
   postLogin: boolean;
   user: User | null;
+  /** D24: the signed-in person's id, the access token's subject (the profile carries none). */
+  userId: number | null;
   organizations: Organization[];
   permissions: string[];
   features: string[];
@@ -57,6 +59,7 @@ export const LOGGED_OUT: Omit<SessionState, 'loading' | 'hydrationComplete' | 'h
   expired: false,
   postLogin: false,
   user: null,
+  userId: null,
   organizations: [],
   permissions: [],
   features: [],

@@ -17,6 +17,14 @@ const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
+const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+
+/** D41: the time of day, with the date when it is not today ("9:05 AM", "Nov 20, 2026, 9:05 AM"). */
+export function timeOfDay(at: number, now = Date.now()): string {
+  const when = new Date(at);
+  return when.toDateString() === new Date(now).toDateString() ? clock.format(when) : absolute.format(when);
+}
+
 /** "just now", "5 minutes ago", "yesterday", "3 weeks ago"; '' for a value that is not a date. */
 export function relativeTime(iso: string, now = Date.now()): string {
   const at = Date.parse(iso);

@@ -1,9 +1,8 @@
 // One customer's record, notes and timeline (D22 D24 D25), the dashboard (D32) and the import (D27) on
 // a FakeApi's exact-path routes, answering the way the server does. Failures are programmed per
 // "METHOD path" and used in order.
-import type {
-  AuditEntryView, Customer, DashboardData, ImportPreview, ImportResult, Note, PersonRef, TimelineItem,
-} from '../../contract/customers';
+import type { AuditAction, AuditEntryView } from '../../contract/audit';
+import type { Customer, DashboardData, ImportPreview, ImportResult, Note, PersonRef, TimelineItem } from '../../contract/customers';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
 
@@ -23,7 +22,7 @@ export function janeDoe(over: Partial<Customer> = {}): Customer {
   };
 }
 
-export function audit(id: number, action: string, actor: PersonRef | null, minutes: number, changes: Record<string, unknown> = {}, target?: Partial<AuditEntryView['target']>): TimelineItem {
+export function audit(id: number, action: AuditAction, actor: PersonRef | null, minutes: number, changes: Record<string, unknown> = {}, target?: Partial<AuditEntryView['target']>): TimelineItem {
   return { kind: 'audit', id, at: at(minutes), actor, action, target: { type: 'customer', id: 101, label: 'Jane Doe', ...target }, changes };
 }
 

@@ -1,7 +1,8 @@
 // The team, permission matrix, audit log and public invitation API (D28–D30) as the fake API answers
 // them (FakeApi.team): the server's rules (contract/team.ts, as server/features/team applies them) on
 // in-memory data, with one-off refusals a test can queue.
-import { DEFAULT_PAGE_SIZE, type AuditEntryView } from '../../contract/customers';
+import type { AuditEntryView } from '../../contract/audit';
+import { DEFAULT_PAGE_SIZE } from '../../contract/customers';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type Permission, type Role } from '../../contract/permissions';
 import { REMEMBER_ME_LIFETIME_MS } from '../../contract/session';
 import {

@@ -59,6 +59,6 @@ export const pageSession = (options: SessionOptions = {}) => makeSession({ curre
 /** Session states for route and page tests: signed out; signed in without and with an organization. */
 export const ALL_PERMISSIONS: string[] = [...PERMISSIONS];
 export const SIGNED_OUT: Partial<SessionState> = { loading: false, hydrationComplete: true, isAuthenticated: false };
-export const NO_ORG: Partial<SessionState> = { ...SIGNED_OUT, isAuthenticated: true, organizations: ORGS, user: USER };
+export const NO_ORG: Partial<SessionState> = { ...SIGNED_OUT, isAuthenticated: true, organizations: ORGS, user: USER, userId: 1 };
 /** Acme chosen, as its owner, with every permission. */
 export const WITH_ORG: Partial<SessionState> = { ...NO_ORG, currentOrg: ACME, permissions: ALL_PERMISSIONS, role: 'owner' };

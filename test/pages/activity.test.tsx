@@ -3,11 +3,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
-import type { AuditEntryView } from '../../contract/customers';
+import type { AuditAction, AuditEntryView } from '../../contract/audit';
 import { AUDIT_PAGE_SIZE } from '../../src/api/team';
 import ActivityPage from '../../src/pages/activity/ActivityPage';
 import { activityHref, readActivityParams } from '../../src/pages/activity/activity-params';
-import { ACTIONS, describe as words, describeText, EMPTY_VALUE, VALUE_MAX_CHARS } from '../../src/pages/activity/describe';
+import { describe as words, describeText } from '../../src/audit/describe';
+import { ACTIONS, EMPTY_VALUE, VALUE_MAX_CHARS } from '../../src/audit/words';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { FakeApi } from '../helpers/fake-api';
@@ -17,7 +18,7 @@ import { WITH_ORG } from '../helpers/session';
 
 const OLIVIA = { id: 1, name: 'Olivia' };
 let serial = 0;
-function entry(action: string, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor: AuditEntryView['actor'] = OLIVIA): AuditEntryView {
+function entry(action: AuditAction, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor: AuditEntryView['actor'] = OLIVIA): AuditEntryView {
   return { id: ++serial, at: new Date(Date.UTC(2024, 5, 1, 12, 0, serial)).toISOString(), actor, action, target, changes };
 }
 const JANE = { type: 'customer', id: 42, label: 'Jane Doe' };
@@ -69,7 +70,7 @@ describe('D30 activity wording', () => {
   });
 
   it('D30 links: the customer (a note’s via changes.customer_id), a member → /team; none without the right (D9)', () => {
-    const link = (e: AuditEntryView, rights = { customers: true, team: true }) => words(e, rights).filter((p) => typeof p !== 'string');
+    const link = (e: AuditEntryView, rights = { customers: true, team: true }) => words(e, 'log', { permissions: true, ...rights }).filter((p) => typeof p !== 'string');
     expect(link(WORDED[0]![0])).toEqual([{ text: 'Jane Doe', to: '/customers/42' }]);
     expect(link(WORDED[6]![0])).toEqual([{ text: 'Jane Doe', to: '/customers/42' }]);
     expect(link(WORDED[9]![0])).toEqual([{ text: 'Sam', to: '/team' }]);
@@ -80,7 +81,7 @@ describe('D30 activity wording', () => {
   it('long values are cut, an unknown action still reads as a sentence, and no actor is "Someone"', () => {
     const long = 'x'.repeat(VALUE_MAX_CHARS + 50);
     expect(describeText(entry('note.added', NOTE, { customer_id: 42, body: long }))).toHaveLength('Olivia added a note to Jane Doe: “”'.length + VALUE_MAX_CHARS);
-    expect(describeText(entry('thing.frobbed', { type: 'thing', id: 1, label: 'Widget' }))).toBe('Olivia thing frobbed Widget');
+    expect(describeText(entry('thing.frobbed' as AuditAction, { type: 'thing', id: 1, label: 'Widget' }))).toBe('Olivia thing frobbed Widget');
     expect(describeText(entry('customer.deleted', JANE, {}, null))).toBe('Someone deleted the customer Jane Doe');
   });
 });

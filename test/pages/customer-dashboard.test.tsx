@@ -7,7 +7,6 @@ import '../ui/no-console';
 import type { TimelineItem } from '../../contract/customers';
 import CustomerDashboardPage from '../../src/pages/customers/CustomerDashboardPage';
 import { TIMELINE_PAGE_SIZE } from '../../src/pages/customers/detail/Timeline';
-import { tokenSubject } from '../../src/pages/customers/detail/user-id';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
@@ -221,12 +220,6 @@ describe('D24 notes', () => {
     expect(within(noteBy('Olivia')).getByRole('button', { name: 'Delete note' })).toBeTruthy();
     expect(within(noteBy('Sam')).queryByRole('button', { name: 'Edit note' })).toBeNull();
     expect(within(noteBy('Sam')).queryByRole('button', { name: 'Delete note' })).toBeNull();
-  });
-
-  it('D24 the signed-in person is the access token’s subject', () => {
-    expect(tokenSubject(accessToken(900, '42'))).toBe(42);
-    expect(tokenSubject('not-a-token')).toBeNull();
-    expect(tokenSubject(null)).toBeNull();
   });
 });
 

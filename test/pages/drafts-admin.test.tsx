@@ -4,7 +4,8 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import { draftKey, readDraft, writeDraft } from '../../src/drafts/store';
-import { DRAFT_DISCARD, DRAFT_RESTORE, draftTime } from '../../src/drafts/DraftOffer';
+import { DRAFT_DISCARD, DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
+import { timeOfDay as draftTime } from '../../src/ui/when';
 import { clearDrafts } from '../../src/lib/storage';
 import PermissionsPage from '../../src/pages/permissions/PermissionsPage';
 import TeamPage from '../../src/pages/team/TeamPage';

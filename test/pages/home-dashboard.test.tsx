@@ -4,7 +4,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
-import type { AuditEntryView, DashboardData } from '../../contract/customers';
+import type { AuditAction, AuditEntryView } from '../../contract/audit';
+import type { DashboardData } from '../../contract/customers';
 import DashboardPage, { WELCOMED_KEY } from '../../src/pages/dashboard/DashboardPage';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
@@ -16,7 +17,7 @@ import { WITH_ORG } from '../helpers/session';
 const as = (...permissions: string[]): Partial<SessionState> => ({ ...WITH_ORG, permissions: ['dashboard:view', ...permissions] });
 const OWNER = as('customers:view', 'customers:create', 'customers:update', 'audit:view', 'team:view', 'permissions:view');
 
-const entry = (id: number, action: string, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor = SAM): AuditEntryView => ({
+const entry = (id: number, action: AuditAction, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor = SAM): AuditEntryView => ({
   id, at: at(id), actor, action, target, changes,
 });
 const customer = (id: number, label: string) => ({ type: 'customer', id, label });

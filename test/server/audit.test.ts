@@ -2,7 +2,7 @@
 // paged, for audit:view only (D10); D9 never another organization's; read-only through the API; and
 // never a password, token or hash in what it shows.
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { AuditEntryView } from '../../contract/customers';
+import type { AuditEntryView } from '../../contract/audit';
 import type { IssuedInvitation } from '../../contract/team';
 import { CUSTOMERS, D10, expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
@@ -129,6 +129,35 @@ forEachBackend('API audit log', (backend) => {
         expectError(r, 400);
         expect(r.body.field, query).toBe(field);
       }
+    });
+  });
+
+  describe('D24 D30 D32 one audit view', () => {
+    test('D24 D30 D32 an entry about a customer reads the same in the activity log, in its timeline and on the dashboard', async () => {
+      const { people: [owner] } = await team('owner');
+      const id = await customer(owner!);
+      expect((await owner!.call('DELETE', `${CUSTOMERS}${id}/`)).status).toBe(204);
+      expect((await owner!.call('POST', `${CUSTOMERS}${id}/restore/`)).status).toBe(200);
+      const logged = (await log(owner!, `target_type=customer&target_id=${id}`)).results;
+      expect(logged.map((e) => e.action)).toEqual(['customer.restored', 'customer.deleted', 'customer.created']);
+      const timeline = await owner!.call('GET', `${CUSTOMERS}${id}/timeline/`);
+      expect(timeline.status, timeline.text).toBe(200);
+      const items = (timeline.body.results as ({ kind: string } & AuditEntryView)[]).map(({ kind: _kind, ...e }) => e);
+      expect(items).toEqual(logged);
+      const dashboard = await owner!.call('GET', '/api/v1/dashboard/');
+      expect((dashboard.body.activity as AuditEntryView[]).slice(0, 3)).toEqual(logged);
+    });
+
+    test('D24 D30 an import reads the same in the activity log and in the timeline of a customer it created, without its list of customers', async () => {
+      const { people: [owner] } = await team('owner');
+      const r = await owner!.raw('POST', `${CUSTOMERS}import/`, `name\r\nImported ${++counter}\r\nImported ${++counter}\r\n`, 'text/csv');
+      expect(r.status, r.text).toBe(200);
+      const [imported] = (await log(owner!, 'action=customers.imported')).results;
+      expect(imported!.changes).not.toHaveProperty('customer_ids');
+      const [created] = (await owner!.call('GET', `${CUSTOMERS}?page_size=25`)).body.results as { id: number }[];
+      const timeline = await owner!.call('GET', `${CUSTOMERS}${created!.id}/timeline/`);
+      const { kind, ...entry } = (timeline.body.results as ({ kind: string } & AuditEntryView)[])[0]!;
+      expect([kind, entry]).toEqual(['audit', imported]);
     });
   });
 

@@ -18,12 +18,12 @@ describe('D30 the router refuses a definition it cannot honour', () => {
   });
 
   test('D30 audit on a GET is refused, naming the route', () => {
-    const route = defineRoute({ method: 'GET', path: '/v1/things/', access: 'public', audit: 'thing.read', handler });
+    const route = defineRoute({ method: 'GET', path: '/v1/things/', access: 'public', audit: 'customer.updated', handler });
     expect(start(route)).toThrow(/route GET \/v1\/things\/ cannot be honoured: 'audit' needs a transaction, and a GET has none/);
   });
 
   test('D30 audit on a change that runs in no transaction is refused, naming the route', () => {
-    const route = defineRoute({ method: 'POST', path: '/v1/things/', access: 'public', transaction: false, audit: 'thing.made', handler });
+    const route = defineRoute({ method: 'POST', path: '/v1/things/', access: 'public', transaction: false, audit: 'customer.created', handler });
     expect(start(route)).toThrow(/route POST \/v1\/things\/ cannot be honoured: 'audit' needs a transaction/);
     // The same route in a transaction is honoured.
     expect(() => createRouter(ctx, [{ ...route, transaction: undefined }])).not.toThrow();
@@ -76,7 +76,7 @@ describe('D30 the router refuses a definition it cannot honour', () => {
   });
 
   test('D19 a field the router does not know (a misspelling) is refused', () => {
-    const route = { method: 'POST', path: '/v1/things/', access: 'public', audits: 'thing.made', handler } as unknown as RouteDef;
+    const route = { method: 'POST', path: '/v1/things/', access: 'public', audits: 'customer.created', handler } as unknown as RouteDef;
     expect(start(route)).toThrow(/POST \/v1\/things\/.*'audits' is not a route field/);
   });
 });

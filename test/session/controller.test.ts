@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { SESSION_CLEARED_EVENT, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../../src/lib/events';
 import { KEYS } from '../../src/lib/storage';
-import { MSG_SESSION_NOT_LOADED } from '../../src/session/controller';
+import { MSG_SESSION_NOT_LOADED } from '../../src/session/load';
 import { LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED } from '../../src/session/login';
 import { LOAD_MAX_TRIES, LOAD_POLL_MS } from '../../src/session/single-load';
 import { REMEMBER_ME_LIFETIME_MS, SESSION_LIFETIME_MS } from '../../src/session/tokens';

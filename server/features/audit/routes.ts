@@ -1,8 +1,7 @@
 // D30: the activity log, read-only: nothing in the API changes or deletes an entry.
 import { defineRoute } from '../../route';
-import { intText, optional, text } from '../../schema';
-import { pageQuery } from '../customers/schema';
-import { listAudit } from './repo';
+import { intText, optional, pageQuery, text } from '../../schema';
+import { listAudit } from '../../audit';
 
 const list = defineRoute({
   method: 'GET', path: '/v1/audit/', access: 'org', permission: 'audit:view',

@@ -11,7 +11,6 @@ import type { Db, Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
 import { checkImport, rowView, type CheckedRow } from './import';
-import { IMPORT_ACTION } from './notes-repo';
 
 /**
  * D34: rows per statement. Each statement is short (tens of milliseconds on PGlite), and between two of
@@ -150,7 +149,7 @@ export async function commitImport(
     // The import's one entry (D27): the customers it created, and each updated customer's changes
     // before → after (D44), which that customer's timeline shows as an edit (notes-repo.ts).
     const updates = Object.fromEntries(toWrite.filter((r) => done.has(r.existing!.id)).map((r) => [r.existing!.id, r.changes]));
-    await writeAudit(tx, orgId, actor, IMPORT_ACTION, {
+    await writeAudit(tx, orgId, actor, 'customers.imported', {
       target: { type: 'import', id: null, label: importCountsText(counts) },
       changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
     }, now);

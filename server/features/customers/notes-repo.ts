@@ -1,5 +1,7 @@
 // D24 notes and the customer's timeline, SQL only, scoped by organization.
-import type { AuditEntryView, Note, TimelineItem } from '../../../contract/customers';
+import type { AuditAction } from '../../../contract/audit';
+import type { Note, TimelineItem } from '../../../contract/customers';
+import { AUDIT_COLUMNS, AUDIT_VIEW, toAuditView, type AuditRow } from '../../audit';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -60,39 +62,29 @@ export async function deleteNote(db: Queryable, orgId: number, customerId: numbe
   await db.query('delete from customer_notes where org_id = $1 and customer_id = $2 and id = $3', [orgId, customerId, noteId]);
 }
 
-/**
- * The action of an import's one audit entry. Its changes list the customers it created (`customer_ids`)
- * and, D44, each updated customer's changes before → after (`updates`, by id), which that customer's
- * timeline shows as an edit.
- */
-export const IMPORT_ACTION = 'customers.imported';
-
-type TimelineRow = {
-  kind: 'note' | 'audit'; id: unknown; at: Date; actor_id: unknown; actor_name: unknown; body: string | null; updated_at: Date | null;
-  action: string | null; target_type: string | null; target_id: unknown; target_label: string | null; changes: unknown;
-};
+type TimelineRow = AuditRow & { kind: 'note' | 'audit'; body: string | null; updated_at: Date | null };
 
 /**
- * D24: newest first, the customer's notes and every audit entry about it: its own entries, and the
- * imports that created or updated it.
+ * D24: newest first, the customer's notes and every audit entry about it (the one audit view): its own
+ * entries, and the imports that created it or, D44, updated it (whose changes for it read as an edit).
  */
 export async function timeline(db: Queryable, orgId: number, customerId: number, page: number, pageSize: number): Promise<{ count: number; results: TimelineItem[] }> {
+  const imported = 'customers.imported' satisfies AuditAction;
   const items = `
-    select 'note' as kind, n.id, n.created_at as at, n.author_id as actor_id, u.first_name as actor_name, n.body, n.updated_at,
+    select 'note' as kind, n.body, n.updated_at, n.id, n.created_at as at, n.author_id as actor_id, u.first_name as actor_name,
            null as action, null as target_type, null::bigint as target_id, null as target_label, null::jsonb as changes
       from customer_notes n left join users u on u.id = n.author_id
      where n.org_id = $1 and n.customer_id = $2
     union all
-    select 'audit', a.id, a.at, a.actor_id, coalesce(u.first_name, a.actor_label), null, null,
-           a.action, a.target_type, a.target_id, a.target_label, a.changes
-      from audit_log a left join users u on u.id = a.actor_id
-     where a.org_id = $1 and ((a.target_type = 'customer' and a.target_id = $2)
-        or (a.action = '${IMPORT_ACTION}' and a.changes -> 'customer_ids' @> to_jsonb($2::int)))
+    select 'audit', null, null, ${AUDIT_COLUMNS}
+      from ${AUDIT_VIEW} v
+     where v.org_id = $1 and ((v.target_type = 'customer' and v.target_id = $2)
+        or (v.action = '${imported}' and v.recorded -> 'customer_ids' @> to_jsonb($2::int)))
     union all
-    select 'audit', a.id, a.at, a.actor_id, coalesce(u.first_name, a.actor_label), null, null,
-           'customer.updated', 'customer', $2::bigint, c.name, a.changes -> 'updates' -> ($2::int)::text
-      from audit_log a left join users u on u.id = a.actor_id join customers c on c.org_id = a.org_id and c.id = $2
-     where a.org_id = $1 and a.action = '${IMPORT_ACTION}' and (a.changes -> 'updates') ? ($2::int)::text`;
+    select 'audit', null, null, v.id, v.at, v.actor_id, v.actor_name,
+           '${'customer.updated' satisfies AuditAction}', 'customer', $2::bigint, c.name, v.recorded -> 'updates' -> ($2::int)::text
+      from ${AUDIT_VIEW} v join customers c on c.org_id = v.org_id and c.id = $2
+     where v.org_id = $1 and v.action = '${imported}' and (v.recorded -> 'updates') ? ($2::int)::text`;
   const rows = await db.query<TimelineRow & { total: unknown }>(
     `select t.*, count(*) over () as total from (${items}) t order by t.at desc, t.kind, t.id desc limit $3 offset $4`,
     [orgId, customerId, pageSize, (page - 1) * pageSize],
@@ -105,23 +97,9 @@ export async function timeline(db: Queryable, orgId: number, customerId: number,
   return {
     count,
     results: rows.map((r): TimelineItem => {
-      if (r.kind === 'note') {
-        const author = r.actor_id === null ? null : { id: num(r.actor_id), name: String(r.actor_name ?? '') };
-        return { kind: 'note', id: num(r.id), body: r.body ?? '', author, created_at: r.at.toISOString(), updated_at: (r.updated_at ?? r.at).toISOString() };
-      }
-      const actor = r.actor_id === null && !r.actor_name ? null : { id: r.actor_id === null ? null : num(r.actor_id), name: String(r.actor_name ?? '') };
-      return { kind: 'audit', ...auditView(r, actor) };
+      if (r.kind === 'audit') return { kind: 'audit', ...toAuditView(r) };
+      const author = r.actor_id === null ? null : { id: num(r.actor_id), name: String(r.actor_name ?? '') };
+      return { kind: 'note', id: num(r.id), body: r.body ?? '', author, created_at: r.at.toISOString(), updated_at: (r.updated_at ?? r.at).toISOString() };
     }),
-  };
-}
-
-function auditView(r: TimelineRow, actor: AuditEntryView['actor']): AuditEntryView {
-  const changes = typeof r.changes === 'object' && r.changes !== null ? { ...(r.changes as Record<string, unknown>) } : {};
-  delete changes.customer_ids; // an import's list of every customer it touched is not this customer's business
-  delete changes.updates; // nor the other customers' changes
-  return {
-    id: num(r.id), at: r.at.toISOString(), actor, action: r.action ?? '',
-    target: { type: r.target_type ?? '', id: r.target_id === null ? null : num(r.target_id), label: r.target_label ?? '' },
-    changes,
   };
 }

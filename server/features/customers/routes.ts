@@ -5,14 +5,14 @@ import { permissionDenied, recheckMember } from '../../auth/access';
 import type { Queryable } from '../../db';
 import { BASE_SECURITY_HEADERS, fieldError } from '../../http';
 import { defineRoute, RAW, reply } from '../../route';
-import { intText } from '../../schema';
+import { intText, pageQuery } from '../../schema';
 import { addNote, deleteNote, editNote, getNote, listNotes, timeline } from './notes-repo';
 import { listCustomers } from '../../customer-list';
 import {
   createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listDeleted, restoreCustomer, updateCustomer,
 } from './repo';
 import { findDuplicates, suggestTags } from './search';
-import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, pageQuery, tagsQuery, updateBody } from './schema';
+import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, tagsQuery, updateBody } from './schema';
 import { csvLine } from './csv';
 import { previewImport } from './import';
 import { commitImport } from './import-apply';

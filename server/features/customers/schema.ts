@@ -1,17 +1,10 @@
 // D22 D24 D26 D27: what the customers routes accept. Limits come from the contract the app's form uses.
 import {
-  CUSTOMER_SORTS, CUSTOMER_STATUSES, CUSTOMER_TEXT_LIMITS, DEFAULT_CUSTOMER_SORT, DEFAULT_CUSTOMER_STATUS, DEFAULT_PAGE_SIZE, EMAIL_SHAPE,
-  MAX_TAGS, NOTE_MAX_LENGTH, PAGE_SIZES, PHONE_MIN_DIGITS, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, phoneDigits,
+  CUSTOMER_SORTS, CUSTOMER_STATUSES, CUSTOMER_TEXT_LIMITS, DEFAULT_CUSTOMER_SORT, DEFAULT_CUSTOMER_STATUS, EMAIL_SHAPE,
+  MAX_TAGS, NOTE_MAX_LENGTH, PHONE_MIN_DIGITS, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, phoneDigits,
 } from '../../../contract/customers';
 import { fieldError } from '../../http';
-import { describeCheck, int, intText, list, oneOf, optional, specOf, text, withDefault, type Check } from '../../schema';
-
-/** Far past any real list; keeps OFFSET a sane number. */
-export const MAX_PAGE = 1_000_000;
-export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1] ?? 100;
-
-const page = withDefault(intText({ min: 1, max: MAX_PAGE }), 1);
-const pageSize = withDefault(intText({ min: 1, max: MAX_PAGE_SIZE }), DEFAULT_PAGE_SIZE);
+import { describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
 
 /** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
 export const listFilters = {
@@ -22,9 +15,7 @@ export const listFilters = {
 };
 
 /** GET /v1/customers/: D26, plus `deleted=true` for the 'Deleted' view (D25). */
-export const listQuery = { ...listFilters, page, page_size: pageSize, deleted: withDefault(oneOf(['true', 'false'] as const), 'false') };
-
-export const pageQuery = { page, page_size: pageSize };
+export const listQuery = { ...listFilters, ...pageQuery, deleted: withDefault(oneOf(['true', 'false'] as const), 'false') };
 
 /** D22: stored lower-cased; the shape check is deliberately plain. */
 const emailText = text({ max: CUSTOMER_TEXT_LIMITS.email, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });

@@ -3,7 +3,7 @@ import type { CustomerStatus, DashboardData } from '../../../contract/customers'
 import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS as MONTH_DAYS, NEW_THIS_WEEK_DAYS as WEEK_DAYS } from '../../../contract/customers';
 import { DAY_MS } from '../../../contract/time';
 import { defineRoute } from '../../route';
-import { listAudit } from '../audit/repo';
+import { listAudit } from '../../audit';
 import { listCustomers } from '../../customer-list';
 import { newCustomers, statusCounts } from './repo';
 

@@ -3,47 +3,33 @@
 // it is about (describe.ts). The person filter lists the team (team:view), else the people seen in
 // the entries so far.
 import { useEffect, useState } from 'react';
-import type { AuditEntryView } from '../../../contract/customers';
+import type { AuditEntryView } from '../../../contract/audit';
 import { pageCount } from '../../api/customers';
 import { AUDIT_PAGE_SIZE, useTeamApi } from '../../api/team';
-import { isHttpError, isNetworkError } from '../../http/errors';
 import { useQuery } from '../../query/use-query';
-import { Link } from '../../router/Link';
 import { navigate, useLocation } from '../../router/location';
 import { useCan } from '../../session/use-session';
-import { Page } from '../../ui/page';
+import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { activityHref, auditParams, DEFAULT_ACTIVITY, isFiltered, readActivityParams, type ActivityState } from './activity-params';
-import { ACTIONS, describe, TARGET_TYPES, type LinkRights } from './describe';
+import { AuditWords } from '../../audit/AuditWords';
+import type { LinkRights } from '../../audit/describe';
+import { ACTIONS, TARGET_TYPES } from '../../audit/words';
+import { absoluteTime } from '../../ui/when';
 import { Pager } from '../../ui/pager';
 
 type Go = (patch: Partial<ActivityState>, opts?: { replace?: boolean }) => void;
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const plural = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
-
-export function loadErrorMessage(error: unknown): string {
-  if (isNetworkError(error)) return 'Could not reach the server. Check your connection and try again.';
-  if (isHttpError(error, 403)) return 'You do not have permission to view the activity of this organization.';
-  return 'Could not load the activity. Please try again.';
-}
 
 function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights }) {
   return (
     <tr>
       <td className="activity-when" data-label="When">
-        <time dateTime={entry.at}>{when(entry.at)}</time>
+        <time dateTime={entry.at}>{absoluteTime(entry.at)}</time>
       </td>
       <td className="activity-what">
-        {describe(entry, rights).map((part, i) =>
-          typeof part === 'string' ? (
-            part
-          ) : (
-            <Link key={i} to={part.to}>
-              {part.text}
-            </Link>
-          ),
-        )}
+        <AuditWords entry={entry} view="log" rights={rights} />
       </td>
     </tr>
   );
@@ -103,7 +89,7 @@ function Filters({ state, people, go }: { state: ActivityState; people: [number,
 
 export default function ActivityPage() {
   const api = useTeamApi();
-  const rights: LinkRights = { customers: useCan('customers:view'), team: useCan('team:view') };
+  const rights: LinkRights = { customers: useCan('customers:view'), team: useCan('team:view'), permissions: useCan('permissions:view') };
   const state = readActivityParams(useLocation().search);
   const go: Go = (patch, { replace = false } = {}) => navigate(activityHref({ ...state, ...patch }), { replace });
 
@@ -130,12 +116,7 @@ export default function ActivityPage() {
   let body;
   if (query.status === 'error' && !data) {
     body = (
-      <div className="card list-message" role="alert">
-        <p>{loadErrorMessage(query.error)}</p>
-        <button type="button" className="btn" onClick={() => void query.refetch().catch(() => undefined)}>
-          Retry
-        </button>
-      </div>
+      <LoadError what="the activity" forbidden="the activity of this organization" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
     );
   } else if (!data || pastEnd) {
     body = <Spinner label="Loading activity…" showLabel />;

@@ -2,8 +2,10 @@
 // customers, and (audit:view) the latest activity, each linking to its page; all from one call. Parts
 // the API returns null for (no permission) are not shown; a new organization gets an honest empty state.
 import { useEffect, useState, type ReactNode } from 'react';
-import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS, NEW_THIS_WEEK_DAYS, type AuditEntryView, type DashboardData } from '../../../contract/customers';
+import type { AuditEntryView } from '../../../contract/audit';
+import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS, NEW_THIS_WEEK_DAYS, type DashboardData } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
+import { AuditWords } from '../../audit/AuditWords';
 import { useQuery } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { customerHref, PAGES } from '../../router/paths';
@@ -12,7 +14,6 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { STATUS_COUNT_WORDS } from '../../ui/status';
 import { When } from '../../ui/when';
-import { activitySentence } from './activity-words';
 
 /** D26: the list's newest first, for "new customers". */
 const NEWEST_PATH = `${PAGES.customers}?sort=-created_at`;
@@ -109,7 +110,7 @@ function RecentlyUpdated({ customers }: { customers: Figures['recently_updated']
 }
 
 function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
-  const can = { team: useCan('team:view'), permissions: useCan('permissions:view') };
+  const rights = { customers: useCan('customers:view'), team: useCan('team:view'), permissions: useCan('permissions:view') };
   return (
     <section className="card dash-list" aria-labelledby="dash-activity">
       <h2 id="dash-activity">Latest activity</h2>
@@ -117,7 +118,7 @@ function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
         <ol>
           {entries.map((e) => (
             <li key={e.id}>
-              <span>{activitySentence(e, can)}</span>
+              <span><AuditWords entry={e} view="recent" rights={rights} /></span>
               <span className="dash-when">
                 <When at={e.at} />
               </span>

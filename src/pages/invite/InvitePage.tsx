@@ -4,71 +4,21 @@
 // has an account; a clear message for a used, revoked, expired or unknown link, and for a signed-in
 // person with another email (offering to sign out). After joining: that organization's dashboard.
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { FIRST_NAME_MAX_LENGTH, INVITATION_UNKNOWN, INVITATION_UNUSABLE, PASSWORD_MIN_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
+import type { AcceptedInvitation, InvitationLookup } from '../../../contract/team';
 import { invitationApi } from '../../api/team';
-import { isAbortError, isHttpError, isNetworkError } from '../../http/errors';
-import { KEYS, storeRedirect } from '../../lib/storage';
+import { isAbortError, isHttpError } from '../../http/errors';
 import { Link } from '../../router/Link';
 import { navigate, useLocation } from '../../router/location';
 import { useDocumentTitle } from '../../router/route-focus';
-import { saveTokens } from '../../session/tokens';
 import type { TokenResponse } from '../../session/types';
 import { useSession, useSessionActions } from '../../session/use-session';
-import { Field, useForm, type FormErrors } from '../../ui/form';
 import { OrgAvatar } from '../../ui/org-avatar';
 import { Spinner } from '../../ui/spinner';
+import { failureText, inviteToken, MSG_GONE, MSG_UNKNOWN, outcomeOf, type Outcome } from './invitation';
+import { SignUpForm, type SignUpValues } from './SignUpForm';
 
-export const INVITE_PREFIX = '/invite/';
-
-/** D28: what a link that cannot be used says, by why. */
-export const MSG_UNKNOWN = INVITATION_UNKNOWN;
-export const MSG_GONE = INVITATION_UNUSABLE;
-export const MSG_FIRST_NAME_REQUIRED = 'First name is required';
-export const MSG_PASSWORD_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} characters`;
-export const MSG_PASSWORD_MISMATCH = 'The passwords do not match';
-const MSG_FAILED = 'Something went wrong. Please try again.';
-
-/** The token of /invite/{token}, or null for a malformed path. */
-export function inviteToken(pathname: string): string | null {
-  const m = /^\/invite\/([^/]+)\/?$/.exec(pathname);
-  try {
-    return m?.[1] ? decodeURIComponent(m[1]) : null;
-  } catch {
-    return null; // a broken %-escape is an unknown link
-  }
-}
-
-interface SignUpValues {
-  [k: string]: string;
-  first_name: string;
-  password: string;
-  password_again: string;
-}
-
-export function validateSignUp({ first_name, password, password_again }: SignUpValues): FormErrors<SignUpValues> {
-  const name = first_name.trim();
-  return {
-    first_name: !name ? MSG_FIRST_NAME_REQUIRED : name.length > FIRST_NAME_MAX_LENGTH ? `Use at most ${FIRST_NAME_MAX_LENGTH} characters` : undefined,
-    password: password.length < PASSWORD_MIN_LENGTH ? MSG_PASSWORD_SHORT : undefined,
-    password_again: password_again !== password ? MSG_PASSWORD_MISMATCH : undefined,
-  };
-}
-
-/** What the page shows besides the invitation itself: why it cannot be used, or who must sign in. */
-type Outcome = { kind: 'gone'; message: string } | { kind: 'mismatch'; detail: string | null } | { kind: 'sign-in' } | null;
-
-/** A refusal of the accept call as an outcome; null when it is not one of the D28 refusals. */
-function outcomeOf(error: unknown): Outcome {
-  if (!isHttpError(error)) return null;
-  if (error.status === 404) return { kind: 'gone', message: MSG_UNKNOWN };
-  if (error.status === 410) {
-    const status = error.code?.replace('invitation_', '') as keyof typeof MSG_GONE;
-    return { kind: 'gone', message: MSG_GONE[status] ?? error.detail ?? MSG_UNKNOWN };
-  }
-  if (error.status === 403 && error.code === 'email_mismatch') return { kind: 'mismatch', detail: error.detail };
-  if (error.status === 409 && error.code === 'account_exists') return { kind: 'sign-in' };
-  return null;
-}
+export { inviteToken, MSG_GONE, MSG_UNKNOWN } from './invitation';
+export { MSG_PASSWORD_MISMATCH, MSG_PASSWORD_SHORT } from './SignUpForm';
 
 const Screen = ({ children, org }: { children: ReactNode; org?: InvitationLookup['organization'] }) => (
   <main className="auth-screen">
@@ -79,39 +29,10 @@ const Screen = ({ children, org }: { children: ReactNode; org?: InvitationLookup
   </main>
 );
 
-function SignUpForm({ invitation, onAccept }: { invitation: InvitationLookup; onAccept: (values: SignUpValues) => Promise<void> }) {
-  const form = useForm<SignUpValues>({ initial: { first_name: '', password: '', password_again: '' }, validate: validateSignUp, submit: onAccept });
-  return (
-    <form className="invite-form" onSubmit={form.onSubmit} noValidate aria-label="Create your account">
-      <p className="invite-step">Create your account to join.</p>
-      <div className="field">
-        <label htmlFor="invite-email">Email</label>
-        <input id="invite-email" type="email" value={invitation.email} readOnly autoComplete="username" />
-      </div>
-      <Field form={form} name="first_name" label="First name" autoComplete="given-name" maxLength={FIRST_NAME_MAX_LENGTH} />
-      <Field
-        form={form}
-        name="password"
-        label={
-          <>
-            Password <span className="invite-hint">(at least {PASSWORD_MIN_LENGTH} characters)</span>
-          </>
-        }
-        type="password"
-        autoComplete="new-password"
-      />
-      <Field form={form} name="password_again" label="Password again" type="password" autoComplete="new-password" />
-      {form.formError && (
-        <p className="field-error invite-error" role="alert">
-          {form.formError}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={form.submitting} aria-busy={form.submitting || undefined}>
-        {form.submitting ? 'Joining…' : `Create account and join ${invitation.organization.name}`}
-      </button>
-    </form>
-  );
-}
+/** Out of a link that cannot be used: to the dashboard, or to the login page. */
+const AwayLink = ({ signedIn }: { signedIn: boolean }) => (
+  <Link to={signedIn ? '/dashboard' : '/login'}>{signedIn ? 'Go to your dashboard' : 'Go to the login page'}</Link>
+);
 
 export default function InvitePage() {
   const { pathname } = useLocation();
@@ -140,21 +61,12 @@ export default function InvitePage() {
   const signedIn = s.isAuthenticated && !s.hydrationError && s.user !== null;
 
   /** D6: sign in, then come back here (whoever was signed in before: this page is for the next person). */
-  const comeBackAfterLogin = () => {
-    session.storage.remove(KEYS.postLoginRedirect);
-    storeRedirect(session.storage, pathname, null);
-  };
+  const comeBackAfterLogin = () => session.returnAfterLogin(pathname, { anyone: true });
 
-  /** Joined: store a new account's tokens as a login does, choose that organization, land on its dashboard. */
+  /** Joined: a new account's tokens become the session as a login's do, then that organization's dashboard. */
   async function enter(res: AcceptedInvitation) {
-    const { storage } = session;
-    if (res.access_token) {
-      storage.set(KEYS.rememberMe, 'true'); // the server made a remembered session (D16)
-      saveTokens(storage, res as TokenResponse);
-      storage.remove(KEYS.hydrationFailed);
-    }
-    storage.remove(KEYS.postLoginRedirect); // D28: after joining, the dashboard, not a path stored earlier
-    await session.selectOrg(res.org_id);
+    if (res.access_token) session.adopt(res as TokenResponse); // a remembered session, as the server made it (D16)
+    await session.selectOrg(res.org_id, { ignoreReturnPath: true }); // D28: not a path stored earlier
     // selectOrg goes to the dashboard once the organization is chosen; should it not be, the guards decide.
     if (session.store.getState().currentOrg?.id !== res.org_id) navigate('/dashboard', { replace: true });
   }
@@ -168,7 +80,7 @@ export default function InvitePage() {
     } catch (error) {
       const o = outcomeOf(error);
       if (o) setOutcome(o);
-      else setJoinError(isNetworkError(error) ? 'Could not reach the server. Check your connection and try again.' : (isHttpError(error) && error.detail) || MSG_FAILED);
+      else setJoinError(failureText(error));
       setJoining(false);
     }
   }
@@ -194,7 +106,7 @@ export default function InvitePage() {
       <Screen>
         <h1 id="invite-title">Invitation not found</h1>
         <p className="invite-message">{MSG_UNKNOWN}</p>
-        <Link to={signedIn ? '/dashboard' : '/login'}>{signedIn ? 'Go to your dashboard' : 'Go to the login page'}</Link>
+        <AwayLink signedIn={signedIn} />
       </Screen>
     );
   }
@@ -203,7 +115,7 @@ export default function InvitePage() {
       <Screen>
         <h1 id="invite-title">Invitation</h1>
         <p className="invite-message" role="alert">
-          {isNetworkError(loadError) ? 'Could not reach the server. Check your connection and try again.' : (isHttpError(loadError) && loadError.detail) || MSG_FAILED}
+          {failureText(loadError)}
         </p>
         <button type="button" className="btn" onClick={() => setAttempt((n) => n + 1)}>
           Retry
@@ -229,7 +141,7 @@ export default function InvitePage() {
         <p className="invite-message" role="alert">
           {gone}
         </p>
-        <Link to={signedIn ? '/dashboard' : '/login'}>{signedIn ? 'Go to your dashboard' : 'Go to the login page'}</Link>
+        <AwayLink signedIn={signedIn} />
       </Screen>
     );
   }

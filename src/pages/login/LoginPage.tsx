@@ -2,7 +2,6 @@
 // from the same tiny useForm and Field as every other form (bundle budget).
 import { useEffect, useRef } from 'react';
 import { isAbortError } from '../../http/errors';
-import { KEYS, readRedirect } from '../../lib/storage';
 import { useDocumentTitle } from '../../router/route-focus';
 import { MSG_LOGIN_FAILED } from '../../session/login';
 import { useSessionActions } from '../../session/use-session';
@@ -23,7 +22,7 @@ export function validateLogin({ email, password }: LoginValues): FormErrors<Logi
 
 /** `preloadScreen` starts loading the code of the screen at a path (the app gives it). */
 export default function LoginPage({ preloadScreen = () => undefined }: { preloadScreen?: (path: string) => void }) {
-  const { login, storage } = useSessionActions();
+  const session = useSessionActions();
   const pending = useRef<AbortController | null>(null);
   useDocumentTitle('Login');
   /** The last failure's toast: a sign-in that then succeeds takes it away (it would cover the next screen's top bar). */
@@ -31,13 +30,10 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
 
   useEffect(() => {
     // SPEC §2: a stored toast reason is shown as an error on load, then cleared.
-    const reason = storage.get(KEYS.toastReason);
-    if (reason) {
-      storage.remove(KEYS.toastReason);
-      toast.error(reason);
-    }
+    const reason = session.takeToastReason();
+    if (reason) toast.error(reason);
     return () => pending.current?.abort();
-  }, [storage]);
+  }, [session]);
 
   const form = useForm<LoginValues>({
     initial: { email: '', password: '', remember_me: true }, // SPEC §3: Remember Me ticked by default
@@ -45,10 +41,10 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
     async submit({ email, password, remember_me }) {
       const ctrl = (pending.current = new AbortController());
       // The screen after the login (D6: the stored target, else the dashboard) loads beside its calls.
-      preloadScreen(readRedirect(storage)?.path ?? '/dashboard');
+      preloadScreen(session.returnPath() ?? '/dashboard');
       try {
         // On success the session navigates away.
-        await login({ email: email.trim(), password, remember_me }, ctrl.signal);
+        await session.login({ email: email.trim(), password, remember_me }, ctrl.signal);
         if (failure.current !== null) dismissToast(failure.current);
       } catch (error) {
         if (ctrl.signal.aborted || isAbortError(error)) return;

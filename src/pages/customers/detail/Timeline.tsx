@@ -3,15 +3,14 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TimelineItem } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
+import { AuditChanges, AuditWords } from '../../../audit/AuditWords';
 import { useQuery } from '../../../query/use-query';
-import { useCan } from '../../../session/use-session';
+import { useCan, useSession } from '../../../session/use-session';
 import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
 import { NoteBox, NoteItem } from './Notes';
-import { TimelineChanges, timelineSentence } from './timeline-words';
 import { TimelineSection } from './timeline-section';
-import { useUserId } from './user-id';
 
 /** Items per page of the timeline (the server allows up to 100). */
 export const TIMELINE_PAGE_SIZE = 20;
@@ -39,9 +38,9 @@ function Entry({ item, start, customerId, mayEdit, onNoteDeleted }: EntryProps &
   return (
     <li className="timeline-item" data-kind="audit" {...mark}>
       <p className="timeline-line">
-        <span>{timelineSentence(item)}</span> <span className="timeline-time"><When at={item.at} /></span>
+        <span><AuditWords entry={item} view="timeline" /></span> <span className="timeline-time"><When at={item.at} /></span>
       </p>
-      <TimelineChanges entry={item} />
+      <AuditChanges entry={item} />
     </li>
   );
 }
@@ -64,7 +63,7 @@ function LaterPage({ page, ...props }: EntryProps & { page: number }) {
 export function Timeline({ customerId }: { customerId: number }) {
   const api = useCustomersApi();
   const canUpdate = useCan('customers:update');
-  const userId = useUserId();
+  const userId = useSession().userId;
   const [pages, setPages] = useState(1);
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useQuery(api.timeline(customerId, pageParams(1)));

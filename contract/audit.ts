@@ -1,0 +1,42 @@
+// D30: the audit log's actions and an entry as the API answers it, shared by the server (which writes
+// them) and the app (which puts them into words, src/audit/). Adding an action: one line here and its
+// words in src/audit/describe.ts (a test fails until it has them).
+
+export const AUDIT_ACTIONS = [
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'customer.restored',
+  'customers.imported',
+  'note.added',
+  'note.edited',
+  'note.deleted',
+  'member.role_changed',
+  'member.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.renewed',
+  'invitation.accepted',
+  'permissions.changed',
+  'permissions.reset',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What an entry is about (its `target.type`), as the activity log's filter offers them. */
+export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions'] as const;
+
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** D30: an audit entry as the activity log, the dashboard and a customer's timeline answer it. */
+export interface AuditEntryView {
+  id: number;
+  at: string;
+  /** Who did it; id is null once that account is gone (the name is kept as it was). */
+  actor: { id: number | null; name: string } | null;
+  /** An entry from another version may name an action this one does not know; the app still words it. */
+  action: AuditAction;
+  target: { type: string; id: number | null; label: string };
+  /** Updates: field → { from, to }. Creations and imports: the record's fields. */
+  changes: Record<string, unknown>;
+}

@@ -1,0 +1,131 @@
+// D24 D30 D32: an audit entry in plain words, for each screen that shows one: the activity log says
+// every value ('Olivia changed Jane Doe’s phone from … to …'), the dashboard's latest activity names
+// what changed ('Sam changed phone of Jane Doe'), a customer's timeline speaks of "this customer" and
+// says each change before → after. As parts (text, links, values), so every wording is tested without
+// rendering; AuditWords renders them. Links only where the reader may go (D9).
+import type { AuditEntryView } from '../../contract/audit';
+import { customerHref, PAGES } from '../router/paths';
+import { actorName, change, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
+
+export interface LinkPart {
+  text: string;
+  to: string;
+}
+/** A value before or after a change, on the timeline (styled apart). */
+export interface ValuePart {
+  text: string;
+  value: 'from' | 'to';
+}
+export type Part = string | LinkPart | ValuePart;
+
+/** The activity log, the dashboard's latest activity, a customer's timeline. */
+export type AuditView = 'log' | 'recent' | 'timeline';
+
+/** Which pages the reader may open (D9). */
+export interface LinkRights {
+  customers: boolean;
+  team: boolean;
+  permissions: boolean;
+}
+const ALL: LinkRights = { customers: true, team: true, permissions: true };
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const id = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
+const link = (text: string, to: string, may: boolean): Part => (may ? { text, to } : text);
+
+/** permissions.changed / .reset: per role, '+added' and '−removed' (D29 audit changes). */
+function roleChanges(changes: Record<string, unknown>): string {
+  return Object.entries(changes)
+    .flatMap(([role, c]) => {
+      const { added = [], removed = [] } = (c ?? {}) as { added?: unknown[]; removed?: unknown[] };
+      const marks = [...added.map((p) => `+${String(p)}`), ...removed.map((p) => `−${String(p)}`)];
+      return marks.length ? [`the ${role} role: ${marks.join(', ')}`] : [];
+    })
+    .join('; ');
+}
+
+/** D24: one change on the timeline: "changed phone from A to B", "set email to B", "cleared company (was A)". */
+export function changeWords({ field, from, to }: FieldChange): Part[] {
+  if (!from) return ['set ', fieldWord(field), ' to ', { text: to, value: 'to' }];
+  if (!to) return ['cleared ', fieldWord(field), ' (was ', { text: from, value: 'from' }, ')'];
+  return ['changed ', fieldWord(field), ' from ', { text: from, value: 'from' }, ' to ', { text: to, value: 'to' }];
+}
+
+/** An action this app does not know (a newer server's): its name in words ("order.shipped" → "order shipped"). */
+export const unknownWords = (e: AuditEntryView): Part[] => [actorName(e), ` ${String(e.action).replace(/[._]/g, ' ')} `, e.target.label];
+
+/** The entry as a sentence of parts, as `view` says it; `rights` decides which names are links. */
+export function describe(e: AuditEntryView, view: AuditView = 'log', rights: LinkRights = ALL): Part[] {
+  const who = actorName(e);
+  const c = e.changes ?? {};
+  const { label } = e.target;
+  const log = view === 'log';
+  const customerId = e.target.type === 'note' ? id(c.customer_id) : e.target.type === 'customer' ? e.target.id : null;
+  // D25: a deleted customer's page is a 404, so no link.
+  const name = link(label, customerId === null ? PAGES.customers : customerHref(customerId), rights.customers && customerId !== null && e.action !== 'customer.deleted');
+  const customer: Part[] = view === 'timeline' ? ['this customer'] : [name];
+  const theCustomer: Part[] = log ? ['the customer ', name] : customer;
+  const member = link(label, PAGES.team, rights.team);
+  const perms = link('the permissions', PAGES.permissions, rights.permissions);
+  const email = str(c.email) || label;
+  const role = c.role ? ` as ${shortValue(c.role)}` : '';
+  const roleChange = change(c.role);
+  const fromTo = roleChange ? ` from ${shortValue(roleChange.from)} to ${shortValue(roleChange.to)}` : '';
+
+  switch (e.action) {
+    case 'customer.created':
+      return [who, ' added ', ...theCustomer];
+    case 'customer.updated': {
+      const fields = fieldChanges(c);
+      const [only] = fields;
+      if (!only) return [who, ' changed ', ...customer];
+      if (view === 'timeline') return fields.length === 1 ? [who, ' ', ...changeWords(only)] : [who, ` made ${fields.length} changes:`];
+      if (view === 'recent') return [who, ' changed ', ...wordList(fields.map((f) => [fieldWord(f.field)]), ' and ', ', '), ' of ', name];
+      const words = fields.map((f) => [`${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`]);
+      return [who, ' changed ', name, '’s ', ...wordList<Part>(words, ' and ', ', ')];
+    }
+    case 'customer.deleted':
+      return [who, ' deleted ', ...theCustomer];
+    case 'customer.restored':
+      return [who, ' restored ', ...theCustomer];
+    case 'customers.imported':
+      if (view === 'timeline') return [who, ' imported this customer from a CSV file'];
+      return [who, ' imported ', link('customers', PAGES.customers, rights.customers), log ? ': ' : ' from a CSV file: ', label];
+    case 'note.added':
+      return [who, ' added a note to ', ...customer, log ? `: “${shortValue(c.body)}”` : ''];
+    case 'note.edited': {
+      const body = change(c.body);
+      return [who, ' edited a note on ', ...customer, log && body ? `: “${shortValue(body.to)}”` : ''];
+    }
+    case 'note.deleted':
+      return [who, ' deleted a note on ', ...customer];
+    case 'member.role_changed':
+      return log ? [who, ' changed ', member, `’s role${fromTo}`] : [who, ' changed the role of ', member, fromTo];
+    case 'member.removed':
+      return [who, ' removed ', member, c.role ? ` (${valueText(c.role)})` : '', ' from the team'];
+    case 'invitation.created':
+      return [who, ' invited ', email, role];
+    case 'invitation.revoked':
+      return [who, ' revoked the invitation for ', email];
+    case 'invitation.renewed':
+      return [who, ' renewed the invitation for ', email];
+    case 'invitation.accepted':
+      return [who, ' joined the team', role, ` (invited as ${email})`];
+    case 'permissions.changed': {
+      const what = log && roleChanges(c);
+      return [who, ' changed ', what || perms];
+    }
+    case 'permissions.reset': {
+      const what = log && roleChanges(c);
+      return [who, ' reset ', perms, ' to the defaults', what ? ` (${what})` : ''];
+    }
+    default:
+      return unknownWords(e);
+  }
+}
+
+/** The sentence as plain text (for tests and for an accessible summary). */
+export const describeText = (e: AuditEntryView, view?: AuditView, rights?: LinkRights): string =>
+  describe(e, view, rights)
+    .map((p) => (typeof p === 'string' ? p : p.text))
+    .join('');

@@ -1,0 +1,86 @@
+// D24 D30 D32: the words every screen uses for the audit log: the actions' short names, what entries are
+// about, field names and values as a sentence says them. Changes are as the server records them
+// (server/audit.ts): updates as field → { from, to }, other entries as plain values.
+import type { AuditAction, AuditTargetType } from '../../contract/audit';
+import { CUSTOMER_STATUS_LABELS, type CustomerStatus } from '../../contract/customers';
+
+/** Values longer than this are cut (a note's body, a long address) where an entry is one sentence. */
+export const VALUE_MAX_CHARS = 80;
+/** A value that is not there, where a sentence must still say something. */
+export const EMPTY_VALUE = '(empty)';
+/** Shown when the entry has no actor (written by the system). */
+export const SOMEONE = 'Someone';
+
+/** D30: each action's short name (the activity log's filter), in the order the filter lists them. */
+const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
+  'customer.created': 'Customer added',
+  'customer.updated': 'Customer changed',
+  'customer.deleted': 'Customer deleted',
+  'customer.restored': 'Customer restored',
+  'customers.imported': 'Customers imported',
+  'note.added': 'Note added',
+  'note.edited': 'Note edited',
+  'note.deleted': 'Note deleted',
+  'member.role_changed': 'Role changed',
+  'member.removed': 'Member removed',
+  'invitation.created': 'Invitation created',
+  'invitation.revoked': 'Invitation revoked',
+  'invitation.renewed': 'Invitation renewed',
+  'invitation.accepted': 'Invitation accepted',
+  'permissions.changed': 'Permissions changed',
+  'permissions.reset': 'Permissions reset',
+};
+export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
+
+/** D30: what an entry is about, for the activity log's filter. */
+const TARGET_LABELS: Readonly<Record<AuditTargetType, string>> = {
+  customer: 'Customers',
+  note: 'Notes',
+  import: 'Imports',
+  member: 'Members',
+  invitation: 'Invitations',
+  permissions: 'Permissions',
+};
+export const TARGET_TYPES = (Object.keys(TARGET_LABELS) as AuditTargetType[]).map((type) => ({ type, label: TARGET_LABELS[type] }));
+
+/** D22's fields as a sentence names them. */
+const FIELD_WORDS: Record<string, string> = { address_line: 'address', postal_code: 'postal code' };
+export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
+
+/**
+ * A value as text: a status as the app shows it ('active' → 'Active'), lists (tags) comma-separated,
+ * white space as one space; '' for nothing.
+ */
+export function valueText(value: unknown, field?: string): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map((v) => valueText(v)).filter(Boolean).join(', ');
+  if (field === 'status' && typeof value === 'string') return CUSTOMER_STATUS_LABELS[value as CustomerStatus] ?? value;
+  return (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ').trim();
+}
+
+/** A value's text in one sentence: cut to VALUE_MAX_CHARS, EMPTY_VALUE for nothing. */
+export const shortText = (s: string): string => (!s ? EMPTY_VALUE : s.length > VALUE_MAX_CHARS ? `${s.slice(0, VALUE_MAX_CHARS - 1)}…` : s);
+export const shortValue = (value: unknown, field?: string): string => shortText(valueText(value, field));
+
+export interface FieldChange {
+  field: string;
+  from: string;
+  to: string;
+}
+
+const isChange = (v: unknown): v is { from: unknown; to: unknown } => typeof v === 'object' && v !== null && 'from' in v && 'to' in v;
+
+/** An update's changes (field → { from, to }) as text, in the order the server wrote them. */
+export function fieldChanges(changes: Record<string, unknown>): FieldChange[] {
+  return Object.entries(changes).flatMap(([field, c]) => (isChange(c) ? [{ field, from: valueText(c.from, field), to: valueText(c.to, field) }] : []));
+}
+
+/** One change of a plain value (a role), or null. */
+export const change = (v: unknown): { from: unknown; to: unknown } | null => (isChange(v) ? v : null);
+
+/** Who did it: the actor's name as it was, or "Someone" for the system. */
+export const actorName = (entry: { actor: { name: string } | null }): string => entry.actor?.name || SOMEONE;
+
+/** "a", "a and b", "a, b and c". */
+export const wordList = <T>(items: T[][], and: T, comma: T): T[] =>
+  items.flatMap((item, i) => (i === 0 ? item : [i === items.length - 1 ? and : comma, ...item]));
