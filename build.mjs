@@ -158,7 +158,9 @@ async function watchMode() {
   const htmlPlugin = {
     name: 'html',
     setup(b) {
-      b.onEnd((r) => { if (r.metafile) writeHtml(r.metafile, true); });
+      b.onEnd((r) => {
+        if (r.metafile) writeHtml(r.metafile, true);
+      });
     },
   };
   const app = appOptions({ dev: true });
@@ -169,23 +171,27 @@ async function watchMode() {
   const { spawn } = await import('node:child_process');
   let child = null;
   let queue = Promise.resolve();
-  const stop = () => new Promise((resolve) => {
-    const c = child;
-    child = null;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.once('exit', resolve);
-    c.kill('SIGTERM'); // it closes its database (and the data directory's lock) before exiting
-  });
-  const restart = () => (queue = queue.then(stop).then(() => {
-    child = spawn(process.execPath, ['--enable-source-maps', path.join(dist, 'server/main.mjs')], {
-      stdio: 'inherit',
-      env: { ...process.env, DEV_RELOAD: '1' },
+  const stop = () =>
+    new Promise((resolve) => {
+      const c = child;
+      child = null;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return resolve();
+      c.once('exit', resolve);
+      c.kill('SIGTERM'); // it closes its database (and the data directory's lock) before exiting
     });
-  }));
+  const restart = () =>
+    (queue = queue.then(stop).then(() => {
+      child = spawn(process.execPath, ['--enable-source-maps', path.join(dist, 'server/main.mjs')], {
+        stdio: 'inherit',
+        env: { ...process.env, DEV_RELOAD: '1' },
+      });
+    }));
   const restartPlugin = {
     name: 'restart-server',
     setup(b) {
-      b.onEnd((r) => { if (r.errors.length === 0 && !process.env.NO_SERVE) restart(); });
+      b.onEnd((r) => {
+        if (r.errors.length === 0 && !process.env.NO_SERVE) restart();
+      });
     },
   };
   copyServerWorker();

@@ -34,12 +34,20 @@ try {
     // bundle.mjs exits 1 over budget on its own: its figures say so; only a script with no figures failed.
     if (r.status !== 0 && !(existsSync(summary) && readFileSync(summary, 'utf8').includes(`"bench":"${name}"`))) failed.push(name);
   }
-  const figures = existsSync(summary) ? readFileSync(summary, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const figures = existsSync(summary)
+    ? readFileSync(summary, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
   for (const name of failed) figures.push({ bench: name, figure: `bench/${name}.mjs ran to the end`, value: 'no (see its output)', budget: 'yes', verdict: 'MISS' });
   const misses = figures.filter((f) => f.verdict === 'MISS');
   const checked = figures.filter((f) => f.verdict !== '');
   console.log(`\n===== summary: ${scripts.join(', ')} =====`);
-  console.log(`${os.cpus().length} CPU(s); load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end; ${((performance.now() - t0) / 60_000).toFixed(1)} min`);
+  console.log(
+    `${os.cpus().length} CPU(s); load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end; ${((performance.now() - t0) / 60_000).toFixed(1)} min`,
+  );
   figureTable(figures);
   console.log('');
   console.log(misses.length === 0 ? `all ${checked.length} budget checks PASS` : `${misses.length} of ${checked.length} budget checks MISS`);

@@ -80,8 +80,19 @@ async function measure(backend, server, verdicts) {
       const r = combine(real);
       const f = combine(floor);
       const bytes = answers[e.path].body.length;
-      const other = (s) => `${fmtCounts(Object.fromEntries(Object.entries(s.statuses).filter(([k]) => k !== '200')))}${s.errors ? ` errors ${fmtCounts(s.errorKinds)}` : ''}`;
-      rows.push([e.name, `${backend} server`, r.rps.toFixed(0), fmtMs(r.p50), fmtMs(r.p99), fmtMs(r.max), `${r.cpuPct.toFixed(0)}%`, `${r.generatorPct.toFixed(0)}%`, other(r)]);
+      const other = (s) =>
+        `${fmtCounts(Object.fromEntries(Object.entries(s.statuses).filter(([k]) => k !== '200')))}${s.errors ? ` errors ${fmtCounts(s.errorKinds)}` : ''}`;
+      rows.push([
+        e.name,
+        `${backend} server`,
+        r.rps.toFixed(0),
+        fmtMs(r.p50),
+        fmtMs(r.p99),
+        fmtMs(r.max),
+        `${r.cpuPct.toFixed(0)}%`,
+        `${r.generatorPct.toFixed(0)}%`,
+        other(r),
+      ]);
       rows.push(['', 'bare node:http', f.rps.toFixed(0), fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.max), `${f.cpuPct.toFixed(0)}%`, `${f.generatorPct.toFixed(0)}%`, other(f)]);
       const ratio = r.rps / f.rps;
       const answered = r.errors === 0 && Object.keys(r.statuses).every((k) => k === '200');
@@ -92,7 +103,9 @@ async function measure(backend, server, verdicts) {
           `; every answer 200 ${verdicts.figure(`${at}: answers other than 200`, String(notOk(r)), '0', answered)}`,
       );
       if (f.cpuPct < FLOOR_BOUND_PCT) {
-        lines.push(`  note: the bare server used ${f.cpuPct.toFixed(0)}% of a CPU, so the floor's req/s is bounded by the load generator or the machine, not by node:http; the ratio is then an upper bound`);
+        lines.push(
+          `  note: the bare server used ${f.cpuPct.toFixed(0)}% of a CPU, so the floor's req/s is bounded by the load generator or the machine, not by node:http; the ratio is then an upper bound`,
+        );
       }
     }
   } finally {
@@ -106,7 +119,7 @@ async function measure(backend, server, verdicts) {
 
 await build();
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; the load generator is a worker thread of this process`);
-console.log('target CPU: the server process\'s CPU time over the phase (100% = one core); generator busy: the load thread\'s event-loop utilization');
+console.log("target CPU: the server process's CPU time over the phase (100% = one core); generator busy: the load thread's event-loop utilization");
 const verdicts = new Verdicts('api');
 
 await onBackends(verdicts, (label, db) => withCrm(db, (server) => measure(label, server, verdicts)));

@@ -74,19 +74,37 @@ async function run(backend, db, verdicts) {
   const server = await startCrm({ ...db, env: ENV });
   try {
     const address = '198.51.100.5';
-    const b = json(expectStatus(await request(server.url + LOGIN, { method: 'POST', body: { email: 'solo@demo.test', password: DEMO_PASSWORD }, headers: from(address) }), 200, 'login solo'));
+    const b = json(
+      expectStatus(
+        await request(server.url + LOGIN, { method: 'POST', body: { email: 'solo@demo.test', password: DEMO_PASSWORD }, headers: from(address) }),
+        200,
+        'login solo',
+      ),
+    );
     const member = { address, access: b.access_token, orgId: await orgIdOf(server.url, b.access_token) };
     const rows = [];
     for (const [kind, send] of Object.entries(FLOODS)) {
       const f = await flood(server.url, kind, send, member);
       const bad = f.work.filter((r) => r.status < 200 || r.status > 299).length;
       const healthMax = Math.max(...f.health.map((h) => (h.status === 200 ? h.ms : Infinity)));
-      rows.push([`${backend}: ${kind}`, fmtCounts(counts(f.answers)), `${f.work.length} (${bad} not 2xx)`, fmtMs(f.p99), fmtMs(healthMax), `${f.login.status} in ${fmtMs(f.login.ms)}`]);
+      rows.push([
+        `${backend}: ${kind}`,
+        fmtCounts(counts(f.answers)),
+        `${f.work.length} (${bad} not 2xx)`,
+        fmtMs(f.p99),
+        fmtMs(healthMax),
+        `${f.login.status} in ${fmtMs(f.login.ms)}`,
+      ]);
       const p99Budget = BUDGET.memberP99[backend];
       verdicts.figure(`${backend} ${kind}: member requests not 2xx`, bad, 0, bad === 0);
       verdicts.figure(`${backend} ${kind}: member p99`, fmtMs(f.p99), `≤ ${p99Budget} ms`, f.p99 <= p99Budget);
       verdicts.figure(`${backend} ${kind}: health max`, fmtMs(healthMax), `≤ ${BUDGET.healthMs} ms`, healthMax <= BUDGET.healthMs);
-      verdicts.figure(`${backend} ${kind}: correct login elsewhere`, `${f.login.status} in ${fmtMs(f.login.ms)}`, `200 ≤ ${BUDGET.loginMs} ms`, f.login.status === 200 && f.login.ms <= BUDGET.loginMs);
+      verdicts.figure(
+        `${backend} ${kind}: correct login elsewhere`,
+        `${f.login.status} in ${fmtMs(f.login.ms)}`,
+        `200 ≤ ${BUDGET.loginMs} ms`,
+        f.login.status === 200 && f.login.ms <= BUDGET.loginMs,
+      );
     }
     table(['flood', 'flood answers', 'member requests', 'member p99', 'health max', 'login elsewhere'], rows);
   } finally {

@@ -212,7 +212,11 @@ export async function main() {
   console.log(`mobile profile: ${PROFILE.latencyMs} ms RTT, ${PROFILE.downKbps / 1000} Mbps down, ${PROFILE.upKbps} kbps up, CPU ${PROFILE.cpuSlowdown}× slower`);
   const verdicts = new Verdicts('browser');
   const dataDir = tempDir('crm-bench-browser-');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
   try {
     const server = await startCrm({ dataDir });
     try {
@@ -237,7 +241,10 @@ export async function main() {
       verdicts.figure('cold load to a usable login form: app / bare', `${ratio.toFixed(3)}×`, `≤ ${LOAD_BUDGET_RATIO}×`, ratio <= LOAD_BUDGET_RATIO);
 
       const f = await flows(browser, server.url);
-      for (const [flow, what] of [['login', 'Log In → dashboard'], ['reload', 'reload → dashboard']]) {
+      for (const [flow, what] of [
+        ['login', 'Log In → dashboard'],
+        ['reload', 'reload → dashboard'],
+      ]) {
         const r = f[flow];
         console.log('');
         console.log(`${what} (${ACCOUNT}), ${fmt(r.ms)} to the dashboard's figures:`);

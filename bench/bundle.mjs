@@ -47,7 +47,10 @@ function pageChunks(metafile, entrySuffix, outdir) {
   return Object.keys(outputs)
     .filter((f) => /^src\/(pages\/.*Page\.tsx|app\/lazy\.ts)$/.test(outputs[f].entryPoint ?? ''))
     .map((f) => {
-      const beyond = sizes([...closure(outputs, f)].filter((c) => !first.has(c)), outdir);
+      const beyond = sizes(
+        [...closure(outputs, f)].filter((c) => !first.has(c)),
+        outdir,
+      );
       return { page: outputs[f].entryPoint, files: beyond.length, gzip: sum(beyond, 'gzip') };
     })
     .sort((a, b) => a.page.localeCompare(b.page));

@@ -49,7 +49,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * ms ({ max, p99, mean, samples }), or null when none came within RECOVER_MS (the loop is still held).
  */
 async function eventLoopReport(server) {
-  const lines = () => server.output().split('\n').filter((l) => l.startsWith('{"event_loop_delay_ms"'));
+  const lines = () =>
+    server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{"event_loop_delay_ms"'));
   const seen = lines().length;
   process.kill(server.pid, 'SIGUSR2');
   const t0 = performance.now();
@@ -92,14 +96,19 @@ async function recovered(server) {
 
 function stats(side) {
   const sorted = Float64Array.from(side.ms).sort();
-  const bad = Object.entries(side.statuses).filter(([k]) => !/^2\d\d$/.test(k)).reduce((n, [, v]) => n + v, 0);
+  const bad = Object.entries(side.statuses)
+    .filter(([k]) => !/^2\d\d$/.test(k))
+    .reduce((n, [, v]) => n + v, 0);
   return { n: sorted.length, bad, p99: percentile(sorted, 99), max: sorted.length ? sorted[sorted.length - 1] : NaN, statuses: fmtCounts(side.statuses) };
 }
 
 /** Runs every chosen scenario against servers from `start()` (one, unless one has to be restarted). */
 async function runBackend(backend, start, verdicts) {
   let server = await start();
-  const signInBoth = async () => [{ backend, url: server.url, size, attackerOrg: ATTACKER.org, attacker: await signIn(server.url, ATTACKER) }, await signIn(server.url, VICTIM)];
+  const signInBoth = async () => [
+    { backend, url: server.url, size, attackerOrg: ATTACKER.org, attacker: await signIn(server.url, ATTACKER) },
+    await signIn(server.url, VICTIM),
+  ];
   let [ctx, victim] = await signInBoth();
   const rows = [];
   const budgetP99 = BUDGET.victimP99Ms[backend];
@@ -120,7 +129,9 @@ async function runBackend(backend, start, verdicts) {
     const label = `${backend}${QUICK ? ' quick' : ''} ${s.name}`;
     try {
       if (server.exited() || !(await recovered(server))) {
-        console.log(`${label}: the server ${server.exited() ? 'had exited' : `still did not answer health within 1 s after ${RECOVER_MS / 1000} s`}: restarted on the same database`);
+        console.log(
+          `${label}: the server ${server.exited() ? 'had exited' : `still did not answer health within 1 s after ${RECOVER_MS / 1000} s`}: restarted on the same database`,
+        );
         await server.stop();
         server = await start();
         [ctx, victim] = await signInBoth();
@@ -138,12 +149,24 @@ async function runBackend(backend, start, verdicts) {
       const v = stats(seen.victim);
       const h = stats(seen.health);
       console.log(`${label}: ${attack.summary}`);
-      console.log(`${label}: victim ${v.n} requests (${v.statuses}), p99 ${fmtMs(v.p99)}, max ${fmtMs(v.max)}; health ${h.n} (${h.statuses}), max ${fmtMs(h.max)}; event-loop delay max ${loop ? fmtMs(loop.max) : `none within ${RECOVER_MS / 1000} s`}`);
+      console.log(
+        `${label}: victim ${v.n} requests (${v.statuses}), p99 ${fmtMs(v.p99)}, max ${fmtMs(v.max)}; health ${h.n} (${h.statuses}), max ${fmtMs(h.max)}; event-loop delay max ${loop ? fmtMs(loop.max) : `none within ${RECOVER_MS / 1000} s`}`,
+      );
       rows.push([s.name, (attackMs / 1000).toFixed(1) + ' s', v.n, v.bad, fmtMs(v.p99), fmtMs(v.max), h.n, h.bad, fmtMs(h.max), loop ? fmtMs(loop.max) : '-']);
       verdicts.figure(`${label}: victim answers not 2xx`, `${v.bad} of ${v.n}`, '0', v.n > 0 && v.bad === 0);
       verdicts.figure(`${label}: victim p99 (max ${fmtMs(v.max)})`, fmtMs(v.p99), `≤ ${budgetP99} ms`, v.p99 <= budgetP99);
-      verdicts.figure(`${label}: health max (${h.bad} of ${h.n} not 200)`, fmtMs(h.max), `≤ ${BUDGET.healthMs} ms, all 200`, h.n > 0 && h.bad === 0 && h.max <= BUDGET.healthMs);
-      verdicts.figure(`${label}: event-loop delay max`, loop ? fmtMs(loop.max) : `none within ${RECOVER_MS / 1000} s`, `≤ ${BUDGET.eventLoopMs} ms`, loop !== null && loop.max <= BUDGET.eventLoopMs);
+      verdicts.figure(
+        `${label}: health max (${h.bad} of ${h.n} not 200)`,
+        fmtMs(h.max),
+        `≤ ${BUDGET.healthMs} ms, all 200`,
+        h.n > 0 && h.bad === 0 && h.max <= BUDGET.healthMs,
+      );
+      verdicts.figure(
+        `${label}: event-loop delay max`,
+        loop ? fmtMs(loop.max) : `none within ${RECOVER_MS / 1000} s`,
+        `≤ ${BUDGET.eventLoopMs} ms`,
+        loop !== null && loop.max <= BUDGET.eventLoopMs,
+      );
       for (const c of attack.checks) verdicts.figure(`${label}: ${c.figure}`, c.value, c.budget, c.ok);
       if (attack.floor) {
         const floor = await floodFloor(attack.floor);
@@ -161,7 +184,9 @@ async function runBackend(backend, start, verdicts) {
 const SERVER_ENV = { TRUST_PROXY: '1', EVENT_LOOP_REPORT: '1' };
 
 await build();
-console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; ${QUICK ? 'QUICK (smaller attacks, not the budget)' : 'full size'}; scenarios: ${scenarios.map((s) => s.name).join(', ')}`);
+console.log(
+  `node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; ${QUICK ? 'QUICK (smaller attacks, not the budget)' : 'full size'}; scenarios: ${scenarios.map((s) => s.name).join(', ')}`,
+);
 const verdicts = new Verdicts('fair');
 const t0 = performance.now();
 

@@ -47,7 +47,10 @@ async function measure(label, server, verdicts) {
   const { access } = await login(server.url, MEMBER);
   const headers = { ...authHeaders(access, await orgIdOf(server.url, access)), 'Content-Type': 'text/csv' };
   const post = (path, body) => request(server.url + API + path, { method: 'POST', headers, body, timeoutMs: 300_000 });
-  const line = (name, s) => console.log(`${label.padEnd(10)} ${name.padEnd(34)} ${String(s.r.status).padEnd(4)} ${`${s.ms.toFixed(0)} ms`.padStart(9)}   health max ${s.slowest.toFixed(0)} ms, ${s.failed} not 200   ${s.r.body.toString('utf8').slice(0, 90)}`);
+  const line = (name, s) =>
+    console.log(
+      `${label.padEnd(10)} ${name.padEnd(34)} ${String(s.r.status).padEnd(4)} ${`${s.ms.toFixed(0)} ms`.padStart(9)}   health max ${s.slowest.toFixed(0)} ms, ${s.failed} not 200   ${s.r.body.toString('utf8').slice(0, 90)}`,
+    );
   const create = await step(server.url, () => post('/customers/import/', file('Bend')));
   line('create 10,000', create);
   const update = await step(server.url, () => post('/customers/import/?on_duplicate=update', file('Salem')));

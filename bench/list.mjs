@@ -42,13 +42,19 @@ const pad4 = (n) => String(n).padStart(4, '0');
 const line = (i) => pad4((123 + i * 37) % 10_000);
 const CASES = [
   { name: 'no search, pages 1, 2, 3, …', query: (i) => `?page=${1 + i}` },
-  { name: 'name fragments ("ann", "mar", …)', query: (i) => `?q=${encodeURIComponent(FRAGMENTS[i % FRAGMENTS.length] ?? '')}${i < FRAGMENTS.length ? '' : `&page=${1 + Math.floor(i / FRAGMENTS.length)}`}` },
+  {
+    name: 'name fragments ("ann", "mar", …)',
+    query: (i) => `?q=${encodeURIComponent(FRAGMENTS[i % FRAGMENTS.length] ?? '')}${i < FRAGMENTS.length ? '' : `&page=${1 + Math.floor(i / FRAGMENTS.length)}`}`,
+  },
   { name: 'phone digits ("5550123", …)', query: (i) => `?q=555${line(i)}` },
   { name: 'phone written "555-0123", …', query: (i) => `?q=555-${line(i)}` },
   { name: 'pages 4000, 4001, … (page_size 25)', query: (i) => `?page=${4000 + i}&page_size=25` },
   // D45: a number with its country code finds it stored without; a city; accents and case folded; tags by key.
   { name: 'phone with country code ("+1 503 555 0123", …)', query: (i) => `?q=${encodeURIComponent(`+1 ${AREAS[i % AREAS.length]} 555 ${line(i)}`)}` },
-  { name: 'a city ("tigard", …), pages 1, 2, …', query: (i) => `?q=${encodeURIComponent(CITIES[i % CITIES.length].toLowerCase())}&page=${1 + Math.floor(i / CITIES.length)}` },
+  {
+    name: 'a city ("tigard", …), pages 1, 2, …',
+    query: (i) => `?q=${encodeURIComponent(CITIES[i % CITIES.length].toLowerCase())}&page=${1 + Math.floor(i / CITIES.length)}`,
+  },
   { name: 'accents folded ("orsted", "muller", …), pages', query: (i) => `?q=${FOLDED[i % FOLDED.length]}&page=${1 + Math.floor(i / FOLDED.length)}` },
   { name: 'tag in another case ("BOILER", …), pages', query: (i) => `?tag=${TAGS[i % TAGS.length].toUpperCase()}&page=${1 + Math.floor(i / TAGS.length)}` },
 ];
@@ -61,21 +67,98 @@ const CASES = [
 // codes 503/971/360/541/206, line numbers 0000–9999 (555 numbers: fictional); created over two years.
 // ───────────────────────────────────────────────────────────────────────────────────────────────────────
 const FIRST = [
-  'Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mateo', 'Sophia', 'Lucas', 'Isabella', 'Ethan', 'Mia', 'James', 'Amelia', 'Benjamin',
-  'Harper', 'Elijah', 'Evelyn', 'Daniel', 'Abigail', 'Henry', 'Priya', 'Wei', 'Fatima', 'Diego', 'Grace', 'Samuel', 'Chloe', 'Omar',
-  'Hannah', 'Kenji', 'Anna', 'Joanna', 'Shannon', 'Leandro', 'Mariam', 'Tomasz', 'Aisha', 'Lars', 'Yuki', 'Annika',
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Mateo',
+  'Sophia',
+  'Lucas',
+  'Isabella',
+  'Ethan',
+  'Mia',
+  'James',
+  'Amelia',
+  'Benjamin',
+  'Harper',
+  'Elijah',
+  'Evelyn',
+  'Daniel',
+  'Abigail',
+  'Henry',
+  'Priya',
+  'Wei',
+  'Fatima',
+  'Diego',
+  'Grace',
+  'Samuel',
+  'Chloe',
+  'Omar',
+  'Hannah',
+  'Kenji',
+  'Anna',
+  'Joanna',
+  'Shannon',
+  'Leandro',
+  'Mariam',
+  'Tomasz',
+  'Aisha',
+  'Lars',
+  'Yuki',
+  'Annika',
 ];
 const LAST = [
-  'Johnson', 'Martinez', 'Nguyen', 'Patel', 'Okafor', 'Kowalski', 'Schmidt', 'Rossi', 'Brennan', 'Hughes', 'Lindqvist', 'Tanaka',
-  'Garcia', 'Walker', 'Carter', 'Murphy', 'Reyes', 'Foster', 'Bennett', 'Sullivan', 'Chen', 'Hoffmann', 'Delgado', 'Fischer', 'Price',
-  'Morales', 'Ward', 'Kim', 'Bailey', 'Novak', "O'Brien", 'Baumann', 'Silva', 'Andersson', 'Dubois', 'Haddad', 'Ivanova', 'Mann',
-  'Yamamoto', 'Costa',
+  'Johnson',
+  'Martinez',
+  'Nguyen',
+  'Patel',
+  'Okafor',
+  'Kowalski',
+  'Schmidt',
+  'Rossi',
+  'Brennan',
+  'Hughes',
+  'Lindqvist',
+  'Tanaka',
+  'Garcia',
+  'Walker',
+  'Carter',
+  'Murphy',
+  'Reyes',
+  'Foster',
+  'Bennett',
+  'Sullivan',
+  'Chen',
+  'Hoffmann',
+  'Delgado',
+  'Fischer',
+  'Price',
+  'Morales',
+  'Ward',
+  'Kim',
+  'Bailey',
+  'Novak',
+  "O'Brien",
+  'Baumann',
+  'Silva',
+  'Andersson',
+  'Dubois',
+  'Haddad',
+  'Ivanova',
+  'Mann',
+  'Yamamoto',
+  'Costa',
 ];
 /** Three-letter pieces of the names (lower case, first seen first): what a person types to find someone. */
-const FRAGMENTS = [...new Set([...FIRST, ...LAST].flatMap((n) => {
-  const w = n.toLowerCase().replace(/[^a-z]/g, '');
-  return Array.from({ length: Math.max(0, w.length - 2) }, (_, k) => w.slice(k, k + 3));
-}))].sort((a, b) => (a === 'ann' ? -1 : b === 'ann' ? 1 : 0));
+const FRAGMENTS = [
+  ...new Set(
+    [...FIRST, ...LAST].flatMap((n) => {
+      const w = n.toLowerCase().replace(/[^a-z]/g, '');
+      return Array.from({ length: Math.max(0, w.length - 2) }, (_, k) => w.slice(k, k + 3));
+    }),
+  ),
+].sort((a, b) => (a === 'ann' ? -1 : b === 'ann' ? 1 : 0));
 /** D45: cities, companies with accents and tags on some customers, for the cases that search them. */
 const AREAS = ['503', '971', '360', '541', '206'];
 const CITIES = ['Portland', 'Tigard', 'Beaverton', 'Gresham', 'Hillsboro', 'Salem', 'Eugene', 'Bend', 'Medford', 'Corvallis', 'Vancouver', 'Seattle'];
@@ -170,7 +253,12 @@ async function measure(backend, server, verdicts) {
     const example = c.query(0);
     const first = await request(server.url + CUSTOMERS + example, { headers });
     const body = json(first);
-    const found = first.status === 200 ? `e.g. ${example}: ${body.count} found, ${body.results.length} on the page` : first.error ? `no answer: ${first.error}` : `HTTP ${first.status}`;
+    const found =
+      first.status === 200
+        ? `e.g. ${example}: ${body.count} found, ${body.results.length} on the page`
+        : first.error
+          ? `no answer: ${first.error}`
+          : `HTTP ${first.status}`;
     let next = 1;
     for (const concurrency of [1, CONCURRENCY]) {
       const requests = Array.from({ length: REQUESTS }, (_, k) => ({ path: CUSTOMERS + c.query(next + k), headers }));
@@ -180,7 +268,17 @@ async function measure(backend, server, verdicts) {
       const ok = s.errors === 0 && Object.keys(s.statuses).every((k) => k === '200');
       const mode = concurrency === 1 ? 'one at a time' : `${concurrency} at once`;
       const verdict = verdicts.figure(`${backend} list, ${c.name}, ${mode}: p99${ok ? '' : ' (not all 200)'}`, fmtMs(s.p99), `≤ ${budget} ms`, ok && s.p99 <= budget);
-      rows.push([concurrency === 1 ? c.name : '', concurrency === 1 ? found : '', mode, s.count, fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max), ok ? '200' : `${fmtCounts(s.statuses)} ${fmtCounts(s.errorKinds)}`, verdict]);
+      rows.push([
+        concurrency === 1 ? c.name : '',
+        concurrency === 1 ? found : '',
+        mode,
+        s.count,
+        fmtMs(s.p50),
+        fmtMs(s.p99),
+        fmtMs(s.max),
+        ok ? '200' : `${fmtCounts(s.statuses)} ${fmtCounts(s.errorKinds)}`,
+        verdict,
+      ]);
     }
     if (server.exited()) throw new Error(`the server exited during "${c.name}":\n${server.output().slice(-3000)}`);
   }

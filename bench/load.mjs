@@ -25,17 +25,28 @@ const BACKENDS = backendsFrom(process.env.LOAD_BACKENDS);
 
 await build();
 const verdicts = new Verdicts('load');
-console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (1, 5, 15 min)`);
+console.log(
+  `node ${process.version}, ${os.cpus().length} CPU(s), load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} (1, 5, 15 min)`,
+);
 console.log(`SEED=demo; ${CLIENTS} clients, ${SESSIONS} sessions, ${DURATION_S} s per database`);
 const log = (line) => console.log(line);
 const keepLog = (backend) => (process.env.LOAD_SERVER_LOG ? path.join(process.env.LOAD_SERVER_LOG, `load-${backend.toLowerCase()}.log`) : null);
 
 await onBackends(
   verdicts,
-  async (backend, db) => printSustainedLoad(await runSustainedLoad({ backend, ...db, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, log, keepLog: keepLog(backend) }), verdicts),
+  async (backend, db) =>
+    printSustainedLoad(await runSustainedLoad({ backend, ...db, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, log, keepLog: keepLog(backend) }), verdicts),
   BACKENDS,
 );
 
 console.log('');
-console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (1, 5, 15 min)`);
+console.log(
+  `load average at the end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} (1, 5, 15 min)`,
+);
 verdicts.finish();

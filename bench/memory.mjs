@@ -60,7 +60,9 @@ try {
     // D35: one address has at most 2 logins in flight, so each comes from an address of its own
     // (X-Forwarded-For, believed with TRUST_PROXY=1), as eight people signing in at once would.
     const results = await Promise.all(
-      emails.map((email, i) => request(server.url + LOGIN, { method: 'POST', body: { email, password: DEMO_PASSWORD }, headers: { 'X-Forwarded-For': `198.51.100.${i + 1}` } })),
+      emails.map((email, i) =>
+        request(server.url + LOGIN, { method: 'POST', body: { email, password: DEMO_PASSWORD }, headers: { 'X-Forwarded-For': `198.51.100.${i + 1}` } }),
+      ),
     );
     const loginsMs = performance.now() - t0;
     const sampledPeak = sampler.stop();

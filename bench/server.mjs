@@ -67,11 +67,12 @@ async function start(dataDir) {
   return {
     elapsed,
     url: `http://127.0.0.1:${port}`,
-    stop: () => new Promise((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -101,7 +102,10 @@ async function flood(url) {
   }
   const answers = await Promise.all(flooding);
   agent.destroy();
-  const byStatus = (list) => Object.entries(list.reduce((m, a) => ((m[a.status] = (m[a.status] ?? 0) + 1), m), {})).map(([k, v]) => `${k} ×${v}`).join(', ');
+  const byStatus = (list) =>
+    Object.entries(list.reduce((m, a) => ((m[a.status] = (m[a.status] ?? 0) + 1), m), {}))
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ');
   const limited = answers.filter((a) => a.status === 429).map((a) => a.ms);
   return {
     floodStatuses: byStatus(answers),
@@ -143,11 +147,12 @@ try {
   const calls = [];
   let fair = null;
   try {
-    const login = () => fetch(`${s.url}/api/v1/auth/login/`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@demo.test', password: 'demo-password' }),
-    });
+    const login = () =>
+      fetch(`${s.url}/api/v1/auth/login/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@demo.test', password: 'demo-password' }),
+      });
     await timed(login); // warm-up
     for (let i = 0; i < LOGINS; i++) {
       const { time, body } = await timed(login);
@@ -175,8 +180,18 @@ try {
   console.log(`D34 another organization meanwhile: ${fair.victimStatuses}, slowest ${ms(fair.victimMax)}; health on new connections slowest ${ms(fair.healthMax)}`);
   verdicts.figure(`D34 flood by one member: answers`, fair.floodStatuses, 'none set', null);
   verdicts.figure(`D34 flood: 429 answered (median)`, ms(fair.limitedMedian), 'none set', null);
-  verdicts.figure(`D34 another organization during the flood: slowest of ${VICTIM_REQUESTS}, all 200`, ms(fair.victimMax), `≤ ${VICTIM_BUDGET_MS} ms`, fair.victimOk && fair.victimMax <= VICTIM_BUDGET_MS);
-  verdicts.figure('D34 health on a new connection during the flood: slowest, all 200', ms(fair.healthMax), `≤ ${HEALTH_BUDGET_MS} ms`, fair.healthOk && fair.healthMax <= HEALTH_BUDGET_MS);
+  verdicts.figure(
+    `D34 another organization during the flood: slowest of ${VICTIM_REQUESTS}, all 200`,
+    ms(fair.victimMax),
+    `≤ ${VICTIM_BUDGET_MS} ms`,
+    fair.victimOk && fair.victimMax <= VICTIM_BUDGET_MS,
+  );
+  verdicts.figure(
+    'D34 health on a new connection during the flood: slowest, all 200',
+    ms(fair.healthMax),
+    `≤ ${HEALTH_BUDGET_MS} ms`,
+    fair.healthOk && fair.healthMax <= HEALTH_BUDGET_MS,
+  );
   verdicts.finish();
 } finally {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

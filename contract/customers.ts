@@ -73,9 +73,7 @@ export interface Customer {
 }
 
 /** The fields a person writes (POST body; PATCH takes any subset plus `version`). */
-export const CUSTOMER_INPUT_FIELDS = [
-  'name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags',
-] as const;
+export const CUSTOMER_INPUT_FIELDS = ['name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags'] as const;
 export type CustomerInputField = (typeof CUSTOMER_INPUT_FIELDS)[number];
 export type CustomerInput = Pick<Customer, CustomerInputField>;
 

@@ -44,7 +44,21 @@ export function samePhone(a: string, b: string): boolean {
 
 /** Letters that do not decompose into a base letter and marks (lower case), and the letters people type for them. */
 export const FOLD_SPECIAL: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ĳ: 'ij', þ: 'th', ø: 'o', ł: 'l', đ: 'd', ð: 'd', ħ: 'h', ı: 'i', ŧ: 't', ŋ: 'n', ƒ: 'f', ς: 'σ',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ĳ: 'ij',
+  þ: 'th',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  ħ: 'h',
+  ı: 'i',
+  ŧ: 't',
+  ŋ: 'n',
+  ƒ: 'f',
+  ς: 'σ',
 };
 const SPECIAL_CHARS = new RegExp(`[${Object.keys(FOLD_SPECIAL).join('')}]`, 'g');
 /** Combining diacritical marks: what a decomposed accent is made of. */
@@ -58,5 +72,9 @@ const NOT_ASCII = /[^\x00-\x7f]/;
  */
 export function fold(text: string): string {
   if (!NOT_ASCII.test(text)) return text.toLowerCase();
-  return text.normalize('NFD').replace(MARKS, '').toLowerCase().replace(SPECIAL_CHARS, (c) => FOLD_SPECIAL[c] ?? c);
+  return text
+    .normalize('NFD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(SPECIAL_CHARS, (c) => FOLD_SPECIAL[c] ?? c);
 }

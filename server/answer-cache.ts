@@ -112,7 +112,6 @@ export async function remembered<T>(db: Db, key: string, load: () => Promise<T>)
  */
 export function rememberedReads(db: Db): Queryable {
   return {
-    query: (text, params = []) =>
-      mayWrite(text) ? db.query(text, params) : remembered(db, `${text}\u0000${JSON.stringify(params)}`, () => db.query(text, params)),
+    query: (text, params = []) => (mayWrite(text) ? db.query(text, params) : remembered(db, `${text}\u0000${JSON.stringify(params)}`, () => db.query(text, params))),
   };
 }

@@ -22,13 +22,18 @@ import { answerRefusal } from './refusals';
 
 /** Every API route (SPEC §7 and the CRM), as data. */
 export const API_ROUTES: readonly RouteDef[] = [
-  ...authRoutes, ...customerRoutes, ...dashboardRoutes, ...teamRoutes, ...permissionRoutes, ...auditRoutes, ...systemRoutes,
+  ...authRoutes,
+  ...customerRoutes,
+  ...dashboardRoutes,
+  ...teamRoutes,
+  ...permissionRoutes,
+  ...auditRoutes,
+  ...systemRoutes,
 ];
 
 const MAX_LOGGED_PATH = 200;
 /** D37: a request path as the logs may show it: secrets replaced (contract/secret-paths.ts), then shortened. */
-export const loggablePath = (raw: string | undefined) =>
-  redactSecretPaths(redactSecretPaths(raw ?? '?').slice(0, MAX_LOGGED_PATH)); // a cut `[redacted]` is whole again
+export const loggablePath = (raw: string | undefined) => redactSecretPaths(redactSecretPaths(raw ?? '?').slice(0, MAX_LOGGED_PATH)); // a cut `[redacted]` is whole again
 
 export interface AppParts {
   serveStatic: (req: IncomingMessage, res: ServerResponse, decodedPath: string) => Promise<void>;
@@ -61,7 +66,8 @@ export function createApp(ctx: Ctx, parts: AppParts) {
       // D2: a saturated server says so at once rather than letting the request wait many seconds.
       if (err instanceof SaturatedError) return sendError(res, new HttpError(503, 'server_busy', 'The server is busy; try again shortly', { 'Retry-After': '1' }));
       // D34: this caller's (or organization's) own queue is full; nobody else waits for it.
-      if (err instanceof FairShareError) return sendError(res, new HttpError(429, 'too_many_requests', 'Too many requests at once; try again shortly', { 'Retry-After': '1' }));
+      if (err instanceof FairShareError)
+        return sendError(res, new HttpError(429, 'too_many_requests', 'Too many requests at once; try again shortly', { 'Retry-After': '1' }));
       // D34: a statement past PostgreSQL's statement timeout was cancelled; nothing was written.
       if (isStatementTimeout(err)) {
         ctx.log.error(`${req.method ?? '?'} ${loggablePath(path?.raw)}: statement timeout`);

@@ -27,15 +27,18 @@ const SECRET_KEY = /password|token|hash|secret/i;
 export function scrubChanges(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(scrubChanges);
   if (typeof value !== 'object' || value === null || value instanceof Date) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_KEY.test(k)).map(([k, v]) => [k, scrubChanges(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !SECRET_KEY.test(k))
+      .map(([k, v]) => [k, scrubChanges(v)]),
+  );
 }
 
 export async function writeAudit(tx: Queryable, orgId: number, actor: Actor, action: AuditAction, entry: AuditEntry, at: Date): Promise<void> {
   await tx.query(
     `insert into audit_log (org_id, at, actor_id, actor_label, action, target_type, target_id, target_label, changes)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9::text::jsonb)`,
-    [entry.orgId ?? orgId, at, actor.id, actor.label, action, entry.target.type, entry.target.id, entry.target.label,
-      JSON.stringify(scrubChanges(entry.changes ?? {}))],
+    [entry.orgId ?? orgId, at, actor.id, actor.label, action, entry.target.type, entry.target.id, entry.target.label, JSON.stringify(scrubChanges(entry.changes ?? {}))],
   );
 }
 
@@ -53,8 +56,15 @@ export const AUDIT_VIEW = `(
 export const AUDIT_COLUMNS = 'v.id, v.at, v.actor_id, v.actor_name, v.action, v.target_type, v.target_id, v.target_label, v.changes';
 
 export type AuditRow = {
-  id: unknown; at: Date; actor_id: unknown; actor_name: unknown; action: string;
-  target_type: string; target_id: unknown; target_label: string; changes: unknown;
+  id: unknown;
+  at: Date;
+  actor_id: unknown;
+  actor_name: unknown;
+  action: string;
+  target_type: string;
+  target_id: unknown;
+  target_label: string;
+  changes: unknown;
 };
 
 /** A row of AUDIT_COLUMNS as the API answers it; no actor when there is neither an account nor a name. */

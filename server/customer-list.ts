@@ -107,7 +107,11 @@ export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag'>
 export type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
 export const ITEM_COLUMNS = 'c.id, c.name, c.company, c.email, c.phone, c.city, c.status, c.tags, c.created_at, c.updated_at';
 export const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({
-  ...r, id: num(r.id), tags: r.tags ?? [], created_at: r.created_at.toISOString(), updated_at: r.updated_at.toISOString(),
+  ...r,
+  id: num(r.id),
+  tags: r.tags ?? [],
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
 });
 
 /** D26: one page and the total. */
@@ -137,7 +141,7 @@ export async function listCustomers(db: Queryable, orgId: number, f: ListFilter)
     w.params,
   );
   const count = num(counted?.n ?? 0);
-  const walk = count > GATHER_MAX && ((f.page * f.pageSize) * num(counted?.live ?? 0)) / count <= WALK_MAX;
+  const walk = count > GATHER_MAX && (f.page * f.pageSize * num(counted?.live ?? 0)) / count <= WALK_MAX;
   if (count === 0 || (f.page - 1) * f.pageSize >= count) return { count, results: [] };
   const page = walk ? where(orgId, f, true) : w;
   const rows = await db.query<ItemRow>(

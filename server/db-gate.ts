@@ -30,7 +30,10 @@ export class SaturatedError extends Error {
 /** D34: one key's own queue is full; the caller should wait (429 with Retry-After), the others are unaffected. */
 export class FairShareError extends Error {
   override name = 'FairShareError';
-  constructor(readonly key: string, message: string) {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -248,7 +251,8 @@ export class DbGate {
       const w = queue.shift() as Waiter;
       this.#queued -= 1;
       this.#ring.splice(at, 1);
-      if (queue.length > 0) this.#ring.push(key); // its next one waits for every other key's turn
+      if (queue.length > 0)
+        this.#ring.push(key); // its next one waits for every other key's turn
       else this.#queues.delete(key);
       clearTimeout(w.timer);
       // A blocked event loop can delay the timer: the deadline is checked again before running (D8).

@@ -23,8 +23,9 @@ export async function openPostgres(url: string, gateOptions: OpenOptions['gate']
   });
   // D2: health has a connection of its own, so a burst of slow queries holding the pool cannot delay it.
   const healthSql = postgres(url, { max: 1, connect_timeout: PG_CONNECT_TIMEOUT_S, idle_timeout: PG_IDLE_TIMEOUT_S, onnotice: () => {} });
-  const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = []) =>
-    [...(await q.unsafe<R[]>(text, [...params], { prepare: true }))];
+  const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = []) => [
+    ...(await q.unsafe<R[]>(text, [...params], { prepare: true })),
+  ];
   // D2: as many slots as connections, so the queue (and its deadline) is ours, not postgres.js's.
   const gate = new DbGate({ slots: PG_POOL_SIZE, keySlots: PG_SLOTS_PER_KEY, ...gateOptions });
   const db: Db = {

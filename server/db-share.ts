@@ -56,10 +56,11 @@ export function sharingQueryable(gate: DbGate, send: Send, own: string, opts: Sh
     const name = `shared_read_${++savepoints}`;
     // Any failure of the savepoint's own statements leaves the transaction in doubt: lend no more (its
     // own next statement reports what is wrong).
-    const control = (text: string) => send(text, []).catch((err: unknown) => {
-      failed = true;
-      throw err;
-    });
+    const control = (text: string) =>
+      send(text, []).catch((err: unknown) => {
+        failed = true;
+        throw err;
+      });
     const outcome = (async () => {
       await control(`savepoint ${name}`);
       let rows: Row[];

@@ -78,5 +78,17 @@ export function isStatementTimeout(err: unknown): boolean {
 export function isConnectionError(err: unknown): boolean {
   if (!(err instanceof Error) || !('code' in err)) return false;
   const code = String(err.code);
-  return [WORKER_STOPPED_CODE, 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '57P01', '57P03'].includes(code);
+  return [
+    WORKER_STOPPED_CODE,
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'CONNECT_TIMEOUT',
+    'CONNECTION_CLOSED',
+    'CONNECTION_ENDED',
+    'CONNECTION_DESTROYED',
+    '57P01',
+    '57P03',
+  ].includes(code);
 }

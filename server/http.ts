@@ -23,8 +23,7 @@ export class HttpError extends Error {
 }
 
 /** D19: 400 naming the field. */
-export const fieldError = (field: string, detail: string, code = 'invalid_field') =>
-  new HttpError(400, code, `${field}: ${detail}`, {}, { field });
+export const fieldError = (field: string, detail: string, code = 'invalid_field') => new HttpError(400, code, `${field}: ${detail}`, {}, { field });
 
 /** D20: on every response. Pages add their CSP in static.ts. */
 export const BASE_SECURITY_HEADERS: OutgoingHttpHeaders = {
@@ -101,11 +100,18 @@ const isUtf8 = (charset: string) => charset === 'utf-8' || charset === 'utf8';
  * `charsetOk` (UTF-8 only unless told), 413 past `limit` bytes, 400 when it is cut short.
  */
 export async function readBytes(
-  req: IncomingMessage, limit: number, accepts: (mime: string) => boolean, expected: string, charsetOk: (charset: string) => boolean = isUtf8,
+  req: IncomingMessage,
+  limit: number,
+  accepts: (mime: string) => boolean,
+  expected: string,
+  charsetOk: (charset: string) => boolean = isUtf8,
 ): Promise<Buffer> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   const [mime = '', ...params] = type.split(';').map((s) => s.trim());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
   if (!accepts(mime) || (charset !== undefined && !charsetOk(charset))) {
     const read = await readBody(req, 0);
     const close = read.kind === 'too_large' && !read.drained ? { Connection: 'close' } : {};
@@ -169,7 +175,10 @@ export function clientAddress(req: IncomingMessage, trustProxy: number): string 
   const socket = req.socket.remoteAddress ?? 'unknown';
   if (trustProxy <= 0) return socket;
   const header = req.headers['x-forwarded-for'];
-  const list = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const candidate = list[Math.max(0, list.length - trustProxy)];
   return (candidate && forwardedAddress(candidate)) ?? socket;
 }

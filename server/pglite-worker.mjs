@@ -23,7 +23,28 @@ const STATEMENT_PREFIX = 'pglw_';
 /** Statements worth preparing once: the application's queries. */
 const CACHEABLE = new Set(['select', 'insert', 'update', 'delete', 'with']);
 /** Statements that leave the schema alone; any other (create, alter, drop, do, set…) empties the cache. */
-const SCHEMA_SAFE = new Set([...CACHEABLE, 'begin', 'start', 'commit', 'end', 'rollback', 'abort', 'savepoint', 'release', 'show', 'explain', 'vacuum', 'analyze', 'checkpoint', 'lock', 'listen', 'unlisten', 'notify', 'values', 'table']);
+const SCHEMA_SAFE = new Set([
+  ...CACHEABLE,
+  'begin',
+  'start',
+  'commit',
+  'end',
+  'rollback',
+  'abort',
+  'savepoint',
+  'release',
+  'show',
+  'explain',
+  'vacuum',
+  'analyze',
+  'checkpoint',
+  'lock',
+  'listen',
+  'unlisten',
+  'notify',
+  'values',
+  'table',
+]);
 /** PostgreSQL's answer when a prepared statement's columns changed under it (SQLSTATE 0A000). */
 const STALE_RESULT_TYPE = /cached plan must not change result type/;
 /** The first word of a statement, past blanks, comments and opening parentheses. */
@@ -168,31 +189,39 @@ function begin(pg, cache, lock, id) {
   let end = null; // the commit or rollback request, answered once PGlite has finished
   const txn = { tx: null, schemaChanged: false };
   // The lock keeps the worker's statements outside this transaction from running between its own.
-  lock.runExclusive(() =>
-    pg.transaction(async (tx) => {
-      txn.tx = tx;
-      reply(id);
-      for (;;) {
-        const msg = await next();
-        if (msg.op === 'txQuery') {
-          await runStatement(pg, cache, msg.text, msg.params, txn).then((rows) => reply(msg.id, rows), (err) => fail(msg.id, err));
-        } else {
-          end = msg;
-          if (msg.op === 'rollback') await tx.rollback();
-          return; // commit: PGlite commits when the callback returns
-        }
-      }
-    }).finally(async () => {
-      // A rollback undoes the schema change too: statements prepared since describe the wrong columns.
-      if (txn.schemaChanged) await pg.runExclusive(() => cache.forgetAll());
-    }),
-  ).then(
-    () => reply(end.id),
-    (err) => fail(end?.id ?? id, err), // a failed BEGIN answers the begin; a failed COMMIT, the commit
-  ).finally(() => {
-    transactions.delete(id);
-    for (const msg of inbox) fail(msg.id, new Error('the transaction is already over'));
-  });
+  lock
+    .runExclusive(() =>
+      pg
+        .transaction(async (tx) => {
+          txn.tx = tx;
+          reply(id);
+          for (;;) {
+            const msg = await next();
+            if (msg.op === 'txQuery') {
+              await runStatement(pg, cache, msg.text, msg.params, txn).then(
+                (rows) => reply(msg.id, rows),
+                (err) => fail(msg.id, err),
+              );
+            } else {
+              end = msg;
+              if (msg.op === 'rollback') await tx.rollback();
+              return; // commit: PGlite commits when the callback returns
+            }
+          }
+        })
+        .finally(async () => {
+          // A rollback undoes the schema change too: statements prepared since describe the wrong columns.
+          if (txn.schemaChanged) await pg.runExclusive(() => cache.forgetAll());
+        }),
+    )
+    .then(
+      () => reply(end.id),
+      (err) => fail(end?.id ?? id, err), // a failed BEGIN answers the begin; a failed COMMIT, the commit
+    )
+    .finally(() => {
+      transactions.delete(id);
+      for (const msg of inbox) fail(msg.id, new Error('the transaction is already over'));
+    });
 }
 
 try {
@@ -208,7 +237,12 @@ try {
     if (closing && (msg.op === 'query' || msg.op === 'begin')) return fail(msg.id, new Error('the database is closing'));
     switch (msg.op) {
       case 'query':
-        return void lock.runExclusive(() => runStatement(pg, cache, msg.text, msg.params)).then((rows) => reply(msg.id, rows), (err) => fail(msg.id, err));
+        return void lock
+          .runExclusive(() => runStatement(pg, cache, msg.text, msg.params))
+          .then(
+            (rows) => reply(msg.id, rows),
+            (err) => fail(msg.id, err),
+          );
       case 'begin':
         return begin(pg, cache, lock, msg.id);
       case 'txQuery':
@@ -219,10 +253,15 @@ try {
       }
       case 'close':
         closing = true;
-        return void lock.runExclusive(() => pg.close()).then(() => {
-          reply(msg.id);
-          port.close(); // nothing left to keep this thread alive: it exits
-        }, (err) => fail(msg.id, err));
+        return void lock
+          .runExclusive(() => pg.close())
+          .then(
+            () => {
+              reply(msg.id);
+              port.close(); // nothing left to keep this thread alive: it exits
+            },
+            (err) => fail(msg.id, err),
+          );
       default:
         return fail(msg.id, new Error(`unknown operation ${String(msg.op)}`));
     }

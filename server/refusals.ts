@@ -12,7 +12,8 @@ let scheduled = false;
 
 function drain(): void {
   const batch = queue.splice(0, REFUSALS_PER_TURN);
-  if (queue.length > 0) setImmediate(drain); // the next turn: timers and other sockets first
+  if (queue.length > 0)
+    setImmediate(drain); // the next turn: timers and other sockets first
   else scheduled = false;
   for (const answer of batch) answer();
 }

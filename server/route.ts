@@ -32,8 +32,7 @@ export interface Reply {
 }
 export const RAW: unique symbol = Symbol('raw response');
 const REPLY = Symbol('reply');
-export const reply = (status: number, body: unknown = null, headers: OutgoingHttpHeaders = {}): Reply =>
-  ({ [REPLY]: true, status, body, headers }) as Reply;
+export const reply = (status: number, body: unknown = null, headers: OutgoingHttpHeaders = {}): Reply => ({ [REPLY]: true, status, body, headers }) as Reply;
 export const isReply = (v: unknown): v is Reply => typeof v === 'object' && v !== null && REPLY in v;
 
 interface BaseInput<P extends Shape, Q extends Shape, B extends Shape> {
@@ -71,7 +70,9 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   partialBody?: boolean;
   /** A body that is not JSON (a CSV upload): read as UTF-8 text into `text`. */
   textBody?: {
-    maxBytes: number; accepts: (mime: string) => boolean; expected: string;
+    maxBytes: number;
+    accepts: (mime: string) => boolean;
+    expected: string;
     /** D43: hand the bytes over undecoded (`bytes`); the request may declare any charset this accepts. */
     raw?: { charsets: (charset: string) => boolean };
   };
@@ -96,8 +97,21 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
 
 /** Every field a definition may have: the router honours each of these and nothing else. */
 const KNOWN_FIELDS = new Set([
-  'method', 'path', 'access', 'permission', 'params', 'query', 'body', 'partialBody', 'textBody', 'ignoreUnknownFields', 'audit',
-  'transaction', 'remember', 'refuseEarly', 'handler',
+  'method',
+  'path',
+  'access',
+  'permission',
+  'params',
+  'query',
+  'body',
+  'partialBody',
+  'textBody',
+  'ignoreUnknownFields',
+  'audit',
+  'transaction',
+  'remember',
+  'refuseEarly',
+  'handler',
 ]);
 
 /** Whether the router runs this route's handler in a transaction (changes, unless they opt out). */
@@ -117,16 +131,19 @@ export function unhonoured(route: RouteDef): string[] {
   if (route.permission !== undefined && route.access !== 'org') found.push(`'permission' needs access 'org', not '${route.access}'`);
   if (route.method === 'GET' && (route.body || route.textBody)) found.push('a GET has no body');
   if (route.body && route.textBody) found.push("'body' and 'textBody' both describe the body");
-  if (!route.body && (route.partialBody !== undefined || route.ignoreUnknownFields !== undefined)) found.push("'partialBody' and 'ignoreUnknownFields' need a JSON 'body'");
-  const inPath = route.path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1)).sort();
+  if (!route.body && (route.partialBody !== undefined || route.ignoreUnknownFields !== undefined))
+    found.push("'partialBody' and 'ignoreUnknownFields' need a JSON 'body'");
+  const inPath = route.path
+    .split('/')
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1))
+    .sort();
   const declared = Object.keys(route.params ?? {}).sort();
   if (inPath.join() !== declared.join()) found.push(`'params' (${declared.join(', ') || 'none'}) must name the path's parameters (${inPath.join(', ') || 'none'})`);
   return found;
 }
 
 /** Declares a route; the generic parameters are inferred so the handler sees typed input. */
-export function defineRoute<A extends Access, P extends Shape = Shape, Q extends Shape = Shape, B extends Shape = Shape>(
-  def: RouteDef<A, P, Q, B>,
-): RouteDef {
+export function defineRoute<A extends Access, P extends Shape = Shape, Q extends Shape = Shape, B extends Shape = Shape>(def: RouteDef<A, P, Q, B>): RouteDef {
   return def as unknown as RouteDef;
 }

@@ -46,7 +46,12 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     if (refused.length) throw new Error(`route ${route.method} ${route.path} cannot be honoured: ${refused.join('; ')}`);
     const segments = split(route.path);
     const key = segments.map((s) => (s.startsWith(':') ? ':' : s)).join('/');
-    const compiled = byPath.get(key) ?? { segments, slash: route.path.endsWith('/'), rank: segments.map((s) => (s.startsWith(':') ? '1' : '0')).join(''), methods: new Map() };
+    const compiled = byPath.get(key) ?? {
+      segments,
+      slash: route.path.endsWith('/'),
+      rank: segments.map((s) => (s.startsWith(':') ? '1' : '0')).join(''),
+      methods: new Map(),
+    };
     if (compiled.methods.has(route.method)) throw new Error(`route ${route.method} ${route.path} is declared twice`);
     compiled.methods.set(route.method, route);
     byPath.set(key, compiled);
@@ -75,9 +80,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
   async function run(route: RouteDef, req: IncomingMessage, res: ServerResponse, rawParams: Record<string, string>, search: URLSearchParams) {
     // Who: a dead session is a 401 before anything about the input is said.
     const caller: Caller | OrgCaller | null =
-      route.access === 'org' ? await requireMember(req, ctx, route.permission!, reads)
-      : route.access === 'user' ? await requireUser(req, ctx, reads)
-      : null;
+      route.access === 'org' ? await requireMember(req, ctx, route.permission!, reads) : route.access === 'user' ? await requireUser(req, ctx, reads) : null;
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
@@ -90,10 +93,11 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const raw = route.textBody?.raw;
     if (route.textBody && raw) bytes = await readBytes(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected, raw.charsets);
     else if (route.textBody) text = await readText(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected);
-    else if (route.body) body = parseShape(route.body, await readJsonObject(req, ctx.config.maxBodyBytes), {
-      partial: route.partialBody ?? false,
-      ignoreUnknown: route.ignoreUnknownFields ?? false,
-    });
+    else if (route.body)
+      body = parseShape(route.body, await readJsonObject(req, ctx.config.maxBodyBytes), {
+        partial: route.partialBody ?? false,
+        ignoreUnknown: route.ignoreUnknownFields ?? false,
+      });
     else if (BODY_METHODS.has(route.method)) await refuseBody(req);
 
     const entries: AuditEntry[] = [];
@@ -107,28 +111,26 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
       const who = principal ? { principal } : current ? { caller: current } : {};
       return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit, ...who } as never);
     };
-    const result =
-      !inTransaction
-        ? await invoke(route.remember ? reads : ctx.db)
-        : await ctx.db.transaction(async (tx) => {
-            // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
-            const current = route.access === 'org'
-              ? await recheckMember(tx, caller as OrgCaller, route.permission!, ctx.now(), ACCESS_PERMISSIONS.has(route.permission!))
-              : caller;
-            const out = await invoke(tx, current);
-            if (route.audit && entries.length === 0) throw new Error(`route ${route.method} ${route.path} made no ${route.audit} audit entry`);
-            const orgId = caller && 'org' in caller ? (caller as OrgCaller).org.id : null;
-            const at = new Date(ctx.now());
-            const actor = caller ? { id: caller.userId, label: caller.firstName } : { id: null, label: 'system' };
-            for (const entry of entries) {
-              const org = entry.orgId ?? orgId;
-              if (org === null) throw new Error(`route ${route.method} ${route.path}: an audit entry without an organization`);
-              const action = entry.action ?? route.audit;
-              if (!action) throw new Error(`route ${route.method} ${route.path}: an audit entry without an action`);
-              await writeAudit(tx, org, actor, action, entry, at);
-            }
-            return out;
-          });
+    const result = !inTransaction
+      ? await invoke(route.remember ? reads : ctx.db)
+      : await ctx.db.transaction(async (tx) => {
+          // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
+          const current =
+            route.access === 'org' ? await recheckMember(tx, caller as OrgCaller, route.permission!, ctx.now(), ACCESS_PERMISSIONS.has(route.permission!)) : caller;
+          const out = await invoke(tx, current);
+          if (route.audit && entries.length === 0) throw new Error(`route ${route.method} ${route.path} made no ${route.audit} audit entry`);
+          const orgId = caller && 'org' in caller ? (caller as OrgCaller).org.id : null;
+          const at = new Date(ctx.now());
+          const actor = caller ? { id: caller.userId, label: caller.firstName } : { id: null, label: 'system' };
+          for (const entry of entries) {
+            const org = entry.orgId ?? orgId;
+            if (org === null) throw new Error(`route ${route.method} ${route.path}: an audit entry without an organization`);
+            const action = entry.action ?? route.audit;
+            if (!action) throw new Error(`route ${route.method} ${route.path}: an audit entry without an action`);
+            await writeAudit(tx, org, actor, action, entry, at);
+          }
+          return out;
+        });
     if (result === RAW) return;
     if (isReply(result)) return sendJson(res, result.status, result.body, result.headers);
     sendJson(res, 200, result);

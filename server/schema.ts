@@ -48,23 +48,29 @@ const missing = (value: unknown) => value === undefined || value === null || val
 
 /** An integer given as a JSON number. */
 export function int({ min = 1, max = MAX_INT4 }: { min?: number; max?: number } = {}): Check<number> {
-  return describeCheck((value, field) => {
-    if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-      throw fieldError(field, `must be an integer from ${min} to ${max}`);
-    }
-    return value;
-  }, { kind: 'int', min, max });
+  return describeCheck(
+    (value, field) => {
+      if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+        throw fieldError(field, `must be an integer from ${min} to ${max}`);
+      }
+      return value;
+    },
+    { kind: 'int', min, max },
+  );
 }
 
 /** An integer written in a path or query string: digits only, no sign, no spaces. */
 export function intText({ min = 1, max = MAX_INT4 }: { min?: number; max?: number } = {}): Check<number> {
-  return describeCheck((value, field) => {
-    if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
-    const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : NaN;
-    if (!(n >= min && n <= max)) throw fieldError(field, `must be an integer from ${min} to ${max}`);
-    return n;
-  }, { kind: 'intText', min, max });
+  return describeCheck(
+    (value, field) => {
+      if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
+      const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+      if (!(n >= min && n <= max)) throw fieldError(field, `must be an integer from ${min} to ${max}`);
+      return n;
+    },
+    { kind: 'intText', min, max },
+  );
 }
 
 interface TextOptions {
@@ -86,18 +92,21 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Required text. Control characters are refused (PostgreSQL text cannot even hold NUL). */
 export function text(opts: TextOptions): Check<string> {
   const { max, min = 1, trim = true, multiline = false } = opts;
-  return describeCheck((value, field) => {
-    if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
-    if (typeof value !== 'string') throw fieldError(field, 'must be a string');
-    const s = trim ? value.trim() : value;
-    if (s.length === 0 && min > 0) throw fieldError(field, 'is required', 'missing_field');
-    if ((multiline ? MULTILINE_CONTROL : CONTROL_CHARS).test(s)) throw fieldError(field, 'must not contain control characters');
-    if (LONE_SURROGATE.test(s)) throw fieldError(field, 'is not valid Unicode text');
-    if (s.length < min) throw fieldError(field, `must be at least ${min} characters`);
-    if (s.length > max) throw fieldError(field, `must be at most ${max} characters`);
-    if (opts.pattern && !opts.pattern.test(s)) throw fieldError(field, opts.patternMessage ?? 'is not in the expected form');
-    return s;
-  }, { kind: 'text', min, max, multiline, pattern: opts.pattern ?? null });
+  return describeCheck(
+    (value, field) => {
+      if (value === undefined || value === null) throw fieldError(field, 'is required', 'missing_field');
+      if (typeof value !== 'string') throw fieldError(field, 'must be a string');
+      const s = trim ? value.trim() : value;
+      if (s.length === 0 && min > 0) throw fieldError(field, 'is required', 'missing_field');
+      if ((multiline ? MULTILINE_CONTROL : CONTROL_CHARS).test(s)) throw fieldError(field, 'must not contain control characters');
+      if (LONE_SURROGATE.test(s)) throw fieldError(field, 'is not valid Unicode text');
+      if (s.length < min) throw fieldError(field, `must be at least ${min} characters`);
+      if (s.length > max) throw fieldError(field, `must be at most ${max} characters`);
+      if (opts.pattern && !opts.pattern.test(s)) throw fieldError(field, opts.patternMessage ?? 'is not in the expected form');
+      return s;
+    },
+    { kind: 'text', min, max, multiline, pattern: opts.pattern ?? null },
+  );
 }
 
 /** Absent, null or empty (after trimming) is null; anything else must pass `check`. */
@@ -115,21 +124,27 @@ export function withDefault<T>(check: Check<T>, fallback: T): Check<T> {
 }
 
 export function bool(): Check<boolean> {
-  return describeCheck((value, field) => {
-    if (typeof value !== 'boolean') throw fieldError(field, 'must be true or false');
-    return value;
-  }, { kind: 'bool' });
+  return describeCheck(
+    (value, field) => {
+      if (typeof value !== 'boolean') throw fieldError(field, 'must be true or false');
+      return value;
+    },
+    { kind: 'bool' },
+  );
 }
 
 /** One of a fixed list of strings. */
 export function oneOf<const T extends string>(values: readonly T[]): Check<T> {
-  return describeCheck((value, field) => {
-    if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
-    if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
-      throw fieldError(field, `must be one of ${values.join(', ')}`);
-    }
-    return value as T;
-  }, { kind: 'oneOf', values });
+  return describeCheck(
+    (value, field) => {
+      if (missing(value)) throw fieldError(field, 'is required', 'missing_field');
+      if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
+        throw fieldError(field, `must be one of ${values.join(', ')}`);
+      }
+      return value as T;
+    },
+    { kind: 'oneOf', values },
+  );
 }
 
 /** A JSON array whose items each pass `item`, named field[i] in errors. */
@@ -153,9 +168,10 @@ export function parseShape<S extends Shape>(
   input: Record<string, unknown>,
   opts: { partial?: boolean; where?: string; ignoreUnknown?: boolean } = {},
 ): Parsed<S> {
-  if (!opts.ignoreUnknown) for (const key of Object.keys(input)) {
-    if (!Object.hasOwn(shape, key)) throw fieldError(key, `is not a known ${opts.where ?? 'field'}`, 'unknown_field');
-  }
+  if (!opts.ignoreUnknown)
+    for (const key of Object.keys(input)) {
+      if (!Object.hasOwn(shape, key)) throw fieldError(key, `is not a known ${opts.where ?? 'field'}`, 'unknown_field');
+    }
   const out: Record<string, unknown> = {};
   for (const [key, check] of Object.entries(shape)) {
     if (opts.partial && !Object.hasOwn(input, key)) continue;
@@ -202,12 +218,15 @@ export function queryValues(search: URLSearchParams, shape: Shape): Record<strin
 
 /** A required string taken exactly as sent (passwords, tokens): not trimmed, any characters. */
 export function rawText({ max }: { max: number }): Check<string> {
-  return describeCheck((value, field) => {
-    if (value === undefined || value === null || value === '') throw fieldError(field, 'is required', 'missing_field');
-    if (typeof value !== 'string') throw fieldError(field, 'must be a string');
-    if (value.length > max) throw fieldError(field, `must be at most ${max} characters`);
-    return value;
-  }, { kind: 'rawText', max });
+  return describeCheck(
+    (value, field) => {
+      if (value === undefined || value === null || value === '') throw fieldError(field, 'is required', 'missing_field');
+      if (typeof value !== 'string') throw fieldError(field, 'must be a string');
+      if (value.length > max) throw fieldError(field, `must be at most ${max} characters`);
+      return value;
+    },
+    { kind: 'rawText', max },
+  );
 }
 
 /** Far past any real list; keeps OFFSET a sane number. */

@@ -5,7 +5,12 @@ import { FOLD_SPECIAL } from '../contract/matching';
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** Blocks whose capitals a database in the C locale leaves as they are (its lower() knows only A–Z). */
-const CASED_BLOCKS: [number, number][] = [[0xc0, 0x24f], [0x370, 0x3ff], [0x400, 0x4ff], [0x1e00, 0x1eff]];
+const CASED_BLOCKS: [number, number][] = [
+  [0xc0, 0x24f],
+  [0x370, 0x3ff],
+  [0x400, 0x4ff],
+  [0x1e00, 0x1eff],
+];
 
 /** Capitals that do not decompose, and their small letters (what lower() does in a Unicode-aware locale). */
 function capitals(): [string, string] {

@@ -18,7 +18,14 @@ type OrgKey = (typeof ORGS)[number]['key'];
 
 // D3 table. No favorites: owner@demo.test has two organizations and so sees the picker.
 export const DEMO_USERS: readonly { email: string; firstName: string; memberships: readonly [OrgKey, string][] }[] = [
-  { email: 'owner@demo.test', firstName: 'Olivia', memberships: [['acme', 'owner'], ['beacon', 'admin']] },
+  {
+    email: 'owner@demo.test',
+    firstName: 'Olivia',
+    memberships: [
+      ['acme', 'owner'],
+      ['beacon', 'admin'],
+    ],
+  },
   { email: 'solo@demo.test', firstName: 'Sam', memberships: [['acme', 'member']] },
   { email: 'viewer@demo.test', firstName: 'Vera', memberships: [['beacon', 'viewer']] },
   { email: 'nobody@demo.test', firstName: 'Noah', memberships: [] },
@@ -51,10 +58,11 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
     // Who works where: the people who wrote each organization's customers and notes (not its viewers).
     const writers = new Map<OrgKey, { id: number; name: string }[]>();
     for (const [i, user] of DEMO_USERS.entries()) {
-      const [created] = await tx.query<{ id: unknown }>(
-        'insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id',
-        [user.email, user.firstName, hashes[i] ?? ''],
-      );
+      const [created] = await tx.query<{ id: unknown }>('insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id', [
+        user.email,
+        user.firstName,
+        hashes[i] ?? '',
+      ]);
       for (const [org, role] of user.memberships) {
         await tx.query('insert into memberships (user_id, org_id, role) values ($1, $2, $3)', [num(created?.id), orgIds.get(org) ?? 0, role]);
         if (role !== 'viewer') writers.set(org, [...(writers.get(org) ?? []), { id: num(created?.id), name: user.firstName }]);
@@ -83,13 +91,32 @@ async function seedCustomers(tx: Queryable, orgId: number, writers: { id: number
       `insert into customers (org_id, name, company, email, phone, address_line, city, region, postal_code, country, status, tags,
                               created_at, created_by, updated_at, updated_by, version)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, string_to_array($12, '|'), $13, $14, $15, $16, $17) returning id`,
-      [orgId, c.name, c.company, c.email, c.phone, c.address_line, c.city, c.region, c.postal_code, c.country, c.status,
-        c.tags.join('|'), createdAt, creator?.id ?? null, updatedAt, (changed ? changer : creator)?.id ?? null, changed ? 2 : 1],
+      [
+        orgId,
+        c.name,
+        c.company,
+        c.email,
+        c.phone,
+        c.address_line,
+        c.city,
+        c.region,
+        c.postal_code,
+        c.country,
+        c.status,
+        c.tags.join('|'),
+        createdAt,
+        creator?.id ?? null,
+        updatedAt,
+        (changed ? changer : creator)?.id ?? null,
+        changed ? 2 : 1,
+      ],
     );
     const id = num(row?.id);
     const target = { type: 'customer', id, label: c.name };
     const { notes: _notes, ageDays: _a, changedDays: _c, ...fields } = c;
-    const filled = Object.fromEntries(Object.entries({ ...fields, status: changed ? 'lead' : c.status }).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length)));
+    const filled = Object.fromEntries(
+      Object.entries({ ...fields, status: changed ? 'lead' : c.status }).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length)),
+    );
     await writeAudit(tx, orgId, actor(creator), 'customer.created', { target, changes: filled }, createdAt);
     if (changed) await writeAudit(tx, orgId, actor(changer), 'customer.updated', { target, changes: { status: { from: 'lead', to: 'active' } } }, updatedAt);
     for (const [n, body] of c.notes.entries()) {

@@ -66,7 +66,8 @@ export interface RunningServer {
 async function jwtSecret(db: Db, configured: string | null): Promise<string> {
   if (configured) return configured;
   await db.query('insert into app_settings (key, value) values ($1, $2) on conflict (key) do nothing', [
-    JWT_SECRET_KEY, randomBytes(GENERATED_SECRET_BYTES).toString('base64url'),
+    JWT_SECRET_KEY,
+    randomBytes(GENERATED_SECRET_BYTES).toString('base64url'),
   ]);
   const [row] = await db.query<{ value: string }>('select value from app_settings where key = $1', [JWT_SECRET_KEY]);
   if (!row) throw new Error('could not read the generated JWT secret');
@@ -84,7 +85,9 @@ function rawAnswer(socket: Duplex, status: number, code: string, detail: string,
     ...headers,
     Connection: 'close',
   };
-  const lines = Object.entries(all).map(([name, value]) => `${name}: ${String(value)}\r\n`).join('');
+  const lines = Object.entries(all)
+    .map(([name, value]) => `${name}: ${String(value)}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines}\r\n${body}`);
 }
 
@@ -95,9 +98,11 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
     return;
   }
   const [status, code, detail] =
-    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', 'Request headers are too large']
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'Request took too long to arrive']
-    : [400, 'bad_request', 'Malformed HTTP request'];
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'Request headers are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'Request took too long to arrive']
+        : [400, 'bad_request', 'Malformed HTTP request'];
   rawAnswer(socket, status, code, detail);
 }
 

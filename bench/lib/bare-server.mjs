@@ -41,11 +41,17 @@ if (process.env.EVENT_LOOP_REPORT === '1') {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   const ms = (ns) => Math.round(ns / 1e4) / 100;
-  process.on('SIGUSR2', () => setTimeout(() => {
-    const n = histogram.count;
-    console.log(JSON.stringify({ event_loop_delay_ms: { max: n ? ms(histogram.max) : 0, p99: n ? ms(histogram.percentile(99)) : 0, mean: n ? ms(histogram.mean) : 0, samples: n } }));
-    histogram.reset();
-  }, 20));
+  process.on('SIGUSR2', () =>
+    setTimeout(() => {
+      const n = histogram.count;
+      console.log(
+        JSON.stringify({
+          event_loop_delay_ms: { max: n ? ms(histogram.max) : 0, p99: n ? ms(histogram.percentile(99)) : 0, mean: n ? ms(histogram.mean) : 0, samples: n },
+        }),
+      );
+      histogram.reset();
+    }, 20),
+  );
 }
 const host = process.env.HOST ?? '127.0.0.1';
 server.listen(Number(process.env.PORT ?? 0), host, () => {

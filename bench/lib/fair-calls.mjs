@@ -76,12 +76,64 @@ export async function customerCount(url, session) {
  */
 export async function latestWrites(url, session) {
   const r = expectStatus(await send(url, calls.list(session, 'sort=-updated_at&page_size=100'), { address: session.address }), 200, 'latest customers');
-  return json(r).results.map((c) => `${c.id}:${c.version}:${c.updated_at}`).join('\n');
+  return json(r)
+    .results.map((c) => `${c.id}:${c.version}:${c.updated_at}`)
+    .join('\n');
 }
 
 // ── The files ─────────────────────────────────────────────────────────────────────────────────────────
-const FIRST = ['Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Mateo', 'Sophia', 'Lucas', 'Isabella', 'Ethan', 'Mia', 'James', 'Amelia', 'Priya', 'Wei', 'Fatima', 'Diego', 'Grace', 'Hannah', 'Kenji', 'Anna', 'Joanna', 'Shannon', 'Mariam'];
-const LAST = ['Johnson', 'Martinez', 'Nguyen', 'Patel', 'Okafor', 'Kowalski', 'Schmidt', 'Rossi', 'Brennan', 'Hughes', 'Lindqvist', 'Tanaka', 'Garcia', 'Walker', 'Carter', 'Murphy', 'Reyes', 'Foster', 'Bennett', 'Sullivan', 'Chen', 'Hoffmann', 'Delgado', 'Fischer'];
+const FIRST = [
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Mateo',
+  'Sophia',
+  'Lucas',
+  'Isabella',
+  'Ethan',
+  'Mia',
+  'James',
+  'Amelia',
+  'Priya',
+  'Wei',
+  'Fatima',
+  'Diego',
+  'Grace',
+  'Hannah',
+  'Kenji',
+  'Anna',
+  'Joanna',
+  'Shannon',
+  'Mariam',
+];
+const LAST = [
+  'Johnson',
+  'Martinez',
+  'Nguyen',
+  'Patel',
+  'Okafor',
+  'Kowalski',
+  'Schmidt',
+  'Rossi',
+  'Brennan',
+  'Hughes',
+  'Lindqvist',
+  'Tanaka',
+  'Garcia',
+  'Walker',
+  'Carter',
+  'Murphy',
+  'Reyes',
+  'Foster',
+  'Bennett',
+  'Sullivan',
+  'Chen',
+  'Hoffmann',
+  'Delgado',
+  'Fischer',
+];
 /** Three-letter pieces of those names, most common first: each a search matching many imported customers. */
 export const FRAGMENTS = (() => {
   const seen = new Map();
@@ -89,7 +141,10 @@ export const FRAGMENTS = (() => {
     const w = name.toLowerCase();
     for (let k = 0; k + 3 <= w.length; k++) seen.set(w.slice(k, k + 3), (seen.get(w.slice(k, k + 3)) ?? 0) + 1);
   }
-  return [...seen].sort((a, b) => b[1] - a[1]).map(([f]) => f).slice(0, 24);
+  return [...seen]
+    .sort((a, b) => b[1] - a[1])
+    .map(([f]) => f)
+    .slice(0, 24);
 })();
 
 /**

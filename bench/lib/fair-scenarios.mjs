@@ -8,7 +8,16 @@ import { fmtCounts, fmtMs } from './stats.mjs';
 
 /** Sizes of the full run and of --quick (same attacks, smaller: a smoke run, not the budget). */
 export const SIZES = {
-  full: { importRows: 10_000, previewBytes: 5 * 1024 * 1024, previewRows: 10_000, columns: 1_000_000, columnRows: 5_000, searchCustomers: 50_000, searches: 48, flood: 700 },
+  full: {
+    importRows: 10_000,
+    previewBytes: 5 * 1024 * 1024,
+    previewRows: 10_000,
+    columns: 1_000_000,
+    columnRows: 5_000,
+    searchCustomers: 50_000,
+    searches: 48,
+    flood: 700,
+  },
   quick: { importRows: 2_000, previewBytes: 1024 * 1024, previewRows: 2_000, columns: 200_000, columnRows: 1_000, searchCustomers: 10_000, searches: 12, flood: 150 },
 };
 /** Time limit of one heavy call (an import, a preview, one request of a flood); a run always ends. */
@@ -18,18 +27,22 @@ export const BUDGET = { updateImportMs: { PGlite: 5000 }, goodLoginMs: 2000 };
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const outcome = (r) => (r.error ? `no answer (${r.error})` : `HTTP ${r.status}`);
 const took = (r) => `${r.error === 'timeout' ? '≥ ' : ''}${secs(r.ms)}`;
-const countsOf = (results) => fmtCounts(results.reduce((acc, r) => {
-  const k = r.error ?? String(r.status);
-  acc[k] = (acc[k] ?? 0) + 1;
-  return acc;
-}, {}));
+const countsOf = (results) =>
+  fmtCounts(
+    results.reduce((acc, r) => {
+      const k = r.error ?? String(r.status);
+      acc[k] = (acc[k] ?? 0) + 1;
+      return acc;
+    }, {}),
+  );
 
 /** One import from the attacker; { r, body }. */
 async function importAs(ctx, csv, mode) {
   const r = await send(ctx.url, calls.importFile(ctx.attacker, csv, mode), { address: ctx.attacker.address, timeoutMs: ATTACK_TIMEOUT_MS });
   return { r, body: r.status === 200 ? json(r) : null };
 }
-const importLine = (what, { r, body }) => `${what}: ${outcome(r)} in ${took(r)}${body ? ` (${body.created} created, ${body.updated} updated, ${body.skipped} skipped)` : ''}`;
+const importLine = (what, { r, body }) =>
+  `${what}: ${outcome(r)} in ${took(r)}${body ? ` (${body.created} created, ${body.updated} updated, ${body.skipped} skipped)` : ''}`;
 
 /**
  * (1) A create import of N rows, the same people with another city and on_duplicate=update (the
@@ -48,11 +61,23 @@ async function importScenario(ctx) {
   const budget = BUDGET.updateImportMs[ctx.backend];
   const rows = importRows.toLocaleString('en-US');
   return {
-    summary: [importLine(`create import of ${rows} rows`, created), importLine('update import (city changed)', updated), importLine('the same file again', again)].join('; '),
+    summary: [importLine(`create import of ${rows} rows`, created), importLine('update import (city changed)', updated), importLine('the same file again', again)].join(
+      '; ',
+    ),
     checks: [
       { figure: `${rows}-row create import`, value: `${took(created.r)}, ${outcome(created.r)}`, budget: 'none set', ok: null },
-      { figure: `${rows}-row update import`, value: `${took(updated.r)}, ${outcome(updated.r)}`, budget: budget ? `≤ ${secs(budget)}, 200` : 'none set', ok: budget ? updated.r.status === 200 && updated.r.ms <= budget : null },
-      { figure: 'the same update file again changes nothing (latest versions)', value: nothing ? 'nothing changed' : again.r.status === 200 ? `rows rewritten (${again.body?.updated ?? '?'} updated)` : outcome(again.r), budget: 'nothing changed', ok: nothing },
+      {
+        figure: `${rows}-row update import`,
+        value: `${took(updated.r)}, ${outcome(updated.r)}`,
+        budget: budget ? `≤ ${secs(budget)}, 200` : 'none set',
+        ok: budget ? updated.r.status === 200 && updated.r.ms <= budget : null,
+      },
+      {
+        figure: 'the same update file again changes nothing (latest versions)',
+        value: nothing ? 'nothing changed' : again.r.status === 200 ? `rows rewritten (${again.body?.updated ?? '?'} updated)` : outcome(again.r),
+        budget: 'nothing changed',
+        ok: nothing,
+      },
     ],
   };
 }
@@ -93,7 +118,9 @@ export async function fillForSearch(ctx) {
  */
 async function searchScenario(ctx) {
   const { searches } = ctx.size;
-  const specs = Array.from({ length: searches }, (_, k) => calls.list(ctx.attacker, `q=${FRAGMENTS[k % FRAGMENTS.length]}&page=${10 + 5 * Math.floor(k / FRAGMENTS.length)}&page_size=100`));
+  const specs = Array.from({ length: searches }, (_, k) =>
+    calls.list(ctx.attacker, `q=${FRAGMENTS[k % FRAGMENTS.length]}&page=${10 + 5 * Math.floor(k / FRAGMENTS.length)}&page_size=100`),
+  );
   const t0 = performance.now();
   const results = await Promise.all(specs.map((s) => send(ctx.url, s, { address: ctx.attacker.address, timeoutMs: ATTACK_TIMEOUT_MS })));
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
@@ -117,7 +144,10 @@ function floodScenario(label, spec) {
     const refused = results.find((r) => r.status === 429);
     return {
       // The floor (fair.mjs): a bare node:http server answering this 429 to the same flood.
-      floor: refused && { answers: { [spec().path]: refused }, flood: (url) => Promise.all(Array.from({ length: n }, () => send(url, spec(), { address: ADDRESS.flood, agent: false, timeoutMs: ATTACK_TIMEOUT_MS }))) },
+      floor: refused && {
+        answers: { [spec().path]: refused },
+        flood: (url) => Promise.all(Array.from({ length: n }, () => send(url, spec(), { address: ADDRESS.flood, agent: false, timeoutMs: ATTACK_TIMEOUT_MS }))),
+      },
       summary: `${n} ${label} from one address: ${countsOf(results)} in ${secs(floodMs)}; a correct login from another address: ${outcome(good)} in ${fmtMs(good.ms)}`,
       checks: [
         { figure: `${n} ${label} (attacker)`, value: `${secs(floodMs)}, ${countsOf(results)}`, budget: 'none set', ok: null },
@@ -130,8 +160,24 @@ function floodScenario(label, spec) {
 /** In the order they run; `group` is the name to choose them by on the command line. */
 export const SCENARIOS = [
   { group: 'import', name: 'update import', run: importScenario },
-  { group: 'preview', name: 'widest preview', run: previewScenario((s) => s.previewBytes, (s) => s.previewRows, 'preview, header of empty columns') },
-  { group: 'preview', name: 'many-column preview', run: previewScenario((s) => s.columns + 'name\n'.length + 2 * s.columnRows, (s) => s.columnRows, 'preview, many columns, fewer rows') },
+  {
+    group: 'preview',
+    name: 'widest preview',
+    run: previewScenario(
+      (s) => s.previewBytes,
+      (s) => s.previewRows,
+      'preview, header of empty columns',
+    ),
+  },
+  {
+    group: 'preview',
+    name: 'many-column preview',
+    run: previewScenario(
+      (s) => s.columns + 'name\n'.length + 2 * s.columnRows,
+      (s) => s.columnRows,
+      'preview, many columns, fewer rows',
+    ),
+  },
   { group: 'search', name: 'deep searches', setup: fillForSearch, run: searchScenario },
   { group: 'login', name: 'login flood', run: floodScenario('wrong-password logins', () => calls.login(FLOOD_EMAIL, 'wrong-password')) },
   { group: 'refresh', name: 'refresh flood', run: floodScenario('refreshes with random tokens', calls.randomRefresh) },

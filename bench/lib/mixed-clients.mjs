@@ -87,7 +87,8 @@ export async function mixedClients({ url, clients, durationMs, orgId, runId, ses
     let outcome;
     if (r.error) outcome = 'error';
     else if (r.status === OK_STATUS[label]) outcome = 'ok';
-    else if (((r.status === 503 && code === 'server_busy') || (r.status === 429 && code === 'too_many_requests')) && r.headers['retry-after'] !== undefined) outcome = 'busy';
+    else if (((r.status === 503 && code === 'server_busy') || (r.status === 429 && code === 'too_many_requests')) && r.headers['retry-after'] !== undefined)
+      outcome = 'busy';
     else if (r.status === 409 && code === 'conflict' && conflictOk) outcome = 'conflict';
     else if (r.status === 401 && code === 'token_expired' && label !== 'refresh') outcome = 'expired';
     else outcome = 'error';

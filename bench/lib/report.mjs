@@ -58,7 +58,10 @@ export class Verdicts {
 
 /** Figures as one table: script, figure, measured, budget, verdict. */
 export function figureTable(figures) {
-  table(['bench', 'figure', 'measured', 'budget', 'verdict'], figures.map((f) => [f.bench, f.figure, f.value, f.budget, f.verdict]));
+  table(
+    ['bench', 'figure', 'measured', 'budget', 'verdict'],
+    figures.map((f) => [f.bench, f.figure, f.value, f.budget, f.verdict]),
+  );
 }
 
 /** Prints rows (arrays of cells) with columns padded; numbers-looking cells right-aligned. */

@@ -121,9 +121,7 @@ export function startCrm({ dataDir = null, databaseUrl = null, seed = 'demo', en
 export async function startBare(answers, env = {}) {
   const dir = tempDir('crm-bench-bare-');
   const file = path.join(dir, 'answers.json');
-  const plain = Object.fromEntries(
-    Object.entries(answers).map(([p, a]) => [p, { status: a.status, rawHeaders: a.rawHeaders, body: a.body.toString('base64') }]),
-  );
+  const plain = Object.fromEntries(Object.entries(answers).map(([p, a]) => [p, { status: a.status, rawHeaders: a.rawHeaders, body: a.body.toString('base64') }]));
   writeFileSync(file, JSON.stringify(plain));
   try {
     const server = await spawnServer({ script: BARE_SERVER, args: [file], env, label: 'bare server' });

@@ -50,8 +50,17 @@ export const WEIGHTS = { me: 20, list: 35, customer: 15, create: 4, update: 8, n
 export const KINDS = [...READS, ...WRITES, 'refresh'];
 /** Query strings for GET customers, in turn: no search, name and email fragments, phone digits, pages, sorts. */
 const LIST_QUERIES = [
-  '', '?q=an', '?q=5550110', '?q=(503)%20555-01', '?q=example.net', '?page=2&page_size=10', '?q=olivia', '?page=1&page_size=50',
-  '?sort=-updated_at', '?q=load&sort=-created_at', '?status=lead',
+  '',
+  '?q=an',
+  '?q=5550110',
+  '?q=(503)%20555-01',
+  '?q=example.net',
+  '?page=2&page_size=10',
+  '?q=olivia',
+  '?page=1&page_size=50',
+  '?sort=-updated_at',
+  '?q=load&sort=-created_at',
+  '?status=lead',
 ];
 /** Shared records: the first few of the organization's list, which clients race to update. */
 const SHARED_RECORDS = 5;
@@ -110,7 +119,18 @@ export function secretsInLog(output, tokens, password) {
  *   keepLog: a file the server's output is written to after the run. env: more variables for the server
  *   (the resilience suite gives JWT_SECRET, to look for it).
  */
-export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = null, durationS, clients, sessions: sessionCount, weights = WEIGHTS, log = () => {}, keepLog = null, env = {} }) {
+export async function runSustainedLoad({
+  backend,
+  dataDir = null,
+  databaseUrl = null,
+  durationS,
+  clients,
+  sessions: sessionCount,
+  weights = WEIGHTS,
+  log = () => {},
+  keepLog = null,
+  env = {},
+}) {
   const loadBefore = os.loadavg()[0];
   const server = await startCrm({ dataDir, databaseUrl, env });
   let output = '';
@@ -130,7 +150,9 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
       canDelete.set(emails[i], me.permissions.includes('customers:delete'));
     }
     const sessions = logged.map((s, i) => ({ access: s.access, refresh: s.refresh, canDelete: canDelete.get(emails[i % emails.length]) ?? false }));
-    const listed = json(expectStatus(await request(`${server.url}${CUSTOMERS}?page_size=${SHARED_RECORDS}`, { headers: authHeaders(logged[0].access, orgId) }), 200, 'GET customers'));
+    const listed = json(
+      expectStatus(await request(`${server.url}${CUSTOMERS}?page_size=${SHARED_RECORDS}`, { headers: authHeaders(logged[0].access, orgId) }), 200, 'GET customers'),
+    );
     const sharedIds = listed.results.map((c) => c.id);
     const runId = Date.now().toString(36);
 
@@ -183,7 +205,10 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
     // Health
     const healthNot200 = probes.filter((p) => p.status !== 200).length;
     const healthBad = probes.filter((p) => p.status !== 200 || p.ms > HEALTH_BUDGET_MS);
-    const healthMs = probes.filter((p) => !p.error).map((p) => p.ms).sort((a, b) => a - b);
+    const healthMs = probes
+      .filter((p) => !p.error)
+      .map((p) => p.ms)
+      .sort((a, b) => a - b);
     const health = {
       count: probes.length,
       bad: healthBad.length,
@@ -195,7 +220,9 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
 
     // Sessions
     const isRevoked = (why) => REVOKED_CODES.some((c) => why.endsWith(c)) || why.endsWith('session_ended');
-    const revoked = Object.entries(result.sessionsEnded).filter(([why]) => isRevoked(why)).reduce((n, [, v]) => n + v, 0);
+    const revoked = Object.entries(result.sessionsEnded)
+      .filter(([why]) => isRevoked(why))
+      .reduce((n, [, v]) => n + v, 0);
 
     // Memory
     const growth = rss.middle && rss.end ? rss.end.rss / rss.middle.rss - 1 : NaN;
@@ -204,8 +231,7 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
     // A leak grows evenly; a server still warming up (heap, caches, prepared statements) grows ever
     // slower. A 15 s run may end before the warm-up does (60 s runs show PostgreSQL's RSS level off after
     // about 30 s), so a second half that grew less than half as much as the first passes up to a cap.
-    const memoryFlat =
-      growth <= RSS_GROWTH_BUDGET ? 'flat' : growth <= RSS_WARMUP_BUDGET && secondHalf < firstHalf / 2 ? 'warming up' : 'growing';
+    const memoryFlat = growth <= RSS_GROWTH_BUDGET ? 'flat' : growth <= RSS_WARMUP_BUDGET && secondHalf < firstHalf / 2 ? 'warming up' : 'growing';
 
     const secrets = secretsInLog(output, result.tokens, DEMO_PASSWORD);
     const serverErrors = (output.match(/ failed: /g) ?? []).length;
@@ -226,7 +252,7 @@ export async function runSustainedLoad({ backend, dataDir = null, databaseUrl = 
       { what: 'sessions revoked', figure: `${revoked} of ${sessionCount}`, budget: '0', ok: revoked === 0 },
       {
         what: 'server RSS, start → middle → end',
-        figure: `${mb(rss.start?.rss)} → ${mb(rss.middle?.rss)} → ${mb(rss.end?.rss)} (second half ${pct(growth)}${memoryFlat === 'warming up' ? ', less than half the first half\'s growth: warming up' : ''})`,
+        figure: `${mb(rss.start?.rss)} → ${mb(rss.middle?.rss)} → ${mb(rss.end?.rss)} (second half ${pct(growth)}${memoryFlat === 'warming up' ? ", less than half the first half's growth: warming up" : ''})`,
         budget: `second half ≤ +${100 * RSS_GROWTH_BUDGET}%, or ≤ +${100 * RSS_WARMUP_BUDGET}% and slowing down`,
         ok: memoryFlat !== 'growing',
         // A run shorter than the warm-up (the suite's 15 s) says more about the runtime's heap sizing than
@@ -307,32 +333,69 @@ export async function buildProduct() {
  */
 export function printSustainedLoad(r, verdicts = null, print = console.log) {
   print('');
-  print(`== ${r.backend}: ${r.clients} clients, ${r.sessions} sessions, ${r.durationS} s; load average ${r.loadBefore.toFixed(1)} before, ${r.loadAfter.toFixed(1)} after ==`);
-  print(`mix: ${Object.entries(r.weights).map(([k, w]) => `${k} ${w}`).join(' / ')}`);
+  print(
+    `== ${r.backend}: ${r.clients} clients, ${r.sessions} sessions, ${r.durationS} s; load average ${r.loadBefore.toFixed(1)} before, ${r.loadAfter.toFixed(1)} after ==`,
+  );
+  print(
+    `mix: ${Object.entries(r.weights)
+      .map(([k, w]) => `${k} ${w}`)
+      .join(' / ')}`,
+  );
   print(`requests over ${r.seconds.toFixed(1)} s (server CPU ${r.cpuPct.toFixed(0)}% of one core, load generator busy ${(100 * r.generatorBusy).toFixed(0)}%)`);
   const row = (kind, s, o) => [
-    kind, s.count + s.errors, s.rps.toFixed(0), fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max), o.ok, o.busy, o.conflict, o.error, s.slow + s.errors, fmtCounts(s.statuses),
+    kind,
+    s.count + s.errors,
+    s.rps.toFixed(0),
+    fmtMs(s.p50),
+    fmtMs(s.p99),
+    fmtMs(s.max),
+    o.ok,
+    o.busy,
+    o.conflict,
+    o.error,
+    s.slow + s.errors,
+    fmtCounts(s.statuses),
   ];
-  const totals = r.byKind.reduce((t, k) => {
-    for (const key of Object.keys(t)) t[key] += k.outcomes[key];
-    return t;
-  }, { ok: 0, busy: 0, conflict: 0, expired: 0, error: 0 });
+  const totals = r.byKind.reduce(
+    (t, k) => {
+      for (const key of Object.keys(t)) t[key] += k.outcomes[key];
+      return t;
+    },
+    { ok: 0, busy: 0, conflict: 0, expired: 0, error: 0 },
+  );
   table(
     ['call', 'sent', 'req/s', 'p50', 'p99', 'max', 'ok', 'busy 503/429', '409 race', 'errors', `>${UNANSWERED_AFTER_MS / 1000} s`, 'statuses'],
     [...r.byKind.map((k) => row(k.kind, k, k.outcomes)), row('all', r.all, totals)],
     print,
   );
   print(`writes acknowledged: ${r.writesAcked} of ${r.writesSent} sent; 409 conflicts on shared records (correct answers): ${r.conflicts}`);
-  print(`status histogram: ${fmtCounts(r.all.statuses)}${Object.keys(r.all.codes).length ? `; error codes: ${fmtCounts(r.all.codes)}` : ''}${Object.keys(r.all.errorKinds).length ? `; no answer: ${fmtCounts(r.all.errorKinds)}` : ''}`);
-  print(`503 server_busy or 429 too_many_requests (answers with Retry-After, nothing written): ${r.busy}; client waits ${r.busyWaits.count} totalling ${(r.busyWaits.ms / 1000).toFixed(1)} s`);
-  if (r.errorSamples.length) print(`first errors: ${r.errorSamples.map((e) => `t=${e.at}s ${e.label} ${e.error ?? `${e.status} ${e.code ?? ''}`.trim()} ${e.ms} ms`).join(', ')}`);
-  if (r.unanswered) print(`unanswered: ${r.all.slow} answered after ${UNANSWERED_AFTER_MS / 1000} s, ${r.all.errors} never; between t=${r.all.badFirst.toFixed(1)} s and t=${r.all.badLast.toFixed(1)} s`);
-  print(`health on new connections: ${r.health.count} checks, p50 ${fmtMs(r.health.p50)}, max ${fmtMs(r.health.max)}, ${r.health.unanswered} unanswered within 5 s${r.health.badSamples.length ? `; late or failed: ${r.health.badSamples.join(', ')}` : ''}`);
+  print(
+    `status histogram: ${fmtCounts(r.all.statuses)}${Object.keys(r.all.codes).length ? `; error codes: ${fmtCounts(r.all.codes)}` : ''}${Object.keys(r.all.errorKinds).length ? `; no answer: ${fmtCounts(r.all.errorKinds)}` : ''}`,
+  );
+  print(
+    `503 server_busy or 429 too_many_requests (answers with Retry-After, nothing written): ${r.busy}; client waits ${r.busyWaits.count} totalling ${(r.busyWaits.ms / 1000).toFixed(1)} s`,
+  );
+  if (r.errorSamples.length)
+    print(`first errors: ${r.errorSamples.map((e) => `t=${e.at}s ${e.label} ${e.error ?? `${e.status} ${e.code ?? ''}`.trim()} ${e.ms} ms`).join(', ')}`);
+  if (r.unanswered)
+    print(
+      `unanswered: ${r.all.slow} answered after ${UNANSWERED_AFTER_MS / 1000} s, ${r.all.errors} never; between t=${r.all.badFirst.toFixed(1)} s and t=${r.all.badLast.toFixed(1)} s`,
+    );
+  print(
+    `health on new connections: ${r.health.count} checks, p50 ${fmtMs(r.health.p50)}, max ${fmtMs(r.health.max)}, ${r.health.unanswered} unanswered within 5 s${r.health.badSamples.length ? `; late or failed: ${r.health.badSamples.join(', ')}` : ''}`,
+  );
   print(`sessions ended: ${fmtCounts(r.sessionsEnded)}; clients stopped early: ${r.clientsStoppedEarly}`);
   print(`server RSS: start ${mb(r.rss.start)}, middle ${mb(r.rss.middle)}, end ${mb(r.rss.end)}, after ${mb(r.rss.after)}, peak ${mb(r.rss.peak)}`);
   const every = Math.max(1, Math.round(r.rss.series.length / 15));
-  print(`server RSS every ${(every * RSS_SAMPLE_MS) / 1000} s (MB): ${r.rss.series.filter((_, i) => i % every === every - 1).map((b) => (b / 1024 / 1024).toFixed(0)).join(' ')}`);
-  print(`records created in the run: ${r.verified.records}; read back ${r.verified.checked}, left unsure by an unanswered write ${r.verified.unsure}${r.verified.samples.length ? `; mismatches: ${r.verified.samples.join('; ')}` : ''}`);
+  print(
+    `server RSS every ${(every * RSS_SAMPLE_MS) / 1000} s (MB): ${r.rss.series
+      .filter((_, i) => i % every === every - 1)
+      .map((b) => (b / 1024 / 1024).toFixed(0))
+      .join(' ')}`,
+  );
+  print(
+    `records created in the run: ${r.verified.records}; read back ${r.verified.checked}, left unsure by an unanswered write ${r.verified.unsure}${r.verified.samples.length ? `; mismatches: ${r.verified.samples.join('; ')}` : ''}`,
+  );
   print(`server log: ${r.serverErrors} requests failed with 500`);
   for (const c of r.checks) {
     const verdict = verdicts ? verdicts.figure(`${r.backend}: ${c.what}`, c.figure, c.budget, c.ok) : c.ok ? 'PASS' : 'MISS';

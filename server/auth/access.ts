@@ -36,8 +36,7 @@ export const unauthorized = (code: string, detail: string) =>
   new HttpError(401, code, detail, { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${detail}"` });
 export const sessionEnded = () => unauthorized('session_ended', 'The session has ended; log in again');
 export const notAMember = (orgId: number) => new HttpError(403, 'not_a_member', `You are not a member of organization ${orgId}`);
-export const permissionDenied = (role: string, permission: Permission) =>
-  new HttpError(403, 'permission_denied', `Your role (${role}) does not grant ${permission}`);
+export const permissionDenied = (role: string, permission: Permission) => new HttpError(403, 'permission_denied', `Your role (${role}) does not grant ${permission}`);
 
 /** D16: the access token's user and session, checked for form, signature, expiry and claim ranges; or a 401. */
 export function verifyBearer(req: IncomingMessage, ctx: Ctx): TokenPrincipal {
@@ -47,9 +46,7 @@ export function verifyBearer(req: IncomingMessage, ctx: Ctx): TokenPrincipal {
   if (!m?.[1]) throw unauthorized('invalid_token', 'Authorization must be "Bearer <access token>"');
   const result = verifyAccessToken(m[1], ctx.jwtSecret, Math.floor(ctx.now() / 1000));
   if (!result.ok) {
-    throw result.reason === 'expired'
-      ? unauthorized('token_expired', 'Access token has expired')
-      : unauthorized('invalid_token', 'Access token is not valid');
+    throw result.reason === 'expired' ? unauthorized('token_expired', 'Access token has expired') : unauthorized('invalid_token', 'Access token is not valid');
   }
   const userId = Number(result.claims.sub);
   setGateKey(userKey(userId)); // D34: the caller look-up and whatever follows wait in this user's turn

@@ -29,7 +29,9 @@ function deviceKey(secret: string): Buffer {
 }
 
 const sign = (secret: string, userId: number, id: string, email: string) =>
-  createHmac('sha256', deviceKey(secret)).update(`${VERSION}.${userId}.${id}.${emailKey(email)}`).digest();
+  createHmac('sha256', deviceKey(secret))
+    .update(`${VERSION}.${userId}.${id}.${emailKey(email)}`)
+    .digest();
 
 /** D36: a new device token for this user, who just signed in with this email. */
 export function issueDeviceToken(secret: string, userId: number, email: string): string {

@@ -29,20 +29,22 @@ interface Entry {
   inFlight: number;
 }
 
-export type Admission =
-  | { kind: 'admitted'; leave: () => void }
-  | { kind: 'refused'; reason: 'throttled' | 'in_flight'; retryAfterS: number };
+export type Admission = { kind: 'admitted'; leave: () => void } | { kind: 'refused'; reason: 'throttled' | 'in_flight'; retryAfterS: number };
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export class AddressLimiter {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly limits: CallLimits, private readonly maxAddresses = MAX_REMEMBERED_ADDRESSES) {}
+  constructor(
+    private readonly limits: CallLimits,
+    private readonly maxAddresses = MAX_REMEMBERED_ADDRESSES,
+  ) {}
 
   private entry(key: string): Entry {
     let e = this.entries.get(key);
-    if (e) this.entries.delete(key); // re-inserted last: Map order is recency
+    if (e)
+      this.entries.delete(key); // re-inserted last: Map order is recency
     else e = { failures: [], blockedUntil: 0, inFlight: 0 };
     this.entries.set(key, e);
     if (this.entries.size > this.maxAddresses) this.forgetOne(key);

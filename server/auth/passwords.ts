@@ -100,7 +100,8 @@ export async function boundedHashing<T>(fn: () => Promise<T>, address?: string):
       return await fn();
     } finally {
       const next = waiting.shift();
-      if (next) next.go(); // the slot passes straight to the next waiter
+      if (next)
+        next.go(); // the slot passes straight to the next waiter
       else running -= 1;
     }
   } finally {
@@ -119,11 +120,15 @@ const PHC = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+)\$
 
 function derive(password: string, salt: Buffer, cost: ScryptCost, keyBytes = KEY_BYTES, address?: string): Promise<Buffer> {
   const N = 2 ** cost.log2N;
-  return boundedHashing(() => new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, keyBytes, { N, r: cost.r, p: cost.p, maxmem: 128 * N * cost.r * MAXMEM_FACTOR }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  }), address);
+  return boundedHashing(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password.normalize('NFKC'), salt, keyBytes, { N, r: cost.r, p: cost.p, maxmem: 128 * N * cost.r * MAXMEM_FACTOR }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        );
+      }),
+    address,
+  );
 }
 
 const b64 = (buf: Buffer) => buf.toString('base64').replace(/=+$/, '');

@@ -24,10 +24,11 @@ export interface IssuedSession {
 
 async function insertRefreshToken(tx: Queryable, sessionId: number, now: Date): Promise<{ id: number; token: string }> {
   const token = newRefreshToken();
-  const [row] = await tx.query<{ id: unknown }>(
-    'insert into refresh_tokens (session_id, token_hash, created_at) values ($1, $2, $3) returning id',
-    [sessionId, hashToken(token), now],
-  );
+  const [row] = await tx.query<{ id: unknown }>('insert into refresh_tokens (session_id, token_hash, created_at) values ($1, $2, $3) returning id', [
+    sessionId,
+    hashToken(token),
+    now,
+  ]);
   return { id: num(row?.id), token };
 }
 
@@ -35,20 +36,19 @@ export function createSession(db: Db, userId: number, rememberMe: boolean, nowMs
   const now = new Date(nowMs);
   const expiresAt = new Date(sessionExpiry(nowMs, nowMs, rememberMe));
   return db.transaction(async (tx) => {
-    const [row] = await tx.query<{ id: unknown }>(
-      'insert into sessions (user_id, remember_me, created_at, expires_at) values ($1, $2, $3, $4) returning id',
-      [userId, rememberMe, now, expiresAt],
-    );
+    const [row] = await tx.query<{ id: unknown }>('insert into sessions (user_id, remember_me, created_at, expires_at) values ($1, $2, $3, $4) returning id', [
+      userId,
+      rememberMe,
+      now,
+      expiresAt,
+    ]);
     const sessionId = num(row?.id);
     const { token } = await insertRefreshToken(tx, sessionId, now);
     return { sessionId, userId, refreshToken: token, expiresAt };
   });
 }
 
-export type RotateResult =
-  | ({ kind: 'rotated' | 'grace' } & IssuedSession)
-  | { kind: 'unknown' | 'revoked' | 'expired' }
-  | { kind: 'reused'; sessionId: number };
+export type RotateResult = ({ kind: 'rotated' | 'grace' } & IssuedSession) | { kind: 'unknown' | 'revoked' | 'expired' } | { kind: 'reused'; sessionId: number };
 
 type SessionRow = { user_id: unknown; remember_me: boolean; created_at: Date; expires_at: Date; revoked_at: Date | null };
 type TokenRow = { id: unknown; used_at: Date | null; successor_sealed: string | null };
@@ -68,10 +68,7 @@ export async function rotateRefreshToken(db: Db, token: string, nowMs: number): 
     const [owner] = await tx.query<{ session_id: unknown }>('select session_id from refresh_tokens where token_hash = $1', [tokenHash]);
     if (!owner) return { kind: 'unknown' };
     const sessionId = num(owner.session_id);
-    const [session] = await tx.query<SessionRow>(
-      'select user_id, remember_me, created_at, expires_at, revoked_at from sessions where id = $1 for update',
-      [sessionId],
-    );
+    const [session] = await tx.query<SessionRow>('select user_id, remember_me, created_at, expires_at, revoked_at from sessions where id = $1 for update', [sessionId]);
     const [row] = await tx.query<TokenRow>('select id, used_at, successor_sealed from refresh_tokens where token_hash = $1 for update', [tokenHash]);
     if (!session || !row) return { kind: 'unknown' }; // deleted meanwhile by housekeeping
     const userId = num(session.user_id);
@@ -81,7 +78,10 @@ export async function rotateRefreshToken(db: Db, token: string, nowMs: number): 
     if (row.used_at === null) {
       const next = await insertRefreshToken(tx, sessionId, now);
       await tx.query('update refresh_tokens set used_at = $2, successor_id = $3, successor_sealed = $4 where id = $1', [
-        num(row.id), now, next.id, sealSuccessor(next.token, token),
+        num(row.id),
+        now,
+        next.id,
+        sealSuccessor(next.token, token),
       ]);
       const expiresAt = new Date(sessionExpiry(session.created_at.getTime(), nowMs, session.remember_me));
       await tx.query('update sessions set last_refresh_at = $2, expires_at = $3 where id = $1', [sessionId, now, expiresAt]);
@@ -100,9 +100,7 @@ export async function rotateRefreshToken(db: Db, token: string, nowMs: number): 
 
 /** Locks the session row, then its tokens' rows: the order rotateRefreshToken keeps too. */
 async function revokeIn(q: Queryable, sessionId: number, reason: string, now: Date): Promise<void> {
-  await q.query('update sessions set revoked_at = coalesce(revoked_at, $2), revoked_reason = coalesce(revoked_reason, $3) where id = $1', [
-    sessionId, now, reason,
-  ]);
+  await q.query('update sessions set revoked_at = coalesce(revoked_at, $2), revoked_reason = coalesce(revoked_reason, $3) where id = $1', [sessionId, now, reason]);
   await q.query('update refresh_tokens set successor_sealed = null where session_id = $1 and successor_sealed is not null', [sessionId]);
 }
 
@@ -119,10 +117,7 @@ export async function sessionOfRefreshToken(db: Queryable, token: string): Promi
 
 /** True when the session exists, belongs to the user, is not revoked and has not expired. */
 export async function isSessionLive(db: Queryable, sessionId: number, userId: number, nowMs: number): Promise<boolean> {
-  const rows = await db.query(
-    'select 1 from sessions where id = $1 and user_id = $2 and revoked_at is null and expires_at > $3',
-    [sessionId, userId, new Date(nowMs)],
-  );
+  const rows = await db.query('select 1 from sessions where id = $1 and user_id = $2 and revoked_at is null and expires_at > $3', [sessionId, userId, new Date(nowMs)]);
   return rows.length > 0;
 }
 

@@ -28,7 +28,10 @@ export function clientKey(address: string): string {
   const left = head ? head.split(':') : [];
   const right = plain.includes('::') && tail ? tail.split(':') : [];
   const groups = plain.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 async function blockedUntil(db: Queryable, sql: string, key: string, max: number, nowMs: number, windowS: number): Promise<number | null> {
@@ -90,10 +93,11 @@ export function startAttempt(db: Db, limits: ThrottleLimits, keys: AttemptKeys, 
     await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [CLIENT_LOCK_NAMESPACE, keys.client]);
     const wait = await waitFor(tx, limits, keys, nowMs);
     if (wait.untilMs > nowMs) return { kind: 'throttled', retryAfterS: waitSeconds(wait.untilMs, nowMs), clientUntilMs: wait.clientUntilMs };
-    const [row] = await tx.query<{ id: unknown }>(
-      'insert into login_attempts (email_key, client_key, succeeded, attempted_at) values ($1, $2, false, $3) returning id',
-      [keys.subject, keys.client, new Date(nowMs)],
-    );
+    const [row] = await tx.query<{ id: unknown }>('insert into login_attempts (email_key, client_key, succeeded, attempted_at) values ($1, $2, false, $3) returning id', [
+      keys.subject,
+      keys.client,
+      new Date(nowMs),
+    ]);
     return { kind: 'started', attemptId: num(row?.id) };
   });
 }

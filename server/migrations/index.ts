@@ -17,9 +17,7 @@ export type { Migration } from './migration';
 /** Arbitrary constant shared by every instance: the key of the start-up advisory lock. */
 export const SCHEMA_LOCK_KEY = 72_410_001;
 
-export const MIGRATIONS: readonly Migration[] = [
-  migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008,
-];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008];
 
 export class SchemaTooNewError extends Error {
   override name = 'SchemaTooNewError';
@@ -43,17 +41,20 @@ export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATI
   const latest = migrations.at(-1)?.version ?? 0;
   const applied: number[] = [];
   for (const m of migrations) {
-    const done = await db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-      const version = await currentVersion(tx);
-      if (version > latest) {
-        throw new SchemaTooNewError(`the database schema is version ${version}, newer than this server knows (${latest}); upgrade the server`);
-      }
-      if (version >= m.version) return false;
-      for (const statement of m.statements) await tx.query(statement);
-      await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [m.version, m.name]);
-      return true;
-    }, { statementTimeoutMs: 0 }); // D34: an index over a large table may take longer than an ordinary call
+    const done = await db.transaction(
+      async (tx) => {
+        await tx.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+        const version = await currentVersion(tx);
+        if (version > latest) {
+          throw new SchemaTooNewError(`the database schema is version ${version}, newer than this server knows (${latest}); upgrade the server`);
+        }
+        if (version >= m.version) return false;
+        for (const statement of m.statements) await tx.query(statement);
+        await tx.query('insert into schema_migrations (version, name) values ($1, $2)', [m.version, m.name]);
+        return true;
+      },
+      { statementTimeoutMs: 0 },
+    ); // D34: an index over a large table may take longer than an ordinary call
     if (done) applied.push(m.version);
   }
   return applied;

@@ -5,8 +5,19 @@
 // dashboard and the customer pages all meet here.
 import { useMemo } from 'react';
 import type {
-  Customer, CustomerInput, CustomerListItem, CustomerSort, CustomerStatus, DashboardData, DuplicateMatch, ImportDuplicateMode,
-  ImportPreview, ImportResult, Note, Page, TimelineItem,
+  Customer,
+  CustomerInput,
+  CustomerListItem,
+  CustomerSort,
+  CustomerStatus,
+  DashboardData,
+  DuplicateMatch,
+  ImportDuplicateMode,
+  ImportPreview,
+  ImportResult,
+  Note,
+  Page,
+  TimelineItem,
 } from '../../contract/customers';
 import type { Client } from '../http/client';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
@@ -144,7 +155,10 @@ export function customersApi({ client, orgId }: ApiContext) {
     }),
 
     /** POST: 201 Customer; D23 409 duplicate_email names the existing customer. */
-    create: { run: (input: Partial<CustomerInput>) => client.post<Customer>(CUSTOMERS_PATH, input), invalidates: written } satisfies MutationDef<Partial<CustomerInput>, Customer>,
+    create: { run: (input: Partial<CustomerInput>) => client.post<Customer>(CUSTOMERS_PATH, input), invalidates: written } satisfies MutationDef<
+      Partial<CustomerInput>,
+      Customer
+    >,
     /** PATCH with the version (D31: a stale one is a 409 conflict carrying the current record). */
     update: (id: number): MutationDef<CustomerUpdate, Customer> => ({
       run: ({ changes, version }) => client.patch<Customer>(customerPath(id), { ...changes, version }),

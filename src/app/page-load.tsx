@@ -13,13 +13,29 @@ export const RELOAD_MARK = 'page_reload';
 export { isChunkError };
 
 const mark = {
-  get: () => { try { return sessionStorage.getItem(RELOAD_MARK); } catch { return null; } },
-  set: (v: string) => { try { sessionStorage.setItem(RELOAD_MARK, v); } catch { /* no storage: no reload either */ } },
+  get: () => {
+    try {
+      return sessionStorage.getItem(RELOAD_MARK);
+    } catch {
+      return null;
+    }
+  },
+  set: (v: string) => {
+    try {
+      sessionStorage.setItem(RELOAD_MARK, v);
+    } catch {
+      /* no storage: no reload either */
+    }
+  },
 };
 
 /** A page's code has loaded: a later deployment may reload once again. */
 export function pageLoaded(): void {
-  try { sessionStorage.removeItem(RELOAD_MARK); } catch { /* nothing to clear */ }
+  try {
+    sessionStorage.removeItem(RELOAD_MARK);
+  } catch {
+    /* nothing to clear */
+  }
 }
 
 /** Reloads at the same address unless this address was reloaded for the same reason already. */
@@ -36,7 +52,10 @@ function reloadOnce(): boolean {
 async function fileGone(error: unknown): Promise<boolean> {
   const url = error instanceof Error && /(https?:\/\/\S+?\.m?js)\b/.exec(error.message)?.[1];
   if (!url || new URL(url).origin !== window.location.origin) return false;
-  return fetch(url, { method: 'HEAD', cache: 'no-store' }).then((r) => r.status === 404, () => false);
+  return fetch(url, { method: 'HEAD', cache: 'no-store' }).then(
+    (r) => r.status === 404,
+    () => false,
+  );
 }
 
 interface Props {
@@ -76,7 +95,9 @@ export class PageLoadBoundary extends Component<Props, { error: unknown; attempt
     return (
       <div className="card list-message page-load-failed" role="alert">
         <p>{PAGE_LOAD_FAILED}</p>
-        <p className="muted">{navigator.onLine === false ? 'You are offline. It loads by itself when the connection is back.' : 'Check your connection and try again.'}</p>
+        <p className="muted">
+          {navigator.onLine === false ? 'You are offline. It loads by itself when the connection is back.' : 'Check your connection and try again.'}
+        </p>
         <button type="button" className="btn" onClick={this.retry}>
           Retry
         </button>

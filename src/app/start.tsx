@@ -42,6 +42,9 @@ export function start(): void {
   // with the rest of the session's code a signed-out person does not need (session/deferred.ts).
   whenIdle(() => {
     void startTelemetry();
-    import('../session/deferred').then((d) => d.startSessionWatchers(session, { reload: page.reload }), () => undefined);
+    import('../session/deferred').then(
+      (d) => d.startSessionWatchers(session, { reload: page.reload }),
+      () => undefined,
+    );
   });
 }

@@ -9,9 +9,17 @@ function Parts({ parts }: { parts: Part[] }) {
   return (
     <>
       {parts.map((p, i) =>
-        typeof p === 'string' ? p
-        : 'to' in p ? <Link key={i} to={p.to}>{p.text}</Link>
-        : <span key={i} className={`change-${p.value}`}>{p.text}</span>,
+        typeof p === 'string' ? (
+          p
+        ) : 'to' in p ? (
+          <Link key={i} to={p.to}>
+            {p.text}
+          </Link>
+        ) : (
+          <span key={i} className={`change-${p.value}`}>
+            {p.text}
+          </span>
+        ),
       )}
     </>
   );

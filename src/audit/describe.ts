@@ -80,7 +80,18 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       const [only] = fields;
       if (!only) return [who, ' changed ', ...customer];
       if (view === 'timeline') return fields.length === 1 ? [who, ' ', ...changeWords(only)] : [who, ` made ${fields.length} changes:`];
-      if (view === 'recent') return [who, ' changed ', ...wordList(fields.map((f) => [fieldWord(f.field)]), ' and ', ', '), ' of ', name];
+      if (view === 'recent')
+        return [
+          who,
+          ' changed ',
+          ...wordList(
+            fields.map((f) => [fieldWord(f.field)]),
+            ' and ',
+            ', ',
+          ),
+          ' of ',
+          name,
+        ];
       const words = fields.map((f) => [`${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`]);
       return [who, ' changed ', name, '’s ', ...wordList<Part>(words, ' and ', ', ')];
     }

@@ -53,7 +53,11 @@ export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.
  */
 export function valueText(value: unknown, field?: string): string {
   if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return value.map((v) => valueText(v)).filter(Boolean).join(', ');
+  if (Array.isArray(value))
+    return value
+      .map((v) => valueText(v))
+      .filter(Boolean)
+      .join(', ');
   if (field === 'status' && typeof value === 'string') return CUSTOMER_STATUS_LABELS[value as CustomerStatus] ?? value;
   return (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ').trim();
 }
@@ -82,5 +86,4 @@ export const change = (v: unknown): { from: unknown; to: unknown } | null => (is
 export const actorName = (entry: { actor: { name: string } | null }): string => entry.actor?.name || SOMEONE;
 
 /** "a", "a and b", "a, b and c". */
-export const wordList = <T>(items: T[][], and: T, comma: T): T[] =>
-  items.flatMap((item, i) => (i === 0 ? item : [i === items.length - 1 ? and : comma, ...item]));
+export const wordList = <T>(items: T[][], and: T, comma: T): T[] => items.flatMap((item, i) => (i === 0 ? item : [i === items.length - 1 ? and : comma, ...item]));

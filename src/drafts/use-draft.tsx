@@ -84,11 +84,7 @@ export function useDraft<T>({ form, data, dirty, onRestore }: DraftOptions<T>): 
 
   const offer = kept && (
     <Suspense fallback={null}>
-      <DraftOffer
-        at={kept.at}
-        onRestore={() => (setKept(null), onRestore(kept.data))}
-        onDiscard={() => (key && removeDraft(key), setKept(null))}
-      />
+      <DraftOffer at={kept.at} onRestore={() => (setKept(null), onRestore(kept.data))} onDiscard={() => (key && removeDraft(key), setKept(null))} />
     </Suspense>
   );
 

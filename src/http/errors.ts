@@ -37,7 +37,10 @@ export class HttpError extends RequestError {
 /** No response at all: offline, DNS, connection reset. */
 export class NetworkError extends RequestError {
   override name = 'NetworkError';
-  constructor(readonly path: string, override readonly cause: unknown) {
+  constructor(
+    readonly path: string,
+    override readonly cause: unknown,
+  ) {
     super(`Network error on ${path}`);
   }
 }
@@ -45,13 +48,15 @@ export class NetworkError extends RequestError {
 /** The request was cancelled: by its AbortSignal, or before sending (no access token, SPEC §5). */
 export class AbortError extends RequestError {
   override name = 'AbortError';
-  constructor(readonly path: string, readonly reason: 'aborted' | 'no-token') {
+  constructor(
+    readonly path: string,
+    readonly reason: 'aborted' | 'no-token',
+  ) {
     super(reason === 'no-token' ? `Cancelled ${path}: not signed in` : `Aborted ${path}`);
   }
 }
 
-export const isHttpError = (e: unknown, status?: number): e is HttpError =>
-  e instanceof HttpError && (status === undefined || e.status === status);
+export const isHttpError = (e: unknown, status?: number): e is HttpError => e instanceof HttpError && (status === undefined || e.status === status);
 export const isNetworkError = (e: unknown): e is NetworkError => e instanceof NetworkError;
 export const isAbortError = (e: unknown): e is AbortError => e instanceof AbortError;
 /**

@@ -1,5 +1,4 @@
 // D40: a dynamic import that failed (offline, or a deployment removed the file). Browsers word it
 // differently: Chromium 'Failed to fetch dynamically imported module: URL', Firefox 'error loading
 // dynamically imported module: URL', Safari 'Importing a module script failed.'.
-export const isChunkError = (e: unknown): boolean =>
-  e instanceof Error && /dynamically imported module|module script failed|Loading chunk/i.test(e.message);
+export const isChunkError = (e: unknown): boolean => e instanceof Error && /dynamically imported module|module script failed|Loading chunk/i.test(e.message);

@@ -79,14 +79,7 @@ export function parseIntStrict(raw: string | null | undefined): number | null {
 }
 
 /** The keys that make up a signed-in session (SPEC §3 Session). */
-export const SESSION_KEYS: readonly StorageKey[] = [
-  KEYS.accessToken,
-  KEYS.refreshToken,
-  KEYS.sessionId,
-  KEYS.refreshExpiresAt,
-  KEYS.rememberMe,
-  KEYS.postLoginTriggered,
-];
+export const SESSION_KEYS: readonly StorageKey[] = [KEYS.accessToken, KEYS.refreshToken, KEYS.sessionId, KEYS.refreshExpiresAt, KEYS.rememberMe, KEYS.postLoginTriggered];
 
 /**
  * Clears the session: removes the session keys and expires the access_token and

@@ -55,9 +55,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 /** A key's identity: JSON with object properties sorted, so { a, b } and { b, a } are one key. */
 export function hashKey(key: QueryKey): string {
-  return JSON.stringify(key, (_k, v: unknown) =>
-    isPlainObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
+  return JSON.stringify(key, (_k, v: unknown) => (isPlainObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
 }
 
 /** True when `key` starts with every element of `prefix` (['customers', 1] matches ['customers', 1, 'list', …]). */
@@ -69,8 +67,7 @@ export const startsWith = (key: QueryKey, prefix: QueryKey): boolean => hashKey(
  */
 const retryable = (e: unknown) => !isAbortError(e) && (isBusy(e) || !(isHttpError(e) && e.status >= 400 && e.status < 500));
 /** The server's Retry-After when it sent one (within the usual bound), else the back-off. */
-const delayFor = (e: unknown, attempt: number) =>
-  isBusy(e) && e.retryAfterS !== null ? Math.min(e.retryAfterS * 1000, MAX_RETRY_DELAY_MS) : retryDelay(attempt);
+const delayFor = (e: unknown, attempt: number) => (isBusy(e) && e.retryAfterS !== null ? Math.min(e.retryAfterS * 1000, MAX_RETRY_DELAY_MS) : retryDelay(attempt));
 
 export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRESH_MS } = {}) {
   const entries = new Map<string, Entry>();

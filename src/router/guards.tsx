@@ -31,7 +31,12 @@ export const CHECKING_SESSION = 'Checking session...';
 /** SPEC §2 Other routes: 'Checking session...' while loading; /login when loading failed or signed out. */
 export function RequireAuth({ children }: Children) {
   const s = useSession();
-  if (s.loading) return <p className="checking" role="status">{CHECKING_SESSION}</p>;
+  if (s.loading)
+    return (
+      <p className="checking" role="status">
+        {CHECKING_SESSION}
+      </p>
+    );
   if (s.hydrationError || !s.isAuthenticated) return <ToLogin />;
   return <>{children}</>;
 }

@@ -48,9 +48,7 @@ export function storageLock(kv: Pick<Storage, 'getItem' | 'setItem' | 'removeIte
   const read = (): { id: string; until: number } | null => {
     try {
       const v: unknown = JSON.parse(kv.getItem(name) ?? 'null');
-      return v && typeof v === 'object' && 'id' in v && 'until' in v && typeof v.id === 'string' && typeof v.until === 'number'
-        ? { id: v.id, until: v.until }
-        : null;
+      return v && typeof v === 'object' && 'id' in v && 'until' in v && typeof v.id === 'string' && typeof v.until === 'number' ? { id: v.id, until: v.until } : null;
     } catch {
       return null;
     }

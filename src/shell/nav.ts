@@ -18,9 +18,29 @@ export interface NavSection {
 
 const SIDEBAR: readonly { title: string | null; links: readonly (readonly [RoutePath, IconName])[] }[] = [
   { title: null, links: [['/dashboard', 'dashboard']] },
-  { title: 'Communication', links: [['/sms', 'sms'], ['/email', 'email'], ['/calls', 'calls']] },
-  { title: 'CRM', links: [['/customers', 'customers'], ['/jobs', 'jobs']] },
-  { title: 'Admin', links: [['/team', 'team'], ['/permissions', 'permissions'], ['/activity', 'activity']] }, // D10, D30
+  {
+    title: 'Communication',
+    links: [
+      ['/sms', 'sms'],
+      ['/email', 'email'],
+      ['/calls', 'calls'],
+    ],
+  },
+  {
+    title: 'CRM',
+    links: [
+      ['/customers', 'customers'],
+      ['/jobs', 'jobs'],
+    ],
+  },
+  {
+    title: 'Admin',
+    links: [
+      ['/team', 'team'],
+      ['/permissions', 'permissions'],
+      ['/activity', 'activity'],
+    ],
+  }, // D10, D30
 ];
 
 /** A sidebar link from its route: the route's title and permission. */
@@ -34,7 +54,5 @@ export const NAV: readonly NavSection[] = SIDEBAR.map((s) => ({ title: s.title, 
 
 /** D9: the sidebar hides links the user may not open, and sections left empty. */
 export function visibleNav(permissions: readonly string[], nav: readonly NavSection[] = NAV): NavSection[] {
-  return nav
-    .map((s) => ({ ...s, links: s.links.filter((l) => permissions.includes(l.permission)) }))
-    .filter((s) => s.links.length > 0);
+  return nav.map((s) => ({ ...s, links: s.links.filter((l) => permissions.includes(l.permission)) })).filter((s) => s.links.length > 0);
 }

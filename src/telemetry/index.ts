@@ -40,8 +40,7 @@ export function captureError(error: unknown): void {
   if (report || target) keep(error);
 }
 
-const configuredDsn = (): string | undefined =>
-  (globalThis as { __APP_CONFIG__?: { sentryDsn?: unknown } }).__APP_CONFIG__?.sentryDsn as string | undefined;
+const configuredDsn = (): string | undefined => (globalThis as { __APP_CONFIG__?: { sentryDsn?: unknown } }).__APP_CONFIG__?.sentryDsn as string | undefined;
 
 /**
  * Loads error reporting when a DSN is configured (window.__APP_CONFIG__.sentryDsn). Resolves to
@@ -50,7 +49,10 @@ const configuredDsn = (): string | undefined =>
 export async function startTelemetry({
   dsn = configuredDsn(),
   load = () => import('./sentry'),
-}: { dsn?: string; load?: () => Promise<Reporter> } = {}): Promise<boolean> {
+}: {
+  dsn?: string;
+  load?: () => Promise<Reporter>;
+} = {}): Promise<boolean> {
   if (started) return report !== null;
   started = true;
   if (typeof dsn !== 'string' || !dsn) {

@@ -20,11 +20,7 @@ const AUTH_CALL = /\/v1\/auth\//;
 const MAX_DEPTH = 12;
 
 export function scrubString(s: string): string {
-  return redactSecretPaths(s)
-    .replace(JWT, FILTERED)
-    .replace(BEARER, `$1${FILTERED}`)
-    .replace(SECRET_PAIR, `$1${FILTERED}`)
-    .replace(SECRET_JSON, `$1"${FILTERED}"`);
+  return redactSecretPaths(s).replace(JWT, FILTERED).replace(BEARER, `$1${FILTERED}`).replace(SECRET_PAIR, `$1${FILTERED}`).replace(SECRET_JSON, `$1"${FILTERED}"`);
 }
 
 const isAuthUrl = (v: unknown) => typeof v === 'string' && AUTH_CALL.test(v);

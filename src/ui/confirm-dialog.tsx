@@ -22,7 +22,18 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-export function ConfirmDialog({ title, children, confirm, busyLabel, busy = false, error = null, cancel = 'Cancel', tone = 'danger', onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirm,
+  busyLabel,
+  busy = false,
+  error = null,
+  cancel = 'Cancel',
+  tone = 'danger',
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <Dialog
       title={title}

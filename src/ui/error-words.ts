@@ -25,4 +25,3 @@ export function loadWords(error: unknown, what: string, { forbidden = what, expl
   if (isHttpError(error, 401)) return MSG_SESSION_ENDED;
   return `Could not load ${what}. ${errorWords(error, { fallback: MSG_TRY_AGAIN, explained })}`;
 }
-

@@ -13,12 +13,7 @@ export function focusables(root: HTMLElement): HTMLElement[] {
  * keeps Tab and Shift+Tab inside, and calls `onEscape` on Escape. When it ends, focus goes back to
  * `returnTo` (or to whatever had focus before).
  */
-export function useFocusTrap(
-  ref: RefObject<HTMLElement | null>,
-  active: boolean,
-  onEscape: () => void,
-  returnTo?: RefObject<HTMLElement | null>,
-): void {
+export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean, onEscape: () => void, returnTo?: RefObject<HTMLElement | null>): void {
   const escape = useRef(onEscape);
   escape.current = onEscape;
 

@@ -58,7 +58,8 @@ export function useForm<V extends FormValues>({ initial, validate, submit }: For
     if (name && name in initial) {
       setErrors({ [name]: (error as HttpError).detail } as FormErrors<V>);
       focusNext.current = name;
-    } else if (isBusy(error)) setFormError(busyMessage(error)); // D35: a 429 like a 503: wait, then try again
+    } else if (isBusy(error))
+      setFormError(busyMessage(error)); // D35: a 429 like a 503: wait, then try again
     else setFormError((isHttpError(error) && error.detail) || MSG_SUBMIT_FAILED);
   };
 

@@ -7,7 +7,12 @@ export function NotFound({
   message = 'We could not find what you were looking for.',
   backTo = PAGES.dashboard,
   backLabel = 'Go to Dashboard',
-}: { title?: string; message?: string; backTo?: string; backLabel?: string }) {
+}: {
+  title?: string;
+  message?: string;
+  backTo?: string;
+  backLabel?: string;
+}) {
   return (
     <section className="card empty-state" aria-labelledby="not-found-title">
       <h1 id="not-found-title">{title}</h1>

@@ -11,16 +11,20 @@ export default function SessionExpiredView({ onClose }: { onClose: () => void })
     navigate('/login');
   };
   return (
-    <Dialog title={SESSION_EXPIRED_TITLE} onCancel={onClose} actions={
-      <>
-        <button type="button" className="btn" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-primary" data-autofocus onClick={logIn}>
-          Log In Again
-        </button>
-      </>
-    }>
+    <Dialog
+      title={SESSION_EXPIRED_TITLE}
+      onCancel={onClose}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" data-autofocus onClick={logIn}>
+            Log In Again
+          </button>
+        </>
+      }
+    >
       <p>{SESSION_EXPIRED_TEXT}</p>
     </Dialog>
   );

@@ -50,9 +50,21 @@ describe('STYLE api/customers.ts: the calls', () => {
 
   test.each([
     ['get', (c: ReturnType<typeof setup>['calls']) => c.get(7).fetch(signal), '/api/v1/customers/7/', 'GET', ''],
-    ['duplicates', (c: ReturnType<typeof setup>['calls']) => c.duplicates({ email: 'a@b.co', phone: '555 0101', exclude: 7 }).fetch(signal), '/api/v1/customers/duplicates/', 'GET', '?email=a%40b.co&phone=555+0101&exclude=7'],
+    [
+      'duplicates',
+      (c: ReturnType<typeof setup>['calls']) => c.duplicates({ email: 'a@b.co', phone: '555 0101', exclude: 7 }).fetch(signal),
+      '/api/v1/customers/duplicates/',
+      'GET',
+      '?email=a%40b.co&phone=555+0101&exclude=7',
+    ],
     ['notes', (c: ReturnType<typeof setup>['calls']) => c.notes(7, { page: 2 }).fetch(signal), '/api/v1/customers/7/notes/', 'GET', '?page=2'],
-    ['timeline', (c: ReturnType<typeof setup>['calls']) => c.timeline(7, { page: 1, page_size: 25 }).fetch(signal), '/api/v1/customers/7/timeline/', 'GET', '?page=1&page_size=25'],
+    [
+      'timeline',
+      (c: ReturnType<typeof setup>['calls']) => c.timeline(7, { page: 1, page_size: 25 }).fetch(signal),
+      '/api/v1/customers/7/timeline/',
+      'GET',
+      '?page=1&page_size=25',
+    ],
     ['dashboard', (c: ReturnType<typeof setup>['calls']) => c.dashboard().fetch(signal), '/api/v1/dashboard/', 'GET', ''],
   ] as const)('%s reads %s', async (_name, run, path, method, search) => {
     const t = setup();
@@ -135,7 +147,13 @@ describe('STYLE api/customers.ts: keys and what writes invalidate', () => {
 
   test('STYLE keys are arrays under [customers, orgId]; two organizations never share one (D21)', () => {
     expect(customerKeys.list(1, { q: 'a' })).toEqual(['customers', 1, 'list', { q: 'a' }]);
-    for (const key of [customerKeys.list(1, {}), customerKeys.detail(1, 7), customerKeys.notes(1, 7, {}), customerKeys.timeline(1, 7, {}), customerKeys.duplicates(1, {})]) {
+    for (const key of [
+      customerKeys.list(1, {}),
+      customerKeys.detail(1, 7),
+      customerKeys.notes(1, 7, {}),
+      customerKeys.timeline(1, 7, {}),
+      customerKeys.duplicates(1, {}),
+    ]) {
       expect(startsWith(key, customerKeys.all(1))).toBe(true);
       expect(startsWith(key, customerKeys.all(2))).toBe(false);
     }

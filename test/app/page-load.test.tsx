@@ -70,7 +70,10 @@ describe('D40 a page whose code cannot load', () => {
 
   it('D40 Retry asks for the file again', async () => {
     let fail = true;
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 200 })),
+    );
     const { onRetry } = show(() => (fail ? Promise.reject(chunkError()) : Promise.resolve({ default: Customers })));
     await screen.findByRole('alert');
     fail = false;

@@ -10,7 +10,6 @@ import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';
 import { makeSession, NO_ORG, SIGNED_OUT, WITH_ORG } from '../helpers/session';
 
-
 function at(path: string, state: Partial<SessionState>) {
   cleanup(); // one app at a time: an earlier tree would react to this URL change too
   const t = makeSession({ path });

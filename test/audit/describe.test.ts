@@ -8,7 +8,12 @@ import { ACTIONS, TARGET_TYPES, valueText } from '../../src/audit/words';
 const VIEWS: AuditView[] = ['log', 'recent', 'timeline'];
 const OLIVIA = { id: 1, name: 'Olivia' };
 const entry = (action: AuditAction, target: AuditEntryView['target'], changes: Record<string, unknown> = {}): AuditEntryView => ({
-  id: 1, at: '2024-06-01T12:00:00.000Z', actor: OLIVIA, action, target, changes,
+  id: 1,
+  at: '2024-06-01T12:00:00.000Z',
+  actor: OLIVIA,
+  action,
+  target,
+  changes,
 });
 const JANE = { type: 'customer', id: 42, label: 'Jane Doe' };
 const text = (parts: ReturnType<typeof words>) => parts.map((p) => (typeof p === 'string' ? p : p.text)).join('');
@@ -51,7 +56,11 @@ describe('D9 D25 links in the audit words', () => {
 describe('D24 D30 values in words', () => {
   it('a status as the app shows it, lists comma-separated, nothing as nothing, white space as one space', () => {
     expect([valueText('lead', 'status'), valueText('lead', 'city'), valueText(['vip', 'north']), valueText(null), valueText(' a \n b ')]).toEqual([
-      'Lead', 'lead', 'vip, north', '', 'a b',
+      'Lead',
+      'lead',
+      'vip, north',
+      '',
+      'a b',
     ]);
   });
 

@@ -128,7 +128,8 @@ async function layout(page: Page): Promise<string[]> {
     const dialogs = [...document.querySelectorAll('[role=dialog], [role=alertdialog], dialog[open]')].filter(shown);
     const drawer = document.querySelector('.sidebar[data-open]');
     const scope: Element = dialogs.at(-1) ?? drawer ?? document.body;
-    const selector = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [tabindex]:not([tabindex="-1"])';
+    const selector =
+      'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=tab], [tabindex]:not([tabindex="-1"])';
     const targets = [...scope.querySelectorAll(selector)].filter((el) => shown(el) && !el.closest('[inert], [aria-hidden=true]'));
     const rects = new Map(targets.map((el) => [el, el.getBoundingClientRect()]));
     /** A target's clickable area: a control inside its label (or named by a label) takes the label's box too. */
@@ -233,7 +234,10 @@ describe.skipIf(skipReason)('accessibility', () => {
     const gone = await create(`Rowan Price ${sfx}`);
     made.push(conflictId, gone);
     await api.call('DELETE', `/v1/customers/${gone}/`, { org: ACME });
-    const inv = await api.call<{ id: number; token: string }>('POST', '/v1/team/invitations/', { org: ACME, body: { email: `a11y.${sfx}@example.test`, role: 'member' } });
+    const inv = await api.call<{ id: number; token: string }>('POST', '/v1/team/invitations/', {
+      org: ACME,
+      body: { email: `a11y.${sfx}@example.test`, role: 'member' },
+    });
     inviteToken = inv.token;
     inviteId = inv.id;
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
@@ -250,7 +254,12 @@ describe.skipIf(skipReason)('accessibility', () => {
     name: `customers-${sfx}.csv`,
     mimeType: 'text/csv',
     buffer: Buffer.from(
-      ['name,email,phone,status,tags', `Avery Stone ${sfx},avery.${sfx}@example.test,(415) 555-0101,lead,import`, `Blake Hart ${sfx},not-an-email,,active,`, `Casey Lund ${sfx},casey.${sfx}@example.test,12,sleeping,`].join('\r\n') + '\r\n',
+      [
+        'name,email,phone,status,tags',
+        `Avery Stone ${sfx},avery.${sfx}@example.test,(415) 555-0101,lead,import`,
+        `Blake Hart ${sfx},not-an-email,,active,`,
+        `Casey Lund ${sfx},casey.${sfx}@example.test,12,sleeping,`,
+      ].join('\r\n') + '\r\n',
     ),
   });
 
@@ -292,7 +301,10 @@ describe.skipIf(skipReason)('accessibility', () => {
     {
       name: 'customers, error',
       show: async (page) => {
-        await page.route((u) => u.pathname === '/api/v1/customers/', (r) => r.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"Unavailable.","code":"unavailable"}' }));
+        await page.route(
+          (u) => u.pathname === '/api/v1/customers/',
+          (r) => r.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"Unavailable.","code":"unavailable"}' }),
+        );
         await page.goto('/customers');
         await page.getByRole('button', { name: 'Retry' }).waitFor();
       },
@@ -300,7 +312,14 @@ describe.skipIf(skipReason)('accessibility', () => {
     },
     {
       name: "customers, 'Deleted'",
-      show: async (page) => (await go(page, `/customers?view=deleted&q=${sfx}`), page.getByRole('table').getByRole('row').filter({ hasText: `Rowan Price ${sfx}` }).waitFor()),
+      show: async (page) => (
+        await go(page, `/customers?view=deleted&q=${sfx}`),
+        page
+          .getByRole('table')
+          .getByRole('row')
+          .filter({ hasText: `Rowan Price ${sfx}` })
+          .waitFor()
+      ),
     },
     {
       name: 'customer page',
@@ -345,7 +364,10 @@ describe.skipIf(skipReason)('accessibility', () => {
       name: 'team, invite dialog open',
       show: async (page) => {
         await page.goto('/team');
-        await page.getByRole('table', { name: /^Members/ }).getByRole('row', { name: /Olivia/ }).waitFor();
+        await page
+          .getByRole('table', { name: /^Members/ })
+          .getByRole('row', { name: /Olivia/ })
+          .waitFor();
         await page.getByRole('button', { name: 'Invite member' }).click();
         await page.getByRole('dialog', { name: 'Invite member' }).waitFor();
       },
@@ -416,10 +438,13 @@ describe.skipIf(skipReason)('accessibility', () => {
       const layoutToo = width !== 'desktop';
       // At 320 px the layout is the same in both themes (their colours are checked at the other widths):
       // the dark pass there runs only to take its screenshots.
-      test.skipIf(width === '320' && theme === 'dark' && !SHOTS)(`axe WCAG 2.2 A/AA${layoutToo ? ', reflow, overlap and target size' : ''} on every screen — ${theme}, ${width === '320' ? '320 px' : width}`, async () => {
-        const problems = await visitAll({ theme, width }, async (page) => [...(await axe(page)), ...(layoutToo ? await layout(page) : [])]);
-        expect(report(problems)).toBe('');
-      });
+      test.skipIf(width === '320' && theme === 'dark' && !SHOTS)(
+        `axe WCAG 2.2 A/AA${layoutToo ? ', reflow, overlap and target size' : ''} on every screen — ${theme}, ${width === '320' ? '320 px' : width}`,
+        async () => {
+          const problems = await visitAll({ theme, width }, async (page) => [...(await axe(page)), ...(layoutToo ? await layout(page) : [])]);
+          expect(report(problems)).toBe('');
+        },
+      );
     }
   }
 

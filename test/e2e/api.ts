@@ -53,8 +53,7 @@ export interface Member {
   role: string;
 }
 
-export const members = async (api: Api, org: number): Promise<Member[]> =>
-  (await api.call<{ results: Member[] }>('GET', '/v1/team/members/', { org })).results;
+export const members = async (api: Api, org: number): Promise<Member[]> => (await api.call<{ results: Member[] }>('GET', '/v1/team/members/', { org })).results;
 
 export async function memberByEmail(api: Api, org: number, email: string): Promise<Member | undefined> {
   return (await members(api, org)).find((m) => m.email.toLowerCase() === email.toLowerCase());

@@ -135,7 +135,10 @@ export function useBrowser() {
   // One sign-in through the form per account and file; later journeys reopen that session (its stored
   // tokens, as a browser reopened by the same person), which spares each a login and the picker.
   const sessions = new Map<string, SavedSession>();
-  const signedIn = async (email: string, { org, password, path, ...opts }: { org?: string; password?: string; path?: string } & Parameters<typeof newContext>[1] = {}) => {
+  const signedIn = async (
+    email: string,
+    { org, password, path, ...opts }: { org?: string; password?: string; path?: string } & Parameters<typeof newContext>[1] = {},
+  ) => {
     const saved = sessions.get(email);
     if (saved) {
       const t = await open({ ...opts, storageState: saved });

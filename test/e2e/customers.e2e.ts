@@ -108,7 +108,9 @@ describe.skipIf(skipReason)('customers', () => {
       await confirm.getByText('You can restore it from Deleted for 30 days.').waitFor();
       await confirm.getByRole('button', { name: 'Delete customer' }).click();
       await expectPath(page, '/customers');
-      const deleted = toasts(page).getByRole('listitem').filter({ hasText: `${name} deleted` });
+      const deleted = toasts(page)
+        .getByRole('listitem')
+        .filter({ hasText: `${name} deleted` });
       await deleted.getByRole('button', { name: 'Undo' }).click();
       await toasts(page).getByRole('link', { name }).click();
       await expectPath(page, `/customers/${id}`);
@@ -117,8 +119,14 @@ describe.skipIf(skipReason)('customers', () => {
       // Deleted again: gone everywhere (D25: 404), but listed under 'Deleted', from where it comes back.
       await dismissToasts(page);
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
-      await page.getByRole('dialog', { name: `Delete ${name}?` }).getByRole('button', { name: 'Delete customer' }).click();
-      await toasts(page).getByRole('listitem').filter({ hasText: `${name} deleted` }).waitFor();
+      await page
+        .getByRole('dialog', { name: `Delete ${name}?` })
+        .getByRole('button', { name: 'Delete customer' })
+        .click();
+      await toasts(page)
+        .getByRole('listitem')
+        .filter({ hasText: `${name} deleted` })
+        .waitFor();
       await page.goto(`/customers/${id}`);
       await page.getByText('Customer not found').waitFor();
       await page.goto('/customers');
@@ -127,7 +135,10 @@ describe.skipIf(skipReason)('customers', () => {
       const row = page.getByRole('table').getByRole('row').filter({ hasText: name });
       await row.getByText('Olivia').waitFor(); // who deleted it
       await row.getByRole('button', { name: `Restore ${name}` }).click();
-      await toasts(page).getByRole('listitem').filter({ hasText: `${name} restored` }).waitFor(); // the same words as Undo's (one restore, one toast)
+      await toasts(page)
+        .getByRole('listitem')
+        .filter({ hasText: `${name} restored` })
+        .waitFor(); // the same words as Undo's (one restore, one toast)
       await row.waitFor({ state: 'detached' });
       await page.goto(`/customers/${id}`);
       await page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -293,9 +304,18 @@ describe.skipIf(skipReason)('customers', () => {
       const rows = page.getByRole('table', { name: `The rows of customers-${sfx}.csv` });
       const row = (who: string) => rows.getByRole('row').filter({ hasText: who });
       await row('Avery Stone').getByText('Ready').waitFor();
-      await row('Blake Hart').getByRole('listitem').filter({ hasText: /^Email / }).waitFor();
-      await row('Casey Lund').getByRole('listitem').filter({ hasText: /^Phone / }).waitFor();
-      await row('Casey Lund').getByRole('listitem').filter({ hasText: /^Status / }).waitFor();
+      await row('Blake Hart')
+        .getByRole('listitem')
+        .filter({ hasText: /^Email / })
+        .waitFor();
+      await row('Casey Lund')
+        .getByRole('listitem')
+        .filter({ hasText: /^Phone / })
+        .waitFor();
+      await row('Casey Lund')
+        .getByRole('listitem')
+        .filter({ hasText: /^Status / })
+        .waitFor();
 
       // Nothing is written yet, not even the good row.
       const other = await browser.tab(page.context());
@@ -312,7 +332,11 @@ describe.skipIf(skipReason)('customers', () => {
 
       await other.page.reload();
       await other.page.getByText('3 customers match').waitFor();
-      for (const who of ['Avery Stone', 'Blake Hart', 'Casey Lund']) await other.page.getByRole('table').getByRole('link', { name: `${who} ${sfx}` }).waitFor();
+      for (const who of ['Avery Stone', 'Blake Hart', 'Casey Lund'])
+        await other.page
+          .getByRole('table')
+          .getByRole('link', { name: `${who} ${sfx}` })
+          .waitFor();
     } finally {
       await cleanUp(sfx);
     }

@@ -73,10 +73,7 @@ describe.skipIf(skipReason)('D41 drafts', () => {
       await field(page, 'Phone').fill('(503) 555-0142');
       await owner.call('PATCH', `/v1/team/members/${sam!.user_id}/`, { org: ACME, body: { role: 'viewer' } });
       await customerForm(page).getByRole('button', { name: 'Save' }).click();
-      await customerForm(page)
-        .getByRole('alert')
-        .getByText('You no longer have permission to add customers. Your changes are kept as a draft.')
-        .waitFor();
+      await customerForm(page).getByRole('alert').getByText('You no longer have permission to add customers. Your changes are kept as a draft.').waitFor();
       // D29: the app reloads the person's permissions (a viewer's sidebar has no Jobs)…
       await expect.poll(() => sidebarNav(page).getByRole('link', { name: 'Jobs' }).count(), { timeout: 10_000 }).toBe(0);
       // …and still the person stays on the form with what they typed.

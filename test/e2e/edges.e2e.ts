@@ -127,4 +127,3 @@ describe.skipIf(skipReason)('the customers list at everyday widths', () => {
     expect(await page.getByRole('columnheader', { name: /Created/ }).getAttribute('aria-sort')).toBe('descending');
   });
 });
-

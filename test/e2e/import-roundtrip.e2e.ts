@@ -23,8 +23,7 @@ describe.skipIf(skipReason)('import round trip', () => {
   let ownerApi: Promise<Api> | undefined;
   const api = () => (ownerApi ??= apiAs(OWNER));
   const cleanUp = async (suffix: string) => deleteCustomersMatching(await api(), ACME, suffix);
-  const stored = async (sfx: string) =>
-    (await (await api()).call<{ results: { id: number }[] }>('GET', `/v1/customers/?q=${sfx}&page_size=100`, { org: ACME })).results;
+  const stored = async (sfx: string) => (await (await api()).call<{ results: { id: number }[] }>('GET', `/v1/customers/?q=${sfx}&page_size=100`, { org: ACME })).results;
   const record = async (id: number) => (await api()).call<Stored>('GET', `/v1/customers/${id}/`, { org: ACME });
 
   test('D43 D44 export, then import that file with "update": nothing changes; the formula guard is read back off', async () => {
@@ -33,7 +32,8 @@ describe.skipIf(skipReason)('import round trip', () => {
       for (const body of [
         { name: `Round Trip ${sfx}`, phone: '+1 503 555 0114', company: '=not a formula', email: `round.${sfx}@example.test` },
         { name: `Zoë Ørsted ${sfx}`, company: 'Sums, Inc.', city: 'Zürich', email: `zoe.${sfx}@example.test`, tags: ['-minus', 'vip'] },
-      ]) await (await api()).call('POST', '/v1/customers/', { org: ACME, body });
+      ])
+        await (await api()).call('POST', '/v1/customers/', { org: ACME, body });
       const before = await Promise.all((await stored(sfx)).map((c) => record(c.id)));
 
       const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing' });
@@ -68,7 +68,11 @@ describe.skipIf(skipReason)('import round trip', () => {
     try {
       const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing' });
       await page.goto('/customers/import');
-      const cp1252 = { name: `excel-${sfx}.csv`, mimeType: 'application/vnd.ms-excel', buffer: Buffer.from(`name,email,city\r\nRenée Dupré ${sfx},renee.${sfx}@example.test,Besançon\r\n`, 'latin1') };
+      const cp1252 = {
+        name: `excel-${sfx}.csv`,
+        mimeType: 'application/vnd.ms-excel',
+        buffer: Buffer.from(`name,email,city\r\nRenée Dupré ${sfx},renee.${sfx}@example.test,Besançon\r\n`, 'latin1'),
+      };
       await page.getByLabel('CSV file').setInputFiles(cp1252);
       await page.getByText('Read as Windows-1252 (Excel on Windows), columns separated by commas.').waitFor();
       await page.getByRole('table').getByText(`Renée Dupré ${sfx}`).waitFor();
@@ -76,7 +80,14 @@ describe.skipIf(skipReason)('import round trip', () => {
       await page.getByText('1 created, 0 updated, 0 skipped', { exact: true }).waitFor();
 
       await page.getByRole('button', { name: 'Import another file' }).click();
-      const semicolons = { name: `euro-${sfx}.csv`, mimeType: 'text/csv', buffer: Buffer.from(`Name;Email;City\r\nRenée M. Dupré ${sfx};renee.${sfx}@example.test;Besançon\r\nJosé Núñez ${sfx};jose.${sfx}@example.test;Sevilla\r\n`, 'utf8') };
+      const semicolons = {
+        name: `euro-${sfx}.csv`,
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          `Name;Email;City\r\nRenée M. Dupré ${sfx};renee.${sfx}@example.test;Besançon\r\nJosé Núñez ${sfx};jose.${sfx}@example.test;Sevilla\r\n`,
+          'utf8',
+        ),
+      };
       await page.getByLabel('CSV file').setInputFiles(semicolons);
       await page.getByText('Read as UTF-8, columns separated by semicolons.').waitFor();
       await page.getByRole('radio', { name: /Update them/ }).check();
@@ -96,18 +107,31 @@ describe.skipIf(skipReason)('import round trip', () => {
     const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing' });
     const long = 'x'.repeat(60);
     const csv = `name,email,phone,company,city,status,tags\r\nWide Row ${sfx} ${long},not-an-email,12,Company ${long},City ${long},sleeping,${long}\r\n`;
-    for (const [viewport, theme] of [[{ width: 1280, height: 800 }, 'light'], [{ width: 1280, height: 800 }, 'dark'], [{ width: 390, height: 844 }, 'light']] as const) {
+    for (const [viewport, theme] of [
+      [{ width: 1280, height: 800 }, 'light'],
+      [{ width: 1280, height: 800 }, 'dark'],
+      [{ width: 390, height: 844 }, 'light'],
+    ] as const) {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: theme });
       await page.goto('/customers/import');
       await page.getByLabel('CSV file').setInputFiles({ name: `wide-${sfx}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) });
-      const problem = page.getByRole('table').getByRole('listitem').filter({ hasText: /^Email / }).first();
+      const problem = page
+        .getByRole('table')
+        .getByRole('listitem')
+        .filter({ hasText: /^Email / })
+        .first();
       await problem.waitFor();
       const box = await problem.boundingBox();
       const wrap = await page.locator('.import-table').first().boundingBox();
       expect(box, `${viewport.width} ${theme}`).not.toBeNull();
       // Within the scroll box as it stands (scrollLeft 0), and within the window.
-      expect(await page.locator('.import-table').first().evaluate((el) => el.scrollLeft)).toBe(0);
+      expect(
+        await page
+          .locator('.import-table')
+          .first()
+          .evaluate((el) => el.scrollLeft),
+      ).toBe(0);
       expect(box!.x + box!.width).toBeLessThanOrEqual(Math.min(wrap!.x + wrap!.width, viewport.width) + 1);
     }
   });

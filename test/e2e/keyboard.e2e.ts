@@ -95,7 +95,8 @@ async function tabTo(page: Page, want: (f: Focus) => boolean, what: string, { ba
   throw new Error(`${what}: not reached in ${max} presses of ${back ? 'Shift+Tab' : 'Tab'}; passed ${passed.join(' → ')}`);
 }
 
-const named = (name: string | RegExp, tag?: string) => (f: Focus) => (tag === undefined || f.tag === tag) && (typeof name === 'string' ? f.name === name : name.test(f.name));
+const named = (name: string | RegExp, tag?: string) => (f: Focus) =>
+  (tag === undefined || f.tag === tag) && (typeof name === 'string' ? f.name === name : name.test(f.name));
 const inside = (scope: string, want: (f: Focus) => boolean) => (f: Focus) => f.within.includes(scope) && want(f);
 
 /** Waits (polling the page) until the focused element matches; returns it. */
@@ -133,7 +134,11 @@ const noteFocus = (page: Page) =>
       (e) => {
         const el = e.target as HTMLElement;
         const ids = (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
-        const description = ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim();
+        const description = ids
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' ')
+          .replace(/\s+/g, ' ')
+          .trim();
         log.push({ invalid: el.getAttribute('aria-invalid'), description });
       },
       true,
@@ -160,8 +165,7 @@ async function arrivedAt(page: Page, path: string | RegExp, heading: string, tit
 }
 
 /** Waits until a toast with this text shows (reading the page, not touching it). */
-const toastShows = (page: Page, text: string) =>
-  page.getByRole('region', { name: 'Notifications (Alt+T)' }).getByText(text).first().waitFor({ timeout: WAIT_MS });
+const toastShows = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications (Alt+T)' }).getByText(text).first().waitFor({ timeout: WAIT_MS });
 
 const navLink = (label: string) => inside('nav:Main', named(label, 'A'));
 const TOASTS = 'region:Notifications (Alt+T)';
@@ -319,7 +323,7 @@ describe.skipIf(skipReason)('D15 keyboard only', () => {
       await kb.press('Enter');
       await toastShows(page, 'Permissions saved');
       await page.getByText('You have unsaved changes.').waitFor({ state: 'detached' });
-      f = await focusLandsOn(page, named('Save', 'BUTTON'), "Save (after saving)");
+      f = await focusLandsOn(page, named('Save', 'BUTTON'), 'Save (after saving)');
       expect(f.ariaDisabled).toBe('true');
       expect((await matrixOf(api, ACME)).member?.includes('customers:delete')).toBe(!wasOn);
     } finally {

@@ -14,10 +14,12 @@ const DASHBOARD_CHUNK = /\/assets\/chunks\/DashboardPage-[^/]+\.js$/;
  * them through; `heldUntilChunk()` says whether the chunk came while a call was held.
  */
 async function holdUntilDashboardChunk(page: Page, url: string) {
-  const chunk = page.waitForRequest((r) => DASHBOARD_CHUNK.test(new URL(r.url()).pathname), { timeout: HOLD_MS }).then(
-    () => true,
-    () => false,
-  );
+  const chunk = page
+    .waitForRequest((r) => DASHBOARD_CHUNK.test(new URL(r.url()).pathname), { timeout: HOLD_MS })
+    .then(
+      () => true,
+      () => false,
+    );
   let seen: boolean | null = null;
   await page.route(url, async (route: Route) => {
     seen = await chunk;

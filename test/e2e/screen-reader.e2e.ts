@@ -17,7 +17,14 @@ const CONTROLS = 'button|link|textbox|searchbox|checkbox|radio|combobox|listbox|
 function domProblems(): string[] {
   const problems: string[] = [];
   const tidy = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
-  const textOf = (ids: string | null) => tidy((ids ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+  const textOf = (ids: string | null) =>
+    tidy(
+      (ids ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' '),
+    );
   const short = (el: Element) => el.outerHTML.slice(0, 90);
 
   for (const table of document.querySelectorAll('table')) {
@@ -31,7 +38,8 @@ function domProblems(): string[] {
     }
   }
   for (const el of document.querySelectorAll('[aria-sort]')) {
-    if (el.tagName !== 'TH' || !['ascending', 'descending', 'none'].includes(el.getAttribute('aria-sort') ?? '')) problems.push(`aria-sort off a column header or with a wrong value: ${short(el)}`);
+    if (el.tagName !== 'TH' || !['ascending', 'descending', 'none'].includes(el.getAttribute('aria-sort') ?? ''))
+      problems.push(`aria-sort off a column header or with a wrong value: ${short(el)}`);
   }
   // Icons: hidden from the tree (the control around them has the name), or an image with a name.
   for (const svg of document.querySelectorAll('svg')) {
@@ -43,7 +51,8 @@ function domProblems(): string[] {
   // Every id an aria attribute names exists.
   for (const attr of ['aria-describedby', 'aria-labelledby', 'aria-controls']) {
     for (const el of document.querySelectorAll(`[${attr}]`)) {
-      for (const id of (el.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean)) if (!document.getElementById(id)) problems.push(`${attr} names a missing id '${id}': ${short(el)}`);
+      for (const id of (el.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean))
+        if (!document.getElementById(id)) problems.push(`${attr} names a missing id '${id}': ${short(el)}`);
     }
   }
   // An invalid field says why, through aria-describedby.
@@ -119,7 +128,11 @@ describe.skipIf(skipReason)('D15 screen-reader semantics', () => {
       ]);
 
       await page.goto('/customers?view=deleted');
-      await page.getByRole('table', { name: /^Deleted customers, page 1 of \d+$/ }).getByRole('row').filter({ hasText: `Gone Away ${sfx}` }).waitFor();
+      await page
+        .getByRole('table', { name: /^Deleted customers, page 1 of \d+$/ })
+        .getByRole('row')
+        .filter({ hasText: `Gone Away ${sfx}` })
+        .waitFor();
       await expectSound(page, 'deleted customers');
 
       await page.goto(`/customers/${kept.id}`);
@@ -135,7 +148,13 @@ describe.skipIf(skipReason)('D15 screen-reader semantics', () => {
       await form.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(3);
       const ties = await page.locator('[aria-invalid="true"]').evaluateAll((els) =>
-        els.map((el) => [el.id && document.querySelector(`label[for="${el.id}"]`)?.textContent, (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' | ')]),
+        els.map((el) => [
+          el.id && document.querySelector(`label[for="${el.id}"]`)?.textContent,
+          (el.getAttribute('aria-describedby') ?? '')
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent)
+            .join(' | '),
+        ]),
       );
       expect(ties).toEqual([
         ['Name', 'Name is required'],
@@ -145,12 +164,20 @@ describe.skipIf(skipReason)('D15 screen-reader semantics', () => {
       await expectSound(page, 'customer form with errors');
 
       await page.goto('/activity');
-      await page.getByRole('table', { name: /^Activity, newest first, page 1 of \d+$/ }).getByRole('row').nth(1).waitFor();
+      await page
+        .getByRole('table', { name: /^Activity, newest first, page 1 of \d+$/ })
+        .getByRole('row')
+        .nth(1)
+        .waitFor();
       await expectSound(page, 'activity');
 
       await page.goto('/team');
       await page.getByRole('table', { name: /^Members, \d+ in all$/ }).waitFor();
-      await page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: `invitee.${sfx}@example.test` }).waitFor();
+      await page
+        .getByRole('table', { name: 'Pending invitations' })
+        .getByRole('row')
+        .filter({ hasText: `invitee.${sfx}@example.test` })
+        .waitFor();
       await expectSound(page, 'team');
 
       await page.goto('/permissions');
@@ -175,7 +202,10 @@ describe.skipIf(skipReason)('D15 screen-reader semantics', () => {
       const csv = ['name,email,phone', `Ada Import ${sfx},ada.${sfx}@example.test,`, `Bad Row ${sfx},not-an-email,`, `Taken ${sfx},${email},`].join('\r\n') + '\r\n';
       await page.getByLabel('CSV file').setInputFiles({ name: `sr-${sfx}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) });
       const preview = page.getByRole('table', { name: `The rows of sr-${sfx}.csv` });
-      await preview.getByRole('row').filter({ hasText: `Bad Row ${sfx}` }).waitFor();
+      await preview
+        .getByRole('row')
+        .filter({ hasText: `Bad Row ${sfx}` })
+        .waitFor();
       await expectSound(page, 'import preview');
     } finally {
       await revokeInvitations(api, ACME, [`invitee.${sfx}@example.test`]);
@@ -212,7 +242,10 @@ describe.skipIf(skipReason)('D15 screen-reader semantics', () => {
 
       // Deleted.
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
-      await page.getByRole('dialog', { name: `Delete Live Region ${sfx}?` }).getByRole('button', { name: 'Delete customer' }).click();
+      await page
+        .getByRole('dialog', { name: `Delete Live Region ${sfx}?` })
+        .getByRole('button', { name: 'Delete customer' })
+        .click();
       await toasts(page).getByText(`Live Region ${sfx} deleted`).waitFor();
       expect(await liveRegionOf(page, `Live Region ${sfx} deleted`)).toBe('polite');
 

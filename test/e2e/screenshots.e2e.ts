@@ -13,9 +13,18 @@ const DOCS = 'docs/screenshots';
 /** A small phone, under the list's 640px breakpoint. */
 const NARROW = { width: 390, height: 844 };
 const FOR_DOCS = new Set([
-  'login-light-desktop', 'customers-light-desktop', 'dashboard-dark-desktop', 'drawer-dark-phone', 'org-picker-light-phone',
-  'customer-page-light-desktop', 'customer-page-dark-desktop', 'customer-form-light-desktop', 'customer-form-dark-desktop',
-  'customers-light-narrow', 'permissions-light-desktop', 'team-light-desktop',
+  'login-light-desktop',
+  'customers-light-desktop',
+  'dashboard-dark-desktop',
+  'drawer-dark-phone',
+  'org-picker-light-phone',
+  'customer-page-light-desktop',
+  'customer-page-dark-desktop',
+  'customer-form-light-desktop',
+  'customer-form-dark-desktop',
+  'customers-light-narrow',
+  'permissions-light-desktop',
+  'team-light-desktop',
 ]);
 /** A seeded customer of Acme Plumbing with tags, an address, notes and changes in its timeline. */
 const SHOWN_CUSTOMER = { id: 4, name: 'Northwest Print Co.' };
@@ -38,7 +47,10 @@ describe.skipIf(skipReason)('screenshots', () => {
   afterAll(async () => browser?.close());
 
   for (const theme of ['light', 'dark'] as const) {
-    for (const [width, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [width, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       test(`login, picker, dashboard, customers${width === 'phone' ? ' and the drawer' : ''} — ${theme}, ${width}`, async () => {
         const ctx = await newContext(browser, { viewport, colorScheme: theme });
         const { page, errors } = await newTab(ctx);
@@ -115,7 +127,10 @@ describe.skipIf(skipReason)('screenshots', () => {
     await signInTo(page, 'owner@demo.test', 'Acme Plumbing');
     await page.goto('/team');
     await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
-    await page.getByRole('table', { name: /^Members/ }).getByRole('row', { name: /Olivia/ }).waitFor();
+    await page
+      .getByRole('table', { name: /^Members/ })
+      .getByRole('row', { name: /Olivia/ })
+      .waitFor();
     await page.getByRole('table', { name: 'Pending invitations' }).or(page.getByText('No pending invitations.')).first().waitFor();
     await shoot(page, 'team-light-desktop');
     await page.goto('/permissions');

@@ -141,8 +141,14 @@ describe.skipIf(skipReason)('the shell', () => {
     await check();
     await page.getByRole('button', { name: 'Acme Plumbing' }).click();
     for (const [link, heading] of [
-      ['Dashboard', 'Dashboard'], ['SMS', 'SMS'], ['Email', 'Email'], ['Calls', 'Calls'], ['Customers', 'Customers'],
-      ['Jobs', 'Jobs'], ['Team', 'Team'], ['Permissions', 'Permissions'],
+      ['Dashboard', 'Dashboard'],
+      ['SMS', 'SMS'],
+      ['Email', 'Email'],
+      ['Calls', 'Calls'],
+      ['Customers', 'Customers'],
+      ['Jobs', 'Jobs'],
+      ['Team', 'Team'],
+      ['Permissions', 'Permissions'],
     ] as const) {
       await sidebarNav(page).getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();

@@ -63,7 +63,11 @@ async function joinedThroughApi(api: Api, role: string, name: string): Promise<P
   return who;
 }
 
-const memberRow = (page: Page, email: string) => page.getByRole('table', { name: /^Members/ }).getByRole('row').filter({ hasText: email });
+const memberRow = (page: Page, email: string) =>
+  page
+    .getByRole('table', { name: /^Members/ })
+    .getByRole('row')
+    .filter({ hasText: email });
 
 describe.skipIf(skipReason)('the team', () => {
   const browser = useBrowser();
@@ -144,7 +148,9 @@ describe.skipIf(skipReason)('the team', () => {
     await theirs.page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
     const { page } = await ownerOn('/team');
-    await memberRow(page, who.email).getByRole('button', { name: `Remove ${who.first}` }).click();
+    await memberRow(page, who.email)
+      .getByRole('button', { name: `Remove ${who.first}` })
+      .click();
     const dialog = page.getByRole('dialog', { name: `Remove ${who.first}?` });
     await dialog.getByText(`${who.first} (${who.email}) will lose access to Acme Plumbing at their next request.`).waitFor();
     await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
@@ -281,7 +287,10 @@ describe.skipIf(skipReason)('the team', () => {
       expect(answer).toEqual({ status: 403, body: expect.objectContaining({ code: 'owner_required' }) });
       expect((await memberByEmail(api, ACME, OWNER))?.role).toBe('owner');
       // The page, though, only shows 'Owner' as plain text: it should say why it cannot be changed.
-      await page.getByText(/only an owner/i).first().waitFor({ timeout: 3_000 });
+      await page
+        .getByText(/only an owner/i)
+        .first()
+        .waitFor({ timeout: 3_000 });
     } finally {
       await revokeInvitations(api, ACME, [admin.email]);
       await removeMember(api, ACME, admin.email);

@@ -14,15 +14,35 @@ export const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOStri
 
 export function janeDoe(over: Partial<Customer> = {}): Customer {
   return {
-    id: 101, name: 'Jane Doe', company: 'Doe Plumbing Supplies', email: 'jane@example.com', phone: '(503) 555-0199',
-    address_line: '12 Oak Street', city: 'Portland', region: 'OR', postal_code: '97201', country: 'USA',
-    status: 'active', tags: ['vip', 'boiler'],
-    created_at: at(0), created_by: OLIVIA, updated_at: at(60), updated_by: SAM, version: 3,
+    id: 101,
+    name: 'Jane Doe',
+    company: 'Doe Plumbing Supplies',
+    email: 'jane@example.com',
+    phone: '(503) 555-0199',
+    address_line: '12 Oak Street',
+    city: 'Portland',
+    region: 'OR',
+    postal_code: '97201',
+    country: 'USA',
+    status: 'active',
+    tags: ['vip', 'boiler'],
+    created_at: at(0),
+    created_by: OLIVIA,
+    updated_at: at(60),
+    updated_by: SAM,
+    version: 3,
     ...over,
   };
 }
 
-export function audit(id: number, action: AuditAction, actor: PersonRef | null, minutes: number, changes: Record<string, unknown> = {}, target?: Partial<AuditEntryView['target']>): TimelineItem {
+export function audit(
+  id: number,
+  action: AuditAction,
+  actor: PersonRef | null,
+  minutes: number,
+  changes: Record<string, unknown> = {},
+  target?: Partial<AuditEntryView['target']>,
+): TimelineItem {
   return { kind: 'audit', id, at: at(minutes), actor, action, target: { type: 'customer', id: 101, label: 'Jane Doe', ...target }, changes };
 }
 
@@ -47,7 +67,11 @@ export class FakeRecord {
   importAnswer: ((call: Call) => Response) | null = null;
   private nextNote = 500;
 
-  constructor(private api: FakeApi, customer: Customer | null = janeDoe(), items: TimelineItem[] = []) {
+  constructor(
+    private api: FakeApi,
+    customer: Customer | null = janeDoe(),
+    items: TimelineItem[] = [],
+  ) {
     this.customer = customer;
     const id = customer?.id ?? 101;
     const base = `/v1/customers/${id}/`;
@@ -58,7 +82,10 @@ export class FakeRecord {
     this.items = items;
     this.route('/v1/dashboard/', () => (this.dashboard ? json(200, this.dashboard) : json(404, { detail: 'none', code: 'not_found' })));
     this.route('/v1/customers/import/preview/', () => json(200, this.preview));
-    this.route('/v1/customers/import/', (c) => this.importAnswer?.(c) ?? json(200, { created: 0, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] } satisfies ImportResult));
+    this.route(
+      '/v1/customers/import/',
+      (c) => this.importAnswer?.(c) ?? json(200, { created: 0, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] } satisfies ImportResult),
+    );
   }
 
   /** The notes and audit entries, newest first as the server orders them; each note answers at its own path. */

@@ -7,10 +7,23 @@ import { json, type Call } from './fake-http';
 export const OLIVE = { id: 1, name: 'Olive' };
 export const GRACE = { id: 2, name: 'Grace' };
 export const ANN: Customer = {
-  id: 7, name: 'Ann Patel', company: 'Patel Bakery', email: 'ann@example.com', phone: '(503) 555-0100',
-  address_line: '1 Main St', city: 'Portland', region: 'OR', postal_code: '97201', country: 'US',
-  status: 'active', tags: ['vip'],
-  created_at: '2025-01-02T10:00:00Z', created_by: OLIVE, updated_at: '2025-01-03T10:00:00Z', updated_by: OLIVE, version: 3,
+  id: 7,
+  name: 'Ann Patel',
+  company: 'Patel Bakery',
+  email: 'ann@example.com',
+  phone: '(503) 555-0100',
+  address_line: '1 Main St',
+  city: 'Portland',
+  region: 'OR',
+  postal_code: '97201',
+  country: 'US',
+  status: 'active',
+  tags: ['vip'],
+  created_at: '2025-01-02T10:00:00Z',
+  created_by: OLIVE,
+  updated_at: '2025-01-03T10:00:00Z',
+  updated_by: OLIVE,
+  version: 3,
 };
 export const BEN: Customer = { ...ANN, id: 8, name: 'Ben Okafor', company: null, email: 'ben@example.com', phone: '503.555.0199', tags: [], version: 1 };
 export const MISSING_ID = 999;
@@ -40,8 +53,17 @@ export class FakeRecords {
 
   private create(input: CustomerInput): Response {
     const holder = this.taken(input.email, 0);
-    if (holder) return json(409, { detail: `${holder.name} already has this email`, code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
-    const c: Customer = { ...input, id: this.nextId++, created_at: '2025-02-01T00:00:00Z', created_by: OLIVE, updated_at: '2025-02-01T00:00:00Z', updated_by: OLIVE, version: 1 };
+    if (holder)
+      return json(409, { detail: `${holder.name} already has this email`, code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
+    const c: Customer = {
+      ...input,
+      id: this.nextId++,
+      created_at: '2025-02-01T00:00:00Z',
+      created_by: OLIVE,
+      updated_at: '2025-02-01T00:00:00Z',
+      updated_by: OLIVE,
+      version: 1,
+    };
     this.rows.set(c.id, c);
     return json(201, c);
   }

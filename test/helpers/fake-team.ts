@@ -6,8 +6,21 @@ import { DEFAULT_PAGE_SIZE } from '../../contract/customers';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type Permission, type Role } from '../../contract/permissions';
 import { REMEMBER_ME_LIFETIME_MS } from '../../contract/session';
 import {
-  INVITATION_LIFETIME_DAYS, INVITATION_UNKNOWN, INVITATION_UNUSABLE, ownerCount, ownerOnlyRefusal, PASSWORD_MIN_LENGTH, removalRefusal, roleChangeRefusal,
-  TEAM_REFUSAL_STATUS, TEAM_REFUSAL_WORDS, type Invitation, type InvitationLookup, type IssuedInvitation, type Member, type PermissionMatrix,
+  INVITATION_LIFETIME_DAYS,
+  INVITATION_UNKNOWN,
+  INVITATION_UNUSABLE,
+  ownerCount,
+  ownerOnlyRefusal,
+  PASSWORD_MIN_LENGTH,
+  removalRefusal,
+  roleChangeRefusal,
+  TEAM_REFUSAL_STATUS,
+  TEAM_REFUSAL_WORDS,
+  type Invitation,
+  type InvitationLookup,
+  type IssuedInvitation,
+  type Member,
+  type PermissionMatrix,
   type TeamRefusal,
 } from '../../contract/team';
 import { DAY_MS } from '../../contract/time';
@@ -67,7 +80,15 @@ export class FakeTeam {
   addInvitation(email: string, role: Role, extra: Partial<InvitationLookup> = {}): Invitation & { token: string } {
     const id = ++this.serial;
     const token = tokenFor(id);
-    const inv = { id, email, role, invited_by: { id: OLIVE.user_id, name: OLIVE.name }, created_at: new Date(NOW).toISOString(), expires_at: new Date(NOW + INVITATION_LIFETIME_DAYS * DAY_MS).toISOString(), token };
+    const inv = {
+      id,
+      email,
+      role,
+      invited_by: { id: OLIVE.user_id, name: OLIVE.name },
+      created_at: new Date(NOW).toISOString(),
+      expires_at: new Date(NOW + INVITATION_LIFETIME_DAYS * DAY_MS).toISOString(),
+      token,
+    };
     this.invitations.unshift(inv);
     this.addLink(token, { email, role, ...extra });
     return inv;
@@ -140,7 +161,8 @@ export class FakeTeam {
         return json(200, { org_id: link.organization.id });
       }
       if (!body.first_name) return json(400, { detail: 'first_name: is required', code: 'missing_field', field: 'first_name' });
-      if (typeof body.password !== 'string' || body.password.length < PASSWORD_MIN_LENGTH) return json(400, { detail: `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, code: 'invalid_field', field: 'password' });
+      if (typeof body.password !== 'string' || body.password.length < PASSWORD_MIN_LENGTH)
+        return json(400, { detail: `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, code: 'invalid_field', field: 'password' });
       if (link.has_account) return json(409, { detail: `An account for ${link.email} exists; sign in to join`, code: 'account_exists' });
       link.status = 'accepted';
       const t = this.api.issue('99');
@@ -181,7 +203,12 @@ export class FakeTeam {
       if (this.members.some((m) => m.email === email)) return json(409, { detail: `${email} is already a member`, code: 'already_member', field: 'email' });
       const open = this.invitations.find((i) => i.email === email);
       if (open) {
-        return json(409, { detail: `${email} already has a pending invitation; renew it for a new link`, code: 'already_invited', field: 'email', invitation_id: open.id });
+        return json(409, {
+          detail: `${email} already has a pending invitation; renew it for a new link`,
+          code: 'already_invited',
+          field: 'email',
+          invitation_id: open.id,
+        });
       }
       return json(201, this.issue({ email, role }));
     }
@@ -220,9 +247,7 @@ export class FakeTeam {
       const actor = params.get('actor');
       const action = params.get('action');
       const type = params.get('target_type');
-      const rows = this.audit.filter(
-        (e) => (!actor || e.actor?.id === Number(actor)) && (!action || e.action === action) && (!type || e.target.type === type),
-      );
+      const rows = this.audit.filter((e) => (!actor || e.actor?.id === Number(actor)) && (!action || e.action === action) && (!type || e.target.type === type));
       const page = Number(params.get('page') ?? 1);
       const size = Number(params.get('page_size') ?? DEFAULT_PAGE_SIZE);
       return json(200, { count: rows.length, results: rows.slice((page - 1) * size, page * size) });

@@ -39,7 +39,11 @@ export interface PageOptions extends Omit<SessionOptions, 'api' | 'state'> {
  * A page at `path` as the app shows it: signed in (valid tokens and the organization stored) unless `as`
  * says signed out, with the toaster; returns the test session.
  */
-export function renderPage(path: string, page: ReactNode, { as = WITH_ORG, fake = new FakeApi(), params = {}, org = '1', cache = createQueryCache({ retries: 0 }), ...options }: PageOptions = {}) {
+export function renderPage(
+  path: string,
+  page: ReactNode,
+  { as = WITH_ORG, fake = new FakeApi(), params = {}, org = '1', cache = createQueryCache({ retries: 0 }), ...options }: PageOptions = {},
+) {
   navigate(path, { replace: true });
   const state: Partial<SessionState> = isPermissions(as) ? { ...WITH_ORG, permissions: [...as] } : as;
   const signedIn = state.isAuthenticated !== false;

@@ -157,9 +157,14 @@ describe('SPEC §7 401 → one refresh → replay once', () => {
 
   test('D35 a 429 carries its Retry-After, and the person is told to wait', async () => {
     const { api, client } = setup();
-    api.routes.set('/v1/slow', () => new Response(JSON.stringify({ detail: 'Too many', code: 'too_many_requests' }), {
-      status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '7' },
-    }));
+    api.routes.set(
+      '/v1/slow',
+      () =>
+        new Response(JSON.stringify({ detail: 'Too many', code: 'too_many_requests' }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '7' },
+        }),
+    );
     const err = await client.get('/v1/slow').catch((e: unknown) => e);
     expect(isHttpError(err, 429) && err.retryAfterS).toBe(7);
     expect(isTransient(err)).toBe(true);

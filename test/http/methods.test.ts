@@ -59,7 +59,7 @@ describe('SPEC §7 writes', () => {
 });
 
 describe('D19 HttpError carries code and field', () => {
-  test("D19 a 400 names its field: HttpError.field, .code and .detail", async () => {
+  test('D19 a 400 names its field: HttpError.field, .code and .detail', async () => {
     const { api, client } = setup();
     failing(api, 400, { detail: 'must be an email address', code: 'invalid', field: 'email' });
     const error = await client.post('/v1/x/', {}).catch((e: unknown) => e);

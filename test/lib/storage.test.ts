@@ -6,8 +6,18 @@ describe('SPEC §3 browser storage', () => {
   test('SPEC §3 every storage key has its specified name (and D36 device_token)', () => {
     expect(Object.values(KEYS).sort()).toEqual(
       [
-        'access_token', 'refresh_token', 'session_id', 'refresh_expires_at', 'remember_me', 'current_org_id',
-        'post_login_redirect', 'hydration_failed', 'toast_reason', 'post_login_triggered', 'theme', 'device_token',
+        'access_token',
+        'refresh_token',
+        'session_id',
+        'refresh_expires_at',
+        'remember_me',
+        'current_org_id',
+        'post_login_redirect',
+        'hydration_failed',
+        'toast_reason',
+        'post_login_triggered',
+        'theme',
+        'device_token',
       ].sort(),
     );
   });

@@ -46,13 +46,19 @@ const WORDED: [AuditEntryView, string][] = [
   [entry('invitation.created', INVITE, { email: 'sam@example.com', role: 'member' }), 'Olivia invited sam@example.com as member'],
   [entry('invitation.revoked', INVITE, { email: 'sam@example.com', role: 'member' }), 'Olivia revoked the invitation for sam@example.com'],
   [entry('invitation.renewed', INVITE, { email: 'sam@example.com', role: 'member', replaces: 8 }), 'Olivia renewed the invitation for sam@example.com'],
-  [entry('invitation.accepted', SAM, { email: 'sam@example.com', role: 'member', new_account: true }, { id: 5, name: 'Sam' }), 'Sam joined the team as member (invited as sam@example.com)'],
+  [
+    entry('invitation.accepted', SAM, { email: 'sam@example.com', role: 'member', new_account: true }, { id: 5, name: 'Sam' }),
+    'Sam joined the team as member (invited as sam@example.com)',
+  ],
   [entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }), 'Olivia changed the member role: +customers:delete'],
   [
     entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: ['jobs:view'] }, viewer: { added: ['sms:view'], removed: [] } }),
     'Olivia changed the member role: +customers:delete, −jobs:view; the viewer role: +sms:view',
   ],
-  [entry('permissions.reset', MATRIX, { member: { added: [], removed: ['customers:delete'] } }), 'Olivia reset the permissions to the defaults (the member role: −customers:delete)'],
+  [
+    entry('permissions.reset', MATRIX, { member: { added: [], removed: ['customers:delete'] } }),
+    'Olivia reset the permissions to the defaults (the member role: −customers:delete)',
+  ],
 ];
 
 describe('D30 activity wording', () => {
@@ -116,7 +122,11 @@ describe('D30 activity page', () => {
   it('D30 lists the entries newest first in a table with headers and a caption, each in words with its links', async () => {
     show();
     const table = await screen.findByRole('table', { name: /Activity, newest first, page 1 of 1/ });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['When', 'What happened']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['When', 'What happened']);
     expect(rows()[0]!.textContent).toContain('Olivia reset the permissions to the defaults');
     const created = rows().find((r) => r.textContent?.includes('added the customer'))!;
     expect(within(created).getByRole('link', { name: 'Jane Doe' }).getAttribute('href')).toBe('/customers/42');
@@ -165,13 +175,25 @@ describe('D30 activity page', () => {
   it('D30 the person filter lists the team with team:view', async () => {
     show();
     await screen.findByRole('table');
-    await waitFor(() => expect(within(screen.getByRole('combobox', { name: 'Person' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['Anyone', 'Olive', 'Ada', 'Mo', 'Vi', 'Sam'])) // a former member (Sam) from the entries too;
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('combobox', { name: 'Person' }))
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Anyone', 'Olive', 'Ada', 'Mo', 'Vi', 'Sam']),
+    ); // a former member (Sam) from the entries too;
   });
 
   it('D30 without team:view the person filter lists the people seen in the entries, and the team is never asked', async () => {
     const { api } = show('/activity', { ...WITH_ORG, permissions: ['dashboard:view', 'audit:view', 'customers:view'] });
     await screen.findByRole('table');
-    await waitFor(() => expect(within(screen.getByRole('combobox', { name: 'Person' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['Anyone', 'Olivia', 'Sam']));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('combobox', { name: 'Person' }))
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Anyone', 'Olivia', 'Sam']),
+    );
     expect(api.calls.some((c) => c.path === '/api/v1/team/members/')).toBe(false);
     const role = rows().find((r) => r.textContent?.includes('’s role from'))!;
     expect(within(role).queryByRole('link')).toBeNull(); // no link to a page they cannot open

@@ -10,7 +10,7 @@ import { TIMELINE_PAGE_SIZE } from '../../src/pages/customers/detail/Timeline';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
-import { accessToken, FakeApi } from '../helpers/fake-api';
+import { FakeApi } from '../helpers/fake-api';
 import { audit, type FakeRecord, note, OLIVIA, SAM } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
@@ -36,7 +36,10 @@ function show(state: Partial<SessionState> = EVERYTHING, setup: (r: FakeRecord, 
 
 const loaded = () => screen.findByRole('heading', { level: 1, name: 'Jane Doe' });
 const timeline = () => screen.getByRole('region', { name: 'Notes and history' });
-const entries = () => within(timeline()).getAllByRole('listitem').filter((li) => li.classList.contains('timeline-item'));
+const entries = () =>
+  within(timeline())
+    .getAllByRole('listitem')
+    .filter((li) => li.classList.contains('timeline-item'));
 /** Each entry's sentence, without its time. */
 const entryTexts = () => entries().map((li) => li.querySelector('.timeline-line > span')!.textContent!.replace(/\s+/g, ' ').trim());
 const noteBy = (name: string) => screen.getByRole('article', { name: `Note by ${name}` });
@@ -151,7 +154,9 @@ describe('D24 notes', () => {
   });
 
   it('a failed save keeps the text and says why (the server’s words for a 400)', async () => {
-    show(EVERYTHING, (r) => r.failures.set('POST /v1/customers/101/notes/', [{ status: 400, body: { detail: 'body: contains a control character', code: 'invalid', field: 'body' } }, 500]));
+    show(EVERYTHING, (r) =>
+      r.failures.set('POST /v1/customers/101/notes/', [{ status: 400, body: { detail: 'body: contains a control character', code: 'invalid', field: 'body' } }, 500]),
+    );
     await loaded();
     fireEvent.change(composer(), { target: { value: 'Call back Tuesday' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add note' }));
@@ -233,7 +238,14 @@ describe('D24 timeline', () => {
         audit(6, 'customer.updated', OLIVIA, 250, { region: { from: 'WA', to: null } }),
         audit(5, 'customer.restored', SAM, 200),
         audit(4, 'customer.deleted', SAM, 150),
-        audit(3, 'customers.imported', OLIVIA, 100, { created: 12, updated: 3, skipped: 1, on_duplicate: 'update' }, { type: 'import', id: null, label: '12 created, 3 updated, 1 skipped' }),
+        audit(
+          3,
+          'customers.imported',
+          OLIVIA,
+          100,
+          { created: 12, updated: 3, skipped: 1, on_duplicate: 'update' },
+          { type: 'import', id: null, label: '12 created, 3 updated, 1 skipped' },
+        ),
         note(2, 'Prefers morning visits.', SAM, 90),
         audit(1, 'customer.created', OLIVIA, 0, { name: 'Jane Doe' }),
         audit(0, 'customer.created', null, 0),
@@ -253,7 +265,9 @@ describe('D24 timeline', () => {
       'Olivia added this customer',
       'Someone added this customer',
     ]);
-    const two = within(entries()[1]!).getAllByRole('listitem').map((li) => li.textContent);
+    const two = within(entries()[1]!)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     // A status in the words the app shows (Lead, Active), not as stored; tags as lists.
     expect(two).toEqual(['changed status from Lead to Active', 'changed tags from vip to vip, boiler']);
     expect(entries()[0]!.querySelector('.change-from')!.textContent).toBe('(503) 555-0101');
@@ -331,7 +345,9 @@ describe('D25 delete and undo', () => {
 
   it('D25 an Undo refused with 409 duplicate_email shows the server’s words', async () => {
     const { record } = show(EVERYTHING, (r) =>
-      r.failures.set('POST /v1/customers/101/restore/', [{ status: 409, body: { detail: 'Jane Smith already has this email', code: 'duplicate_email', field: 'email' } }]),
+      r.failures.set('POST /v1/customers/101/restore/', [
+        { status: 409, body: { detail: 'Jane Smith already has this email', code: 'duplicate_email', field: 'email' } },
+      ]),
     );
     await loaded();
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));

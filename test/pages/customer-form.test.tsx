@@ -41,7 +41,10 @@ const type = (name: string, value: string) => fireEvent.change(box(name), { targ
 const saveButton = () => screen.getByRole('button', { name: /^(Save|Saving…)$/ }) as HTMLButtonElement;
 const save = () => act(async () => void fireEvent.click(saveButton()));
 const errorOf = (el: HTMLElement) => {
-  const id = el.getAttribute('aria-describedby')?.split(' ').find((i) => document.getElementById(i)?.classList.contains('field-error'));
+  const id = el
+    .getAttribute('aria-describedby')
+    ?.split(' ')
+    .find((i) => document.getElementById(i)?.classList.contains('field-error'));
   return id ? document.getElementById(id)!.textContent : null;
 };
 const writes = (api: FakeApi) => api.calls.filter((c) => c.method !== 'GET');
@@ -189,12 +192,21 @@ describe('Add Customer: saving', () => {
     const [post] = writes(api);
     expect(post!.method).toBe('POST');
     expect(post!.body).toEqual({
-      name: 'Cara Diaz', company: null, email: 'cara@example.com', phone: null, address_line: null, city: 'Salem', region: null,
-      postal_code: null, country: null, status: 'lead', tags: ['new'],
+      name: 'Cara Diaz',
+      company: null,
+      email: 'cara@example.com',
+      phone: null,
+      address_line: null,
+      city: 'Salem',
+      region: null,
+      postal_code: null,
+      country: null,
+      status: 'lead',
+      tags: ['new'],
     });
   });
 
-  it("D19 a server 400 naming a field lands on that field with the focus; every typed value stays", async () => {
+  it('D19 a server 400 naming a field lands on that field with the focus; every typed value stays', async () => {
     const { api } = showAdd((f) => f.next.push(json(400, { detail: 'name: is not valid Unicode text', code: 'invalid_field', field: 'name' })));
     type('Name', 'Ann');
     type('Company', 'Bakery');
@@ -356,7 +368,9 @@ describe('D31 edit conflicts', () => {
     const { panel } = await conflicted();
     expect(within(panel).getByRole('alert').textContent).toMatch(/^Someone else changed this customerGrace saved changes on .*2025/);
     expect(document.activeElement).toBe(panel);
-    const rows = within(panel).getAllByRole('row').map((r) => [...r.children].map((c) => c.textContent));
+    const rows = within(panel)
+      .getAllByRole('row')
+      .map((r) => [...r.children].map((c) => c.textContent));
     expect(rows).toEqual([
       ['Field', 'Your value', 'Current value'],
       ['Phone', '(503) 555-0100', '503-555-0111'],

@@ -32,7 +32,11 @@ function show(Page: () => ReactNode, path: string, state: Partial<SessionState> 
 
 const showList = (path = '/customers', state: Partial<SessionState> = WITH_ORG, setup?: (c: FakeCustomers) => void) => show(CustomersPage, path, state, setup);
 const table = () => screen.findByRole('table');
-const names = () => within(screen.getByRole('table')).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell')[0]!.firstChild!.textContent);
+const names = () =>
+  within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => within(r).getAllByRole('cell')[0]!.firstChild!.textContent);
 const url = () => window.location.pathname + window.location.search;
 const searchBox = () => screen.getByRole('searchbox', { name: 'Search customers' }) as HTMLInputElement;
 const header = (name: string) => screen.getByRole('columnheader', { name });
@@ -48,7 +52,11 @@ describe('D26 customers list', () => {
   it('D26 shows the first page: names link to /customers/{id}, emails are mailto: and phones tel: links', async () => {
     const { api, customers } = showList();
     const t = await table();
-    expect(within(t).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Email', 'Phone', 'Status', 'Tags', 'Created', 'Updated']);
+    expect(
+      within(t)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Email', 'Phone', 'Status', 'Tags', 'Created', 'Updated']);
     expect(names()).toEqual(BY_NAME.slice(0, 25).map((c) => c.name));
     const first = BY_NAME[0]!;
     const row = within(t).getAllByRole('row')[1]!;
@@ -306,7 +314,11 @@ describe('D9 what the list offers, by permission', () => {
     expect(screen.getByRole('link', { name: 'Add Customer' }).getAttribute('href')).toBe('/customers/new');
     expect(screen.getByRole('link', { name: 'Import' }).getAttribute('href')).toBe('/customers/import');
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
-    expect(within(screen.getByRole('navigation', { name: 'Customer views' })).getByRole('link', { name: 'Deleted' }).getAttribute('href')).toBe('/customers?view=deleted');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Customer views' }))
+        .getByRole('link', { name: 'Deleted' })
+        .getAttribute('href'),
+    ).toBe('/customers?view=deleted');
   });
 
   it.each([
@@ -379,7 +391,11 @@ describe('D25 the Deleted view', () => {
   it('D25 lists deleted customers, newest deleted first, with who deleted them, each with Restore; no filters or export', async () => {
     const { customers } = showList('/customers?view=deleted', WITH_ORG, deletedSetup);
     const t = await table();
-    expect(within(t).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Email', 'Deleted', 'Deleted by', 'Actions']);
+    expect(
+      within(t)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Email', 'Deleted', 'Deleted by', 'Actions']);
     expect(names()).toEqual(['Ben Okafor', 'Ava Patel']);
     expect(screen.getByText('2 deleted customers')).toBeTruthy();
     expect(within(t).getAllByRole('row')[1]!.textContent).toContain('Sam');
@@ -387,7 +403,11 @@ describe('D25 the Deleted view', () => {
     expect(customers.listQueries).toEqual(['?deleted=true&page=1&page_size=25']);
     expect(screen.queryByRole('search')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
-    expect(within(screen.getByRole('navigation', { name: 'Customer views' })).getByRole('link', { name: 'Deleted' }).getAttribute('aria-current')).toBe('page');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Customer views' }))
+        .getByRole('link', { name: 'Deleted' })
+        .getAttribute('aria-current'),
+    ).toBe('page');
   });
 
   it('D25 Restore brings the customer back with a success toast, and the lists catch up', async () => {
@@ -401,7 +421,7 @@ describe('D25 the Deleted view', () => {
     expect(customers.rows.find((r) => r.id === 100)?.deleted_at).toBeUndefined();
   });
 
-  it('D25 one restore, one toast: Restore in the Deleted view takes away that customer\'s delete toast and its Undo', async () => {
+  it("D25 one restore, one toast: Restore in the Deleted view takes away that customer's delete toast and its Undo", async () => {
     const { customers } = showList('/customers?view=deleted', WITH_ORG, deletedSetup);
     await table();
     const api = { restore: { run: vi.fn(), invalidates: [] }, get: vi.fn() };
@@ -432,7 +452,7 @@ describe('D25 the Deleted view', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it("D25 an empty Deleted view says there is nothing to restore", async () => {
+  it('D25 an empty Deleted view says there is nothing to restore', async () => {
     showList('/customers?view=deleted');
     expect(await screen.findByText('No deleted customers.')).toBeTruthy();
   });
@@ -452,7 +472,10 @@ describe('D15 every control of the list has an accessible name', () => {
   const expectAllNamed = (where: string) => {
     for (const role of ROLES) {
       const unnamed = screen.queryAllByRole(role, { name: (name) => !/[\p{L}\p{N}]/u.test(name) });
-      expect(unnamed.map((el) => el.outerHTML.slice(0, 120)), `${where}: ${role} without a name`).toEqual([]);
+      expect(
+        unnamed.map((el) => el.outerHTML.slice(0, 120)),
+        `${where}: ${role} without a name`,
+      ).toEqual([]);
     }
   };
 
@@ -473,7 +496,13 @@ describe('D15 every control of the list has an accessible name', () => {
 describe('D26 list URL and cache keys', () => {
   it('reads every parameter, falling back to the default for anything malformed', () => {
     expect(readListParams('?q=%20ann%20&status=lead&tag=vip&sort=-created_at&page=3&page_size=100&view=deleted')).toEqual({
-      q: 'ann', status: 'lead', tag: 'vip', sort: '-created_at', page: 3, pageSize: 100, deleted: true,
+      q: 'ann',
+      status: 'lead',
+      tag: 'vip',
+      sort: '-created_at',
+      page: 3,
+      pageSize: 100,
+      deleted: true,
     });
     for (const bad of ['?page=0', '?page=-1', '?page=abc', '?page=1.5', '?page=01', '']) expect(readListParams(bad).page).toBe(1);
     expect(readListParams('?status=gone&sort=email&page_size=7&view=trash')).toEqual(DEFAULT_LIST);
@@ -483,18 +512,22 @@ describe('D26 list URL and cache keys', () => {
   it('writes only what differs from the defaults', () => {
     expect(listHref(DEFAULT_LIST)).toBe('/customers');
     expect(listHref({ ...DEFAULT_LIST, q: 'a&b', page: 2 })).toBe('/customers?q=a%26b&page=2');
-    expect(listHref({ ...DEFAULT_LIST, status: 'inactive', sort: 'updated_at', pageSize: 50, deleted: true })).toBe('/customers?status=inactive&sort=updated_at&page_size=50&view=deleted');
+    expect(listHref({ ...DEFAULT_LIST, status: 'inactive', sort: 'updated_at', pageSize: 50, deleted: true })).toBe(
+      '/customers?status=inactive&sort=updated_at&page_size=50&view=deleted',
+    );
     expect(listPath({ q: 'a b', page: 2, page_size: 25 })).toBe('/v1/customers/?q=a+b&page=2&page_size=25');
   });
 
   it('D21 the cache key tells organizations, searches and pages apart, all under the organization prefix', () => {
     const base = { q: 'a', page: 1, page_size: 25 };
     const keys = [
-      customerKeys.list(1, base), customerKeys.list(2, base), customerKeys.list(1, { ...base, q: 'b' }),
-      customerKeys.list(1, { ...base, page: 2 }), customerKeys.list(1, { ...base, page_size: 50 }),
+      customerKeys.list(1, base),
+      customerKeys.list(2, base),
+      customerKeys.list(1, { ...base, q: 'b' }),
+      customerKeys.list(1, { ...base, page: 2 }),
+      customerKeys.list(1, { ...base, page_size: 50 }),
     ];
     expect(new Set(keys.map(hashKey)).size).toBe(keys.length);
     expect(keys.filter((k) => startsWith(k, customerKeys.all(1)))).toHaveLength(4);
   });
 });
-

@@ -36,7 +36,9 @@ function show(path: '/team' | '/permissions', setup: (team: FakeTeam) => void = 
   const team = api.team;
   api.me = () => json(200, profile({ role: 'admin', permissions: LESS }));
   setup(team);
-  const page = <RequirePermission permission={path === '/team' ? 'team:view' : 'permissions:view'}>{path === '/team' ? <TeamPage /> : <PermissionsPage />}</RequirePermission>;
+  const page = (
+    <RequirePermission permission={path === '/team' ? 'team:view' : 'permissions:view'}>{path === '/team' ? <TeamPage /> : <PermissionsPage />}</RequirePermission>
+  );
   const t = renderPage(path, page, { as: state, fake: api });
   return { t, team };
 }

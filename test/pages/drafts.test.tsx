@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
-import type { Customer, CustomerInput } from '../../contract/customers';
+import type { Customer } from '../../contract/customers';
 import type { Permission } from '../../contract/permissions';
 import { DRAFT_DISCARD, DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
 import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
@@ -28,8 +28,23 @@ const VIEWER = ['dashboard:view', 'customers:view'];
 const AS_MEMBER: Partial<SessionState> = { ...WITH_ORG, role: 'member', permissions: MEMBER };
 const denied = (what: string) => json(403, { detail: `Your role (viewer) does not grant ${what}`, code: 'permission_denied' });
 const ANN: Customer = {
-  id: 7, name: 'Ann Patel', company: null, email: 'ann@example.com', phone: null, address_line: null, city: null, region: null, postal_code: null,
-  country: null, status: 'active', tags: [], created_at: '2025-01-02T10:00:00Z', created_by: null, updated_at: '2025-01-03T10:00:00Z', updated_by: null, version: 3,
+  id: 7,
+  name: 'Ann Patel',
+  company: null,
+  email: 'ann@example.com',
+  phone: null,
+  address_line: null,
+  city: null,
+  region: null,
+  postal_code: null,
+  country: null,
+  status: 'active',
+  tags: [],
+  created_at: '2025-01-02T10:00:00Z',
+  created_by: null,
+  updated_at: '2025-01-03T10:00:00Z',
+  updated_by: null,
+  version: 3,
 };
 
 interface Mount {

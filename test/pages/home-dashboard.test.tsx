@@ -18,7 +18,12 @@ const as = (...permissions: string[]): Partial<SessionState> => ({ ...WITH_ORG, 
 const OWNER = as('customers:view', 'customers:create', 'customers:update', 'audit:view', 'team:view', 'permissions:view');
 
 const entry = (id: number, action: AuditAction, target: AuditEntryView['target'], changes: Record<string, unknown> = {}, actor = SAM): AuditEntryView => ({
-  id, at: at(id), actor, action, target, changes,
+  id,
+  at: at(id),
+  actor,
+  action,
+  target,
+  changes,
 });
 const customer = (id: number, label: string) => ({ type: 'customer', id, label });
 
@@ -35,7 +40,10 @@ const ACTIVITY: AuditEntryView[] = [
 function data(over: Partial<NonNullable<DashboardData['customers']>> = {}, activity: AuditEntryView[] | null = ACTIVITY): DashboardData {
   return {
     customers: {
-      total: 30, by_status: { lead: 1, active: 20, inactive: 9 }, new_this_week: 2, new_this_month: 7,
+      total: 30,
+      by_status: { lead: 1, active: 20, inactive: 9 },
+      new_this_week: 2,
+      new_this_month: 7,
       recently_updated: [
         { id: 101, name: 'Jane Doe', company: null, email: null, phone: null, city: null, status: 'active', tags: [], created_at: at(0), updated_at: at(9) },
         { id: 103, name: 'Bo Chen', company: null, email: null, phone: null, city: null, status: 'lead', tags: [], created_at: at(0), updated_at: at(2) },
@@ -90,14 +98,19 @@ describe('D32 dashboard', () => {
     show();
     const recent = await region('Recently updated');
     const links = within(recent).getAllByRole('link');
-    expect(links.map((l) => [l.textContent, href(l)])).toEqual([['Jane Doe', '/customers/101'], ['Bo Chen', '/customers/103']]);
+    expect(links.map((l) => [l.textContent, href(l)])).toEqual([
+      ['Jane Doe', '/customers/101'],
+      ['Bo Chen', '/customers/103'],
+    ]);
     expect(recent.querySelector('time')!.getAttribute('dateTime')).toBe(at(9));
   });
 
   it('D32 with audit:view the latest activity in plain words, linking to the customer or member, and "See all activity"', async () => {
     show();
     const activity = await region('Latest activity');
-    const lines = within(activity).getAllByRole('listitem').map((li) => li.firstElementChild!.textContent);
+    const lines = within(activity)
+      .getAllByRole('listitem')
+      .map((li) => li.firstElementChild!.textContent);
     expect(lines).toEqual([
       'Sam changed phone and status of Jane Doe',
       'Sam added a note to Jane Doe',

@@ -19,24 +19,48 @@ const as = (...extra: string[]): Partial<SessionState> => ({ ...WITH_ORG, permis
 const CSV = 'name,email,phone,notes\nAnn Lee,ann@example.com,503 555 0101,x\n';
 
 const row = (line: number, name: string, email: string, over: Partial<ImportPreviewRow> = {}): ImportPreviewRow => ({
-  line, values: { name, email, phone: '(503) 555-0101' }, errors: [], duplicate: null, changes: null, ...over,
+  line,
+  values: { name, email, phone: '(503) 555-0101' },
+  errors: [],
+  duplicate: null,
+  changes: null,
+  ...over,
 });
 
 function preview(rows: ImportPreviewRow[], ignored: string[] = ['notes']): ImportPreview {
   const invalid = rows.filter((r) => r.errors.length).length;
   return {
-    rows, ignored_columns: ignored, ignored_column_count: ignored.length, encoding: 'utf-8', delimiter: ',', previewed_at: '2026-03-02T10:00:00.000Z',
-    summary: { total: rows.length, valid: rows.length - invalid, invalid, duplicates: rows.filter((r) => r.duplicate).length, unchanged: rows.filter((r) => r.changes && !Object.keys(r.changes).length).length },
+    rows,
+    ignored_columns: ignored,
+    ignored_column_count: ignored.length,
+    encoding: 'utf-8',
+    delimiter: ',',
+    previewed_at: '2026-03-02T10:00:00.000Z',
+    summary: {
+      total: rows.length,
+      valid: rows.length - invalid,
+      invalid,
+      duplicates: rows.filter((r) => r.duplicate).length,
+      unchanged: rows.filter((r) => r.changes && !Object.keys(r.changes).length).length,
+    },
   };
 }
 
 const CLEAN = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Bo Chen', 'bo@example.com')]);
 const WITH_ERRORS = preview([
   row(2, 'Ann Lee', 'ann@example.com'),
-  row(3, '', 'not-an-email', { errors: [{ field: 'name', detail: 'is required' }, { field: 'email', detail: 'is not a valid email address' }] }),
+  row(3, '', 'not-an-email', {
+    errors: [
+      { field: 'name', detail: 'is required' },
+      { field: 'email', detail: 'is not a valid email address' },
+    ],
+  }),
   row(4, 'Cy Diaz', 'cy@example.com', { errors: [{ field: 'status', detail: 'must be lead, active or inactive' }] }),
 ]);
-const WITH_DUPLICATE = preview([row(2, 'Ann Lee', 'ann@example.com'), row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' } } })]);
+const WITH_DUPLICATE = preview([
+  row(2, 'Ann Lee', 'ann@example.com'),
+  row(3, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' } } }),
+]);
 
 function show(state: Partial<SessionState> = as('customers:update'), setup: (r: FakeRecord) => void = () => {}) {
   const api = new FakeApi();
@@ -72,7 +96,9 @@ describe('D27 import: the file', () => {
     const big = csvFile();
     Object.defineProperty(big, 'size', { value: IMPORT_MAX_BYTES + 1 });
     choose(big);
-    expect(screen.getByRole('alert').textContent).toBe('“customers.csv” is over 5 MB; a file can be at most 5 MB. Split it into smaller files and import them one by one.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      '“customers.csv” is over 5 MB; a file can be at most 5 MB. Split it into smaller files and import them one by one.',
+    );
     expect(input().getAttribute('aria-invalid')).toBe('true');
     expect(record.calls('/v1/customers/import/preview/')).toEqual([]);
   });
@@ -237,9 +263,12 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     expect(screen.getByText('Columns that are not customer fields are left out: a, b and 148 more.')).toBeTruthy();
   });
 
-  it('D44 updating shows each duplicate\'s fields before → after; one already up to date says so', async () => {
+  it("D44 updating shows each duplicate's fields before → after; one already up to date says so", async () => {
     const rows = [
-      row(2, 'Jane S.', 'jane@example.com', { duplicate: { id: 7, name: 'Jane Smith', version: 3 }, changes: { name: { from: 'Jane Smith', to: 'Jane S.' }, tags: { from: ['a'], to: ['b', 'c'] } } }),
+      row(2, 'Jane S.', 'jane@example.com', {
+        duplicate: { id: 7, name: 'Jane Smith', version: 3 },
+        changes: { name: { from: 'Jane Smith', to: 'Jane S.' }, tags: { from: ['a'], to: ['b', 'c'] } },
+      }),
       row(3, 'Bo Chen', 'bo@example.com', { duplicate: { id: 8, name: 'Bo Chen', version: 1 }, changes: {} }),
     ];
     show(as('customers:update'), (r) => (r.preview = preview(rows)));
@@ -247,7 +276,9 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     await screen.findByRole('table');
     expect(screen.getByText(/1 of them already up to date/)).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: /Update them/ }));
-    const changes = within(rowOf(2)).getAllByRole('listitem').map((li) => li.textContent);
+    const changes = within(rowOf(2))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(changes).toContain('Name: Jane Smith → Jane S.');
     expect(changes).toContain('Tags: a → b; c');
     expect(rowOf(3).textContent).toContain('already up to date, nothing to change');
@@ -271,7 +302,9 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     show(as(), (r) => (r.preview = WITH_ERRORS));
     choose(csvFile());
     const table = await screen.findByRole('table');
-    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers.slice(0, 3)).toEqual(['Line', 'Problems', 'Name']);
     const cells = rowOf(3).querySelectorAll('td');
     expect(cells[0]!.getAttribute('data-label')).toBe('Problems');

@@ -49,7 +49,7 @@ describe('login screen', () => {
     expect(t.fetch).not.toHaveBeenCalled();
   });
 
-  it("SPEC §5 only the missing password is reported when the email is filled", () => {
+  it('SPEC §5 only the missing password is reported when the email is filled', () => {
     show(pageSession());
     fireEvent.change(email(), { target: { value: 'owner@demo.test' } });
     submit();
@@ -126,7 +126,13 @@ describe('login screen', () => {
       fetch: async (input) =>
         String(input).endsWith('/v1/auth/login/')
           ? json(200, { access_token: accessToken(), refresh_token: 'r1', session_id: 7 })
-          : json(200, { user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null }, organizations: [ACME], permissions: ['dashboard:view'], features: [], role: 'member' }),
+          : json(200, {
+              user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null },
+              organizations: [ACME],
+              permissions: ['dashboard:view'],
+              features: [],
+              role: 'member',
+            }),
     });
     show(t);
     fill('solo@demo.test', 'demo-password');
@@ -140,9 +146,17 @@ describe('login screen', () => {
     const t = pageSession({
       fetch: async (input) => {
         if (!String(input).endsWith('/v1/auth/login/')) {
-          return json(200, { user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null }, organizations: [ACME], permissions: ['dashboard:view'], features: [], role: 'member' });
+          return json(200, {
+            user: { email: 'solo@demo.test', first_name: 'Sam', avatar_url: null },
+            organizations: [ACME],
+            permissions: ['dashboard:view'],
+            features: [],
+            role: 'member',
+          });
         }
-        return ++attempt === 1 ? json(401, { detail: 'Invalid email or password.', code: 'invalid_credentials' }) : json(200, { access_token: accessToken(), refresh_token: 'r1', session_id: 7 });
+        return ++attempt === 1
+          ? json(401, { detail: 'Invalid email or password.', code: 'invalid_credentials' })
+          : json(200, { access_token: accessToken(), refresh_token: 'r1', session_id: 7 });
       },
     });
     show(t);

@@ -56,10 +56,17 @@ describe('D29 permissions matrix', () => {
   it('D29 groups permissions by area, in PERMISSION_AREAS order, with one named checkbox per role and permission', async () => {
     show();
     const table = await matrix();
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Permission', 'owner (your role)', 'admin', 'member', 'viewer']);
-    expect(within(table).getAllByRole('rowheader').filter((h) => h.getAttribute('scope') === 'rowgroup').map((h) => h.textContent)).toEqual(
-      PERMISSION_AREAS.map((a) => a.area),
-    );
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Permission', 'owner (your role)', 'admin', 'member', 'viewer']);
+    expect(
+      within(table)
+        .getAllByRole('rowheader')
+        .filter((h) => h.getAttribute('scope') === 'rowgroup')
+        .map((h) => h.textContent),
+    ).toEqual(PERMISSION_AREAS.map((a) => a.area));
     expect(within(table).getAllByRole('checkbox')).toHaveLength(ROLES.length * PERMISSIONS.length);
     for (const role of ROLES) for (const p of PERMISSIONS) expect(box(`${role}: ${p}`).checked).toBe(DEFAULT_ROLE_PERMISSIONS[role].includes(p));
     expect(within(table).getByRole('rowheader', { name: 'Delete and restore customers customers:delete' })).toBeTruthy();
@@ -78,7 +85,11 @@ describe('D29 permissions matrix', () => {
   it('D9 without permissions:manage the matrix is read-only: every box disabled, no Save or Reset', async () => {
     show(ADMIN);
     const table = await matrix();
-    expect(within(table).getAllByRole('checkbox').every((c) => (c as HTMLInputElement).disabled)).toBe(true);
+    expect(
+      within(table)
+        .getAllByRole('checkbox')
+        .every((c) => (c as HTMLInputElement).disabled),
+    ).toBe(true);
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Reset to defaults' })).toBeNull();
     expect(screen.getByText(/Changing it needs permissions:manage/)).toBeTruthy();

@@ -36,7 +36,10 @@ function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) =
 }
 
 const membersTable = () => screen.findByRole('table', { name: /^Members/ });
-const rowOf = async (name: string) => within(await membersTable()).getByRole('cell', { name: new RegExp(`^${name}`) }).closest('tr')!;
+const rowOf = async (name: string) =>
+  within(await membersTable())
+    .getByRole('cell', { name: new RegExp(`^${name}`) })
+    .closest('tr')!;
 const roleMenu = (name: string) => screen.queryByRole('combobox', { name: `Role of ${name}` }) as HTMLSelectElement | null;
 const options = (select: HTMLSelectElement) => [...select.options].map((o) => o.value);
 const toastText = () => toasts.getState().map((t) => t.message);
@@ -54,7 +57,11 @@ describe('D28 team: members', () => {
   it('lists members with role, email and joined date in a table with headers and a caption; the viewer is marked', async () => {
     show();
     const table = await membersTable();
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Email', 'Role', 'Joined', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Email', 'Role', 'Joined', 'Actions']);
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((r) => within(r).getAllByRole('cell')[1]!.textContent)).toEqual([OLIVE.email, ADA.email, MO.email, 'vi@example.com']);
     expect(rows[0]!.textContent).toContain('Olive (you)');
@@ -101,7 +108,11 @@ describe('D28 team: members', () => {
     const table = await membersTable();
     expect(within(table).queryAllByRole('combobox')).toEqual([]);
     expect(within(table).queryAllByRole('button')).toEqual([]);
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Email', 'Role', 'Joined']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Name', 'Email', 'Role', 'Joined']);
     expect(screen.queryByRole('button', { name: 'Invite member' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Pending invitations' })).toBeNull();
     expect(calls(api, 'GET', '/v1/team/invitations/')).toEqual([]); // team:manage only
@@ -365,7 +376,11 @@ describe('D28 team: invitations', () => {
       team.addInvitation('kim@example.com', 'admin');
     });
     const list = await screen.findByRole('table', { name: 'Pending invitations' });
-    expect(within(list).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Email', 'Role', 'Invited by', 'Expires', 'Actions']);
+    expect(
+      within(list)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Email', 'Role', 'Invited by', 'Expires', 'Actions']);
     fireEvent.click(within(list).getByRole('button', { name: 'Revoke the invitation for sam@example.com' }));
     await waitFor(() => expect(within(list).queryByRole('cell', { name: 'sam@example.com' })).toBeNull());
     expect(calls(api, 'DELETE', '/v1/team/invitations/101/')).toHaveLength(1);

@@ -62,10 +62,40 @@ const passes = (field: Field, value: unknown) => {
 
 /** Text that may well be valid: SQL injection, markup, format strings, odd but well-formed Unicode. */
 export const HOSTILE_STRINGS: readonly string[] = [
-  "' OR '1'='1", "'; drop table customers; --", '" or ""="', "1; select pg_sleep(5); --", "x' union select password_hash from users --",
-  "Robert'); DROP TABLE users;--", '\\', "\\'", '$1', '%', '_', '%%', '%s%s%n', '{{7*7}}', '${7*7}', '<script>alert(1)</script>',
-  '"><img src=x onerror=alert(1)>', '../../etc/passwd', '\u202eevil\u202c', 'zero\u200bwidth', '😀👍🏽', 'e\u0301\u0301\u0301',
-  'NULL', 'null', 'undefined', 'true', '0', '-1', '[]', '{}', 'a@b@c', ' leading and trailing ', '\uFEFFbom', 'ＡＢＣ',
+  "' OR '1'='1",
+  "'; drop table customers; --",
+  '" or ""="',
+  '1; select pg_sleep(5); --',
+  "x' union select password_hash from users --",
+  "Robert'); DROP TABLE users;--",
+  '\\',
+  "\\'",
+  '$1',
+  '%',
+  '_',
+  '%%',
+  '%s%s%n',
+  '{{7*7}}',
+  '${7*7}',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  '../../etc/passwd',
+  '\u202eevil\u202c',
+  'zero\u200bwidth',
+  '😀👍🏽',
+  'e\u0301\u0301\u0301',
+  'NULL',
+  'null',
+  'undefined',
+  'true',
+  '0',
+  '-1',
+  '[]',
+  '{}',
+  'a@b@c',
+  ' leading and trailing ',
+  '\uFEFFbom',
+  'ＡＢＣ',
 ];
 
 /** Text no field takes: control characters (tab and line breaks excepted for multi-line fields) and lone surrogates. */
@@ -82,14 +112,21 @@ export const SUITE_PASSWORD = 'Hostile-Password-7f3k2q';
 export function validValue(field: Field): unknown {
   const s = field.spec;
   const candidates: unknown[] =
-    s.kind === 'int' ? [s.min]
-    : s.kind === 'intText' ? [String(s.min)]
-    : s.kind === 'rawText' ? [SUITE_PASSWORD, ...TEXT_CANDIDATES]
-    : s.kind === 'text' ? TEXT_CANDIDATES
-    : s.kind === 'bool' ? [true]
-    : s.kind === 'oneOf' ? [...s.values]
-    : s.kind === 'list' ? [[]]
-    : [{}];
+    s.kind === 'int'
+      ? [s.min]
+      : s.kind === 'intText'
+        ? [String(s.min)]
+        : s.kind === 'rawText'
+          ? [SUITE_PASSWORD, ...TEXT_CANDIDATES]
+          : s.kind === 'text'
+            ? TEXT_CANDIDATES
+            : s.kind === 'bool'
+              ? [true]
+              : s.kind === 'oneOf'
+                ? [...s.values]
+                : s.kind === 'list'
+                  ? [[]]
+                  : [{}];
   return candidates.find((v) => passes(field, v));
 }
 
@@ -174,7 +211,10 @@ export function badValues(field: Field): { label: string; value: unknown; raw?: 
       break;
     case 'list': {
       add('string', 'x');
-      add('too many', Array.from({ length: s.max + 1 }, (_, i) => `item${i}`));
+      add(
+        'too many',
+        Array.from({ length: s.max + 1 }, (_, i) => `item${i}`),
+      );
       const item: Field = { name: `${field.name}[0]`, where: field.where, spec: s.item, check: () => undefined };
       for (const bad of badValues(item).slice(0, 8)) if (bad.value !== undefined) add(`item ${bad.label}`, [bad.value]);
       break;

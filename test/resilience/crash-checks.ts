@@ -88,10 +88,9 @@ export async function checkDatabase(sql: Sql, clients: Client[], figures: Figure
     figures.verified.customerRows! += 1;
   }
   const notes = clients.flatMap((c) => c.notes);
-  const noteRows = await sql.query<{ id: unknown; customer_id: unknown; body: string }>(
-    'select id, customer_id, body from customer_notes where id = any($1::int[])',
-    [notes.map((n) => n.id)],
-  );
+  const noteRows = await sql.query<{ id: unknown; customer_id: unknown; body: string }>('select id, customer_id, body from customer_notes where id = any($1::int[])', [
+    notes.map((n) => n.id),
+  ]);
   const notesById = new Map(noteRows.map((r) => [Number(r.id), { id: Number(r.id), customerId: Number(r.customer_id), body: r.body }]));
   for (const n of notes) {
     expect(notesById.get(n.id), `note ${n.id}`).toEqual(n);
@@ -174,7 +173,13 @@ export async function tokenStates(sql: Sql, clients: Client[]): Promise<Map<Clie
  * refresh that the server had committed, the token is rotated out: within the grace window it gets the
  * same successor, after it counts as reuse and ends the session (the client then signs in again).
  */
-export async function checkThroughApi(base: string, clients: Client[], states: Awaited<ReturnType<typeof tokenStates>>, figures: Figures, signIn: (c: Client) => Promise<void>): Promise<void> {
+export async function checkThroughApi(
+  base: string,
+  clients: Client[],
+  states: Awaited<ReturnType<typeof tokenStates>>,
+  figures: Figures,
+  signIn: (c: Client) => Promise<void>,
+): Promise<void> {
   // D2: a restarted server on a starved machine may refuse a call unrun (503 server_busy); the app asks
   // again after Retry-After, and so does the check (a refresh so refused never rotated anything, D8).
   const served = async (...args: Parameters<typeof call>) => {
@@ -243,6 +248,9 @@ export async function checkThroughApi(base: string, clients: Client[], states: A
 /** Start-up and run logs hold no error: nothing on stderr, no 5xx in the access log. */
 export function expectCleanLog(run: Running, label: string): void {
   expect(run.err(), `${label}: stderr`).toBe('');
-  const failed = run.out().split('\n').filter((l) => / 5\d\d [\d.]+ms$/.test(l) && !/ 503 /.test(l));
+  const failed = run
+    .out()
+    .split('\n')
+    .filter((l) => / 5\d\d [\d.]+ms$/.test(l) && !/ 503 /.test(l));
   expect(failed, `${label}: 5xx answers`).toEqual([]);
 }

@@ -143,7 +143,7 @@ export async function call(base: string, method: string, p: string, opts: { toke
 /** D2: a saturated server refuses work it cannot start in time (503 server_busy): nothing was written. */
 export const refused = (a: Answer) => a.status === 503 && a.body.code === 'server_busy';
 
-const pick = <T,>(rng: () => number, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+const pick = <T>(rng: () => number, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 
 export function fieldsOf(body: Record<string, unknown>): Fields {
   return {
@@ -164,7 +164,19 @@ export async function clientLoop(c: Client, base: () => string, dead: () => bool
   while (!dead()) {
     const live = [...c.customers.values()].filter((k) => !k.deleted);
     const roll = c.rng();
-    const kind = c.dropRefreshAnswer ? 'refresh' : live.length === 0 || roll < 0.3 ? 'create' : roll < 0.58 ? 'update' : roll < 0.68 ? (c.account.canDelete ? 'delete' : 'update') : roll < 0.88 ? 'note' : 'refresh';
+    const kind = c.dropRefreshAnswer
+      ? 'refresh'
+      : live.length === 0 || roll < 0.3
+        ? 'create'
+        : roll < 0.58
+          ? 'update'
+          : roll < 0.68
+            ? c.account.canDelete
+              ? 'delete'
+              : 'update'
+            : roll < 0.88
+              ? 'note'
+              : 'refresh';
     c.seq += 1;
     const tag = `${runTag}-${c.index}-${c.seq}`;
     try {

@@ -7,7 +7,20 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { prng } from './catalog';
 import { assertNoSecrets, auditRows, serverSecrets, withoutDemoBanner, type Secret } from './secrets';
-import { BACKEND_BUDGET_MS, copyDir, DEMO_PASSWORD, KILL_AFTER_MS, KILLS, MIN_KILLS, pgliteSql, postgresSql, type Running, SEED, sleep, startBuilt } from './crash-server';
+import {
+  BACKEND_BUDGET_MS,
+  copyDir,
+  DEMO_PASSWORD,
+  KILL_AFTER_MS,
+  KILLS,
+  MIN_KILLS,
+  pgliteSql,
+  postgresSql,
+  type Running,
+  SEED,
+  sleep,
+  startBuilt,
+} from './crash-server';
 import { type Account, call, type Client, clientLoop, errorBodies, type Figures, newFigures, refused } from './crash-clients';
 import { checkDatabase, checkThroughApi, expectCleanLog, settlePending, tokenStates } from './crash-checks';
 
@@ -38,10 +51,19 @@ export async function crashScenario(label: string, db: { dataDir?: string; datab
     // An account of its own (so a password that is not D3's public one is in play), invited to Beacon.
     const owner = await call(base(), 'POST', '/auth/login/', { body: { email: 'owner@demo.test', password: DEMO_PASSWORD } });
     expect(owner.status).toBe(200);
-    const orgs = new Map(((await call(base(), 'GET', '/auth/me/', { token: owner.body.access_token as string })).body.organizations as { id: number; name: string }[]).map((o) => [o.name, o.id]));
+    const orgs = new Map(
+      ((await call(base(), 'GET', '/auth/me/', { token: owner.body.access_token as string })).body.organizations as { id: number; name: string }[]).map((o) => [
+        o.name,
+        o.id,
+      ]),
+    );
     const ownPassword = `crash-${randomBytes(12).toString('base64url')}`;
     const ownEmail = `crash-admin-${runTag}@example.test`;
-    const invite = await call(base(), 'POST', '/team/invitations/', { token: owner.body.access_token as string, org: orgs.get('Beacon Electric'), body: { email: ownEmail, role: 'admin' } });
+    const invite = await call(base(), 'POST', '/team/invitations/', {
+      token: owner.body.access_token as string,
+      org: orgs.get('Beacon Electric'),
+      body: { email: ownEmail, role: 'admin' },
+    });
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
     const accepted = await call(base(), 'POST', `/invitations/${invite.body.token as string}/accept/`, { body: { first_name: 'Crash', password: ownPassword } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
@@ -62,7 +84,8 @@ export async function crashScenario(label: string, db: { dataDir?: string; datab
     ];
     const signInNow = async (c: Client) => {
       let a = await call(base(), 'POST', '/auth/login/', { body: { email: c.account.email, password: c.account.password } });
-      while (refused(a)) { // D2: refused unrun on a starved machine; asked again, as the app does
+      while (refused(a)) {
+        // D2: refused unrun on a starved machine; asked again, as the app does
         figures.busy += 1;
         await sleep(1000);
         a = await call(base(), 'POST', '/auth/login/', { body: { email: c.account.email, password: c.account.password } });
@@ -81,7 +104,22 @@ export async function crashScenario(label: string, db: { dataDir?: string; datab
     };
     const clients: Client[] = Array.from({ length: 8 }, (_, index) => {
       const account = accounts[index % accounts.length]!;
-      return { index, account, org: orgs.get(account.org)!, access: '', refresh: '', rng: prng(SEED + index * 7919), seq: 0, customers: new Map(), notes: [], pending: null, touched: new Set(), dropRefreshAnswer: false, droppedAnswer: false, tokens: new Set() };
+      return {
+        index,
+        account,
+        org: orgs.get(account.org)!,
+        access: '',
+        refresh: '',
+        rng: prng(SEED + index * 7919),
+        seq: 0,
+        customers: new Map(),
+        notes: [],
+        pending: null,
+        touched: new Set(),
+        dropRefreshAnswer: false,
+        droppedAnswer: false,
+        tokens: new Set(),
+      };
     });
     await Promise.all(clients.map(signIn));
 
@@ -94,7 +132,10 @@ export async function crashScenario(label: string, db: { dataDir?: string; datab
       let firstAnswer = () => {};
       const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
       const loops = clients.map((c) => clientLoop(c, base, () => dead, figures, runTag, firstAnswer));
-      const failed = Promise.all(loops).then(() => null, (err: unknown) => err);
+      const failed = Promise.all(loops).then(
+        () => null,
+        (err: unknown) => err,
+      );
       const delay = KILL_AFTER_MS[0] + rng() * (KILL_AFTER_MS[1] - KILL_AFTER_MS[0]);
       const early = await Promise.race([answered.then(() => sleep(delay)).then(() => null), failed]);
       if (early) throw early; // a client failed before the kill

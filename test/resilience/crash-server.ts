@@ -84,9 +84,7 @@ export async function startBuilt(db: { dataDir?: string; databaseUrl?: string },
   });
   closeSync(outFd);
   closeSync(errFd);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let gone = false;
   void exited.then(() => (gone = true));
   const out = () => readFileSync(outFile, 'utf8');
@@ -120,7 +118,7 @@ export interface Sql {
 export function postgresSql(url: string): Sql {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   return {
-    query: async <R,>(text: string, params: readonly unknown[] = []) => [...(await sql.unsafe(text, [...params] as never[]))] as R[],
+    query: async <R>(text: string, params: readonly unknown[] = []) => [...(await sql.unsafe(text, [...params] as never[]))] as R[],
     close: () => sql.end({ timeout: 5 }),
   };
 }
@@ -136,7 +134,7 @@ export function postgresSql(url: string): Sql {
 export async function pgliteSql(dataDir: string): Promise<Sql> {
   const pg = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: { pg_trgm, amcheck } });
   return {
-    query: async <R,>(text: string, params: readonly unknown[] = []) => (await pg.query(text, [...params])).rows as R[],
+    query: async <R>(text: string, params: readonly unknown[] = []) => (await pg.query(text, [...params])).rows as R[],
     close: () => pg.close(),
   };
 }

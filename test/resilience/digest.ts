@@ -19,7 +19,14 @@ export async function tables(db: Db): Promise<{ name: string; key: string[] }[]>
   return rows.map((r) => ({
     name: r.name,
     // postgres.js gives arrays; PGlite may give the text form {a,b}
-    key: Array.isArray(r.key) ? r.key : typeof r.key === 'string' ? r.key.replace(/^\{|\}$/g, '').split(',').filter(Boolean) : [],
+    key: Array.isArray(r.key)
+      ? r.key
+      : typeof r.key === 'string'
+        ? r.key
+            .replace(/^\{|\}$/g, '')
+            .split(',')
+            .filter(Boolean)
+        : [],
   }));
 }
 
@@ -34,7 +41,10 @@ export async function digest(db: Db, exclude: readonly string[] = []): Promise<R
     const [row] = await db.query<{ n: unknown; rows: string | null }>(
       `select count(*) as n, string_agg(row_to_json(t)::text, E'\\n' order by ${order}) as rows from ${quote(t.name)} t`,
     );
-    out[t.name] = `${String(row?.n)}:${createHash('sha256').update(row?.rows ?? '').digest('hex').slice(0, 16)}`;
+    out[t.name] = `${String(row?.n)}:${createHash('sha256')
+      .update(row?.rows ?? '')
+      .digest('hex')
+      .slice(0, 16)}`;
   }
   return out;
 }

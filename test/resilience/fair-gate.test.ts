@@ -38,14 +38,18 @@ forEachBackend('D34 fair gate', (backend, label) => {
     const [org] = await db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [FLOOD_ORG]);
     const floodOrg = Number(org?.id);
     // Set-up, bulk work: without the ordinary statement timeout, which a starved machine can pass (D34).
-    await db.transaction((tx) => tx.query(
-      `insert into customers (org_id, name, email)
+    await db.transaction(
+      (tx) =>
+        tx.query(
+          `insert into customers (org_id, name, email)
        select $1::integer, (array['Anna', 'Mark', 'Sonja', 'Terry', 'Ellen', 'Kim', 'Ray', 'Lee', 'Tom', 'Alice', 'Sam', 'Eve'])[1 + g % 12] || ' ' ||
               (array['Johnson', 'Martinez', 'Hanson', 'Porter', 'Bell', 'Kimura', 'Murray', 'Leeds', 'Thomas', 'Ali', 'Samuels', 'Evans'])[1 + (g / 12) % 12] || ' ' || g,
               'c' || g || '@flood.example'
          from generate_series(1, $2::integer) as g`,
-      [floodOrg, FLOOD_CUSTOMERS],
-    ), { statementTimeoutMs: 0 });
+          [floodOrg, FLOOD_CUSTOMERS],
+        ),
+      { statementTimeoutMs: 0 },
+    );
     await db.query('analyze customers');
     const member = await createUser(db, { memberships: [[FLOOD_ORG, 'member']] });
     flood = { token: tokens(await b.api.login(member.email, member.password)).access_token, org: floodOrg, userId: member.id };
@@ -78,7 +82,7 @@ forEachBackend('D34 fair gate', (backend, label) => {
     return { overtakes: () => overtakes, restore: () => spy.mockRestore() };
   }
 
-  test('D34 one member\'s 48 concurrent uncached searches and a 50-request burst: another organization\'s member gets every request answered 2xx, health answers', async () => {
+  test("D34 one member's 48 concurrent uncached searches and a 50-request burst: another organization's member gets every request answered 2xx, health answers", async () => {
     let searches = 0;
     let floodDone = false;
     const floodAnswers: Answer[] = [];
@@ -90,9 +94,11 @@ forEachBackend('D34 fair gate', (backend, label) => {
         floodAnswers.push(a);
       } while (!floodDone);
     };
-    const burst = Array.from({ length: BURST }, (_, i) => call(flood, flood.org, `/v1/customers/?page=${2 + i}&page_size=100`).then((a) => {
-      floodAnswers.push(a);
-    }));
+    const burst = Array.from({ length: BURST }, (_, i) =>
+      call(flood, flood.org, `/v1/customers/?page=${2 + i}&page_size=100`).then((a) => {
+        floodAnswers.push(a);
+      }),
+    );
     const searching = Array.from({ length: SEARCHERS }, (_, i) => searcher(i));
     await expect.poll(() => b.server.db.queueStats().queued, { timeout: 20_000 }).toBeGreaterThan(SEARCHERS / 2);
 
@@ -124,8 +130,10 @@ forEachBackend('D34 fair gate', (backend, label) => {
     await Promise.all([...searching, ...burst]);
 
     const statuses = (list: Answer[]) => list.reduce<Record<string, number>>((m, a) => ((m[a.status] = (m[a.status] ?? 0) + 1), m), {});
-    console.log(`[fair gate ${label}] victim ${JSON.stringify(statuses(victimAnswers))} (${victimBusy} asked again after 503), flood operations started while each victim request waited ${overlap.join(' ')}, ` +
-      `flood ${floodAnswers.length} answers ${JSON.stringify(statuses(floodAnswers))}, health ${JSON.stringify(statuses(healthAnswers))}, gate ${JSON.stringify(b.server.db.queueStats())}`);
+    console.log(
+      `[fair gate ${label}] victim ${JSON.stringify(statuses(victimAnswers))} (${victimBusy} asked again after 503), flood operations started while each victim request waited ${overlap.join(' ')}, ` +
+        `flood ${floodAnswers.length} answers ${JSON.stringify(statuses(floodAnswers))}, health ${JSON.stringify(statuses(healthAnswers))}, gate ${JSON.stringify(b.server.db.queueStats())}`,
+    );
     expect(victimAnswers.map((a) => a.status).filter((s) => s < 200 || s > 299)).toEqual([]);
     expect(healthAnswers.map((a) => a.status)).toEqual(Array(HEALTH_CHECKS).fill(200));
     // The flood was still running when the victim was done: its searchers were answered after the victim's last.
@@ -142,7 +150,7 @@ forEachBackend('D34 fair gate', (backend, label) => {
     }
   }, 120_000);
 
-  test('D34 a member naming another organization in X-Organization-ID waits in their own queue: that organization\'s members get no 429', async () => {
+  test("D34 a member naming another organization in X-Organization-ID waits in their own queue: that organization's members get no 429", async () => {
     const slots = b.server.db.queueStats().slots;
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));

@@ -18,8 +18,7 @@ const PREVIEW = `${CUSTOMERS}import/preview/`;
 const IMPORT = `${CUSTOMERS}import/`;
 const HEALTH = '/api/health/';
 
-const file = (city: string) =>
-  `name,email,city\r\n${Array.from({ length: IMPORT_MAX_ROWS }, (_, i) => `Fair ${i},fair${i}@import.test,${city}`).join('\r\n')}\r\n`;
+const file = (city: string) => `name,email,city\r\n${Array.from({ length: IMPORT_MAX_ROWS }, (_, i) => `Fair ${i},fair${i}@import.test,${city}`).join('\r\n')}\r\n`;
 
 /** The widest preview allowed: every column the limit permits, rows up to 5 MB. */
 function widest(): string {
@@ -39,7 +38,11 @@ forEachBackend('D34 fair share: imports', (backend) => {
     other = await signIn(b, 'viewer@demo.test', 'Beacon Electric');
   });
   const upload = (path: string, csv: string) =>
-    b.api.request(path, { method: 'POST', headers: { Authorization: `Bearer ${importer.token}`, 'X-Organization-ID': String(importer.org), 'Content-Type': 'text/csv' }, body: csv });
+    b.api.request(path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${importer.token}`, 'X-Organization-ID': String(importer.org), 'Content-Type': 'text/csv' },
+      body: csv,
+    });
 
   /**
    * Runs `heavy` and, until it settles, the other member's ordinary requests one after another and a
@@ -74,23 +77,31 @@ forEachBackend('D34 fair share: imports', (backend) => {
     return { answer: await work, health: await health, statuses, refused, events, answeredWhileApplying };
   }
 
-  test('D34 during a 10,000-row update import, another organization\'s member gets every request answered, and health before the import ends', async () => {
+  test("D34 during a 10,000-row update import, another organization's member gets every request answered, and health before the import ends", async () => {
     const created = await upload(IMPORT, file('Bend'));
     expect(created.status, created.text.slice(0, 200)).toBe(200);
     // The importer's transactions, marked open while their function runs (the slot is theirs meanwhile).
     let open = 0;
     const transaction = b.server.db.transaction.bind(b.server.db);
     const spy = vi.spyOn(b.server.db, 'transaction').mockImplementation((fn, opts) =>
-      currentGateKey() !== orgKey(importer.org) ? transaction(fn, opts) : transaction(async (tx) => {
-        open += 1;
-        try {
-          return await fn(tx);
-        } finally {
-          open -= 1;
-        }
-      }, opts));
-    const { answer, health, statuses, refused, events, answeredWhileApplying } = await during(() => upload(`${IMPORT}?on_duplicate=update`, file('Salem')), () => open > 0).finally(() => spy.mockRestore());
-    console.log(`[fair import ${b.label}] other member: ${statuses.length} answered, ${answeredWhileApplying} of them while the import's transaction was open, ${refused} refused (503) and asked again`);
+      currentGateKey() !== orgKey(importer.org)
+        ? transaction(fn, opts)
+        : transaction(async (tx) => {
+            open += 1;
+            try {
+              return await fn(tx);
+            } finally {
+              open -= 1;
+            }
+          }, opts),
+    );
+    const { answer, health, statuses, refused, events, answeredWhileApplying } = await during(
+      () => upload(`${IMPORT}?on_duplicate=update`, file('Salem')),
+      () => open > 0,
+    ).finally(() => spy.mockRestore());
+    console.log(
+      `[fair import ${b.label}] other member: ${statuses.length} answered, ${answeredWhileApplying} of them while the import's transaction was open, ${refused} refused (503) and asked again`,
+    );
     expect(answer.status, answer.text.slice(0, 200)).toBe(200);
     expect(JSON.parse(answer.text) as ImportResult).toMatchObject({ created: 0, updated: IMPORT_MAX_ROWS });
     expect(health).toBe(200);

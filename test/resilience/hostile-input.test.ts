@@ -9,8 +9,24 @@ import { SUITE_ENV } from '../server/api-common';
 import { forEachBackend, type Backend } from '../server/backends';
 import { createUser, decodeJwt, DEMO_PASSWORD, forgeJwt, orgId, rawRequest, tokens, type Tokens } from '../server/helpers';
 import {
-  absentParams, API, BAD_CSV, badValues, CATALOG, encode, HOSTILE_STRINGS, mustFail, prng, queryString, refusedValue, refuses, routePath,
-  SUITE_PASSWORD, validBody, validQuery, type CatalogRoute, type Field,
+  absentParams,
+  API,
+  BAD_CSV,
+  badValues,
+  CATALOG,
+  encode,
+  HOSTILE_STRINGS,
+  mustFail,
+  prng,
+  queryString,
+  refusedValue,
+  refuses,
+  routePath,
+  SUITE_PASSWORD,
+  validBody,
+  validQuery,
+  type CatalogRoute,
+  type Field,
 } from './catalog';
 import { changedTables, digest } from './digest';
 import { assertNoSecrets, auditRows, jwtSecretOf, serverSecrets, type Secret } from './secrets';
@@ -92,7 +108,12 @@ function build(r: CatalogRoute, who: Who, label: string, parts: Parts, extra: Pa
 const REFUSED = [400, 404, 405, 409, 410, 413, 415, 422, 429];
 
 /** Every case, deterministic for a seed. `who` callers; `tokens` for the forged-token cases. */
-function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value: string | null; expect: number[] }[]; orgCases: { label: string; headers: Record<string, string>; expect: number[] }[] }): {
+function cases(ctx: {
+  owner: Who;
+  anonymous: Who;
+  forged: { label: string; value: string | null; expect: number[] }[];
+  orgCases: { label: string; headers: Record<string, string>; expect: number[] }[];
+}): {
   list: Hostile[];
   acceptedBad: string[];
 } {
@@ -168,7 +189,16 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
         add('chunked', { raw: text }, { chunked: true });
         add('chunked past the limit', { raw: JSON.stringify({ ...(base.body as object), pad: 'x'.repeat(64 * 1024) }) }, { chunked: true });
         add('body far past the limit (2 MiB)', { raw: Buffer.alloc(2 * 1024 * 1024, 0x20) }, { mayReset: true });
-        for (const type of [null, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'text/json', 'application/jsonx', 'APPLICATION/XML']) {
+        for (const type of [
+          null,
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=latin1',
+          'text/json',
+          'application/jsonx',
+          'APPLICATION/XML',
+        ]) {
           add(`content-type ${String(type)}`, { raw: text, contentType: type });
         }
       } else if (r.def.textBody) {
@@ -194,10 +224,19 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
       const headers = { ...ctx.owner.headers };
       if (t.value === null) delete headers.Authorization;
       else headers.Authorization = t.value;
-      list.push(build(r, { name: 'owner', headers }, `token ${t.label}`, base, isPublic(r) ? (r.def.method === 'GET' ? {} : { expect: [...REFUSED, 401] }) : { expect: t.expect }));
+      list.push(
+        build(
+          r,
+          { name: 'owner', headers },
+          `token ${t.label}`,
+          base,
+          isPublic(r) ? (r.def.method === 'GET' ? {} : { expect: [...REFUSED, 401] }) : { expect: t.expect },
+        ),
+      );
     }
     if (r.def.access === 'org' || r.def.access === 'token') {
-      for (const o of ctx.orgCases) list.push(build(r, { name: 'owner', headers: { ...ctx.owner.headers, ...o.headers } }, `organization ${o.label}`, base, { expect: o.expect }));
+      for (const o of ctx.orgCases)
+        list.push(build(r, { name: 'owner', headers: { ...ctx.owner.headers, ...o.headers } }, `organization ${o.label}`, base, { expect: o.expect }));
     }
   }
 
@@ -239,8 +278,16 @@ function cases(ctx: { owner: Who; anonymous: Who; forged: { label: string; value
         list.push({ ...h, path: p + queryString(base.query), ...(r.def.method === 'GET' ? { expect: undefined } : {}) });
       }
       // The same route reached by a well-formed but unusual target: still its input checks.
-      list.push({ ...build(r, who, 'absolute-form target', base), path: `http://127.0.0.1${path}`, expect: r.def.method === 'GET' ? undefined : expectFor(r, who, REFUSED) });
-      list.push({ ...build(r, who, 'repeated query parameter', base), path: `${path}?page=1&page=2&page_size=x` , expect: r.def.method === 'GET' ? undefined : expectFor(r, who, REFUSED) });
+      list.push({
+        ...build(r, who, 'absolute-form target', base),
+        path: `http://127.0.0.1${path}`,
+        expect: r.def.method === 'GET' ? undefined : expectFor(r, who, REFUSED),
+      });
+      list.push({
+        ...build(r, who, 'repeated query parameter', base),
+        path: `${path}?page=1&page=2&page_size=x`,
+        expect: r.def.method === 'GET' ? undefined : expectFor(r, who, REFUSED),
+      });
     }
   }
   // A guest's call to a route that needs a session is refused before its input is read: the same 401
@@ -270,12 +317,23 @@ function withField(base: Parts, f: Field, value: unknown, raw = false): Parts {
  * junk in a header. Each says Connection: close where it can, so the answer ends the exchange.
  */
 function transportCases(auth: Record<string, string>): { label: string; data: string; expect: number[] }[] {
-  const headers = Object.entries(auth).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  const json = (path: string, extra: string, body: string, method = 'POST') => `${method} ${API}${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}Content-Type: application/json\r\n${extra}\r\n${body}`;
+  const headers = Object.entries(auth)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  const json = (path: string, extra: string, body: string, method = 'POST') =>
+    `${method} ${API}${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}Content-Type: application/json\r\n${extra}\r\n${body}`;
   // A change that takes no body and no params: a body sent to it must be refused however it is framed.
   const bodiless = CATALOG.find((r) => mustFail(r).kind === 'stray-body' && !r.fields.length);
   return [
-    ...(bodiless ? [{ label: `chunked body to ${bodiless.label}`, data: json(bodiless.def.path, 'Transfer-Encoding: chunked\r\n', '2\r\n{}\r\n0\r\n\r\n', bodiless.def.method), expect: [400] }] : []),
+    ...(bodiless
+      ? [
+          {
+            label: `chunked body to ${bodiless.label}`,
+            data: json(bodiless.def.path, 'Transfer-Encoding: chunked\r\n', '2\r\n{}\r\n0\r\n\r\n', bodiless.def.method),
+            expect: [400],
+          },
+        ]
+      : []),
     { label: 'HTTP/1.1 without Host', data: `GET ${API}/health/ HTTP/1.1\r\nConnection: close\r\n\r\n`, expect: [400] },
     { label: 'request line of junk', data: 'HELLO\r\n\r\n', expect: [400] },
     { label: 'unknown HTTP version', data: `GET ${API}/health/ HTTP/9.9\r\nHost: x\r\n\r\n`, expect: [400, 505] },
@@ -300,7 +358,9 @@ function parseRaw(raw: string): Answer {
   const type = /\r\ncontent-type: *([^\r]*)/i.exec(head)?.[1];
   const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
   const body = rest.join('\r\n\r\n');
-  return m ? { status: Number(m[1]), headers: { 'content-type': type }, text: Number.isFinite(length) ? body.slice(0, length) : body } : { status: 0, headers: {}, text: raw, error: 'no HTTP answer' };
+  return m
+    ? { status: Number(m[1]), headers: { 'content-type': type }, text: Number.isFinite(length) ? body.slice(0, length) : body }
+    : { status: 0, headers: {}, text: raw, error: 'no HTTP answer' };
 }
 
 function histogram(answers: Answer[]): Record<string, number> {
@@ -317,127 +377,154 @@ test('every field of every route describes what it accepts (server/schema.ts spe
   expect(CATALOG.length).toBeGreaterThan(20);
 });
 
-forEachBackend('Hostile input', (backend, label) => {
-  let b: Backend;
-  let agent: Agent;
-  const secrets: Secret[] = [];
-  let owner: Tokens;
-  let ownerOrg: number;
+forEachBackend(
+  'Hostile input',
+  (backend, label) => {
+    let b: Backend;
+    let agent: Agent;
+    const secrets: Secret[] = [];
+    let owner: Tokens;
+    let ownerOrg: number;
 
-  beforeAll(async () => {
-    b = backend();
-    agent = makeAgent();
-    // An organization the owner is not in, with a customer, for the foreign-organization cases.
-    await b.server.db.query('insert into organizations (name) values ($1)', [FOREIGN]);
-    const outsider = await createUser(b.server.db, { memberships: [[FOREIGN, 'owner']] });
-    secrets.push({ label: 'outsider password', value: outsider.password });
-    owner = tokens(await b.api.login('owner@demo.test'));
-    ownerOrg = await orgId(b.server.db, ACME);
-  });
-  afterAll(() => agent?.destroy());
-
-  test(`at least ${MIN_REQUESTS} hostile requests: no 5xx, errors in JSON, data unchanged, no secret leaked`, async () => {
-    const db = b.server.db;
-    const started = Date.now();
-    const jwtSecret = await jwtSecretOf(b.server);
-    const signIn = async (email: string) => tokens(await b.api.login(email, DEMO_PASSWORD));
-    const [solo, viewer, nobody] = [await signIn('solo@demo.test'), await signIn('viewer@demo.test'), await signIn('nobody@demo.test')];
-    for (const [who, t] of Object.entries({ owner, solo, viewer, nobody })) {
-      secrets.push({ label: `${who} access token`, value: t.access_token }, { label: `${who} refresh token`, value: t.refresh_token });
-    }
-    secrets.push({ label: 'password sent by the suite', value: SUITE_PASSWORD });
-    const beacon = await orgId(db, BEACON);
-    const foreign = await orgId(db, FOREIGN);
-    const claims = decodeJwt(owner.access_token).payload as { sub: string; sid: number; iat: number; exp: number };
-    const [soloUser] = await db.query<{ id: unknown }>("select id from users where email = 'solo@demo.test'");
-    const [sig = ''] = owner.access_token.split('.').slice(2);
-    const [h = '', p = ''] = owner.access_token.split('.');
-    const flip = (s: string) => s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + s.at(-1);
-    const forged = [
-      { label: 'none', value: null, expect: [401] },
-      { label: 'empty Bearer', value: 'Bearer', expect: [401] },
-      { label: 'Basic', value: `Basic ${Buffer.from(`owner@demo.test:${DEMO_PASSWORD}`).toString('base64')}`, expect: [401] },
-      { label: 'not a JWT', value: 'Bearer not-a-jwt', expect: [401] },
-      { label: 'tampered signature', value: `Bearer ${h}.${p}.${flip(sig)}`, expect: [401] },
-      { label: 'tampered payload', value: `Bearer ${h}.${Buffer.from(JSON.stringify({ ...claims, sub: String(soloUser?.id) })).toString('base64url')}.${sig}`, expect: [401] },
-      { label: 'expired', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: claims.iat - 7200, exp: claims.iat - 3600 }, jwtSecret)}`, expect: [401] },
-      { label: 'alg none', value: `Bearer ${forgeJwt({ alg: 'none', typ: 'JWT' }, claims, null)}`, expect: [401] },
-      { label: 'alg none with a dot', value: `Bearer ${forgeJwt({ alg: 'none', typ: 'JWT' }, claims, null)}.`, expect: [401] },
-      { label: 'wrong key', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, claims, 'not-the-secret-not-the-secret-not-the-secret')}`, expect: [401] },
-      { label: 'HS512 header', value: `Bearer ${forgeJwt({ alg: 'HS512', typ: 'JWT' }, claims, jwtSecret)}`, expect: [401] },
-      { label: 'no such session', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sid: 2_000_000_000 }, jwtSecret)}`, expect: [401] },
-      { label: "another user's session", value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sub: String(soloUser?.id) }, jwtSecret)}`, expect: [401] },
-      { label: 'huge sub', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sub: '99999999999' }, jwtSecret)}`, expect: [401] },
-      { label: 'sid as text', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sid: String(claims.sid) }, jwtSecret)}`, expect: [401] },
-      { label: '5,000 characters', value: `Bearer ${'a'.repeat(5000)}`, expect: [401] },
-      { label: 'refresh token as access token', value: `Bearer ${owner.refresh_token}`, expect: [401] },
-    ];
-    const orgCases: { label: string; headers: Record<string, string>; expect: number[] }[] = [
-      ...['', 'abc', '-1', '0', '1.5', '99999999999', '2147483648', '1,2', '0x1', '\u00b9', "1' or '1'='1"].map((v) => ({ label: `header ${JSON.stringify(v)}`, headers: { 'X-Organization-ID': v }, expect: [400] })),
-      { label: 'foreign', headers: { 'X-Organization-ID': String(foreign) }, expect: [403] },
-      { label: 'nonexistent', headers: { 'X-Organization-ID': '2147483647' }, expect: [403] },
-      { label: 'viewer token in Acme', headers: { Authorization: `Bearer ${viewer.access_token}` }, expect: [403] },
-      { label: 'solo token in Beacon', headers: { Authorization: `Bearer ${solo.access_token}`, 'X-Organization-ID': String(beacon) }, expect: [403] },
-      { label: 'nobody token in Acme', headers: { Authorization: `Bearer ${nobody.access_token}` }, expect: [403] },
-    ];
-    const { list, acceptedBad } = cases({
-      owner: { name: 'owner', headers: { Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) } },
-      anonymous: { name: 'anonymous', headers: {} },
-      forged,
-      orgCases,
+    beforeAll(async () => {
+      b = backend();
+      agent = makeAgent();
+      // An organization the owner is not in, with a customer, for the foreign-organization cases.
+      await b.server.db.query('insert into organizations (name) values ($1)', [FOREIGN]);
+      const outsider = await createUser(b.server.db, { memberships: [[FOREIGN, 'owner']] });
+      secrets.push({ label: 'outsider password', value: outsider.password });
+      owner = tokens(await b.api.login('owner@demo.test'));
+      ownerOrg = await orgId(b.server.db, ACME);
     });
-    expect(list.length).toBeLessThanOrEqual(MAX_REQUESTS);
+    afterAll(() => agent?.destroy());
 
-    const before = await digest(db, DIGEST_EXCLUDES);
-    const auditBefore = (await auditRows(db)).length;
-    const answers = await pooled(list.map((h) => () => send(b.server.port, agent, h)), WIDTH);
-    for (const t of transportCases({ Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) })) {
-      list.push({ label: `transport ${t.label}`, method: t.data.split(' ', 1)[0] ?? '?', path: '(raw)', headers: {}, expect: t.expect });
-      answers.push(parseRaw(await rawRequest(b.server.port, t.data, 3000)));
-    }
-    const after = await digest(db, DIGEST_EXCLUDES);
+    test(
+      `at least ${MIN_REQUESTS} hostile requests: no 5xx, errors in JSON, data unchanged, no secret leaked`,
+      async () => {
+        const db = b.server.db;
+        const started = Date.now();
+        const jwtSecret = await jwtSecretOf(b.server);
+        const signIn = async (email: string) => tokens(await b.api.login(email, DEMO_PASSWORD));
+        const [solo, viewer, nobody] = [await signIn('solo@demo.test'), await signIn('viewer@demo.test'), await signIn('nobody@demo.test')];
+        for (const [who, t] of Object.entries({ owner, solo, viewer, nobody })) {
+          secrets.push({ label: `${who} access token`, value: t.access_token }, { label: `${who} refresh token`, value: t.refresh_token });
+        }
+        secrets.push({ label: 'password sent by the suite', value: SUITE_PASSWORD });
+        const beacon = await orgId(db, BEACON);
+        const foreign = await orgId(db, FOREIGN);
+        const claims = decodeJwt(owner.access_token).payload as { sub: string; sid: number; iat: number; exp: number };
+        const [soloUser] = await db.query<{ id: unknown }>("select id from users where email = 'solo@demo.test'");
+        const [sig = ''] = owner.access_token.split('.').slice(2);
+        const [h = '', p = ''] = owner.access_token.split('.');
+        const flip = (s: string) => s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + s.at(-1);
+        const forged = [
+          { label: 'none', value: null, expect: [401] },
+          { label: 'empty Bearer', value: 'Bearer', expect: [401] },
+          { label: 'Basic', value: `Basic ${Buffer.from(`owner@demo.test:${DEMO_PASSWORD}`).toString('base64')}`, expect: [401] },
+          { label: 'not a JWT', value: 'Bearer not-a-jwt', expect: [401] },
+          { label: 'tampered signature', value: `Bearer ${h}.${p}.${flip(sig)}`, expect: [401] },
+          {
+            label: 'tampered payload',
+            value: `Bearer ${h}.${Buffer.from(JSON.stringify({ ...claims, sub: String(soloUser?.id) })).toString('base64url')}.${sig}`,
+            expect: [401],
+          },
+          {
+            label: 'expired',
+            value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: claims.iat - 7200, exp: claims.iat - 3600 }, jwtSecret)}`,
+            expect: [401],
+          },
+          { label: 'alg none', value: `Bearer ${forgeJwt({ alg: 'none', typ: 'JWT' }, claims, null)}`, expect: [401] },
+          { label: 'alg none with a dot', value: `Bearer ${forgeJwt({ alg: 'none', typ: 'JWT' }, claims, null)}.`, expect: [401] },
+          { label: 'wrong key', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, claims, 'not-the-secret-not-the-secret-not-the-secret')}`, expect: [401] },
+          { label: 'HS512 header', value: `Bearer ${forgeJwt({ alg: 'HS512', typ: 'JWT' }, claims, jwtSecret)}`, expect: [401] },
+          { label: 'no such session', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sid: 2_000_000_000 }, jwtSecret)}`, expect: [401] },
+          {
+            label: "another user's session",
+            value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sub: String(soloUser?.id) }, jwtSecret)}`,
+            expect: [401],
+          },
+          { label: 'huge sub', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sub: '99999999999' }, jwtSecret)}`, expect: [401] },
+          { label: 'sid as text', value: `Bearer ${forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sid: String(claims.sid) }, jwtSecret)}`, expect: [401] },
+          { label: '5,000 characters', value: `Bearer ${'a'.repeat(5000)}`, expect: [401] },
+          { label: 'refresh token as access token', value: `Bearer ${owner.refresh_token}`, expect: [401] },
+        ];
+        const orgCases: { label: string; headers: Record<string, string>; expect: number[] }[] = [
+          ...['', 'abc', '-1', '0', '1.5', '99999999999', '2147483648', '1,2', '0x1', '\u00b9', "1' or '1'='1"].map((v) => ({
+            label: `header ${JSON.stringify(v)}`,
+            headers: { 'X-Organization-ID': v },
+            expect: [400],
+          })),
+          { label: 'foreign', headers: { 'X-Organization-ID': String(foreign) }, expect: [403] },
+          { label: 'nonexistent', headers: { 'X-Organization-ID': '2147483647' }, expect: [403] },
+          { label: 'viewer token in Acme', headers: { Authorization: `Bearer ${viewer.access_token}` }, expect: [403] },
+          { label: 'solo token in Beacon', headers: { Authorization: `Bearer ${solo.access_token}`, 'X-Organization-ID': String(beacon) }, expect: [403] },
+          { label: 'nobody token in Acme', headers: { Authorization: `Bearer ${nobody.access_token}` }, expect: [403] },
+        ];
+        const { list, acceptedBad } = cases({
+          owner: { name: 'owner', headers: { Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) } },
+          anonymous: { name: 'anonymous', headers: {} },
+          forged,
+          orgCases,
+        });
+        expect(list.length).toBeLessThanOrEqual(MAX_REQUESTS);
 
-    const fivexx: string[] = [];
-    const shapes: string[] = [];
-    const unexpected: string[] = [];
-    const unanswered: string[] = [];
-    const bodies: string[] = [];
-    list.forEach((h, i) => {
-      const a = answers[i]!;
-      const what = `${h.method} ${h.path.slice(0, 90)} [${h.label.slice(0, 110)}]`;
-      if (a.error) {
-        if (!h.mayReset) unanswered.push(`${what}: ${a.error}`);
-        return;
-      }
-      if (a.status >= 400) bodies.push(a.text);
-      if (a.status >= 500) fivexx.push(`${what}: ${a.status} ${a.text.slice(0, 160)}`);
-      const shape = errorShapeProblem(a, h.method);
-      if (shape) shapes.push(`${what}: ${a.status} ${shape} ${a.text.slice(0, 80)}`);
-      const allowed = h.expect ?? (h.method === 'GET' ? null : 'client error');
-      if (allowed === 'client error' ? a.status < 400 || a.status >= 500 : allowed && !allowed.includes(a.status)) {
-        unexpected.push(`${what}: ${a.status} (expected ${String(allowed)}) ${a.text.slice(0, 120)}`);
-      }
-    });
-    const health = await send(b.server.port, agent, { method: 'GET', path: `${API}/health/`, headers: {} });
+        const before = await digest(db, DIGEST_EXCLUDES);
+        const auditBefore = (await auditRows(db)).length;
+        const answers = await pooled(
+          list.map((h) => () => send(b.server.port, agent, h)),
+          WIDTH,
+        );
+        for (const t of transportCases({ Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) })) {
+          list.push({ label: `transport ${t.label}`, method: t.data.split(' ', 1)[0] ?? '?', path: '(raw)', headers: {}, expect: t.expect });
+          answers.push(parseRaw(await rawRequest(b.server.port, t.data, 3000)));
+        }
+        const after = await digest(db, DIGEST_EXCLUDES);
 
-    console.log(
-      `[hostile input ${label}] ${list.length} requests (${list.filter((h) => h.headers.Authorization).length} with a token) in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
-        `statuses ${JSON.stringify(histogram(answers))}; 5xx ${fivexx.length}; error bodies not {detail, code} ${shapes.length}; ` +
-        `unexpected statuses ${unexpected.length}; unanswered ${unanswered.length}; tables changed ${changedTables(before, after).length} of ${Object.keys(before).length}; ` +
-        `refused values a check let through ${acceptedBad.length}`,
+        const fivexx: string[] = [];
+        const shapes: string[] = [];
+        const unexpected: string[] = [];
+        const unanswered: string[] = [];
+        const bodies: string[] = [];
+        list.forEach((h, i) => {
+          const a = answers[i]!;
+          const what = `${h.method} ${h.path.slice(0, 90)} [${h.label.slice(0, 110)}]`;
+          if (a.error) {
+            if (!h.mayReset) unanswered.push(`${what}: ${a.error}`);
+            return;
+          }
+          if (a.status >= 400) bodies.push(a.text);
+          if (a.status >= 500) fivexx.push(`${what}: ${a.status} ${a.text.slice(0, 160)}`);
+          const shape = errorShapeProblem(a, h.method);
+          if (shape) shapes.push(`${what}: ${a.status} ${shape} ${a.text.slice(0, 80)}`);
+          const allowed = h.expect ?? (h.method === 'GET' ? null : 'client error');
+          if (allowed === 'client error' ? a.status < 400 || a.status >= 500 : allowed && !allowed.includes(a.status)) {
+            unexpected.push(`${what}: ${a.status} (expected ${String(allowed)}) ${a.text.slice(0, 120)}`);
+          }
+        });
+        const health = await send(b.server.port, agent, { method: 'GET', path: `${API}/health/`, headers: {} });
+
+        console.log(
+          `[hostile input ${label}] ${list.length} requests (${list.filter((h) => h.headers.Authorization).length} with a token) in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+            `statuses ${JSON.stringify(histogram(answers))}; 5xx ${fivexx.length}; error bodies not {detail, code} ${shapes.length}; ` +
+            `unexpected statuses ${unexpected.length}; unanswered ${unanswered.length}; tables changed ${changedTables(before, after).length} of ${Object.keys(before).length}; ` +
+            `refused values a check let through ${acceptedBad.length}`,
+        );
+        expect(list.length).toBeGreaterThanOrEqual(MIN_REQUESTS);
+        expect(fivexx, fivexx.slice(0, 10).join('\n')).toEqual([]);
+        expect(shapes, shapes.slice(0, 10).join('\n')).toEqual([]);
+        expect(unexpected, unexpected.slice(0, 15).join('\n')).toEqual([]);
+        expect(unanswered, unanswered.slice(0, 10).join('\n')).toEqual([]);
+        expect(acceptedBad, `values the generator calls refused that a check accepts:\n${acceptedBad.join('\n')}`).toEqual([]);
+        expect([health.status, health.text]).toEqual([200, '{"status":"ok"}']);
+        expect(changedTables(before, after), 'tables changed by requests that all had to fail').toEqual([]);
+        const audit = await auditRows(db);
+        expect(audit.length).toBe(auditBefore);
+
+        // Secrets: none in the log, in an error answer or in the activity log.
+        assertNoSecrets({ logs: b.server.logs, bodies, auditRows: audit, secrets: [...secrets, ...(await serverSecrets(db, jwtSecret))] });
+      },
+      RUN_TIMEOUT_MS,
     );
-    expect(list.length).toBeGreaterThanOrEqual(MIN_REQUESTS);
-    expect(fivexx, fivexx.slice(0, 10).join('\n')).toEqual([]);
-    expect(shapes, shapes.slice(0, 10).join('\n')).toEqual([]);
-    expect(unexpected, unexpected.slice(0, 15).join('\n')).toEqual([]);
-    expect(unanswered, unanswered.slice(0, 10).join('\n')).toEqual([]);
-    expect(acceptedBad, `values the generator calls refused that a check accepts:\n${acceptedBad.join('\n')}`).toEqual([]);
-    expect([health.status, health.text]).toEqual([200, '{"status":"ok"}']);
-    expect(changedTables(before, after), 'tables changed by requests that all had to fail').toEqual([]);
-    const audit = await auditRows(db);
-    expect(audit.length).toBe(auditBefore);
-
-    // Secrets: none in the log, in an error answer or in the activity log.
-    assertNoSecrets({ logs: b.server.logs, bodies, auditRows: audit, secrets: [...secrets, ...(await serverSecrets(db, jwtSecret))] });
-  }, RUN_TIMEOUT_MS);
-}, { env: { ...SUITE_ENV } });
+  },
+  { env: { ...SUITE_ENV } },
+);

@@ -81,18 +81,26 @@ test('the log check finds a token handed out, a JWT-shaped string, and the passw
 });
 
 describe('D2 sustained load (PGlite)', () => {
-  test(`${CLIENTS} clients mixing reads and writes for ${DURATION_S} s: no error, health answered, memory flat, no secret out`, async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'crm-load-'));
-    try {
-      await runAndCheck({ backend: 'PGlite', dataDir });
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, RUN_TIMEOUT_MS);
+  test(
+    `${CLIENTS} clients mixing reads and writes for ${DURATION_S} s: no error, health answered, memory flat, no secret out`,
+    async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'crm-load-'));
+      try {
+        await runAndCheck({ backend: 'PGlite', dataDir });
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
 
 describePostgres('D2 sustained load (PostgreSQL)', (databaseUrl) => {
-  test(`${CLIENTS} clients mixing reads and writes for ${DURATION_S} s: no error, health answered, memory flat, no secret out`, async () => {
-    await runAndCheck({ backend: 'PostgreSQL', databaseUrl: databaseUrl() });
-  }, RUN_TIMEOUT_MS);
+  test(
+    `${CLIENTS} clients mixing reads and writes for ${DURATION_S} s: no error, health answered, memory flat, no secret out`,
+    async () => {
+      await runAndCheck({ backend: 'PostgreSQL', databaseUrl: databaseUrl() });
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

@@ -6,8 +6,16 @@ import { assertNoSecrets, findSecrets, withoutDemoBanner } from './secrets';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
 const PASSWORD = 'p@ss word/with+odd"chars';
-const secrets = [{ label: 'access token', value: TOKEN }, { label: 'password', value: PASSWORD }];
-const clean = { logs: ['GET /api/v1/customers/ 200 3.1ms'], bodies: ['{"detail":"Invalid email or password","code":"invalid_credentials"}'], auditRows: [{ action: 'customer.created' }], secrets };
+const secrets = [
+  { label: 'access token', value: TOKEN },
+  { label: 'password', value: PASSWORD },
+];
+const clean = {
+  logs: ['GET /api/v1/customers/ 200 3.1ms'],
+  bodies: ['{"detail":"Invalid email or password","code":"invalid_credentials"}'],
+  auditRows: [{ action: 'customer.created' }],
+  secrets,
+};
 
 describe('assertNoSecrets', () => {
   test('passes when no secret is anywhere', () => {
@@ -44,7 +52,11 @@ describe('assertNoSecrets', () => {
     const token = 'Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5';
     const logs = [`2026-01-01T00:00:00Z GET /invite/${token} 200 1.0ms`, `POST /api/v1/invitations/${token}/accept/ 404 2.0ms`, `GET /reset/${token} 200 1ms`];
     const found = findSecrets({ ...clean, logs });
-    expect(found.map((f) => f.split(':')[0])).toEqual(['secret segment of /invite/ in log #0', 'secret segment of /v1/invitations/ in log #1', 'secret segment of /reset/ in log #2']);
+    expect(found.map((f) => f.split(':')[0])).toEqual([
+      'secret segment of /invite/ in log #0',
+      'secret segment of /v1/invitations/ in log #1',
+      'secret segment of /reset/ in log #2',
+    ]);
     expect(found.join('\n')).not.toContain(token.slice(0, 12));
     const redacted = logs.map((l) => l.split(token).join('[redacted]'));
     expect(() => assertNoSecrets({ ...clean, logs: redacted })).not.toThrow();

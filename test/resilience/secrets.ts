@@ -69,7 +69,8 @@ export function findSecrets({ logs, bodies, auditRows, secrets }: SecretsInput):
   // D37: a path the list in contract/secret-paths.ts names is never written with its secret segment,
   // whether or not the suite knew that secret.
   logs.forEach((line, t) => {
-    for (const prefix of new Set(unredactedSecretPaths(line))) found.push(`secret segment of ${prefix} in log #${t}: ${line.replace(/\S{20,}/g, '[long]').slice(0, 100)}`);
+    for (const prefix of new Set(unredactedSecretPaths(line)))
+      found.push(`secret segment of ${prefix} in log #${t}: ${line.replace(/\S{20,}/g, '[long]').slice(0, 100)}`);
   });
   places.forEach(([place, texts], p) => {
     searched.forEach(({ secret, forms }, at) => {

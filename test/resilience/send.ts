@@ -44,16 +44,17 @@ export function send(port: number, agent: Agent, h: Pick<Hostile, 'method' | 'pa
     };
     // Each request from its own address (TRUST_PROXY=1 in the suites), so login throttling stays per case.
     const headers: Record<string, string | number> = { 'X-Forwarded-For': newAddress(), ...h.headers };
-    if (h.body !== undefined && !h.chunked && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) headers['Content-Length'] = Buffer.byteLength(h.body);
+    if (h.body !== undefined && !h.chunked && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length'))
+      headers['Content-Length'] = Buffer.byteLength(h.body);
     // Named, not left to node:http, which frames a DELETE's body as nothing at all without it.
     if (h.body !== undefined && h.chunked) headers['Transfer-Encoding'] = 'chunked';
     let req: ReturnType<typeof request>;
     try {
       req = request({ host: '127.0.0.1', port, method: h.method, path: h.path, headers, agent, timeout: TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (e) => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), error: e.message }));
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', (e) => done({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), error: e.message }));
       });
     } catch (e) {
       // Node refused to send it (a header it will not write): the case is wrong, not the server.

@@ -59,7 +59,7 @@ function idRoutes(): { route: CatalogRoute; params: { name: string; key: string 
   });
 }
 
-test('every route with a :param has a way to get another organization\'s id, or is listed as not taking one', () => {
+test("every route with a :param has a way to get another organization's id, or is listed as not taking one", () => {
   const routes = idRoutes();
   expect(routes.length).toBeGreaterThan(10);
   const uncovered = routes.flatMap(({ route, params }) =>
@@ -109,9 +109,15 @@ forEachBackend('Tenant isolation', (backend, label) => {
     };
     const memberOf = async (email: string) =>
       new Set(
-        (await db.query<{ name: OrgName }>('select o.name from memberships m join organizations o on o.id = m.org_id join users u on u.id = m.user_id where u.email = $1', [email])).map((r) => r.name),
+        (
+          await db.query<{ name: OrgName }>(
+            'select o.name from memberships m join organizations o on o.id = m.org_id join users u on u.id = m.user_id where u.email = $1',
+            [email],
+          )
+        ).map((r) => r.name),
       );
-    for (const email of ['owner@demo.test', 'solo@demo.test', 'viewer@demo.test', 'nobody@demo.test']) accounts.set(email, { token: await login(email), orgs: await memberOf(email) });
+    for (const email of ['owner@demo.test', 'solo@demo.test', 'viewer@demo.test', 'nobody@demo.test'])
+      accounts.set(email, { token: await login(email), orgs: await memberOf(email) });
     accounts.set('foreign owner', { token: await login(foreignOwner.email, foreignOwner.password), orgs: await memberOf(foreignOwner.email) });
 
     // Each organization's records, made by someone who may: the demo owner (owner of Acme, admin of Beacon), the third's owner.
@@ -155,7 +161,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
     }
   });
 
-  test('another organization\'s names, emails and ids in every search and look-up: nothing of it shown', async () => {
+  test("another organization's names, emails and ids in every search and look-up: nothing of it shown", async () => {
     const db = b.server.db;
     const before = await digest(db);
     const problems: string[] = [];
@@ -183,7 +189,9 @@ forEachBackend('Tenant isolation', (backend, label) => {
       // An import preview looks emails up as duplicates: never in another organization.
       const csv = `name,email\r\nLookalike,${other.customer.email}\r\n`;
       const preview = await send(b.server.port, agent, {
-        method: 'POST', path: '/api/v1/customers/import/preview/', body: csv,
+        method: 'POST',
+        path: '/api/v1/customers/import/preview/',
+        body: csv,
         headers: { Authorization: `Bearer ${owner}`, 'X-Organization-ID': String(acme.id), 'Content-Type': 'text/csv' },
       });
       expect(preview.status).toBe(200);
@@ -192,7 +200,9 @@ forEachBackend('Tenant isolation', (backend, label) => {
     }
     // The control: the same preview with the organization's own customer's email does find it.
     const own = await send(b.server.port, agent, {
-      method: 'POST', path: '/api/v1/customers/import/preview/', body: `name,email\r\nLookalike,${acme.customer.email}\r\n`,
+      method: 'POST',
+      path: '/api/v1/customers/import/preview/',
+      body: `name,email\r\nLookalike,${acme.customer.email}\r\n`,
       headers: { Authorization: `Bearer ${owner}`, 'X-Organization-ID': String(acme.id), 'Content-Type': 'text/csv' },
     });
     expect(JSON.parse(own.text).rows[0].duplicate).not.toBeNull();
@@ -201,12 +211,28 @@ forEachBackend('Tenant isolation', (backend, label) => {
     expect(changedTables(before, await digest(db))).toEqual([]);
   });
 
-  test('another organization\'s ids and headers: every call a 403 or 404, nothing shown, nothing changed', async () => {
+  test("another organization's ids and headers: every call a 403 or 404, nothing shown, nothing changed", async () => {
     const db = b.server.db;
-    const markers = (f: OrgFixture) => [f.customer.name, f.customer.email, f.deletedCustomer.name, f.deletedCustomer.email, f.note.body, f.member.email, f.invitation.email];
+    const markers = (f: OrgFixture) => [
+      f.customer.name,
+      f.customer.email,
+      f.deletedCustomer.name,
+      f.deletedCustomer.email,
+      f.note.body,
+      f.member.email,
+      f.invitation.email,
+    ];
     const idPattern = (ids: number[]) => new RegExp(`"(id|user_id|customer_id|note_id|invitation_id)"\\s*:\\s*(${ids.join('|')})\\b`);
 
-    interface Attempt { label: string; method: string; path: string; token: string; org: number; body?: unknown; foreign: OrgFixture }
+    interface Attempt {
+      label: string;
+      method: string;
+      path: string;
+      token: string;
+      org: number;
+      body?: unknown;
+      foreign: OrgFixture;
+    }
     const attempts: Attempt[] = [];
     for (const { route, params } of idRoutes()) {
       if (params.some((p) => NOT_TENANT_IDS[p.key])) continue;
@@ -244,7 +270,10 @@ forEachBackend('Tenant isolation', (backend, label) => {
     expect(attempts.length).toBeLessThanOrEqual(MAX_REQUESTS);
 
     const before = await digest(db);
-    const answers = await pooled(attempts.map((a) => () => call(a.token, a.org, a.method, a.path, a.body)), WIDTH);
+    const answers = await pooled(
+      attempts.map((a) => () => call(a.token, a.org, a.method, a.path, a.body)),
+      WIDTH,
+    );
     const after = await digest(db);
 
     const wrongStatus: string[] = [];
@@ -258,7 +287,8 @@ forEachBackend('Tenant isolation', (backend, label) => {
       const text = ans.text.toLowerCase();
       const shown = markers(a.foreign).filter((m) => text.includes(m.toLowerCase()));
       const foreignIds = [a.foreign.customer.id, a.foreign.deletedCustomer.id, a.foreign.note.id, a.foreign.member.userId, a.foreign.invitation.id];
-      if (shown.length || idPattern(foreignIds).test(ans.text)) leaks.push(`${a.label}: ${ans.status} shows ${shown.join(', ') || 'a foreign id'}: ${ans.text.slice(0, 160)}`);
+      if (shown.length || idPattern(foreignIds).test(ans.text))
+        leaks.push(`${a.label}: ${ans.status} shows ${shown.join(', ') || 'a foreign id'}: ${ans.text.slice(0, 160)}`);
       const shape = errorShapeProblem(ans, a.method);
       if (shape) shapes.push(`${a.label}: ${shape}`);
     });

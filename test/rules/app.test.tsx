@@ -15,7 +15,6 @@ import { toasts } from '../../src/ui/toast';
 import { json, ORGS, profile } from '../helpers/fake-api';
 import { makeSession, NO_ORG, SIGNED_OUT, WITH_ORG } from '../helpers/session';
 
-
 /** A session whose navigation is the app's real one (the URL changes). */
 const appSession = () => makeSession({ navigate: (to, opts) => navigate(to, opts), currentPath });
 
@@ -218,7 +217,10 @@ describe('D15 every control has an accessible name', () => {
       controls += screen.queryAllByRole(role).length;
       // A name must say something: a lone symbol such as '×' is read out as 'times'.
       const unnamed = screen.queryAllByRole(role, { name: (name) => !/[\p{L}\p{N}]/u.test(name) });
-      expect(unnamed.map((el) => el.outerHTML.slice(0, 120)), `${where}: ${role} without a name`).toEqual([]);
+      expect(
+        unnamed.map((el) => el.outerHTML.slice(0, 120)),
+        `${where}: ${role} without a name`,
+      ).toEqual([]);
     }
     expect(controls, where).toBeGreaterThan(0);
   }

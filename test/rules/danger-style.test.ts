@@ -13,6 +13,9 @@ test('D25 the stylesheet has one danger class (btn-danger) and the screens use n
   for (const rel of readdirSync(src, { recursive: true }) as string[]) {
     if (!rel.endsWith('.tsx')) continue;
     const names = [...readFileSync(path.join(src, rel), 'utf8').matchAll(/className="([^"]*)"/g)].flatMap((m) => m[1]!.split(' '));
-    expect(names.filter((n) => /danger|delete/.test(n) && n !== 'btn-danger'), rel).toEqual([]);
+    expect(
+      names.filter((n) => /danger|delete/.test(n) && n !== 'btn-danger'),
+      rel,
+    ).toEqual([]);
   }
 });

@@ -42,7 +42,10 @@ beforeAll(async () => {
   graph = new Map();
   for (const [file, input] of Object.entries(result.metafile!.inputs)) {
     if (!ours(file)) continue;
-    graph.set(file, input.imports.filter((i) => KINDS.has(i.kind) && ours(i.path)).map((i) => i.path));
+    graph.set(
+      file,
+      input.imports.filter((i) => KINDS.has(i.kind) && ours(i.path)).map((i) => i.path),
+    );
   }
 }, 60_000);
 
@@ -101,7 +104,7 @@ describe('STYLE module graph', () => {
     expect([...graph.keys()].filter((f) => rankOf(f) === undefined)).toEqual([]);
   });
 
-  test('STYLE no import cycle, counting import() (chunk layout is build.mjs\'s, not an import)', () => {
+  test("STYLE no import cycle, counting import() (chunk layout is build.mjs's, not an import)", () => {
     expect(cycles()).toEqual([]);
   });
 
@@ -113,7 +116,7 @@ describe('STYLE module graph', () => {
     expect(imports((from, to) => pageFolder(from) !== undefined && pageFolder(to) !== undefined && pageFolder(from) !== pageFolder(to))).toEqual([]);
   });
 
-  test('STYLE no module of src/ imports one of ours for its side effects alone (chunk layout is build.mjs\'s)', () => {
+  test("STYLE no module of src/ imports one of ours for its side effects alone (chunk layout is build.mjs's)", () => {
     const src = path.join(root, 'src');
     const bare = readdirSync(src, { recursive: true, encoding: 'utf8' })
       .filter((rel) => /\.tsx?$/.test(rel))

@@ -22,14 +22,13 @@ const WITH_FAKES = [...CODE, ...sources('test/helpers')];
 
 /** Each file where the pattern occurs, with the line. */
 function written(files: { file: string; text: string }[], pattern: RegExp): string[] {
-  return files.flatMap(({ file, text }) =>
-    text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-  );
+  return files.flatMap(({ file, text }) => text.split('\n').flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
 }
 
 describe('one home for what the app and the server share', () => {
   test('time units and session lifetimes are defined in contract/ only (contract/time.ts, contract/session.ts)', () => {
-    const defined = /\b(?:const|let)\s+(?:DAY_MS|HOUR_MS|MINUTE_MS|REMEMBER_ME_LIFETIME_MS|(?:SHORT_)?SESSION_LIFETIME_MS|SHORT_LIFETIME_MS|MAX_SESSION_AGE_MS|REFRESH_GRACE_MS)\s*=/;
+    const defined =
+      /\b(?:const|let)\s+(?:DAY_MS|HOUR_MS|MINUTE_MS|REMEMBER_ME_LIFETIME_MS|(?:SHORT_)?SESSION_LIFETIME_MS|SHORT_LIFETIME_MS|MAX_SESSION_AGE_MS|REFRESH_GRACE_MS)\s*=/;
     expect(written(WITH_FAKES, defined)).toEqual([]);
   });
 

@@ -5,8 +5,21 @@ import type { Reply } from './helpers';
 
 /** D10, in the order a reader checks them. */
 const ALL = [
-  'dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'customers:delete', 'customers:export', 'jobs:view',
-  'sms:view', 'email:view', 'calls:view', 'team:view', 'team:manage', 'permissions:view', 'permissions:manage', 'audit:view',
+  'dashboard:view',
+  'customers:view',
+  'customers:create',
+  'customers:update',
+  'customers:delete',
+  'customers:export',
+  'jobs:view',
+  'sms:view',
+  'email:view',
+  'calls:view',
+  'team:view',
+  'team:manage',
+  'permissions:view',
+  'permissions:manage',
+  'audit:view',
 ];
 export const D10: Record<string, string[]> = {
   owner: ALL,

@@ -39,8 +39,11 @@ forEachBackend('API audit log', (backend) => {
   };
 
   describe('D30 reading the log', () => {
-    test('D30 GET lists the organization\'s entries newest first with id, at, actor, action, target and changes', async () => {
-      const { org, people: [owner, member] } = await team('owner', 'member');
+    test("D30 GET lists the organization's entries newest first with id, at, actor, action, target and changes", async () => {
+      const {
+        org,
+        people: [owner, member],
+      } = await team('owner', 'member');
       expect((await owner!.call('PATCH', `${MEMBERS}${member!.id}/`, { role: 'viewer' })).status).toBe(200);
       const invited = (await owner!.call('POST', INVITATIONS, { email: `audit${counter}@example.test`, role: 'member' })).body as unknown as IssuedInvitation;
       const permissions = await owner!.call('PUT', '/api/v1/permissions/', { matrix: { ...D10, viewer: ['dashboard:view'] } });
@@ -53,7 +56,14 @@ forEachBackend('API audit log', (backend) => {
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
       const at = new Date(clock.now()).toISOString();
       const actor = { id: owner!.id, name: owner!.name };
-      expect(r.results[3]).toEqual({ id: ids[3], at, actor, action: 'member.role_changed', target: { type: 'member', id: member!.id, label: member!.name }, changes: { role: { from: 'member', to: 'viewer' } } });
+      expect(r.results[3]).toEqual({
+        id: ids[3],
+        at,
+        actor,
+        action: 'member.role_changed',
+        target: { type: 'member', id: member!.id, label: member!.name },
+        changes: { role: { from: 'member', to: 'viewer' } },
+      });
       expect(r.results[2]).toMatchObject({ actor, target: { type: 'invitation', id: invited.id, label: invited.email } });
       expect(r.results[1]).toMatchObject({ actor, target: { type: 'permissions' }, changes: { viewer: { added: [], removed: ['customers:view'] } } });
       expect(r.results[0]).toMatchObject({ actor, target: { type: 'customer', id: customerId } });
@@ -62,15 +72,21 @@ forEachBackend('API audit log', (backend) => {
     });
 
     test('D10 D30 audit:view: an admin may read the log; a member and a viewer get 403 permission_denied', async () => {
-      const { people: [admin, member, viewer] } = await team('admin', 'member', 'viewer');
+      const {
+        people: [admin, member, viewer],
+      } = await team('admin', 'member', 'viewer');
       expect((await admin!.call('GET', AUDIT)).status).toBe(200);
       expectError(await member!.call('GET', AUDIT), 403, 'permission_denied');
       expectError(await viewer!.call('GET', AUDIT), 403, 'permission_denied');
     });
 
-    test('D9 D30 only the caller\'s organization\'s entries: another\'s never appear, and its header is 403 not_a_member', async () => {
-      const { people: [mine] } = await team('owner');
-      const { people: [theirs] } = await team('owner');
+    test("D9 D30 only the caller's organization's entries: another's never appear, and its header is 403 not_a_member", async () => {
+      const {
+        people: [mine],
+      } = await team('owner');
+      const {
+        people: [theirs],
+      } = await team('owner');
       await customer(mine!);
       const theirCustomer = await customer(theirs!);
       const r = await log(mine!, 'page_size=100');
@@ -86,7 +102,9 @@ forEachBackend('API audit log', (backend) => {
 
   describe('D30 filters and pages', () => {
     test('D30 filters by actor, action, target type and target id narrow the list and its count, and combine', async () => {
-      const { people: [owner, admin, member] } = await team('owner', 'admin', 'member');
+      const {
+        people: [owner, admin, member],
+      } = await team('owner', 'admin', 'member');
       expect((await owner!.call('PATCH', `${MEMBERS}${member!.id}/`, { role: 'viewer' })).status).toBe(200);
       expect((await admin!.call('PATCH', `${MEMBERS}${member!.id}/`, { role: 'member' })).status).toBe(200);
       const c1 = await customer(admin!);
@@ -103,7 +121,9 @@ forEachBackend('API audit log', (backend) => {
     });
 
     test('D30 page and page_size walk the list newest first without gaps or repeats; count is the total', async () => {
-      const { people: [owner] } = await team('owner');
+      const {
+        people: [owner],
+      } = await team('owner');
       for (let i = 0; i < 7; i++) await customer(owner!);
       const all = await log(owner!, 'page_size=100');
       expect(all.count).toBe(7);
@@ -118,11 +138,23 @@ forEachBackend('API audit log', (backend) => {
     });
 
     test('D19 bad filter and paging values are a 400 naming the parameter', async () => {
-      const { people: [owner] } = await team('owner');
+      const {
+        people: [owner],
+      } = await team('owner');
       const bad: [string, string][] = [
-        ['actor=abc', 'actor'], ['actor=0', 'actor'], ['actor=-1', 'actor'], ['actor=99999999999', 'actor'], ['target_id=1.5', 'target_id'],
-        ['action=Member%20Removed', 'action'], ['action=a%27%3Bdrop', 'action'], ['action=' + 'a'.repeat(61), 'action'],
-        ['target_type=Customer-1', 'target_type'], ['page=0', 'page'], ['page=x', 'page'], ['page_size=0', 'page_size'], ['page_size=101', 'page_size'],
+        ['actor=abc', 'actor'],
+        ['actor=0', 'actor'],
+        ['actor=-1', 'actor'],
+        ['actor=99999999999', 'actor'],
+        ['target_id=1.5', 'target_id'],
+        ['action=Member%20Removed', 'action'],
+        ['action=a%27%3Bdrop', 'action'],
+        ['action=' + 'a'.repeat(61), 'action'],
+        ['target_type=Customer-1', 'target_type'],
+        ['page=0', 'page'],
+        ['page=x', 'page'],
+        ['page_size=0', 'page_size'],
+        ['page_size=101', 'page_size'],
       ];
       for (const [query, field] of bad) {
         const r = await owner!.call('GET', `${AUDIT}?${query}`);
@@ -134,7 +166,9 @@ forEachBackend('API audit log', (backend) => {
 
   describe('D24 D30 D32 one audit view', () => {
     test('D24 D30 D32 an entry about a customer reads the same in the activity log, in its timeline and on the dashboard', async () => {
-      const { people: [owner] } = await team('owner');
+      const {
+        people: [owner],
+      } = await team('owner');
       const id = await customer(owner!);
       expect((await owner!.call('DELETE', `${CUSTOMERS}${id}/`)).status).toBe(204);
       expect((await owner!.call('POST', `${CUSTOMERS}${id}/restore/`)).status).toBe(200);
@@ -149,7 +183,9 @@ forEachBackend('API audit log', (backend) => {
     });
 
     test('D24 D30 an import reads the same in the activity log and in the timeline of a customer it created, without its list of customers', async () => {
-      const { people: [owner] } = await team('owner');
+      const {
+        people: [owner],
+      } = await team('owner');
       const r = await owner!.raw('POST', `${CUSTOMERS}import/`, `name\r\nImported ${++counter}\r\nImported ${++counter}\r\n`, 'text/csv');
       expect(r.status, r.text).toBe(200);
       const [imported] = (await log(owner!, 'action=customers.imported')).results;
@@ -163,7 +199,9 @@ forEachBackend('API audit log', (backend) => {
 
   describe('D30 append-only and secret-free', () => {
     test('D30 nothing in the API changes or deletes an entry: PUT, PATCH, DELETE and POST on /v1/audit/ are 405 and the log is as it was', async () => {
-      const { people: [owner] } = await team('owner');
+      const {
+        people: [owner],
+      } = await team('owner');
       await customer(owner!);
       const [entry] = (await log(owner!)).results;
       const before = await auditRows();
@@ -172,12 +210,15 @@ forEachBackend('API audit log', (backend) => {
         expectError(r, 405, 'method_not_allowed');
         expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       }
-      for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) expectError(await owner!.call(method, `${AUDIT}${entry!.id}/`, method === 'PUT' || method === 'PATCH' ? {} : undefined), 404);
+      for (const method of ['GET', 'PUT', 'PATCH', 'DELETE'])
+        expectError(await owner!.call(method, `${AUDIT}${entry!.id}/`, method === 'PUT' || method === 'PATCH' ? {} : undefined), 404);
       expect(await auditRows()).toBe(before);
     });
 
     test('D30 a refused change writes no entry: 403 owner_required and 409 last_owner leave the log as it was', async () => {
-      const { people: [owner, admin] } = await team('owner', 'admin');
+      const {
+        people: [owner, admin],
+      } = await team('owner', 'admin');
       const before = await auditRows();
       expectError(await admin!.call('PATCH', `${MEMBERS}${owner!.id}/`, { role: 'member' }), 403, 'owner_required');
       expectError(await owner!.call('DELETE', `${MEMBERS}${owner!.id}/`), 409, 'last_owner');
@@ -186,7 +227,10 @@ forEachBackend('API audit log', (backend) => {
     });
 
     test('D30 the log as the API shows it never holds an invitation token, a password or a hash', async () => {
-      const { org, people: [owner] } = await team('owner');
+      const {
+        org,
+        people: [owner],
+      } = await team('owner');
       const email = `secret${++counter}@example.test`;
       const first = (await owner!.call('POST', INVITATIONS, { email, role: 'member' })).body as unknown as IssuedInvitation;
       const renewed = await owner!.call('POST', `${INVITATIONS}${first.id}/renew/`);

@@ -104,7 +104,7 @@ forEachBackend('API fair authentication', (backend) => {
       expect((await client(server.url).refresh(good.refresh_token)).status).toBe(200);
     });
 
-    test('D36 a refresh that proves its session (the app sends its access token) is not held back by its address\'s failed refreshes', async () => {
+    test("D36 a refresh that proves its session (the app sends its access token) is not held back by its address's failed refreshes", async () => {
       const mine = tokens(await client(server.url).login('solo@demo.test'));
       const from = client(server.url, newAddress());
       for (let i = 0; i < 5; i++) expectError(await from.refresh(randomToken()), 401);
@@ -114,12 +114,13 @@ forEachBackend('API fair authentication', (backend) => {
       const proved = await from.post('/api/v1/auth/refresh/', { refresh_token: mine.refresh_token }, { Authorization: `Bearer ${mine.access_token}` });
       expect(proved.status).toBe(200);
       // Its own failures still count: five made-up refresh tokens under its name, then it waits too.
-      for (let i = 0; i < 5; i++) expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: randomToken() }, { Authorization: `Bearer ${mine.access_token}` }), 401);
+      for (let i = 0; i < 5; i++)
+        expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: randomToken() }, { Authorization: `Bearer ${mine.access_token}` }), 401);
       const next = tokens(proved);
       expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: next.refresh_token }, { Authorization: `Bearer ${next.access_token}` }), 429);
     });
 
-    test('D36 an office\'s tabs that prove their sessions refresh at once after one bad refresh from their address', async () => {
+    test("D36 an office's tabs that prove their sessions refresh at once after one bad refresh from their address", async () => {
       const office = client(server.url, newAddress());
       const tabs: Tokens[] = [];
       for (let i = 0; i <= MAX_IN_FLIGHT.refresh[1]; i++) tabs.push(tokens(await office.login('solo@demo.test')));
@@ -199,7 +200,7 @@ forEachBackend('API fair authentication', (backend) => {
       expectError(await client(server.url).login(user.email, user.password), 429, 'too_many_attempts'); // unknown clients still wait
     });
 
-    test('D36 a known device is held to its own limit; a forged or another email\'s token counts as none', async () => {
+    test("D36 a known device is held to its own limit; a forged or another email's token counts as none", async () => {
       const user = await createUser(server.db);
       const device = String((await client(server.url).login(user.email, user.password)).body.device_token);
       clock.advance(SECOND);
@@ -213,7 +214,7 @@ forEachBackend('API fair authentication', (backend) => {
       expectError(await client(server.url).login(user.email, user.password), 429); // counted per email, as unknown clients
     });
 
-    test('D36 a known device is not held back by its address\'s failures', async () => {
+    test("D36 a known device is not held back by its address's failures", async () => {
       const user = await createUser(server.db);
       const device = String((await client(server.url).login(user.email, user.password)).body.device_token);
       const from = await throttledAddress();

@@ -41,7 +41,12 @@ describe('D35 the address limiter', () => {
   test('D36 a caller that proves its session keeps the full cap in flight on an address that has failed', () => {
     const l = new AddressLimiter({ ...limits, maxInFlight: 3, maxInFlightAfterFailure: 1 });
     l.fail('a', 0);
-    expect([l.admit('a', 0, true), l.admit('a', 0, true), l.admit('a', 0, true), l.admit('a', 0, true)].map((a) => a.kind)).toEqual(['admitted', 'admitted', 'admitted', 'refused']);
+    expect([l.admit('a', 0, true), l.admit('a', 0, true), l.admit('a', 0, true), l.admit('a', 0, true)].map((a) => a.kind)).toEqual([
+      'admitted',
+      'admitted',
+      'admitted',
+      'refused',
+    ]);
     expect(l.admit('a', 0).kind).toBe('refused'); // an unknown caller is held to the smaller cap
     const b = new AddressLimiter({ ...limits, maxInFlight: 3, maxInFlightAfterFailure: 1 });
     b.fail('b', 0);

@@ -34,8 +34,7 @@ forEachBackend('API login', (backend) => {
     });
 
     test('D16 a session lives 30 days with remember_me, 1 day without; SPEC §9 remember_me defaults to on', async () => {
-      const lifetime = async (extra: Record<string, unknown>) =>
-        Date.parse(tokens(await api.login('solo@demo.test', undefined, extra)).refresh_expires_at) - clock.now();
+      const lifetime = async (extra: Record<string, unknown>) => Date.parse(tokens(await api.login('solo@demo.test', undefined, extra)).refresh_expires_at) - clock.now();
       expect(await lifetime({ remember_me: true })).toBe(30 * DAY);
       expect(await lifetime({ remember_me: false })).toBe(1 * DAY);
       expect(await lifetime({})).toBe(30 * DAY);

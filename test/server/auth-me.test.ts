@@ -82,7 +82,13 @@ forEachBackend('API me', (backend) => {
     });
 
     test('D4 the favorite organization is used when no X-Organization-ID is sent', async () => {
-      const user = await createUser(server.db, { memberships: [['Acme Plumbing', 'viewer'], ['Beacon Electric', 'member']], favorite: 'Beacon Electric' });
+      const user = await createUser(server.db, {
+        memberships: [
+          ['Acme Plumbing', 'viewer'],
+          ['Beacon Electric', 'member'],
+        ],
+        favorite: 'Beacon Electric',
+      });
       const r = await api.me(tokens(await api.login(user.email, user.password)).access_token);
       expect(r.body.favorite_org_id).toBe(await orgId(server.db, 'Beacon Electric'));
       expect(r.body.role).toBe('member');

@@ -107,11 +107,7 @@ async function startBackend(label: BackendLabel, options: BackendOptions): Promi
  * (demo data, a fake clock, SUITE_ENV) on a fresh database, closed and removed after the describe.
  * `backend()` gives the running server to hooks and tests; call it from them, not while defining.
  */
-export function forEachBackend(
-  name: string,
-  body: (backend: () => Backend, label: BackendLabel) => void,
-  options: BackendOptions = {},
-): void {
+export function forEachBackend(name: string, body: (backend: () => Backend, label: BackendLabel) => void, options: BackendOptions = {}): void {
   const labels = BACKENDS.filter((label) => label !== 'PostgreSQL' || postgresAvailable());
   const started = new Map<BackendLabel, ReturnType<typeof startBackend>>();
   const start = (label: BackendLabel) => {

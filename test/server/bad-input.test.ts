@@ -65,7 +65,11 @@ forEachBackend('API bad input', (backend) => {
 
     test('D19 a wrong method is a 405 in JSON with Allow', async () => {
       for (const [method, p, allow] of [
-        ['GET', LOGIN, 'POST'], ['PUT', REFRESH, 'POST'], ['DELETE', LOGOUT, 'POST'], ['POST', ME, 'GET'], ['PATCH', ME, 'GET'],
+        ['GET', LOGIN, 'POST'],
+        ['PUT', REFRESH, 'POST'],
+        ['DELETE', LOGOUT, 'POST'],
+        ['POST', ME, 'GET'],
+        ['PATCH', ME, 'GET'],
       ] as const) {
         const r = await api.request(p, { method });
         expectError(r, 405, 'method_not_allowed');
@@ -145,10 +149,21 @@ forEachBackend('API bad input', (backend) => {
     test('D19 hostile bodies and headers on every endpoint never get a 500', async () => {
       const t = tokens(await api.login('solo@demo.test'));
       const bodies: unknown[] = [
-        {}, { email: null, password: null }, { email: {}, password: [] }, { refresh_token: null }, { refresh_token: ['a'] },
-        { refresh_token: 'x'.repeat(600) }, { session_id: -1 }, { session_id: 1.5 }, { session_id: '1' }, { remember_me: 1 },
-        { email: 'a@b.example', password: '\u0000\uffff' }, { __proto__: { admin: true } }, { constructor: { prototype: {} } },
-        { email: `${'a'.repeat(300)}@b.example`, password: 'x' }, { email: 'é@ü.example', password: '🔑' },
+        {},
+        { email: null, password: null },
+        { email: {}, password: [] },
+        { refresh_token: null },
+        { refresh_token: ['a'] },
+        { refresh_token: 'x'.repeat(600) },
+        { session_id: -1 },
+        { session_id: 1.5 },
+        { session_id: '1' },
+        { remember_me: 1 },
+        { email: 'a@b.example', password: '\u0000\uffff' },
+        { __proto__: { admin: true } },
+        { constructor: { prototype: {} } },
+        { email: `${'a'.repeat(300)}@b.example`, password: 'x' },
+        { email: 'é@ü.example', password: '🔑' },
       ];
       for (const p of [LOGIN, REFRESH, LOGOUT]) {
         for (const body of bodies) {
@@ -158,7 +173,9 @@ forEachBackend('API bad input', (backend) => {
         }
       }
       const hostileHeaders: Record<string, string>[] = [
-        { 'X-Organization-ID': '\u00e9' }, { Authorization: 'Bearer \u00ff.\u00ff.\u00ff' }, { 'Content-Type': 'application/json' },
+        { 'X-Organization-ID': '\u00e9' },
+        { Authorization: 'Bearer \u00ff.\u00ff.\u00ff' },
+        { 'Content-Type': 'application/json' },
       ];
       for (const headers of hostileHeaders) {
         const r = await api.request(ME, { headers });

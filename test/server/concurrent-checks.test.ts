@@ -36,11 +36,15 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const hold = withGateKey(() => server.db.transaction(async (tx) => {
-      await tx.query('select id from customers where id = $1 for update', [customerId]);
-      locked();
-      await released;
-    }), 'test');
+    const hold = withGateKey(
+      () =>
+        server.db.transaction(async (tx) => {
+          await tx.query('select id from customers where id = $1 for update', [customerId]);
+          locked();
+          await released;
+        }),
+      'test',
+    );
     await isLocked;
     return { hold, release };
   }
@@ -49,7 +53,9 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
   async function expectNeverAfter(orgId: number, change: Reply, demotion: Reply) {
     expect(demotion.status).toBe(200);
     const rows = await server.db.query<{ id: unknown; action: string }>(
-      `select id, action from audit_log where org_id = $1 and action in ('customer.updated', 'member.role_changed') order by id`, [orgId]);
+      `select id, action from audit_log where org_id = $1 and action in ('customer.updated', 'member.role_changed') order by id`,
+      [orgId],
+    );
     const order = rows.map((r) => r.action);
     if (change.status === 403) expect(order).toEqual(['member.role_changed']);
     else {
@@ -96,13 +102,19 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
       expect(rows).toHaveLength(0);
     });
   } else {
-    test('D38 a demotion waits for a change already acting under the organization\'s lock; the change commits first', async () => {
+    test("D38 a demotion waits for a change already acting under the organization's lock; the change commits first", async () => {
       const { orgId, owner, member, customer } = await setUp();
       // Another transaction holds the customer's row: the member's change waits for it inside its transaction.
       const { hold, release } = await holdRow(customer.id);
       const waiting = async () =>
-        Number((await withGateKey(() => server.db.query<{ n: unknown }>(
-          "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"), 'probe'))[0]?.n);
+        Number(
+          (
+            await withGateKey(
+              () => server.db.query<{ n: unknown }>("select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"),
+              'probe',
+            )
+          )[0]?.n,
+        );
       const change = member.call('PATCH', `${CUSTOMERS}${customer.id}/`, { version: customer.version, city: 'Raced' });
       await expect.poll(waiting).toBe(1);
       // The demotion needs the organization's lock alone: it waits for the member's change.

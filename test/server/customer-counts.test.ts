@@ -34,8 +34,7 @@ describePostgres('D26 customer counts under concurrent writes (PostgreSQL)', (da
   });
 
   /** How many backends of this database wait on a lock now. */
-  const waiting = async () =>
-    Number((await observer`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]?.n);
+  const waiting = async () => Number((await observer`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]?.n);
 
   /** Resolves 'answered' once `reply` settles, or 'waits' once `n` backends wait on a lock, whichever comes first. */
   async function answeredOrWaiting(reply: Promise<Reply>, n = 1): Promise<'answered' | 'waits'> {
@@ -86,8 +85,7 @@ describePostgres('D26 customer counts under concurrent writes (PostgreSQL)', (da
     const [a, b] = await Promise.all([first!, second!]);
     expect([a.status, b.status], `${a.text} ${b.text}`).toEqual([200, 200]);
     const counts = await owner.get('/api/v1/dashboard/');
-    const [row] = await server.db.query<{ n: unknown }>(
-      `select count(*) as n from customers where org_id = $1 and deleted_at is null and status = 'lead'`, [org]);
+    const [row] = await server.db.query<{ n: unknown }>(`select count(*) as n from customers where org_id = $1 and deleted_at is null and status = 'lead'`, [org]);
     expect((counts.body as { customers: { by_status: { lead: number } } }).customers.by_status.lead).toBe(Number(row?.n));
   });
 });

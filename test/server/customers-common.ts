@@ -68,7 +68,10 @@ function actor(b: Backend, token: string, org: number, userId: number): Actor {
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
   const self: Actor = {
-    token, org, userId, send,
+    token,
+    org,
+    userId,
+    send,
     get: (path) => send('GET', path),
     post: (path, body) => send('POST', path, body),
     patch: (path, body) => send('PATCH', path, body),
@@ -117,7 +120,9 @@ export type AuditRow = {
 };
 
 const auditRows = async (db: Db, where: string, params: (string | number)[]): Promise<AuditRow[]> =>
-  (await db.query<Record<string, unknown> & Omit<AuditRow, 'id' | 'org_id' | 'actor_id' | 'target_id'>>(`select * from audit_log where ${where} order by id`, params)).map((r) => ({
+  (
+    await db.query<Record<string, unknown> & Omit<AuditRow, 'id' | 'org_id' | 'actor_id' | 'target_id'>>(`select * from audit_log where ${where} order by id`, params)
+  ).map((r) => ({
     ...r,
     id: Number(r.id),
     org_id: Number(r.org_id),
@@ -176,8 +181,26 @@ export function acceptable(field: string, value: unknown): boolean {
 
 /** Bodies no client should send, for "never a 500" checks: wrong types, nesting, huge and control text. */
 export const HOSTILE_VALUES: unknown[] = [
-  null, 0, -1, 1.5, 1e308, true, [], ['x'], {}, { $gt: '' }, { name: 'x' }, [[[[['deep']]]]], 'x'.repeat(100_000), '\u0000',
-  '\u0000\u0001\u001f\u007f', 'a\r\nb', '<script>alert(1)</script>', "'; drop table customers; --", '%s%n', '\u202e',
+  null,
+  0,
+  -1,
+  1.5,
+  1e308,
+  true,
+  [],
+  ['x'],
+  {},
+  { $gt: '' },
+  { name: 'x' },
+  [[[[['deep']]]]],
+  'x'.repeat(100_000),
+  '\u0000',
+  '\u0000\u0001\u001f\u007f',
+  'a\r\nb',
+  '<script>alert(1)</script>',
+  "'; drop table customers; --",
+  '%s%n',
+  '\u202e',
 ];
 
 /** Text JSON can carry but Unicode cannot: lone surrogates, which no database column or jsonb can hold. */
@@ -195,6 +218,18 @@ export function surrogateProblem(r: Reply, field: string, what: string): string 
 
 /** Raw request bodies that are not a JSON object, or are one with hostile keys. */
 export const HOSTILE_RAW_BODIES: string[] = [
-  '', ' ', 'null', '[]', '"text"', '42', '{', '{"name":', '{"name":"a",}', `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
-  '{"__proto__":{"admin":true},"name":"x"}', '{"constructor":{"prototype":{"x":1}},"name":"x"}', '\uFEFF{"name":"x"}', '{"name":"a","name":"b","x":1}',
+  '',
+  ' ',
+  'null',
+  '[]',
+  '"text"',
+  '42',
+  '{',
+  '{"name":',
+  '{"name":"a",}',
+  `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+  '{"__proto__":{"admin":true},"name":"x"}',
+  '{"constructor":{"prototype":{"x":1}},"name":"x"}',
+  '\uFEFF{"name":"x"}',
+  '{"name":"a","name":"b","x":1}',
 ];

@@ -5,8 +5,27 @@ import type { Customer, CustomerListItem, DuplicateMatch } from '../../contract/
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import {
-  acceptable, ACME, auditAbout, auditSince, BEACON, customerPath, expectClientError, expectFieldError, expectNoChange, HOSTILE_RAW_BODIES, HOSTILE_VALUES, inOrg, lastAuditId,
-  LONE_SURROGATES, newActor, signIn, surrogateProblem, unique, uniqueEmail, warmUp, type Actor,
+  acceptable,
+  ACME,
+  auditAbout,
+  auditSince,
+  BEACON,
+  customerPath,
+  expectClientError,
+  expectFieldError,
+  expectNoChange,
+  HOSTILE_RAW_BODIES,
+  HOSTILE_VALUES,
+  inOrg,
+  lastAuditId,
+  LONE_SURROGATES,
+  newActor,
+  signIn,
+  surrogateProblem,
+  unique,
+  uniqueEmail,
+  warmUp,
+  type Actor,
 } from './customers-common';
 import { DAY, MINUTE, type Reply } from './helpers';
 
@@ -31,16 +50,36 @@ forEachBackend('API customers: one customer', (backend) => {
     test('D22 POST creates the customer: 201 with every field, text trimmed, email lower-cased, active by default, version 1', async () => {
       const email = uniqueEmail();
       const r = await owner.post(CUSTOMERS, {
-        name: '  Ada  Lovelace ', company: ' Analytical Engines ', email: `  ${email.toUpperCase()} `, phone: ' (503) 555-0199 ', address_line: ' 1 Main St ',
-        city: ' Portland', region: 'OR ', postal_code: ' 97201 ', country: ' US ', tags: [' vip ', 'Plumbing'],
+        name: '  Ada  Lovelace ',
+        company: ' Analytical Engines ',
+        email: `  ${email.toUpperCase()} `,
+        phone: ' (503) 555-0199 ',
+        address_line: ' 1 Main St ',
+        city: ' Portland',
+        region: 'OR ',
+        postal_code: ' 97201 ',
+        country: ' US ',
+        tags: [' vip ', 'Plumbing'],
       });
       expect(r.status, r.text).toBe(201);
       const c = r.body as unknown as Customer;
       expect(Object.keys(c).sort()).toEqual(CUSTOMER_KEYS);
       expect(c).toMatchObject({
-        name: 'Ada  Lovelace', company: 'Analytical Engines', email, phone: '(503) 555-0199', address_line: '1 Main St', city: 'Portland', region: 'OR',
-        postal_code: '97201', country: 'US', status: 'active', tags: ['vip', 'Plumbing'], version: 1,
-        created_by: { id: owner.userId, name: 'Olivia' }, updated_by: { id: owner.userId, name: 'Olivia' }, created_at: new Date(b.clock.now()).toISOString(),
+        name: 'Ada  Lovelace',
+        company: 'Analytical Engines',
+        email,
+        phone: '(503) 555-0199',
+        address_line: '1 Main St',
+        city: 'Portland',
+        region: 'OR',
+        postal_code: '97201',
+        country: 'US',
+        status: 'active',
+        tags: ['vip', 'Plumbing'],
+        version: 1,
+        created_by: { id: owner.userId, name: 'Olivia' },
+        updated_by: { id: owner.userId, name: 'Olivia' },
+        created_at: new Date(b.clock.now()).toISOString(),
       });
       expect((await owner.get(customerPath(c.id))).body).toEqual(c);
       expect(await row(c.id)).toMatchObject({ org_id: owner.org, email, phone_digits: '5035550199', deleted_at: null });
@@ -57,14 +96,26 @@ forEachBackend('API customers: one customer', (backend) => {
       expect(entry!.changes).toEqual({ name: c.name, company: 'Pipes Ltd', email: c.email, status: 'active', tags: ['a'] });
     });
 
-    test('D22 every field\'s limits: past one is a 400 naming the field and writes nothing; the limit itself is accepted', async () => {
+    test("D22 every field's limits: past one is a 400 naming the field and writes nothing; the limit itself is accepted", async () => {
       const long = 'x'.repeat(201);
       const refused: [Record<string, unknown>, string][] = [
         ...TEXT_FIELDS.filter((f) => f !== 'email' && f !== 'phone').map((f): [Record<string, unknown>, string] => [{ [f]: long }, f]),
-        [{ name: '' }, 'name'], [{ name: '   ' }, 'name'], [{ email: 'not-an-email' }, 'email'], [{ email: 'a@b' }, 'email'], [{ email: 'a b@c.de' }, 'email'],
-        [{ email: `${'x'.repeat(245)}@example.io` }, 'email'], [{ phone: '555-012' }, 'phone'], [{ phone: `1234567${' '.repeat(34)}x` }, 'phone'], [{ phone: 'call me' }, 'phone'],
-        [{ status: 'archived' }, 'status'], [{ status: 'Active' }, 'status'], [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],
-        [{ tags: ['x'.repeat(31)] }, 'tags'], [{ tags: [''] }, 'tags'], [{ tags: ['VIP', 'vip'] }, 'tags'], [{ tags: 'vip' }, 'tags'],
+        [{ name: '' }, 'name'],
+        [{ name: '   ' }, 'name'],
+        [{ email: 'not-an-email' }, 'email'],
+        [{ email: 'a@b' }, 'email'],
+        [{ email: 'a b@c.de' }, 'email'],
+        [{ email: `${'x'.repeat(245)}@example.io` }, 'email'],
+        [{ phone: '555-012' }, 'phone'],
+        [{ phone: `1234567${' '.repeat(34)}x` }, 'phone'],
+        [{ phone: 'call me' }, 'phone'],
+        [{ status: 'archived' }, 'status'],
+        [{ status: 'Active' }, 'status'],
+        [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],
+        [{ tags: ['x'.repeat(31)] }, 'tags'],
+        [{ tags: [''] }, 'tags'],
+        [{ tags: ['VIP', 'vip'] }, 'tags'],
+        [{ tags: 'vip' }, 'tags'],
       ];
       await expectNoChange(b.server.db, async () => {
         for (const [fields, field] of refused) {
@@ -74,8 +125,15 @@ forEachBackend('API customers: one customer', (backend) => {
         }
       });
       const atLimits = await owner.post(CUSTOMERS, {
-        name: 'n'.repeat(200), company: 'c'.repeat(200), email: `${'x'.repeat(243)}@example.io`, phone: `+1 (503) 555-0100${' ext'.padEnd(23, '9')}`,
-        address_line: 'a'.repeat(200), city: 'c'.repeat(200), region: 'r'.repeat(200), postal_code: 'p'.repeat(200), country: 'c'.repeat(200),
+        name: 'n'.repeat(200),
+        company: 'c'.repeat(200),
+        email: `${'x'.repeat(243)}@example.io`,
+        phone: `+1 (503) 555-0100${' ext'.padEnd(23, '9')}`,
+        address_line: 'a'.repeat(200),
+        city: 'c'.repeat(200),
+        region: 'r'.repeat(200),
+        postal_code: 'p'.repeat(200),
+        country: 'c'.repeat(200),
         tags: Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(30, 't')),
       });
       expect(atLimits.status, atLimits.text).toBe(201);
@@ -103,11 +161,12 @@ forEachBackend('API customers: one customer', (backend) => {
     });
 
     test('D19 hostile bodies on POST are refused with a 4xx, never a 500; only a value fit for the field is ever stored', async () => {
-      for (const field of ['name', 'email', 'phone', 'status', 'tags', 'city']) for (const value of HOSTILE_VALUES) {
-        const [r, what] = [await owner.post(CUSTOMERS, { name: 'Hostile', [field]: value }), `${field}=${JSON.stringify(value).slice(0, 40)}`];
-        if (r.status === 201) expect(acceptable(field, value), what).toBe(true);
-        else expectClientError(r, what);
-      }
+      for (const field of ['name', 'email', 'phone', 'status', 'tags', 'city'])
+        for (const value of HOSTILE_VALUES) {
+          const [r, what] = [await owner.post(CUSTOMERS, { name: 'Hostile', [field]: value }), `${field}=${JSON.stringify(value).slice(0, 40)}`];
+          if (r.status === 201) expect(acceptable(field, value), what).toBe(true);
+          else expectClientError(r, what);
+        }
       for (const raw of HOSTILE_RAW_BODIES) {
         const r = await owner.send('POST', CUSTOMERS, raw);
         if (r.status !== 201) expectClientError(r, raw.slice(0, 40));
@@ -130,7 +189,7 @@ forEachBackend('API customers: one customer', (backend) => {
       expect(problems.filter(Boolean)).toEqual([]);
     });
 
-    test('D9 GET /customers/{id}/ of a missing, deleted or other organization\'s customer is the same 404 not_found', async () => {
+    test("D9 GET /customers/{id}/ of a missing, deleted or other organization's customer is the same 404 not_found", async () => {
       const theirs = await (await signIn(b, 'owner@demo.test', BEACON)).create();
       const deleted = await owner.create();
       expect((await owner.del(customerPath(deleted.id))).status).toBe(204);
@@ -148,7 +207,13 @@ forEachBackend('API customers: one customer', (backend) => {
       const r = await solo.patch(customerPath(c.id), { version: 1, company: '  New Co ', city: '', status: 'inactive', tags: ['a', 'b'] });
       expect(r.status, r.text).toBe(200);
       expect(r.body).toEqual({
-        ...c, company: 'New Co', city: null, status: 'inactive', tags: ['a', 'b'], version: 2, updated_by: { id: solo.userId, name: 'Sam' },
+        ...c,
+        company: 'New Co',
+        city: null,
+        status: 'inactive',
+        tags: ['a', 'b'],
+        version: 2,
+        updated_by: { id: solo.userId, name: 'Sam' },
         updated_at: new Date(b.clock.now()).toISOString(),
       });
       expect((await owner.get(customerPath(c.id))).body).toEqual(r.body);
@@ -156,7 +221,10 @@ forEachBackend('API customers: one customer', (backend) => {
       expect(entries.map((e) => e.action)).toEqual(['customer.created', 'customer.updated']);
       expect(entries[1]).toMatchObject({ actor_id: solo.userId, target_label: c.name });
       expect(entries[1]!.changes).toEqual({
-        company: { from: 'Old Co', to: 'New Co' }, city: { from: 'Salem', to: null }, status: { from: 'active', to: 'inactive' }, tags: { from: ['a'], to: ['a', 'b'] },
+        company: { from: 'Old Co', to: 'New Co' },
+        city: { from: 'Salem', to: null },
+        status: { from: 'active', to: 'inactive' },
+        tags: { from: ['a'], to: ['a', 'b'] },
       });
     });
 
@@ -206,8 +274,16 @@ forEachBackend('API customers: one customer', (backend) => {
       const c = await owner.create();
       await expectNoChange(b.server.db, async () => {
         const cases: [Record<string, unknown>, string, string?][] = [
-          [{ name: '' }, 'name'], [{ name: null }, 'name'], [{ status: null }, 'status'], [{ status: 'gone' }, 'status'], [{ tags: null }, 'tags'],
-          [{ email: 'x@' }, 'email'], [{ phone: '12' }, 'phone'], [{ city: 'a\nb' }, 'city'], [{ id: 5 }, 'id', 'unknown_field'], [{ updated_by: 1 }, 'updated_by', 'unknown_field'],
+          [{ name: '' }, 'name'],
+          [{ name: null }, 'name'],
+          [{ status: null }, 'status'],
+          [{ status: 'gone' }, 'status'],
+          [{ tags: null }, 'tags'],
+          [{ email: 'x@' }, 'email'],
+          [{ phone: '12' }, 'phone'],
+          [{ city: 'a\nb' }, 'city'],
+          [{ id: 5 }, 'id', 'unknown_field'],
+          [{ updated_by: 1 }, 'updated_by', 'unknown_field'],
         ];
         for (const [fields, field, code] of cases) {
           expectFieldError(await owner.patch(customerPath(c.id), { version: 1, ...fields }), field, code);
@@ -227,7 +303,8 @@ forEachBackend('API customers: one customer', (backend) => {
       const [first, other] = [await owner.create(), await owner.create()];
       await expectNoChange(b.server.db, async () => {
         for (const r of [
-          await owner.post(CUSTOMERS, { name: 'Second', email: first.email }), await owner.post(CUSTOMERS, { name: 'Second', email: ` ${first.email!.toUpperCase()} ` }),
+          await owner.post(CUSTOMERS, { name: 'Second', email: first.email }),
+          await owner.post(CUSTOMERS, { name: 'Second', email: ` ${first.email!.toUpperCase()} ` }),
           await owner.patch(customerPath(other.id), { version: 1, email: first.email!.toUpperCase() }),
         ]) {
           expectError(r, 409, 'duplicate_email');
@@ -248,7 +325,7 @@ forEachBackend('API customers: one customer', (backend) => {
       expect(await b.server.db.query('select id from customers where email = $1', [email])).toHaveLength(1);
     });
 
-    test('D23 a deleted customer\'s email, and another organization\'s, are free to use', async () => {
+    test("D23 a deleted customer's email, and another organization's, are free to use", async () => {
       const gone = await owner.create();
       expect((await owner.del(customerPath(gone.id))).status).toBe(204);
       expect((await owner.post(CUSTOMERS, { name: 'Reuses Email', email: gone.email })).status).toBe(201);
@@ -258,7 +335,8 @@ forEachBackend('API customers: one customer', (backend) => {
     test('D23 GET /duplicates/ lists live customers of this organization with the email or the phone digits however written, at most 5', async () => {
       const d = String(Date.now()).slice(-7);
       const same: Customer[] = [];
-      for (const phone of [`${d.slice(0, 3)}-${d.slice(3)}`, `(${d.slice(0, 3)}) ${d.slice(3)}`, d, `${d.slice(0, 3)}.${d.slice(3)}`, `+${d}`, `${d} `]) same.push(await owner.create({ phone }));
+      for (const phone of [`${d.slice(0, 3)}-${d.slice(3)}`, `(${d.slice(0, 3)}) ${d.slice(3)}`, d, `${d.slice(0, 3)}.${d.slice(3)}`, `+${d}`, `${d} `])
+        same.push(await owner.create({ phone }));
       await owner.del(customerPath((await owner.create({ phone: d })).id));
       await (await signIn(b, 'owner@demo.test', BEACON)).create({ phone: d, email: same[0]!.email });
       const look = async (query: string) => {
@@ -268,12 +346,16 @@ forEachBackend('API customers: one customer', (backend) => {
       };
       const byPhone = await look(`phone=${encodeURIComponent(` ${d.slice(0, 3)} ${d.slice(3)} `)}`);
       expect(byPhone).toHaveLength(5);
-      for (const m of byPhone) expect([Object.keys(m).sort(), m.match, same.some((c) => c.id === m.id)]).toEqual([['email', 'id', 'match', 'name', 'phone'], 'phone', true]);
+      for (const m of byPhone)
+        expect([Object.keys(m).sort(), m.match, same.some((c) => c.id === m.id)]).toEqual([['email', 'id', 'match', 'name', 'phone'], 'phone', true]);
       const first = same[0]!;
-      expect(await look(`email=${encodeURIComponent(first.email!.toUpperCase())}`)).toEqual([{ id: first.id, name: first.name, email: first.email, phone: first.phone, match: 'email' }]);
+      expect(await look(`email=${encodeURIComponent(first.email!.toUpperCase())}`)).toEqual([
+        { id: first.id, name: first.name, email: first.email, phone: first.phone, match: 'email' },
+      ]);
       expect(await look(`email=${encodeURIComponent(first.email!)}&exclude=${first.id}`)).toEqual([]);
       expect(await look(`email=${uniqueEmail()}&phone=123`)).toEqual([]);
-      for (const query of ['exclude=abc', 'exclude=-1', `email=${'x'.repeat(300)}`, 'phone=%00', 'email=a&email=b']) expectClientError(await owner.get(`${CUSTOMERS}duplicates/?${query}`), query);
+      for (const query of ['exclude=abc', 'exclude=-1', `email=${'x'.repeat(300)}`, 'phone=%00', 'email=a&email=b'])
+        expectClientError(await owner.get(`${CUSTOMERS}duplicates/?${query}`), query);
     });
   });
 
@@ -290,7 +372,9 @@ forEachBackend('API customers: one customer', (backend) => {
       expect((await owner.get(`${CUSTOMERS}?q=${encodeURIComponent(c.email!)}`)).body.count).toBe(0);
       const deleted = await owner.get(`${CUSTOMERS}?deleted=true&page_size=100`);
       expect((deleted.body.results as CustomerListItem[]).find((i) => i.id === c.id)).toMatchObject({
-        name: c.name, deleted_at: new Date(b.clock.now()).toISOString(), deleted_by: { id: owner.userId, name: 'Olivia' },
+        name: c.name,
+        deleted_at: new Date(b.clock.now()).toISOString(),
+        deleted_by: { id: owner.userId, name: 'Olivia' },
       });
       expect(await actions(c.id)).toEqual(['customer.created', 'customer.deleted']);
     });
@@ -342,9 +426,11 @@ forEachBackend('API customers: one customer', (backend) => {
       expect((await viewer.get(customerPath(c.id))).status).toBe(200);
       expect((await member.patch(customerPath((await member.create()).id), { version: 1, city: 'Eugene' })).status).toBe(200);
       const refused: [Actor, (who: Actor) => Promise<Reply>, string][] = [
-        [viewer, (w) => w.post(CUSTOMERS, { name: 'Nope' }), 'customers:create'], [viewer, (w) => w.patch(customerPath(c.id), { version: 1, name: 'Nope' }), 'customers:update'],
+        [viewer, (w) => w.post(CUSTOMERS, { name: 'Nope' }), 'customers:create'],
+        [viewer, (w) => w.patch(customerPath(c.id), { version: 1, name: 'Nope' }), 'customers:update'],
         ...[viewer, member].flatMap((who): [Actor, (w: Actor) => Promise<Reply>, string][] => [
-          [who, (w) => w.del(customerPath(c.id)), 'customers:delete'], [who, (w) => restore(w, gone.id), 'customers:delete'],
+          [who, (w) => w.del(customerPath(c.id)), 'customers:delete'],
+          [who, (w) => restore(w, gone.id), 'customers:delete'],
           [who, (w) => w.get(`${CUSTOMERS}?deleted=true`), 'customers:delete'],
         ]),
       ];
@@ -361,8 +447,13 @@ forEachBackend('API customers: one customer', (backend) => {
       const c = await owner.create();
       const stranger = inOrg(b, await newActor(b, BEACON, 'owner'), owner.org);
       const calls: [string, string, unknown?][] = [
-        ['POST', CUSTOMERS, { name: 'x' }], ['GET', customerPath(c.id)], ['PATCH', customerPath(c.id), { version: 1 }], ['DELETE', customerPath(c.id)],
-        ['POST', customerPath(c.id, 'restore/')], ['GET', `${CUSTOMERS}duplicates/?email=${c.email!}`], ['GET', `${CUSTOMERS}?deleted=true`],
+        ['POST', CUSTOMERS, { name: 'x' }],
+        ['GET', customerPath(c.id)],
+        ['PATCH', customerPath(c.id), { version: 1 }],
+        ['DELETE', customerPath(c.id)],
+        ['POST', customerPath(c.id, 'restore/')],
+        ['GET', `${CUSTOMERS}duplicates/?email=${c.email!}`],
+        ['GET', `${CUSTOMERS}?deleted=true`],
       ];
       await expectNoChange(b.server.db, async () => {
         for (const [method, path, body] of calls) {
@@ -377,8 +468,12 @@ forEachBackend('API customers: one customer', (backend) => {
       const [theirs, theirGone] = [await beacon.create(), await beacon.create()];
       await beacon.del(customerPath(theirGone.id));
       const calls: [string, string, unknown?][] = [
-        ['GET', customerPath(theirs.id)], ['PATCH', customerPath(theirs.id), { version: 1, name: 'Hijacked' }], ['DELETE', customerPath(theirs.id)],
-        ['POST', customerPath(theirGone.id, 'restore/')], ['GET', customerPath(theirs.id, 'notes/')], ['POST', customerPath(theirs.id, 'notes/'), { body: 'x' }],
+        ['GET', customerPath(theirs.id)],
+        ['PATCH', customerPath(theirs.id), { version: 1, name: 'Hijacked' }],
+        ['DELETE', customerPath(theirs.id)],
+        ['POST', customerPath(theirGone.id, 'restore/')],
+        ['GET', customerPath(theirs.id, 'notes/')],
+        ['POST', customerPath(theirs.id, 'notes/'), { body: 'x' }],
         ['GET', customerPath(theirs.id, 'timeline/')],
       ];
       await expectNoChange(b.server.db, async () => {
@@ -389,7 +484,14 @@ forEachBackend('API customers: one customer', (backend) => {
 
     test('D19 a malformed or impossible id is a 400 or 404 on every route, never a 500', async () => {
       for (const id of ['0', '-1', 'abc', '1.5', '1e3', '%20', '99999999999999999999', '2147483648', '9007199254740993', '%00', "1'", unique()]) {
-        for (const [method, rest] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', 'restore/'], ['GET', 'notes/'], ['GET', 'timeline/']] as const) {
+        for (const [method, rest] of [
+          ['GET', ''],
+          ['PATCH', ''],
+          ['DELETE', ''],
+          ['POST', 'restore/'],
+          ['GET', 'notes/'],
+          ['GET', 'timeline/'],
+        ] as const) {
           const r = await owner.send(method, customerPath(id, rest), method === 'PATCH' ? { version: 1 } : undefined);
           expectClientError(r, `${method} ${id}/${rest}`);
           expect([400, 404], `${method} ${id}/${rest}`).toContain(r.status);

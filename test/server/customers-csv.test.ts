@@ -5,7 +5,21 @@ import type { Customer, CustomerListItem, ImportPreview } from '../../contract/c
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import {
-  ACME, auditSince, BEACON, customerPath, customRole, expectClientError, fingerprint, inOrg, lastAuditId, newActor, ownerOfNewOrg, signIn, unique, uniqueEmail, warmUp,
+  ACME,
+  auditSince,
+  BEACON,
+  customerPath,
+  customRole,
+  expectClientError,
+  fingerprint,
+  inOrg,
+  lastAuditId,
+  newActor,
+  ownerOfNewOrg,
+  signIn,
+  unique,
+  uniqueEmail,
+  warmUp,
   type Actor,
 } from './customers-common';
 
@@ -54,7 +68,11 @@ forEachBackend('API customers CSV', (backend) => {
     return { status: res.status, headers: res.headers, text, rows: parseRfc4180(text.replace(/^\uFEFF/, '')) };
   };
   const upload = (who: Actor, path: string, csv: string | Buffer, type = 'text/csv') =>
-    b.api.request(path, { method: 'POST', headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org), 'Content-Type': type }, body: typeof csv === 'string' ? csv : new Uint8Array(csv) });
+    b.api.request(path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org), 'Content-Type': type },
+      body: typeof csv === 'string' ? csv : new Uint8Array(csv),
+    });
   /** Every row of the list for a query, page by page, as the export should have them. */
   const listAll = async (who: Actor, query: string) => {
     const all: CustomerListItem[] = [];
@@ -85,15 +103,23 @@ forEachBackend('API customers CSV', (backend) => {
       await fresh();
       const tag = unique('csv');
       for (const fields of [
-        { name: 'Smith, John', company: 'The "Best" Pipes', tags: [tag, 'b c'] }, { name: '=HYPERLINK("http://x.test","click")', company: '+cmd|calc', tags: [tag] },
-        { name: '-2+3', company: '@SUM(A1:A9)', phone: '+1 (503) 555-0100', tags: [tag] }, { name: 'Zoë Ünïcode 管', company: "O'Brien; Sons", tags: [tag] },
-      ]) await owner.create(fields);
+        { name: 'Smith, John', company: 'The "Best" Pipes', tags: [tag, 'b c'] },
+        { name: '=HYPERLINK("http://x.test","click")', company: '+cmd|calc', tags: [tag] },
+        { name: '-2+3', company: '@SUM(A1:A9)', phone: '+1 (503) 555-0100', tags: [tag] },
+        { name: 'Zoë Ünïcode 管', company: "O'Brien; Sons", tags: [tag] },
+      ])
+        await owner.create(fields);
       // Text from before D22's checks (or written by another tool) may hold line breaks and tabs.
-      for (const [name, company] of [['Line\nBreak', 'tab\tinside'], ['\tTab Start', '\rCR start'], ['multi\r\nline "quoted"', 'a,b\nc']] as const) {
+      for (const [name, company] of [
+        ['Line\nBreak', 'tab\tinside'],
+        ['\tTab Start', '\rCR start'],
+        ['multi\r\nline "quoted"', 'a,b\nc'],
+      ] as const) {
         await b.server.db.query('insert into customers (org_id, name, company, tags) values ($1, $2, $3, array[$4])', [owner.org, name, company, tag]);
       }
       const rows = await b.server.db.query<{ name: string; company: string | null; phone: string | null; tags: string[] }>(
-        'select name, company, phone, tags from customers where org_id = $1 and $2 = any(tags) order by name_key, id', [owner.org, tag],
+        'select name, company, phone, tags from customers where org_id = $1 and $2 = any(tags) order by name_key, id',
+        [owner.org, tag],
       );
       const r = await download(owner, `?tag=${tag}`);
       expect(r.status).toBe(200);
@@ -105,16 +131,20 @@ forEachBackend('API customers CSV', (backend) => {
       expect(r.text).toContain(`"'\rCR start"`);
     });
 
-    test('D27 the export takes exactly the list\'s filters and sort: q, status, tag, sort', async () => {
+    test("D27 the export takes exactly the list's filters and sort: q, status, tag, sort", async () => {
       await fresh();
       const tag = unique('flt');
       for (const [i, status] of (['lead', 'active', 'inactive', 'lead'] as const).entries()) await owner.create({ name: `Filter ${tag} ${i}`, status, tags: [tag] });
       for (const query of [`tag=${tag}`, `tag=${tag}&status=lead`, `q=${tag}&sort=-name`, 'status=inactive', 'sort=-created_at', 'q=ex&sort=updated_at', 'q=zzzz-none']) {
         const r = await download(owner, `?${query}`);
         expect(r.status, query).toBe(200);
-        expect(r.rows.slice(1).map((row) => row[0]), query).toEqual((await listAll(owner, query)).map((c) => safe(c.name)));
+        expect(
+          r.rows.slice(1).map((row) => row[0]),
+          query,
+        ).toEqual((await listAll(owner, query)).map((c) => safe(c.name)));
       }
-      for (const query of ['status=gone', 'sort=id', `q=${'x'.repeat(101)}`, 'tag=a%00b', 'status=lead&status=active']) expectError((await owner.get(`${EXPORT}?${query}`)), 400);
+      for (const query of ['status=gone', 'sort=id', `q=${'x'.repeat(101)}`, 'tag=a%00b', 'status=lead&status=active'])
+        expectError(await owner.get(`${EXPORT}?${query}`), 400);
     });
 
     test('D10 export needs customers:export: a member and a viewer get 403, a non-member 403 not_a_member, no token 401', async () => {
@@ -128,13 +158,18 @@ forEachBackend('API customers CSV', (backend) => {
   });
 
   describe('D27 import', () => {
-    test('D27 preview reads the header case-insensitively with aliases, lists ignored columns, each row\'s errors and duplicates; writes nothing', async () => {
+    test("D27 preview reads the header case-insensitively with aliases, lists ignored columns, each row's errors and duplicates; writes nothing", async () => {
       await fresh();
       const existing = await owner.create();
       const [a, c] = [uniqueEmail(), uniqueEmail()];
       const csv = [
-        ' NAME ,EMAIL,Phone,Zip,State,Organization,Favourite colour,Status,Tags', `Ann,${a},503 555 0101,97201,OR,Acme,blue,lead,vip; new`,
-        `"Bob ""the"" Builder",${existing.email!.toUpperCase()},,,,,,,`, ',bad-email,12,,,,,gone,', `"Multi\nline",${c},,,,,,,`, `Dee,${a},,,,,,,`, '',
+        ' NAME ,EMAIL,Phone,Zip,State,Organization,Favourite colour,Status,Tags',
+        `Ann,${a},503 555 0101,97201,OR,Acme,blue,lead,vip; new`,
+        `"Bob ""the"" Builder",${existing.email!.toUpperCase()},,,,,,,`,
+        ',bad-email,12,,,,,gone,',
+        `"Multi\nline",${c},,,,,,,`,
+        `Dee,${a},,,,,,,`,
+        '',
       ].join('\r\n');
       const before = await fingerprint(b.server.db);
       const r = await upload(owner, PREVIEW, csv);
@@ -144,7 +179,10 @@ forEachBackend('API customers CSV', (backend) => {
       expect(p.summary).toEqual({ total: 5, valid: 2, invalid: 3, duplicates: 1, unchanged: 0 });
       expect(p.rows.map((row) => row.line)).toEqual([2, 3, 4, 5, 7]);
       expect(p.rows[0]).toEqual({
-        line: 2, errors: [], duplicate: null, changes: null,
+        line: 2,
+        errors: [],
+        duplicate: null,
+        changes: null,
         values: { name: 'Ann', email: a, phone: '503 555 0101', postal_code: '97201', region: 'OR', company: 'Acme', status: 'lead', tags: 'vip; new' },
       });
       expect(p.rows[1]).toMatchObject({ errors: [], duplicate: { id: existing.id, name: existing.name }, values: { name: 'Bob "the" Builder' } });
@@ -162,7 +200,10 @@ forEachBackend('API customers CSV', (backend) => {
       const r = await upload(who, IMPORT, csv);
       expect(r.status, r.text).toBe(200);
       expect(r.body).toEqual({ created: 3, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] });
-      const rows = await b.server.db.query<Record<string, unknown>>('select name, email, city, tags, status, created_by, version from customers where org_id = $1 order by id', [who.org]);
+      const rows = await b.server.db.query<Record<string, unknown>>(
+        'select name, email, city, tags, status, created_by, version from customers where org_id = $1 order by id',
+        [who.org],
+      );
       expect(rows).toEqual([
         { name: 'Ann', email: emails[0], city: 'Bend', tags: ['a', 'b'], status: 'lead', created_by: who.userId, version: 1 },
         { name: 'Bob', email: emails[1], city: null, tags: [], status: 'active', created_by: who.userId, version: 1 },
@@ -176,9 +217,16 @@ forEachBackend('API customers CSV', (backend) => {
     test('D27 a file with any invalid row is a 400 import_invalid listing those rows, and nothing is written', async () => {
       await fresh();
       const before = await fingerprint(b.server.db);
-      const r = await upload(owner, `${IMPORT}?on_duplicate=update`, `name,email\r\nGood One,${uniqueEmail()}\r\n,${uniqueEmail()}\r\nGood Two,${uniqueEmail()}\r\nBad Mail,nope\r\n`);
+      const r = await upload(
+        owner,
+        `${IMPORT}?on_duplicate=update`,
+        `name,email\r\nGood One,${uniqueEmail()}\r\n,${uniqueEmail()}\r\nGood Two,${uniqueEmail()}\r\nBad Mail,nope\r\n`,
+      );
       expectError(r, 400, 'import_invalid');
-      expect((r.body.rows as { line: number; errors: { field: string }[] }[]).map((row) => [row.line, row.errors.map((e) => e.field)])).toEqual([[3, ['name']], [5, ['email']]]);
+      expect((r.body.rows as { line: number; errors: { field: string }[] }[]).map((row) => [row.line, row.errors.map((e) => e.field)])).toEqual([
+        [3, ['name']],
+        [5, ['email']],
+      ]);
       expect(await fingerprint(b.server.db)).toBe(before);
     });
 
@@ -195,7 +243,7 @@ forEachBackend('API customers CSV', (backend) => {
       expect((await upload(owner, IMPORT, csv)).body).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 1, changed_since_preview: [] });
     });
 
-    test('D27 on_duplicate=update changes only the cells the file fills in; an empty or blank cell keeps the customer\'s value', async () => {
+    test("D27 on_duplicate=update changes only the cells the file fills in; an empty or blank cell keeps the customer's value", async () => {
       await fresh();
       const existing = await owner.create({ company: 'Keep Co', city: 'Old Town', region: 'OR', tags: ['keep'] });
       const member = await signIn(b, 'solo@demo.test', ACME);
@@ -227,7 +275,8 @@ forEachBackend('API customers CSV', (backend) => {
       await fresh();
       const before = await fingerprint(b.server.db);
       for (const path of [PREVIEW, IMPORT]) {
-        for (const type of ['application/json', 'text/html', 'multipart/form-data; boundary=x', 'text/csv; charset=shift_jis']) expectError(await upload(owner, path, 'name\r\nA\r\n', type), 415);
+        for (const type of ['application/json', 'text/html', 'multipart/form-data; boundary=x', 'text/csv; charset=shift_jis'])
+          expectError(await upload(owner, path, 'name\r\nA\r\n', type), 415);
         expectError(await upload(owner, path, `name\r\n${'x'.repeat(5 * 1024 * 1024)}\r\n`), 413);
         for (const csv of ['name,email\r\n"Unclosed,a@b.co\r\n', 'name\r\nA "quote" inside\r\n', 'company,email\r\nAcme,a@b.co\r\n', '', '\uFEFF']) {
           expectError(await upload(owner, path, csv), 400, 'invalid_csv');
@@ -251,9 +300,20 @@ forEachBackend('API customers CSV', (backend) => {
     test('D19 hostile files are refused with a 4xx or read as rows, never a 500', async () => {
       await fresh();
       const hostile: (string | Buffer)[] = [
-        Buffer.from([0xff, 0xfe, 0x00, 0x41]), Buffer.from('name\r\n\xc3\x28\r\n', 'latin1'), 'name\r\n\u0000\r\n', 'name\r\n\ud800\r\n', 'name\rA\rB\r',
-        `${Array.from({ length: 3000 }, (_, i) => `c${i}`).join(',')},name\r\nx\r\n`, `name\r\n${'y'.repeat(1_000_000)}\r\n`, '"name"""\r\n', 'name\r\n"a""\r\n',
-        'name,tags\r\nA,"' + ';'.repeat(5000) + '"\r\n', 'name,status\r\n=cmd|calc,lead\r\n', '\r\n\r\n\r\n', ',,,\r\n,,,\r\n', 'NAME\r\n"x"y\r\n',
+        Buffer.from([0xff, 0xfe, 0x00, 0x41]),
+        Buffer.from('name\r\n\xc3\x28\r\n', 'latin1'),
+        'name\r\n\u0000\r\n',
+        'name\r\n\ud800\r\n',
+        'name\rA\rB\r',
+        `${Array.from({ length: 3000 }, (_, i) => `c${i}`).join(',')},name\r\nx\r\n`,
+        `name\r\n${'y'.repeat(1_000_000)}\r\n`,
+        '"name"""\r\n',
+        'name\r\n"a""\r\n',
+        'name,tags\r\nA,"' + ';'.repeat(5000) + '"\r\n',
+        'name,status\r\n=cmd|calc,lead\r\n',
+        '\r\n\r\n\r\n',
+        ',,,\r\n,,,\r\n',
+        'NAME\r\n"x"y\r\n',
       ];
       for (const csv of hostile) {
         for (const path of [PREVIEW, `${IMPORT}?on_duplicate=update`]) {
@@ -267,7 +327,10 @@ forEachBackend('API customers CSV', (backend) => {
     test('D27 an export imports back: the header is read, created_at and updated_at are ignored, the values come back', async () => {
       await fresh();
       const tag = unique('rt');
-      for (const fields of [{ name: 'Round, Trip', company: 'Say "hi"', city: 'Zoë', phone: '(503) 555-0142' }, { name: 'Plain', status: 'lead', region: 'OR', postal_code: '97201' }]) {
+      for (const fields of [
+        { name: 'Round, Trip', company: 'Say "hi"', city: 'Zoë', phone: '(503) 555-0142' },
+        { name: 'Plain', status: 'lead', region: 'OR', postal_code: '97201' },
+      ]) {
         await owner.create({ ...fields, tags: [tag, 'x y'] });
       }
       const exported = (await download(owner, `?tag=${tag}`)).text;
@@ -277,7 +340,9 @@ forEachBackend('API customers CSV', (backend) => {
       expect(preview.summary).toEqual({ total: 2, valid: 2, invalid: 0, duplicates: 0, unchanged: 0 });
       expect((await upload(who, IMPORT, exported)).body).toEqual({ created: 2, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] });
       const fields = 'name, company, email, phone, address_line, city, region, postal_code, country, status, tags';
-      const [mine, theirs] = [owner, who].map((a) => b.server.db.query(`select ${fields} from customers where org_id = $1 and $2 = any(tags) order by name_key`, [a.org, tag]));
+      const [mine, theirs] = [owner, who].map((a) =>
+        b.server.db.query(`select ${fields} from customers where org_id = $1 and $2 = any(tags) order by name_key`, [a.org, tag]),
+      );
       expect(await theirs).toEqual(await mine);
     });
   });

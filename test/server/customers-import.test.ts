@@ -28,7 +28,11 @@ forEachBackend('API customers import', (backend) => {
     await warmUp(b);
   });
   const upload = (who: Actor, path: string, csv: string | Buffer, type = 'text/csv') =>
-    b.api.request(path, { method: 'POST', headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org), 'Content-Type': type }, body: typeof csv === 'string' ? csv : new Uint8Array(csv) });
+    b.api.request(path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org), 'Content-Type': type },
+      body: typeof csv === 'string' ? csv : new Uint8Array(csv),
+    });
   const previewOf = async (who: Actor, csv: string | Buffer, type?: string) => {
     const r = await upload(who, PREVIEW, csv, type);
     expect(r.status, r.text.slice(0, 300)).toBe(200);
@@ -40,12 +44,16 @@ forEachBackend('API customers import', (backend) => {
     return r.body as unknown as ImportResult;
   };
   const download = async (who: Actor) => {
-    const res = await fetch(new URL(EXPORT.replace(/^\//, ''), b.server.url), { headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org) } });
+    const res = await fetch(new URL(EXPORT.replace(/^\//, ''), b.server.url), {
+      headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org) },
+    });
     expect(res.status).toBe(200);
     return Buffer.from(await res.arrayBuffer());
   };
   const customersOf = (who: Actor) =>
-    b.server.db.query<Record<string, unknown>>('select id, name, company, email, phone, city, status, tags, version from customers where org_id = $1 order by id', [who.org]);
+    b.server.db.query<Record<string, unknown>>('select id, name, company, email, phone, city, status, tags, version from customers where org_id = $1 order by id', [
+      who.org,
+    ]);
 
   describe('D34 bounded work', () => {
     test('D34 a header wider than the column limit is a 400 naming the limit, however wide (5 MB of commas)', async () => {
@@ -78,7 +86,13 @@ forEachBackend('API customers import', (backend) => {
     test('D34 an import is a handful of statements, not one per row: 1,000 new and 1,000 changed rows', async () => {
       const who = await ownerOfNewOrg(b);
       const emails = Array.from({ length: 2000 }, (_, i) => `row${i}.${unique()}@example.test`);
-      await importOf(who, `name,email,city\r\n${emails.slice(0, 1000).map((e, i) => `Row ${i},${e},Bend`).join('\r\n')}`);
+      await importOf(
+        who,
+        `name,email,city\r\n${emails
+          .slice(0, 1000)
+          .map((e, i) => `Row ${i},${e},Bend`)
+          .join('\r\n')}`,
+      );
       const db = b.server.db;
       const [query, transaction] = [db.query, db.transaction];
       let statements = 0;
@@ -102,7 +116,8 @@ forEachBackend('API customers import', (backend) => {
       const db = b.server.db;
       const [query, transaction] = [db.query, db.transaction];
       const log: string[] = [];
-      const logged = (q: Queryable): Queryable => ({ query: (text: string, params?: readonly SqlParam[]) => (log.push(`tx: ${text}`), q.query(text, params)) }) as Queryable;
+      const logged = (q: Queryable): Queryable =>
+        ({ query: (text: string, params?: readonly SqlParam[]) => (log.push(`tx: ${text}`), q.query(text, params)) }) as Queryable;
       db.query = ((text: string, params?: readonly SqlParam[]) => (log.push(text), query.call(db, text, params))) as typeof db.query;
       db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) => transaction.call(db, (tx) => fn(logged(tx)))) as typeof db.transaction;
       try {
@@ -121,7 +136,10 @@ forEachBackend('API customers import', (backend) => {
       expect(log[merge]).not.toMatch(/^tx:/);
       const after = await customersOf(who);
       expect(after.map((c) => [c.name, c.city, c.phone, c.version]).sort()).toEqual([
-        ['Short 0', 'Salem', '503 555 0100', 2], ['Short 1', 'Bend', '503 555 0191', 2], ['Short 2', 'Bend', '503 555 0102', 1], ['Short 3', 'Bend', null, 1],
+        ['Short 0', 'Salem', '503 555 0100', 2],
+        ['Short 1', 'Bend', '503 555 0191', 2],
+        ['Short 2', 'Bend', '503 555 0102', 1],
+        ['Short 3', 'Bend', null, 1],
       ]);
     });
 
@@ -141,7 +159,7 @@ forEachBackend('API customers import', (backend) => {
   });
 
   describe('D43 a CSV round trip changes nothing', () => {
-    test('D43 an exported file imports back unchanged: the formula guard\'s quote is taken off, exactly that', async () => {
+    test("D43 an exported file imports back unchanged: the formula guard's quote is taken off, exactly that", async () => {
       const who = await ownerOfNewOrg(b);
       const made = [
         await who.create({ name: 'Ann Guard', phone: '+1 503 555 0114', company: '=not a formula', tags: ['-minus'] }),
@@ -160,15 +178,21 @@ forEachBackend('API customers import', (backend) => {
       await importOf(other, file);
       const strip = async (a: Actor) => (await customersOf(a)).map(({ id: _id, ...rest }) => rest).sort((x, y) => String(x.name).localeCompare(String(y.name)));
       expect(await strip(other)).toEqual(await strip(who));
-      expect((await strip(other)).map((c) => [c.phone, c.company, c.city])).toEqual([[made[1]!.phone, "'plain", '@home'], [made[0]!.phone, '=not a formula', null]]);
+      expect((await strip(other)).map((c) => [c.phone, c.company, c.city])).toEqual([
+        [made[1]!.phone, "'plain", '@home'],
+        [made[0]!.phone, '=not a formula', null],
+      ]);
     });
 
     test('D43 Windows-1252 (Excel on Windows), UTF-8 with and without BOM, UTF-16 LE and BE with BOM are read and named', async () => {
       const who = await ownerOfNewOrg(b);
       const text = 'name,city\r\nRenée Dupré,Zürich\r\n';
       const cases: [Buffer, ImportPreview['encoding']][] = [
-        [cp1252(text), 'windows-1252'], [Buffer.from(text, 'utf8'), 'utf-8'], [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]), 'utf-8'],
-        [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'utf-16le'], [Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(text)]), 'utf-16be'],
+        [cp1252(text), 'windows-1252'],
+        [Buffer.from(text, 'utf8'), 'utf-8'],
+        [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]), 'utf-8'],
+        [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'utf-16le'],
+        [Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be(text)]), 'utf-16be'],
       ];
       for (const [bytes, encoding] of cases) {
         const p = await previewOf(who, bytes);
@@ -192,14 +216,17 @@ forEachBackend('API customers import', (backend) => {
   });
 
   describe('D44 an import says what it will change', () => {
-    test('D44 the preview shows each duplicate\'s changes before → after and its version; the update writes them to each timeline like an edit', async () => {
+    test("D44 the preview shows each duplicate's changes before → after and its version; the update writes them to each timeline like an edit", async () => {
       const who = await ownerOfNewOrg(b);
       const abigail = await who.create({ name: 'Abigail Okafor', tags: ['old', 'vip', 'x'], city: 'Bend' });
       const same = await who.create({ name: 'Same Person', city: 'Bend' });
       const csv = `name,email,city,tags\r\nAbby Okafor,${abigail.email!},,new\r\n${same.name},${same.email!},Bend,\r\nNew Person,${uniqueEmail()},Salem,\r\n`;
       const p = await previewOf(who, csv);
       expect(p.rows.map((r) => [r.duplicate, r.changes])).toEqual([
-        [{ id: abigail.id, name: 'Abigail Okafor', version: 1 }, { name: { from: 'Abigail Okafor', to: 'Abby Okafor' }, tags: { from: ['old', 'vip', 'x'], to: ['new'] } }],
+        [
+          { id: abigail.id, name: 'Abigail Okafor', version: 1 },
+          { name: { from: 'Abigail Okafor', to: 'Abby Okafor' }, tags: { from: ['old', 'vip', 'x'], to: ['new'] } },
+        ],
         [{ id: same.id, name: same.name, version: 1 }, {}],
         [null, null],
       ]);

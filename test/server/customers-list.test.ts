@@ -14,8 +14,16 @@ forEachBackend('API customers list', (backend) => {
 
   describe('D9 GET /v1/customers/', () => {
     type Customer = {
-      id: number; name: string; company: string | null; email: string | null; phone: string | null; city: string | null;
-      status: string; tags: string[]; created_at: string; updated_at: string;
+      id: number;
+      name: string;
+      company: string | null;
+      email: string | null;
+      phone: string | null;
+      city: string | null;
+      status: string;
+      tags: string[];
+      created_at: string;
+      updated_at: string;
     };
     /** GET /v1/customers/ with a bearer token, an organization (null: no header) and a query string. */
     const list = (token: string | null, org: number | string | null, query = '') =>
@@ -38,7 +46,7 @@ forEachBackend('API customers list', (backend) => {
     const results = (r: { body: Record<string, unknown> }) => r.body.results as Customer[];
     const signIn = async (email = 'owner@demo.test') => tokens(await api.login(email)).access_token;
 
-    test('D9 D26 lists the first page of the organization\'s live customers with the list\'s fields, by name then id', async () => {
+    test("D9 D26 lists the first page of the organization's live customers with the list's fields, by name then id", async () => {
       const token = await signIn();
       const acme = await orgId(server.db, 'Acme Plumbing');
       const r = await list(token, acme);
@@ -47,7 +55,8 @@ forEachBackend('API customers list', (backend) => {
       const all = await allOf('Acme Plumbing');
       expect(r.body.count).toBe(all.length);
       expect(results(r)).toHaveLength(25); // the default page size
-      for (const c of results(r)) expect(Object.keys(c).sort()).toEqual(['city', 'company', 'created_at', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at']);
+      for (const c of results(r))
+        expect(Object.keys(c).sort()).toEqual(['city', 'company', 'created_at', 'email', 'id', 'name', 'phone', 'status', 'tags', 'updated_at']);
       expect(results(r)).toEqual(all.slice(0, 25));
       expect(r.headers.get('cache-control')).toBe('no-store');
     });
@@ -99,7 +108,10 @@ forEachBackend('API customers list', (backend) => {
       const someone = all.find((c) => c.name.includes(' '))!;
       for (const q of [someone.name.slice(0, 1), someone.name.slice(0, 2).toUpperCase()]) {
         const r = await list(token, acme, `q=${encodeURIComponent(q)}&page_size=100`);
-        expect(results(r).map((c) => c.id), q).toEqual(all.filter((c) => c.name.toLowerCase().startsWith(q.toLowerCase())).map((c) => c.id));
+        expect(
+          results(r).map((c) => c.id),
+          q,
+        ).toEqual(all.filter((c) => c.name.toLowerCase().startsWith(q.toLowerCase())).map((c) => c.id));
       }
       const inside = someone.name.split(' ').at(-1)!.slice(1, 4); // three letters from inside the last name
       const r = await list(token, acme, `q=${encodeURIComponent(inside)}&page_size=100`);
@@ -129,11 +141,24 @@ forEachBackend('API customers list', (backend) => {
       const token = await signIn();
       const acme = await orgId(server.db, 'Acme Plumbing');
       const cases: [string, string][] = [
-        ['page=0', 'page'], ['page=-1', 'page'], ['page=abc', 'page'], ['page=1.5', 'page'], ['page=', 'page'], ['page=1e3', 'page'],
-        ['page=1000001', 'page'], ['page=99999999999999999999', 'page'], ['page=1&page=2', 'page'],
-        ['page_size=0', 'page_size'], ['page_size=101', 'page_size'], ['page_size=ten', 'page_size'], ['page_size=', 'page_size'],
+        ['page=0', 'page'],
+        ['page=-1', 'page'],
+        ['page=abc', 'page'],
+        ['page=1.5', 'page'],
+        ['page=', 'page'],
+        ['page=1e3', 'page'],
+        ['page=1000001', 'page'],
+        ['page=99999999999999999999', 'page'],
+        ['page=1&page=2', 'page'],
+        ['page_size=0', 'page_size'],
+        ['page_size=101', 'page_size'],
+        ['page_size=ten', 'page_size'],
+        ['page_size=', 'page_size'],
         ['page_size=%2010', 'page_size'],
-        [`q=${'x'.repeat(101)}`, 'q'], ['q=a%00b', 'q'], ['q=a%0Ab', 'q'], ['q=a&q=b', 'q'],
+        [`q=${'x'.repeat(101)}`, 'q'],
+        ['q=a%00b', 'q'],
+        ['q=a%0Ab', 'q'],
+        ['q=a&q=b', 'q'],
       ];
       for (const [query, field] of cases) {
         const r = await list(token, acme, query);

@@ -5,8 +5,21 @@ import type { Customer, Note, TimelineItem } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import {
-  ACME, auditAbout, BEACON, customerPath, expectClientError, fingerprint, HOSTILE_RAW_BODIES, HOSTILE_VALUES, inOrg,
-  LONE_SURROGATES, newActor, signIn, surrogateProblem, warmUp, type Actor,
+  ACME,
+  auditAbout,
+  BEACON,
+  customerPath,
+  expectClientError,
+  fingerprint,
+  HOSTILE_RAW_BODIES,
+  HOSTILE_VALUES,
+  inOrg,
+  LONE_SURROGATES,
+  newActor,
+  signIn,
+  surrogateProblem,
+  warmUp,
+  type Actor,
 } from './customers-common';
 import { MINUTE } from './helpers';
 
@@ -42,7 +55,13 @@ forEachBackend('API customer notes and timeline', (backend) => {
       const note = r.body as unknown as Note;
       expect(Object.keys(note).sort()).toEqual(NOTE_KEYS);
       const at = new Date(b.clock.now()).toISOString();
-      expect(note).toEqual({ id: note.id, body: 'Called about the leak.\r\n\n\tBack on Friday.', author: { id: owner.userId, name: 'Olivia' }, created_at: at, updated_at: at });
+      expect(note).toEqual({
+        id: note.id,
+        body: 'Called about the leak.\r\n\n\tBack on Friday.',
+        author: { id: owner.userId, name: 'Olivia' },
+        created_at: at,
+        updated_at: at,
+      });
       expect((await owner.get(notesOf(c.id))).body).toEqual({ count: 1, results: [note] });
       const [entry, ...more] = await auditAbout(b.server.db, 'note', note.id);
       expect(more).toEqual([]);
@@ -123,7 +142,7 @@ forEachBackend('API customer notes and timeline', (backend) => {
       expect(own.status, own.text).toBe(200);
       const member = await newActor(b, ACME, 'member');
       expect((await member.patch(noteOf(c.id, note.id), { body: 'edited by a colleague' })).status).toBe(200);
-      const second = await addNote(member, c.id, 'the colleague\'s note');
+      const second = await addNote(member, c.id, "the colleague's note");
       expectError(await author.del(noteOf(c.id, second.id)), 403, 'permission_denied');
       expect((await author.del(noteOf(c.id, note.id))).status).toBe(204);
     });
@@ -154,7 +173,13 @@ forEachBackend('API customer notes and timeline', (backend) => {
       const { count, results } = await timelineOf(owner, c.id);
       expect(count).toBe(7);
       expect(results.map((i) => (i.kind === 'note' ? `note ${i.body}` : i.action))).toEqual([
-        'customer.updated', 'customer.restored', 'customer.deleted', 'note second note', 'customer.updated', 'note first note', 'customer.created',
+        'customer.updated',
+        'customer.restored',
+        'customer.deleted',
+        'note second note',
+        'customer.updated',
+        'note first note',
+        'customer.created',
       ]);
       const at = results.map((i) => (i.kind === 'note' ? i.created_at : i.at));
       expect([...at].sort().reverse()).toEqual(at);
@@ -210,12 +235,20 @@ forEachBackend('API customer notes and timeline', (backend) => {
       await owner.del(customerPath(gone.id));
       const before = await fingerprint(b.server.db);
       const calls: [string, string, unknown?][] = [
-        ['GET', notesOf(theirs.id)], ['POST', notesOf(theirs.id), { body: 'x' }], ['GET', customerPath(theirs.id, 'timeline/')],
-        ['PATCH', noteOf(theirs.id, theirNote.id), { body: 'x' }], ['DELETE', noteOf(theirs.id, theirNote.id)],
-        ['PATCH', noteOf(mine.id, theirNote.id), { body: 'x' }], ['DELETE', noteOf(mine.id, theirNote.id)],
-        ['PATCH', noteOf(mine.id, myNote.id), { body: 'x' }], ['DELETE', noteOf(mine.id, myNote.id)],
-        ['GET', notesOf(gone.id)], ['POST', notesOf(gone.id), { body: 'x' }], ['GET', customerPath(gone.id, 'timeline/')],
-        ['PATCH', noteOf(gone.id, goneNote.id), { body: 'x' }], ['DELETE', noteOf(gone.id, goneNote.id)],
+        ['GET', notesOf(theirs.id)],
+        ['POST', notesOf(theirs.id), { body: 'x' }],
+        ['GET', customerPath(theirs.id, 'timeline/')],
+        ['PATCH', noteOf(theirs.id, theirNote.id), { body: 'x' }],
+        ['DELETE', noteOf(theirs.id, theirNote.id)],
+        ['PATCH', noteOf(mine.id, theirNote.id), { body: 'x' }],
+        ['DELETE', noteOf(mine.id, theirNote.id)],
+        ['PATCH', noteOf(mine.id, myNote.id), { body: 'x' }],
+        ['DELETE', noteOf(mine.id, myNote.id)],
+        ['GET', notesOf(gone.id)],
+        ['POST', notesOf(gone.id), { body: 'x' }],
+        ['GET', customerPath(gone.id, 'timeline/')],
+        ['PATCH', noteOf(gone.id, goneNote.id), { body: 'x' }],
+        ['DELETE', noteOf(gone.id, goneNote.id)],
       ];
       for (const [method, path, body] of calls) {
         const r = await owner.send(method, path, body);
@@ -232,7 +265,10 @@ forEachBackend('API customer notes and timeline', (backend) => {
       const stranger = inOrg(b, await newActor(b, BEACON, 'owner'), owner.org);
       const before = await fingerprint(b.server.db);
       for (const [method, path, body] of [
-        ['GET', notesOf(c.id)], ['POST', notesOf(c.id), { body: 'x' }], ['PATCH', noteOf(c.id, note.id), { body: 'x' }], ['DELETE', noteOf(c.id, note.id)],
+        ['GET', notesOf(c.id)],
+        ['POST', notesOf(c.id), { body: 'x' }],
+        ['PATCH', noteOf(c.id, note.id), { body: 'x' }],
+        ['DELETE', noteOf(c.id, note.id)],
         ['GET', customerPath(c.id, 'timeline/')],
       ] as [string, string, unknown?][]) {
         expectError(await b.api.request(path, { method, headers: { 'X-Organization-ID': String(owner.org) } }), 401, 'not_authenticated');

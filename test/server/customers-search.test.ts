@@ -38,8 +38,20 @@ forEachBackend('API customers: search and matching', (backend) => {
   describe('D39 inputs that render safely', () => {
     test('D39 an email is an addr-spec only: headers, spaces, quotes, & and % are refused (400 naming email); plain and non-ASCII addresses are kept', async () => {
       for (const email of [
-        'billing@client.test?bcc=spy%40evil.test', 'billing@client.test?cc=a@b.test', 'a&b@client.test', 'a%40b@client.test', '"quoted"@client.test',
-        "o'neil@client.test", 'two words@client.test', 'a@b', 'a@@b.test', 'a@b..test', '.a@b.test', '<a@b.test>', 'a@[127.0.0.1]', 'a@b.test#x',
+        'billing@client.test?bcc=spy%40evil.test',
+        'billing@client.test?cc=a@b.test',
+        'a&b@client.test',
+        'a%40b@client.test',
+        '"quoted"@client.test',
+        "o'neil@client.test",
+        'two words@client.test',
+        'a@b',
+        'a@@b.test',
+        'a@b..test',
+        '.a@b.test',
+        '<a@b.test>',
+        'a@[127.0.0.1]',
+        'a@b.test#x',
       ]) {
         const r = await owner.post(CUSTOMERS, { name: unique('Mail '), email });
         expectFieldError(r, 'email');
@@ -87,11 +99,17 @@ forEachBackend('API customers: search and matching', (backend) => {
   });
 
   describe('D45 matching as people write', () => {
-    test('D45 the duplicate warning: one number matches another when the shorter one\'s digits (at least 7) end the longer one\'s', async () => {
+    test("D45 the duplicate warning: one number matches another when the shorter one's digits (at least 7) end the longer one's", async () => {
       const number = uniqueNumber(); // (2ab) 8cd-efgh
       const digits = phoneDigits(number);
       const c = await owner.create({ phone: number });
-      for (const same of [`+1 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`, `1-${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`, digits, `${digits.slice(3, 6)}-${digits.slice(6)}`, `+44 ${digits}`]) {
+      for (const same of [
+        `+1 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`,
+        `1-${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`,
+        digits,
+        `${digits.slice(3, 6)}-${digits.slice(6)}`,
+        `+44 ${digits}`,
+      ]) {
         expect(await duplicates({ phone: same }), same).toEqual([c.id]);
       }
       // Same last seven digits, another area code: another number. Six digits: not a number.
@@ -112,7 +130,14 @@ forEachBackend('API customers: search and matching', (backend) => {
       const digits = phoneDigits(number);
       const plain = await owner.create({ phone: number });
       const coded = await owner.create({ phone: `+1 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` });
-      for (const q of [number, `+1 ${number}`, `1-${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`, `1${digits}`, digits, `${digits.slice(3, 6)}-${digits.slice(6)}`]) {
+      for (const q of [
+        number,
+        `+1 ${number}`,
+        `1-${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`,
+        `1${digits}`,
+        digits,
+        `${digits.slice(3, 6)}-${digits.slice(6)}`,
+      ]) {
         expect((await search(owner, `q=${encodeURIComponent(q)}`)).sort(), q).toEqual([plain.id, coded.id].sort());
       }
     });
@@ -135,7 +160,7 @@ forEachBackend('API customers: search and matching', (backend) => {
       expect(await search(beacon, `q=${encodeURIComponent(town)}`)).toEqual([]);
     });
 
-    test('D26 D45 a search matching thousands pages alike whether it walks the sort\'s index (shallow pages) or gathers its matches (deep ones)', async () => {
+    test("D26 D45 a search matching thousands pages alike whether it walks the sort's index (shallow pages) or gathers its matches (deep ones)", async () => {
       // An organization of its own with 12,000 customers, 2,100 of them in a town: more than GATHER_MAX
       // (2,000) match, so page 1 walks the name index and page 60 (too far to walk) gathers and sorts.
       const db = b.server.db;
@@ -144,32 +169,55 @@ forEachBackend('API customers: search and matching', (backend) => {
       const [user] = await db.query<{ id: unknown }>("select id from users where email = 'owner@demo.test'");
       await db.query("insert into memberships (user_id, org_id, role) values ($1, $2, 'owner')", [user?.id, org?.id] as never);
       // Set-up, bulk work: without the ordinary statement timeout, which a starved machine can pass (D34).
-      await db.transaction((tx) => tx.query(
-        `insert into customers (org_id, name, city) select $1::integer, 'Person ' || lpad(((g * 7919) % 12000)::text, 5, '0'), case when g % 40 < 7 then $2 else 'Elsewhere' end
+      await db.transaction(
+        (tx) =>
+          tx.query(
+            `insert into customers (org_id, name, city) select $1::integer, 'Person ' || lpad(((g * 7919) % 12000)::text, 5, '0'), case when g % 40 < 7 then $2 else 'Elsewhere' end
            from generate_series(1, 12000) g`,
-        [org?.id, town] as never,
-      ), { statementTimeoutMs: 0 });
-      const inTown = await db.query<{ id: unknown }>("select id from customers where org_id = $1 and city = $2 order by name_key, id", [org?.id, town] as never);
+            [org?.id, town] as never,
+          ),
+        { statementTimeoutMs: 0 },
+      );
+      const inTown = await db.query<{ id: unknown }>('select id from customers where org_id = $1 and city = $2 order by name_key, id', [org?.id, town] as never);
       expect(inTown).toHaveLength(2100);
       const orgName = (await db.query<{ name: string }>('select name from organizations where id = $1', [org?.id] as never))[0]!.name;
       const member = await signIn(b, 'owner@demo.test', orgName);
-      for (const [page, sort] of [[1, 'name'], [2, 'name'], [60, 'name'], [84, 'name'], [1, '-name'], [70, '-name']] as const) {
+      for (const [page, sort] of [
+        [1, 'name'],
+        [2, 'name'],
+        [60, 'name'],
+        [84, 'name'],
+        [1, '-name'],
+        [70, '-name'],
+      ] as const) {
         const r = await member.get(`${CUSTOMERS}?q=${encodeURIComponent(town.toUpperCase())}&page=${page}&page_size=25&sort=${sort}`);
         expect(r.status, r.text.slice(0, 200)).toBe(200);
         expect(r.body.count).toBe(2100);
         const ids = inTown.map((c) => Number(c.id));
         const order = sort === 'name' ? ids : [...ids].reverse();
-        expect((r.body.results as CustomerListItem[]).map((c) => c.id), `page ${page} ${sort}`).toEqual(order.slice((page - 1) * 25, page * 25));
+        expect(
+          (r.body.results as CustomerListItem[]).map((c) => c.id),
+          `page ${page} ${sort}`,
+        ).toEqual(order.slice((page - 1) * 25, page * 25));
       }
     });
 
     test('D45 the folding of stored text (SQL) and of searches (the app and the server) agree on every folded character', async () => {
       // Every letter of Latin-1, Latin Extended-A and -B, Greek, Cyrillic and Latin Extended Additional, one
       // at a time (a capital sigma folds alike alone or at the end of a word) and as words.
-      const blocks: [number, number][] = [[0xc0, 0x24f], [0x370, 0x3ff], [0x400, 0x4ff], [0x1e00, 0x1eff]];
+      const blocks: [number, number][] = [
+        [0xc0, 0x24f],
+        [0x370, 0x3ff],
+        [0x400, 0x4ff],
+        [0x1e00, 0x1eff],
+      ];
       const letters = blocks.flatMap(([a, z]) => Array.from({ length: z - a + 1 }, (_, i) => String.fromCodePoint(a + i))).filter((c) => /\p{L}/u.test(c));
-      const [each] = await b.server.db.query<{ f: string[] }>('select array_agg(crm_fold(c) order by n) as f from unnest($1::text[]) with ordinality as u(c, n)', [letters] as never);
-      const differ = letters.filter((c, i) => each?.f[i] !== fold(c)).map((c) => `${c} U+${c.codePointAt(0)!.toString(16)}: ${fold(c)} vs ${each?.f[letters.indexOf(c)]}`);
+      const [each] = await b.server.db.query<{ f: string[] }>('select array_agg(crm_fold(c) order by n) as f from unnest($1::text[]) with ordinality as u(c, n)', [
+        letters,
+      ] as never);
+      const differ = letters
+        .filter((c, i) => each?.f[i] !== fold(c))
+        .map((c) => `${c} U+${c.codePointAt(0)!.toString(16)}: ${fold(c)} vs ${each?.f[letters.indexOf(c)]}`);
       expect(differ.slice(0, 10)).toEqual([]);
       const samples = [letters.join(' '), 'Ørsted Family Trust', 'ŁÓDŹ', 'Straße', 'Ærøskøbing', 'МОСКВА', 'Ελληνικά', 'e\u0301', 'plain ascii 123', '😀 Ünïcödé 漢字'];
       for (const s of samples) {

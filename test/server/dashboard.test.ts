@@ -44,7 +44,7 @@ forEachBackend('API dashboard', (backend) => {
   };
 
   describe('D32 customers', () => {
-    test('D32 the customers by status, the total and the new this week and month are the organization\'s live customers', async () => {
+    test("D32 the customers by status, the total and the new this week and month are the organization's live customers", async () => {
       const who = await owner();
       const d = await dashboard(who);
       expect(Object.keys(d.customers!).sort()).toEqual(['by_status', 'new_this_month', 'new_this_week', 'recently_updated', 'total']);
@@ -95,7 +95,7 @@ forEachBackend('API dashboard', (backend) => {
       expect(recent).toEqual((list.body.results as CustomerListItem[]).slice(0, 5));
     });
 
-    test('D32 this week is the last 7 days and this month the last 30, by the server\'s clock', async () => {
+    test("D32 this week is the last 7 days and this month the last 30, by the server's clock", async () => {
       const org = (await newOrg(b.server.db, 'Dash Org')).name;
       const user = await createUser(b.server.db, { memberships: [[org, 'owner']] });
       await (await signIn(b, user.email, org, user.password)).create();
@@ -113,7 +113,7 @@ forEachBackend('API dashboard', (backend) => {
   });
 
   describe('D32 activity', () => {
-    test('D32 activity is the organization\'s five newest audit entries for those with audit:view, and null for those without', async () => {
+    test("D32 activity is the organization's five newest audit entries for those with audit:view, and null for those without", async () => {
       const who = await owner();
       const c = await who.create();
       await who.patch(customerPath(c.id), { version: 1, city: 'Bend' });
@@ -122,14 +122,19 @@ forEachBackend('API dashboard', (backend) => {
       expect(d.activity!.map((e) => e.id)).toEqual(newest.map((r) => Number(r.id)));
       for (const e of d.activity!) expect(Object.keys(e).sort()).toEqual(AUDIT_KEYS);
       expect(d.activity![0]).toMatchObject({
-        action: 'customer.updated', actor: { id: who.userId, name: 'Olivia' }, target: { type: 'customer', id: c.id, label: c.name },
+        action: 'customer.updated',
+        actor: { id: who.userId, name: 'Olivia' },
+        target: { type: 'customer', id: c.id, label: c.name },
         changes: { city: { from: null, to: 'Bend' } },
       });
       // Beacon's admin sees Beacon's entries only; a member and a viewer see none, but do see the customers.
       const beacon = await dashboard(await signIn(b, 'owner@demo.test', BEACON));
       const acmeIds = new Set((await b.server.db.query<{ id: unknown }>('select id from audit_log where org_id = $1', [who.org])).map((r) => Number(r.id)));
       expect(beacon.activity!.filter((e) => acmeIds.has(e.id))).toEqual([]);
-      for (const [email, org] of [['solo@demo.test', ACME], ['viewer@demo.test', BEACON]] as const) {
+      for (const [email, org] of [
+        ['solo@demo.test', ACME],
+        ['viewer@demo.test', BEACON],
+      ] as const) {
         const other = await dashboard(await signIn(b, email, org));
         expect(other.activity, email).toBeNull();
         expect(other.customers, email).not.toBeNull();
@@ -158,7 +163,7 @@ forEachBackend('API dashboard', (backend) => {
       expectError(await b.api.get(DASHBOARD, { Authorization: 'Bearer not.a.token', 'X-Organization-ID': String(who.org) }), 401);
     });
 
-    test('D32 one organization\'s changes never show on another\'s dashboard', async () => {
+    test("D32 one organization's changes never show on another's dashboard", async () => {
       const acme = await owner();
       const before = figures(await dashboard(acme));
       const beacon = await signIn(b, 'owner@demo.test', BEACON);
@@ -173,8 +178,10 @@ forEachBackend('API dashboard', (backend) => {
       const who = await owner();
       for (const method of ['POST', 'PATCH', 'DELETE', 'PUT']) expectError(await who.send(method, DASHBOARD, {}), 405, 'method_not_allowed');
       expect((await who.send('HEAD', DASHBOARD)).status).toBe(200);
-      for (const query of ['?page=-1', '?x=%00', `?q=${'x'.repeat(5000)}`, '?customers=null&activity[]=1']) expect((await who.get(`${DASHBOARD}${query}`)).status, query).toBe(200);
-      for (const org of ['0', 'abc', '99999999999', '-1', '1,2']) expectClientError(await b.api.get(DASHBOARD, { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': org }), org);
+      for (const query of ['?page=-1', '?x=%00', `?q=${'x'.repeat(5000)}`, '?customers=null&activity[]=1'])
+        expect((await who.get(`${DASHBOARD}${query}`)).status, query).toBe(200);
+      for (const org of ['0', 'abc', '99999999999', '-1', '1,2'])
+        expectClientError(await b.api.get(DASHBOARD, { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': org }), org);
     });
   });
 });

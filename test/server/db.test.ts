@@ -25,17 +25,22 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A GET on a connection of its own (no keep-alive pool): its status. */
 function freshGet(url: string): Promise<{ status: number }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-    }).on('error', reject);
+    http
+      .get(url, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      })
+      .on('error', reject);
   });
 }
 
 /** Whether `p` has settled yet (checked after pending callbacks have run). */
 async function settled(p: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void p.then(() => (done = true), () => (done = true));
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   return done;
 }
@@ -71,10 +76,12 @@ describe('PGlite behind its worker and the gate', () => {
       return (await tx.query<{ n: number }>('select count(*)::int as n from items'))[0]?.n;
     });
     expect(result).toBe(1);
-    await expect(db.transaction(async (tx) => {
-      await tx.query('insert into items (id, note) values ($1, $2)', [2, 'undone']);
-      throw new Error('changed my mind');
-    })).rejects.toThrow('changed my mind');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('insert into items (id, note) values ($1, $2)', [2, 'undone']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
     expect(await db.query('select id, note from items order by id')).toEqual([{ id: 1, note: 'kept' }]);
   });
 
@@ -186,12 +193,16 @@ describe('the gate', () => {
     const order: number[] = [];
     let running = 0;
     let most = 0;
-    await Promise.all(Array.from({ length: 6 }, (_, i) => gate.run(async () => {
-      order.push(i);
-      most = Math.max(most, ++running);
-      await sleep(5);
-      running--;
-    })));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        gate.run(async () => {
+          order.push(i);
+          most = Math.max(most, ++running);
+          await sleep(5);
+          running--;
+        }),
+      ),
+    );
     expect(order).toEqual([0, 1, 2, 3, 4, 5]);
     expect(most).toBe(2);
     expect(gate.stats()).toMatchObject({ running: 0, queued: 0, refused: 0 });
@@ -200,10 +211,12 @@ describe('the gate', () => {
   test('D2 D8 a waiter whose deadline passed while the event loop was blocked is refused, not run late', async () => {
     const gate = new DbGate({ slots: 1, queueTimeoutMs: 50 });
     let ran = 0;
-    const hold = gate.run(() => sleep(0).then(() => {
-      const until = performance.now() + 80;
-      while (performance.now() < until); // blocks timers too: only the check before running can refuse
-    }));
+    const hold = gate.run(() =>
+      sleep(0).then(() => {
+        const until = performance.now() + 80;
+        while (performance.now() < until); // blocks timers too: only the check before running can refuse
+      }),
+    );
     const late = gate.run(async () => void ran++).catch((e: unknown) => e);
     await hold;
     expect(await late).toBeInstanceOf(SaturatedError);
@@ -221,9 +234,12 @@ describe('a crashed PGlite worker', () => {
   test('D2 pending and later calls are rejected with a clear error that counts as the database being unavailable', async () => {
     const dir = tempDir('crash');
     const script = path.join(dir, 'crashing-worker.mjs');
-    writeFileSync(script, `import { parentPort } from 'node:worker_threads';
+    writeFileSync(
+      script,
+      `import { parentPort } from 'node:worker_threads';
 parentPort.postMessage({ ready: true });
-parentPort.on('message', () => { throw new Error('boom'); });\n`);
+parentPort.on('message', () => { throw new Error('boom'); });\n`,
+    );
     const db = await openDb({ databaseUrl: null, dataDir: dir, pgliteWorker: pathToFileURL(script) });
     try {
       const err = await db.query('select 1').catch((e: unknown) => e);
@@ -245,9 +261,12 @@ describe('the data directory lock', () => {
     const lock = path.join(dir, 'server.lock');
     // A worker that answers every request: the lock is taken before PGlite would start.
     const script = path.join(dir, 'idle-worker.mjs');
-    writeFileSync(script, `import { parentPort } from 'node:worker_threads';
+    writeFileSync(
+      script,
+      `import { parentPort } from 'node:worker_threads';
 parentPort.postMessage({ ready: true });
-parentPort.on('message', (m) => { parentPort.postMessage({ id: m.id, ok: true, rows: [] }); if (m.op === 'close') parentPort.close(); });\n`);
+parentPort.on('message', (m) => { parentPort.postMessage({ id: m.id, ok: true, rows: [] }); if (m.op === 'close') parentPort.close(); });\n`,
+    );
     // What a SIGKILL leaves behind; the next start often has the same pid (a container's server is pid 1).
     writeFileSync(lock, String(process.pid));
     const open = () => openDb({ databaseUrl: null, dataDir: dir, pgliteWorker: pathToFileURL(script) });
@@ -299,15 +318,23 @@ describe('a busy server over HTTP', () => {
     const hold = server.db.transaction(() => released); // the one slot is taken until the test lets it go
     const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
     const statuses = new Map<number, number>();
-    const hammer = Promise.all(Array.from({ length: CLIENTS }, () => new Promise<void>((resolve, reject) => {
-      http.get(list, { agent, headers: { Authorization: `Bearer ${access}`, 'X-Organization-ID': String(acme) } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1);
-          resolve();
-        });
-      }).on('error', reject);
-    })));
+    const hammer = Promise.all(
+      Array.from(
+        { length: CLIENTS },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            http
+              .get(list, { agent, headers: { Authorization: `Bearer ${access}`, 'X-Organization-ID': String(acme) } }, (res) => {
+                res.resume();
+                res.on('end', () => {
+                  statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1);
+                  resolve();
+                });
+              })
+              .on('error', reject);
+          }),
+      ),
+    );
     await expect.poll(() => server.db.queueStats().queued).toBeGreaterThan(0);
     for (let i = 0; i < 5; i++) expect((await freshGet(new URL('/api/health/', server.url).toString())).status).toBe(200);
     expect(await settled(hold)).toBe(false); // every health check was answered before the held slot was released
@@ -332,13 +359,21 @@ describe('a busy server over HTTP', () => {
     const gateBefore = server.db.queueStats();
     const agent = new http.Agent({ keepAlive: true, maxSockets: total });
     type Answer = { status: number; retry: string | undefined; body: string };
-    const answers = await Promise.all(Array.from({ length: total }, () => new Promise<Answer>((resolve, reject) => {
-      http.get(list, { agent, headers: { Authorization: `Bearer ${access}`, 'X-Organization-ID': String(acme) } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retry: res.headers['retry-after'], body }));
-      }).on('error', reject);
-    })));
+    const answers = await Promise.all(
+      Array.from(
+        { length: total },
+        () =>
+          new Promise<Answer>((resolve, reject) => {
+            http
+              .get(list, { agent, headers: { Authorization: `Bearer ${access}`, 'X-Organization-ID': String(acme) } }, (res) => {
+                let body = '';
+                res.setEncoding('utf8').on('data', (c: string) => (body += c));
+                res.on('end', () => resolve({ status: res.statusCode ?? 0, retry: res.headers['retry-after'], body }));
+              })
+              .on('error', reject);
+          }),
+      ),
+    );
     agent.destroy();
     // Every answer came while the database was still held: none waited for it.
     expect(await settled(hold)).toBe(false);
@@ -353,7 +388,10 @@ describe('a busy server over HTTP', () => {
     expect(busy.length).toBeGreaterThanOrEqual(DB_KEY_QUEUE_LIMIT);
     expect(limited.length).toBeLessThanOrEqual(extra);
     const gateAfter = server.db.queueStats();
-    expect({ refused: gateAfter.refused - gateBefore.refused, limited: gateAfter.limited - gateBefore.limited }).toEqual({ refused: busy.length, limited: limited.length });
+    expect({ refused: gateAfter.refused - gateBefore.refused, limited: gateAfter.limited - gateBefore.limited }).toEqual({
+      refused: busy.length,
+      limited: limited.length,
+    });
     for (const a of busy) expect(JSON.parse(a.body)).toEqual({ detail: 'The server is busy; try again shortly', code: 'server_busy' });
     for (const a of limited) expect(JSON.parse(a.body)).toMatchObject({ code: 'too_many_requests' });
     for (const a of answers) expect(a.retry).toBe('1');

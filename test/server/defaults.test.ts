@@ -54,7 +54,9 @@ describe('defaults and restarts', () => {
     // answered, the process's scrypt work is watched; without the dummy scrypt an unknown email runs none.
     const scryptsDuring = async (email: string) => {
       let answered = false;
-      const login = client(server.url).login(email, 'wrong-password').finally(() => (answered = true));
+      const login = client(server.url)
+        .login(email, 'wrong-password')
+        .finally(() => (answered = true));
       let seen = 0;
       while (!answered) {
         seen = Math.max(seen, scryptLoad().running);
@@ -70,8 +72,7 @@ describe('defaults and restarts', () => {
   test('D17 a weaker stored hash is upgraded to the OWASP parameters at the next login', async () => {
     const user = await createUser(server.db); // hashed at the cheap test cost
     expect((await client(server.url).login(user.email, user.password)).status).toBe(200);
-    const storedHash = async () =>
-      (await server.db.query<{ password_hash: string }>('select password_hash from users where id = $1', [user.id]))[0]?.password_hash ?? '';
+    const storedHash = async () => (await server.db.query<{ password_hash: string }>('select password_hash from users where id = $1', [user.id]))[0]?.password_hash ?? '';
     let hash = await storedHash();
     // The upgrade runs after the login has answered, at the full cost: wait for it however long a busy
     // machine takes (the test's own timeout bounds it), never for a fixed time.
@@ -87,7 +88,11 @@ describe('defaults and restarts', () => {
     const [row] = await server.db.query<{ value: string }>("select value from app_settings where key = 'jwt_secret'");
     expect(row?.value.length).toBeGreaterThanOrEqual(43);
     const t = tokens(await signIn());
-    expect(t.access_token.split('.')[2]).toBe(createHmac('sha256', row?.value ?? '').update(t.access_token.split('.').slice(0, 2).join('.')).digest('base64url'));
+    expect(t.access_token.split('.')[2]).toBe(
+      createHmac('sha256', row?.value ?? '')
+        .update(t.access_token.split('.').slice(0, 2).join('.'))
+        .digest('base64url'),
+    );
     await start();
     expect((await client(server.url).me(t.access_token)).status).toBe(200);
     expect((await client(server.url).refresh(t.refresh_token)).status).toBe(200);

@@ -62,11 +62,13 @@ describe('D34 the fair gate', () => {
     const holds = Array.from({ length: 5 }, held);
     let running = 0;
     let most = 0;
-    const heavy = holds.map((h) => gate.run(async () => {
-      most = Math.max(most, ++running);
-      await h.done;
-      running--;
-    }, 'org:1'));
+    const heavy = holds.map((h) =>
+      gate.run(async () => {
+        most = Math.max(most, ++running);
+        await h.done;
+        running--;
+      }, 'org:1'),
+    );
     expect(gate.stats()).toMatchObject({ running: 3, queued: 2 }); // one slot stays free for others
     let otherRan = false;
     await gate.run(async () => void (otherRan = true), 'org:2'); // runs while org:1 is still held
@@ -111,7 +113,10 @@ describe('D34 the fair gate', () => {
 });
 
 describe('D34 the answer cache', () => {
-  const page = (i: number) => ({ count: 1000, results: Array.from({ length: 25 }, (_, j) => ({ id: i * 100 + j, name: `Customer ${i}-${j}`, email: `c${i}.${j}@example.test` })) });
+  const page = (i: number) => ({
+    count: 1000,
+    results: Array.from({ length: 25 }, (_, j) => ({ id: i * 100 + j, name: `Customer ${i}-${j}`, email: `c${i}.${j}@example.test` })),
+  });
 
   test('D34 the cache never weighs more than its bound; the least recently used answers go first', () => {
     const bound = 200_000;

@@ -35,7 +35,9 @@ const SQL_SIGNS: [RegExp, string][] = [
 
 /** The SQL a source file holds, each sign by line of the compiled code. */
 function sqlIn(source: string): string[] {
-  return code(source).split('\n').flatMap((line, i) => SQL_SIGNS.filter(([re]) => re.test(line)).map(([, what]) => `${i + 1} ${what}`));
+  return code(source)
+    .split('\n')
+    .flatMap((line, i) => SQL_SIGNS.filter(([re]) => re.test(line)).map(([, what]) => `${i + 1} ${what}`));
 }
 
 /** The feature folders a feature's file imports other than its own (static, type-only, re-export or dynamic import). */
@@ -43,8 +45,9 @@ function crossings(file: string): string[] {
   const own = path.relative(FEATURES, file).split(path.sep)[0];
   const name = path.relative(FEATURES, file).split(path.sep).join('/');
   const source = readFileSync(file, 'utf8'); // not compiled: a type-only import is a dependency too
-  const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm)]
-    .map((m) => (m[1] ?? m[2] ?? m[3])!);
+  const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm)].map(
+    (m) => (m[1] ?? m[2] ?? m[3])!,
+  );
   return specifiers
     .filter((s) => s.startsWith('.'))
     .map((s) => path.relative(FEATURES, path.resolve(path.dirname(file), s)))
@@ -75,7 +78,15 @@ describe('STYLE the server matches its plan', () => {
       '// a comment may say: select the rows from customers, then delete from the list',
       'export const all = [a, b, c, d, e];',
     ].join('\n');
-    expect(sqlIn(sample)).toEqual(['1 runs a query', '2 has a sql`` template', '2 has a select', '3 has a delete', '4 has an update', '5 has a select', '5 takes a row lock']);
+    expect(sqlIn(sample)).toEqual([
+      '1 runs a query',
+      '2 has a sql`` template',
+      '2 has a select',
+      '3 has a delete',
+      '4 has an update',
+      '5 has a select',
+      '5 takes a row lock',
+    ]);
   });
 
   test('D34 the answer cache is applied in one place: the router (answer-cache.ts beside the gate)', () => {

@@ -146,7 +146,7 @@ forEachBackend('API foundation', (backend, label) => {
       }
     });
 
-    test('D16 a well-formed token naming a session that is not the user\'s is a 401', async () => {
+    test("D16 a well-formed token naming a session that is not the user's is a 401", async () => {
       const t = tokens(await api.login('solo@demo.test'));
       const other = await createUser(server.db);
       const now = Math.floor(Date.now() / 1000);
@@ -156,25 +156,41 @@ forEachBackend('API foundation', (backend, label) => {
   });
 
   describe('D10 D29 permissions per organization', () => {
-    test('D10 the database holds the contract\'s defaults, including customers:export and audit:view', async () => {
+    test("D10 the database holds the contract's defaults, including customers:export and audit:view", async () => {
       const rows = await server.db.query<{ role: string; permission: string }>('select role, permission from default_role_permissions');
       for (const [role, permissions] of Object.entries(DEFAULT_ROLE_PERMISSIONS)) {
-        expect(rows.filter((r) => r.role === role).map((r) => r.permission).sort(), role).toEqual([...permissions].sort());
+        expect(
+          rows
+            .filter((r) => r.role === role)
+            .map((r) => r.permission)
+            .sort(),
+          role,
+        ).toEqual([...permissions].sort());
       }
       const t = tokens(await api.login('owner@demo.test'));
       const me = await api.me(t.access_token, await orgId(server.db, 'Acme Plumbing'));
       expect(me.body.permissions).toEqual(expect.arrayContaining(['customers:export', 'audit:view', 'permissions:manage']));
     });
 
-    test('D29 a new organization starts with D10\'s matrix', async () => {
+    test("D29 a new organization starts with D10's matrix", async () => {
       const [org] = await server.db.query<{ id: number }>("insert into organizations (name) values ('Fresh Org') returning id");
       const rows = await server.db.query<{ role: string; permission: string }>('select role, permission from role_permissions where org_id = $1', [org!.id]);
-      expect(rows.filter((r) => r.role === 'viewer').map((r) => r.permission).sort()).toEqual([...DEFAULT_ROLE_PERMISSIONS.viewer].sort());
+      expect(
+        rows
+          .filter((r) => r.role === 'viewer')
+          .map((r) => r.permission)
+          .sort(),
+      ).toEqual([...DEFAULT_ROLE_PERMISSIONS.viewer].sort());
       expect(rows).toHaveLength(Object.values(DEFAULT_ROLE_PERMISSIONS).flat().length);
     });
 
-    test('D29 one organization\'s matrix never changes another\'s, and a change applies to the next request', async () => {
-      const user = await createUser(server.db, { memberships: [['Acme Plumbing', 'viewer'], ['Beacon Electric', 'viewer']] });
+    test("D29 one organization's matrix never changes another's, and a change applies to the next request", async () => {
+      const user = await createUser(server.db, {
+        memberships: [
+          ['Acme Plumbing', 'viewer'],
+          ['Beacon Electric', 'viewer'],
+        ],
+      });
       const t = tokens(await api.login(user.email, user.password));
       const [acme, beacon] = [await orgId(server.db, 'Acme Plumbing'), await orgId(server.db, 'Beacon Electric')];
       expect((await api.get(CUSTOMERS, auth(t.access_token, acme))).status).toBe(200);
@@ -192,10 +208,7 @@ forEachBackend('API foundation', (backend, label) => {
   describe('D30 the audit log', () => {
     test('D30 entries cannot be changed or deleted, even by the database owner', async () => {
       const acme = await orgId(server.db, 'Acme Plumbing');
-      await server.db.query(
-        "insert into audit_log (org_id, actor_label, action, target_type, target_label) values ($1, 'test', 'test.made', 'test', 'x')",
-        [acme],
-      );
+      await server.db.query("insert into audit_log (org_id, actor_label, action, target_type, target_label) values ($1, 'test', 'test.made', 'test', 'x')", [acme]);
       await expect(server.db.query("update audit_log set action = 'changed' where action = 'test.made'")).rejects.toThrow(/append-only/);
       await expect(server.db.query("delete from audit_log where action = 'test.made'")).rejects.toThrow(/append-only/);
       const [row] = await server.db.query<{ n: number }>("select count(*)::int as n from audit_log where action = 'test.made'");

@@ -3,8 +3,7 @@
 import type { TestProject } from 'vitest/node';
 import { findPostgresBin, startCluster } from './postgres-cluster';
 
-const POSTGRES_MISSING =
-  'PostgreSQL server binaries (initdb, pg_ctl, postgres) not found: install PostgreSQL (e.g. apt-get install -y postgresql) or set PG_BIN';
+const POSTGRES_MISSING = 'PostgreSQL server binaries (initdb, pg_ctl, postgres) not found: install PostgreSQL (e.g. apt-get install -y postgresql) or set PG_BIN';
 
 declare module 'vitest' {
   export interface ProvidedContext {

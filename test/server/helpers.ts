@@ -34,8 +34,7 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `crm-${prefix}-`));
 }
 
-const pgliteVersion = () =>
-  (JSON.parse(readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+const pgliteVersion = () => (JSON.parse(readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
 
 /**
  * A copy of the template `name` in the temp directory, which `make` fills in (a data directory's
@@ -194,11 +193,13 @@ export function client(baseUrl: string, address?: string) {
   const common = () => ({ 'X-Forwarded-For': address ?? newAddress() });
   return {
     async post(p: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-      return reply(await fetch(url(p), {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...common(), ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }));
+      return reply(
+        await fetch(url(p), {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...common(), ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      );
     },
     async get(p: string, headers: Record<string, string> = {}): Promise<Reply> {
       return reply(await fetch(url(p), { headers: { ...common(), ...headers } }));
@@ -262,7 +263,9 @@ export async function createUser(
   const email = `user${userCounter}.${process.pid}.${Math.random().toString(36).slice(2, 8)}@test.example`;
   const password = opts.password ?? `pw-${userCounter}-secret`;
   const [row] = await db.query<{ id: unknown }>('insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id', [
-    email, name, await hashPassword(password, TEST_SCRYPT),
+    email,
+    name,
+    await hashPassword(password, TEST_SCRYPT),
   ]);
   const id = num(row?.id);
   for (const [org, role] of opts.memberships ?? []) {

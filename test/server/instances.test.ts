@@ -11,10 +11,7 @@ describePostgres('D2 D16 D18 several instances on one PostgreSQL', (databaseUrl)
   beforeAll(async () => {
     // A database of its own (empty, like a fresh deployment), started together: migrations and seeding
     // must happen exactly once.
-    [a, b] = await Promise.all([
-      startTestServer({ databaseUrl: databaseUrl(), env: SUITE_ENV }),
-      startTestServer({ databaseUrl: databaseUrl(), env: SUITE_ENV }),
-    ]);
+    [a, b] = await Promise.all([startTestServer({ databaseUrl: databaseUrl(), env: SUITE_ENV }), startTestServer({ databaseUrl: databaseUrl(), env: SUITE_ENV })]);
   });
   afterAll(async () => {
     await a?.close();

@@ -12,17 +12,25 @@ import { describePostgres } from './backends';
 import { migratedDataDir, removeDir } from './helpers';
 
 const byRole = (rows: { role: string; permission: string }[]) =>
-  Object.fromEntries(ROLES.map((role) => [role, rows.filter((r) => r.role === role).map((r) => r.permission).sort()]));
+  Object.fromEntries(
+    ROLES.map((role) => [
+      role,
+      rows
+        .filter((r) => r.role === role)
+        .map((r) => r.permission)
+        .sort(),
+    ]),
+  );
 const CONTRACT = Object.fromEntries(ROLES.map((role) => [role, [...DEFAULT_ROLE_PERMISSIONS[role]].sort()]));
 
 function defaultsAddUp(db: () => Db) {
-  test('D10 the migrations leave the contract\'s default matrix, role by role, and its roles', async () => {
+  test("D10 the migrations leave the contract's default matrix, role by role, and its roles", async () => {
     const roles = await db().query<{ name: string }>('select name from roles order by name');
     expect(roles.map((r) => r.name)).toEqual([...ROLES].sort());
     expect(byRole(await db().query('select role, permission from default_role_permissions'))).toEqual(CONTRACT);
   });
 
-  test('D29 a new organization starts with exactly the contract\'s default matrix', async () => {
+  test("D29 a new organization starts with exactly the contract's default matrix", async () => {
     const [org] = await db().query<{ id: number }>("insert into organizations (name) values ('Fresh Org') returning id");
     const rows = await db().query<{ role: string; permission: string }>('select role, permission from role_permissions where org_id = $1', [org!.id]);
     expect(byRole(rows)).toEqual(CONTRACT);
@@ -56,6 +64,8 @@ describePostgres('migrations (PostgreSQL)', (databaseUrl) => {
 });
 
 test('one file per migration, named by its version, in order', () => {
-  const files = readdirSync(path.join(import.meta.dirname, '../../server/migrations')).filter((f) => /^\d{3}-/.test(f)).sort();
+  const files = readdirSync(path.join(import.meta.dirname, '../../server/migrations'))
+    .filter((f) => /^\d{3}-/.test(f))
+    .sort();
   expect(files.map((f) => Number(f.slice(0, 3)))).toEqual(MIGRATIONS.map((m) => m.version));
 });

@@ -32,9 +32,17 @@ forEachBackend('API permissions', (backend) => {
   };
   const asStored = (m: Matrix) => Object.fromEntries(Object.entries(m).map(([r, ps]) => [r, sorted(ps)]));
   const auditOf = async (org: number) =>
-    (await server.db.query<{ action: string; actor_id: unknown; target_type: string; changes: unknown }>(
-      "select action, actor_id, target_type, changes from audit_log where org_id = $1 and action like 'permissions.%' order by id", [org],
-    )).map((r) => ({ action: r.action, actor_id: Number(r.actor_id), target_type: r.target_type, changes: typeof r.changes === 'string' ? JSON.parse(r.changes) as unknown : r.changes }));
+    (
+      await server.db.query<{ action: string; actor_id: unknown; target_type: string; changes: unknown }>(
+        "select action, actor_id, target_type, changes from audit_log where org_id = $1 and action like 'permissions.%' order by id",
+        [org],
+      )
+    ).map((r) => ({
+      action: r.action,
+      actor_id: Number(r.actor_id),
+      target_type: r.target_type,
+      changes: typeof r.changes === 'string' ? (JSON.parse(r.changes) as unknown) : r.changes,
+    }));
   const snapshot = async () => {
     const [row] = await server.db.query<{ h: string | null }>(
       "select md5(string_agg(t::text, '|' order by t::text)) || (select count(*) from audit_log)::text as h from role_permissions t",
@@ -43,8 +51,10 @@ forEachBackend('API permissions', (backend) => {
   };
 
   describe('D29 reading the matrix', () => {
-    test('D29 GET answers the roles, the permissions, the organization\'s matrix (D10 at first) and the fixed owner row', async () => {
-      const { people: [owner] } = await team('owner');
+    test("D29 GET answers the roles, the permissions, the organization's matrix (D10 at first) and the fixed owner row", async () => {
+      const {
+        people: [owner],
+      } = await team('owner');
       const r = await owner!.call('GET', MATRIX);
       expect(r.status, r.text).toBe(200);
       expect(Object.keys(r.body).sort()).toEqual(['fixed', 'matrix', 'permissions', 'roles']);
@@ -55,7 +65,9 @@ forEachBackend('API permissions', (backend) => {
     });
 
     test('D10 D29 permissions:view: an admin may read the matrix; a member and a viewer get 403 permission_denied', async () => {
-      const { people: [admin, member, viewer] } = await team('admin', 'member', 'viewer');
+      const {
+        people: [admin, member, viewer],
+      } = await team('admin', 'member', 'viewer');
       expect((await admin!.call('GET', MATRIX)).status).toBe(200);
       expectError(await member!.call('GET', MATRIX), 403, 'permission_denied');
       expectError(await viewer!.call('GET', MATRIX), 403, 'permission_denied');
@@ -64,7 +76,9 @@ forEachBackend('API permissions', (backend) => {
 
   describe('D29 changing the matrix', () => {
     test('D10 D29 an admin does not have permissions:manage by default: PUT and reset are 403 permission_denied, nothing changes', async () => {
-      const { people: [admin] } = await team('admin');
+      const {
+        people: [admin],
+      } = await team('admin');
       const before = await snapshot();
       expectError(await admin!.call('PUT', MATRIX, { matrix: d10((m) => void m.viewer.push('jobs:view')) }), 403, 'permission_denied');
       expectError(await admin!.call('POST', RESET), 403, 'permission_denied');
@@ -72,7 +86,10 @@ forEachBackend('API permissions', (backend) => {
     });
 
     test('D29 PUT replaces the whole matrix: the answer and the database hold it, and the owner row may be left out', async () => {
-      const { org, people: [owner] } = await team('owner');
+      const {
+        org,
+        people: [owner],
+      } = await team('owner');
       const { owner: _owner, ...body } = d10((m) => {
         m.viewer = ['dashboard:view', 'customers:view', 'jobs:view'];
         m.member = m.member.filter((p) => p !== 'customers:update');
@@ -87,7 +104,9 @@ forEachBackend('API permissions', (backend) => {
     });
 
     test('D29 the owner row always has everything: a PUT that takes anything from it is 400 naming matrix.owner', async () => {
-      const { people: [owner] } = await team('owner');
+      const {
+        people: [owner],
+      } = await team('owner');
       const before = await snapshot();
       for (const row of [PERMISSIONS.filter((p) => p !== 'audit:view'), [], null]) {
         const r = await owner!.call('PUT', MATRIX, { matrix: { ...d10(), owner: row } });
@@ -99,7 +118,9 @@ forEachBackend('API permissions', (backend) => {
     });
 
     test('D19 D29 an unknown role or permission, a missing role or a matrix that is not an object is a 400, nothing changes', async () => {
-      const { people: [owner] } = await team('owner');
+      const {
+        people: [owner],
+      } = await team('owner');
       const before = await snapshot();
       const bad: [unknown, string][] = [
         [{ ...d10(), superuser: ['dashboard:view'] }, 'matrix.superuser'],
@@ -118,8 +139,11 @@ forEachBackend('API permissions', (backend) => {
       expect(await snapshot()).toBe(before);
     });
 
-    test('D29 a change applies to every member\'s next request: without customers:create a member\'s POST is 403 at once and /me no longer lists it', async () => {
-      const { org, people: [owner, member] } = await team('owner', 'member');
+    test("D29 a change applies to every member's next request: without customers:create a member's POST is 403 at once and /me no longer lists it", async () => {
+      const {
+        org,
+        people: [owner, member],
+      } = await team('owner', 'member');
       const created = await member!.call('POST', CUSTOMERS, { name: 'Before the change' });
       expect(created.status, created.text).toBe(201);
       const r = await owner!.call('PUT', MATRIX, { matrix: d10((m) => void (m.member = m.member.filter((p) => p !== 'customers:create'))) });
@@ -132,13 +156,15 @@ forEachBackend('API permissions', (backend) => {
     });
 
     test('D29 a permission granted by the matrix works at once: admins given permissions:manage may edit it', async () => {
-      const { people: [owner, admin] } = await team('owner', 'admin');
+      const {
+        people: [owner, admin],
+      } = await team('owner', 'admin');
       expect((await owner!.call('PUT', MATRIX, { matrix: d10((m) => void m.admin.push('permissions:manage')) })).status).toBe(200);
       const r = await admin!.call('PUT', MATRIX, { matrix: d10((m) => void m.admin.push('permissions:manage', 'customers:delete')) });
       expect(r.status, r.text).toBe(200);
     });
 
-    test('D9 D29 one organization\'s PUT and reset leave every other organization\'s matrix untouched', async () => {
+    test("D9 D29 one organization's PUT and reset leave every other organization's matrix untouched", async () => {
       const [mine, theirs] = [await team('owner'), await team('owner')];
       const before = await stored(theirs.org.id);
       const acme = await server.db.query<{ id: unknown }>("select id from organizations where name = 'Acme Plumbing'");
@@ -150,8 +176,11 @@ forEachBackend('API permissions', (backend) => {
       expect(await stored(Number(acme[0]!.id))).toEqual(acmeBefore);
     });
 
-    test('D29 reset brings back D10\'s defaults', async () => {
-      const { org, people: [owner] } = await team('owner');
+    test("D29 reset brings back D10's defaults", async () => {
+      const {
+        org,
+        people: [owner],
+      } = await team('owner');
       expect((await owner!.call('PUT', MATRIX, { matrix: d10((m) => void ((m.viewer = ['jobs:view']), (m.admin = []))) })).status).toBe(200);
       const r = await owner!.call('POST', RESET);
       expect(r.status, r.text).toBe(200);
@@ -160,19 +189,29 @@ forEachBackend('API permissions', (backend) => {
     });
   });
 
-  describe('D30 the matrix\'s audit entries', () => {
+  describe("D30 the matrix's audit entries", () => {
     test('D30 a PUT writes permissions.changed with, per role, the permissions added and removed', async () => {
-      const { org, people: [owner] } = await team('owner');
+      const {
+        org,
+        people: [owner],
+      } = await team('owner');
       const r = await owner!.call('PUT', MATRIX, { matrix: d10((m) => ((m.viewer = ['dashboard:view', 'jobs:view']), (m.member = [...m.member, 'customers:export']))) });
       expect(r.status, r.text).toBe(200);
-      expect(await auditOf(org.id)).toEqual([{
-        action: 'permissions.changed', actor_id: owner!.id, target_type: 'permissions',
-        changes: { viewer: { added: ['jobs:view'], removed: ['customers:view'] }, member: { added: ['customers:export'], removed: [] } },
-      }]);
+      expect(await auditOf(org.id)).toEqual([
+        {
+          action: 'permissions.changed',
+          actor_id: owner!.id,
+          target_type: 'permissions',
+          changes: { viewer: { added: ['jobs:view'], removed: ['customers:view'] }, member: { added: ['customers:export'], removed: [] } },
+        },
+      ]);
     });
 
     test('D30 a PUT that changes nothing writes nothing and no entry', async () => {
-      const { org, people: [owner] } = await team('owner');
+      const {
+        org,
+        people: [owner],
+      } = await team('owner');
       const before = await snapshot();
       const r = await owner!.call('PUT', MATRIX, { matrix: d10((m) => void m.viewer.reverse()) });
       expect(r.status, r.text).toBe(200);
@@ -181,7 +220,10 @@ forEachBackend('API permissions', (backend) => {
     });
 
     test('D30 a reset writes permissions.reset with what it added and removed', async () => {
-      const { org, people: [owner] } = await team('owner');
+      const {
+        org,
+        people: [owner],
+      } = await team('owner');
       expect((await owner!.call('PUT', MATRIX, { matrix: d10((m) => void (m.viewer = ['jobs:view'])) })).status).toBe(200);
       expect((await owner!.call('POST', RESET)).status).toBe(200);
       const entries = await auditOf(org.id);
@@ -193,9 +235,11 @@ forEachBackend('API permissions', (backend) => {
     });
   });
 
-  describe('D9 another organization\'s matrix', () => {
-    test('D9 an owner of one organization cannot read, replace or reset another\'s matrix: 403 not_a_member, nothing changes', async () => {
-      const { people: [owner] } = await team('owner');
+  describe("D9 another organization's matrix", () => {
+    test("D9 an owner of one organization cannot read, replace or reset another's matrix: 403 not_a_member, nothing changes", async () => {
+      const {
+        people: [owner],
+      } = await team('owner');
       const { org: theirs } = await team('member');
       const before = await snapshot();
       expectError(await owner!.call('GET', MATRIX, undefined, theirs.id), 403, 'not_a_member');

@@ -40,8 +40,15 @@ describe('PGlite prepared statements in the worker', () => {
     for (let i = 0; i < REPEATS; i++) answers.push(await db.query(text, [1]));
     const expected = [
       {
-        id: 1, big: 9007199254740993n, name: 'one', flag: true, at: new Date('2024-05-06T07:08:09.123Z'),
-        doc: { a: [1, 'x'], b: null }, tags: ['red', 'with space'], note: null, n: 2,
+        id: 1,
+        big: 9007199254740993n,
+        name: 'one',
+        flag: true,
+        at: new Date('2024-05-06T07:08:09.123Z'),
+        doc: { a: [1, 'x'], b: null },
+        tags: ['red', 'with space'],
+        note: null,
+        n: 2,
       },
       { id: 2, big: 42, name: 'two', flag: false, at: new Date('2024-01-01T00:00:00Z'), doc: [], tags: [], note: 'n', n: 2 },
     ];
@@ -52,7 +59,7 @@ describe('PGlite prepared statements in the worker', () => {
 
   test('D2 parameters of every type the server sends arrive intact, in and out of a transaction', async () => {
     const at = new Date('2023-12-31T23:59:59.999Z');
-    const text = "it's \"quoted\" \\ back–slash, ünïcödé 🎉 and $1 ; -- not a comment";
+    const text = 'it\'s "quoted" \\ back–slash, ünïcödé 🎉 and $1 ; -- not a comment';
     const params = [text, 7, true, null, at, false];
     const sql = 'select $1::text as t, $2::int as i, $3::boolean as b, $4::text as n, $5::timestamptz as d, $6::boolean as f';
     const expected = [{ t: text, i: 7, b: true, n: null, d: at, f: false }];
@@ -77,11 +84,13 @@ describe('PGlite prepared statements in the worker', () => {
     expect(await db.query(text, [1])).toEqual([{ id: 1, b: 5 }]);
 
     // A schema change rolled back: statements prepared inside the transaction are forgotten at its end.
-    await expect(db.transaction(async (tx) => {
-      await tx.query('alter table altered add column c text');
-      expect(await tx.query(text, [1])).toEqual([{ id: 1, b: 5, c: null }]);
-      throw new Error('undo');
-    })).rejects.toThrow('undo');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('alter table altered add column c text');
+        expect(await tx.query(text, [1])).toEqual([{ id: 1, b: 5, c: null }]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
     // Checked inside a transaction, where a stale statement could not simply be prepared again.
     expect(await db.transaction((tx) => tx.query(text, [1]))).toEqual([{ id: 1, b: 5 }]);
 
@@ -116,18 +125,22 @@ describe('PGlite prepared statements in the worker', () => {
     await db.query('create table ledger (id integer primary key, note text)');
     const insert = 'insert into ledger (id, note) values ($1, $2)';
     await db.query(insert, [1, 'before']);
-    const err = await db.transaction(async (tx) => {
-      await tx.query(insert, [2, 'lost']);
-      await tx.query('update ledger set note = $2 where id = $1', [1, 'changed']);
-      await tx.query(insert, [1, 'duplicate']);
-    }).catch((e: unknown) => e);
+    const err = await db
+      .transaction(async (tx) => {
+        await tx.query(insert, [2, 'lost']);
+        await tx.query('update ledger set note = $2 where id = $1', [1, 'changed']);
+        await tx.query(insert, [1, 'duplicate']);
+      })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: '23505' });
     // An error swallowed inside the transaction still aborts it: the next statement and the commit fail.
-    const swallowed = await db.transaction(async (tx) => {
-      await tx.query(insert, [3, 'lost too']);
-      await tx.query(insert, [1, 'duplicate']).catch(() => {});
-      return tx.query('select id from ledger where id = $1', [1]);
-    }).catch((e: unknown) => e);
+    const swallowed = await db
+      .transaction(async (tx) => {
+        await tx.query(insert, [3, 'lost too']);
+        await tx.query(insert, [1, 'duplicate']).catch(() => {});
+        return tx.query('select id from ledger where id = $1', [1]);
+      })
+      .catch((e: unknown) => e);
     expect(swallowed).toMatchObject({ code: '25P02' });
     expect(await db.query('select id, note from ledger order by id')).toEqual([{ id: 1, note: 'before' }]);
     // The same statements commit normally afterwards.
@@ -135,7 +148,10 @@ describe('PGlite prepared statements in the worker', () => {
       await tx.query(insert, [2, 'kept']);
       await tx.query('update ledger set note = $2 where id = $1', [1, 'changed']);
     });
-    expect(await db.query('select id, note from ledger order by id')).toEqual([{ id: 1, note: 'changed' }, { id: 2, note: 'kept' }]);
+    expect(await db.query('select id, note from ledger order by id')).toEqual([
+      { id: 1, note: 'changed' },
+      { id: 2, note: 'kept' },
+    ]);
   });
 
   test('D2 the cache is bounded: the least recently used statements are closed', async () => {

@@ -25,7 +25,9 @@ export function findPostgresBin(): string | null {
   if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) if (dir) candidates.push(dir);
   if (existsSync(DEBIAN_LAYOUT)) {
-    const versions = readdirSync(DEBIAN_LAYOUT).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(DEBIAN_LAYOUT)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     for (const v of versions) candidates.push(path.join(DEBIAN_LAYOUT, v, 'bin'));
   }
   return candidates.find(has) ?? null;

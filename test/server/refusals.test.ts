@@ -20,7 +20,7 @@ describe('D35 refusals answered in batches', () => {
     expect(written).toEqual(Array.from({ length: n }, (_, i) => i));
   });
 
-  test('D34 other work queued meanwhile runs before a long flood\'s last refusal is written', async () => {
+  test("D34 other work queued meanwhile runs before a long flood's last refusal is written", async () => {
     const order: string[] = [];
     const n = 20 * REFUSALS_PER_TURN;
     for (let i = 0; i < n; i++) answerRefusal(() => i === n - 1 && order.push('last refusal'));

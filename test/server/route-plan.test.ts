@@ -31,7 +31,9 @@ describe('D30 the router refuses a definition it cannot honour', () => {
 
   test('D30 audit() called where no transaction runs is an error, not an entry dropped', async () => {
     const route = defineRoute({
-      method: 'GET', path: '/v1/things/', access: 'public',
+      method: 'GET',
+      path: '/v1/things/',
+      access: 'public',
       handler: async ({ audit }) => (audit({ target: { type: 'thing', id: null, label: 'thing' } }), {}),
     });
     const req = { method: 'GET', url: '/api/v1/things/', headers: {} } as IncomingMessage;

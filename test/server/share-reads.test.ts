@@ -212,7 +212,15 @@ describe('D34 which waiting reads may share a transaction', () => {
     expect(mayShare('anon', IMPORTER, 'select 1', WRITES)).toBe(false);
     expect(mayShare('system', IMPORTER, 'select 1', WRITES)).toBe(false);
     expect(mayShare('org:2', 'user:1', 'select 1', WRITES)).toBe(false); // only a transaction of an organization lends
-    for (const text of ['select id from t for update', 'select id from t for no key update', 'select pg_advisory_xact_lock(1)', "select set_config('x', '1', true)", "select nextval('s')", 'select now()', 'select 1 where current_timestamp > $1']) {
+    for (const text of [
+      'select id from t for update',
+      'select id from t for no key update',
+      'select pg_advisory_xact_lock(1)',
+      "select set_config('x', '1', true)",
+      "select nextval('s')",
+      'select now()',
+      'select 1 where current_timestamp > $1',
+    ]) {
       expect(mayShare('org:2', IMPORTER, text, WRITES), text).toBe(false);
     }
   });

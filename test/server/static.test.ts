@@ -124,7 +124,8 @@ describe('serving the app', () => {
   });
 
   test('D20 only files under /assets/ are cached immutably, however the path is spelled', async () => {
-    const cacheOf = async (target: string) => /\r\ncache-control: ([^\r]*)/i.exec(await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))?.[1];
+    const cacheOf = async (target: string) =>
+      /\r\ncache-control: ([^\r]*)/i.exec(await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))?.[1];
     for (const p of ['/assets/%2e%2e/favicon.svg', '/assets/..%2Ffavicon.svg', '/assets/%2E%2E/logos/acme.svg']) {
       expect(await cacheOf(p), p).toBe('no-cache');
     }
@@ -134,7 +135,15 @@ describe('serving the app', () => {
 
   test('build output, dotfiles and paths outside dist/ are never served', async () => {
     writeFileSync(path.join(server.dist, '.env'), 'SECRET=1');
-    for (const p of ['/server/main.mjs', '/meta.json', '/.env', '/assets/../server/main.mjs', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc%2fpasswd', '/assets/..%5c..%5cserver%5cmain.mjs']) {
+    for (const p of [
+      '/server/main.mjs',
+      '/meta.json',
+      '/.env',
+      '/assets/../server/main.mjs',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/..%2f..%2fetc%2fpasswd',
+      '/assets/..%5c..%5cserver%5cmain.mjs',
+    ]) {
       const r = await web.get(p);
       expect(r.text, p).not.toContain('server code');
       expect(r.text, p).not.toContain('SECRET');
@@ -147,8 +156,19 @@ describe('serving the app', () => {
     writeFileSync(path.join(server.dist, 'meta.json'), '{"metafile":"build graph"}');
     writeFileSync(path.join(server.dist, 'assets/app-ABC123.js.map'), '{"sources":["source map"]}');
     const spellings = [
-      '/meta.json', '/meta.json/', '/meta.json//', '/meta.json%2f', '/meta.json%2F', '//meta.json', '/./meta.json', '/assets/../meta.json',
-      '/assets/%2e%2e/meta.json', '/logos/..%2fmeta.json', '/assets/app-ABC123.js.map', '/assets/app-ABC123.js.map/', '/assets//app-ABC123.js.map',
+      '/meta.json',
+      '/meta.json/',
+      '/meta.json//',
+      '/meta.json%2f',
+      '/meta.json%2F',
+      '//meta.json',
+      '/./meta.json',
+      '/assets/../meta.json',
+      '/assets/%2e%2e/meta.json',
+      '/logos/..%2fmeta.json',
+      '/assets/app-ABC123.js.map',
+      '/assets/app-ABC123.js.map/',
+      '/assets//app-ABC123.js.map',
       '/assets/app-ABC123.js.map%2f',
     ];
     for (const p of spellings) {

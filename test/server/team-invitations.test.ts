@@ -27,7 +27,10 @@ forEachBackend('API team invitations', (backend) => {
   const newEmail = () => `${unique('invitee')}@example.test`;
   /** A fresh organization with an owner and an admin. */
   const team = async () => {
-    const { org, people: [owner, admin] } = await teamOf('owner', 'admin');
+    const {
+      org,
+      people: [owner, admin],
+    } = await teamOf('owner', 'admin');
     return { org, owner: owner!, admin: admin! };
   };
   const invite = async (who: Person, email = newEmail(), role = 'member'): Promise<IssuedInvitation> => {
@@ -43,7 +46,8 @@ forEachBackend('API team invitations', (backend) => {
   const status = async (token: string) => (await api.get(lookupPath(token))).body.status;
   const auditOf = async (org: number, action: string) =>
     server.db.query<{ actor_id: unknown; target_type: string; target_id: unknown; changes: unknown }>(
-      'select actor_id, target_type, target_id, changes from audit_log where org_id = $1 and action = $2 order by id', [org, action],
+      'select actor_id, target_type, target_id, changes from audit_log where org_id = $1 and action = $2 order by id',
+      [org, action],
     );
   const snapshot = async () => {
     const parts: string[] = [];
@@ -53,7 +57,11 @@ forEachBackend('API team invitations', (backend) => {
     }
     return parts.join(' ');
   };
-  const failures = () => server.logs.filter((l) => l.includes(' failed: ')).slice(-2).map((l) => l.split('\n')[0]!);
+  const failures = () =>
+    server.logs
+      .filter((l) => l.includes(' failed: '))
+      .slice(-2)
+      .map((l) => l.split('\n')[0]!);
 
   describe('D28 making and managing invitations', () => {
     test('D28 an invitation is 201 with its link shown once: email lower-cased, role, inviter, 7 days, token and path /invite/<token>', async () => {
@@ -63,11 +71,19 @@ forEachBackend('API team invitations', (backend) => {
       expect(r.status, r.text).toBe(201);
       const issued = r.body as unknown as IssuedInvitation;
       expect(Object.keys(issued).sort()).toEqual(['created_at', 'email', 'expires_at', 'id', 'invited_by', 'path', 'role', 'token']);
-      expect(issued).toMatchObject({ email, role: 'viewer', invited_by: { id: owner.id }, created_at: new Date(clock.now()).toISOString(), path: `/invite/${issued.token}` });
+      expect(issued).toMatchObject({
+        email,
+        role: 'viewer',
+        invited_by: { id: owner.id },
+        created_at: new Date(clock.now()).toISOString(),
+        path: `/invite/${issued.token}`,
+      });
       expect(Date.parse(issued.expires_at) - Date.parse(issued.created_at)).toBe(7 * DAY);
       expect(issued.token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
       const list = await owner.call('GET', INVITATIONS);
-      expect(list.body.results).toEqual([{ id: issued.id, email, role: 'viewer', invited_by: issued.invited_by, created_at: issued.created_at, expires_at: issued.expires_at }]);
+      expect(list.body.results).toEqual([
+        { id: issued.id, email, role: 'viewer', invited_by: issued.invited_by, created_at: issued.created_at, expires_at: issued.expires_at },
+      ]);
       expect(list.text).not.toContain(issued.token);
       const [entry, ...more] = await auditOf(org.id, 'invitation.created');
       expect(more).toEqual([]);
@@ -77,7 +93,9 @@ forEachBackend('API team invitations', (backend) => {
     test('D28 the token is stored only as a hash: no column holds it and token_hash is not the token', async () => {
       const { owner } = await team();
       const issued = await invite(owner);
-      const columns = (await server.db.query<{ column_name: string }>("select column_name from information_schema.columns where table_name = 'invitations'")).map((c) => c.column_name);
+      const columns = (await server.db.query<{ column_name: string }>("select column_name from information_schema.columns where table_name = 'invitations'")).map(
+        (c) => c.column_name,
+      );
       expect(columns).toContain('token_hash');
       expect(columns).not.toContain('token');
       const [row] = await server.db.query<Record<string, unknown>>('select * from invitations where id = $1', [issued.id]);
@@ -98,7 +116,7 @@ forEachBackend('API team invitations', (backend) => {
       expect(await status(issued.token)).toBe('pending');
     });
 
-    test('D28 inviting someone who is already a member is 409 already_member, whatever the email\'s case', async () => {
+    test("D28 inviting someone who is already a member is 409 already_member, whatever the email's case", async () => {
       const { owner, admin } = await team();
       const r = await owner.call('POST', INVITATIONS, { email: admin.email.toUpperCase(), role: 'member' });
       expectError(r, 409, 'already_member');
@@ -122,9 +140,13 @@ forEachBackend('API team invitations', (backend) => {
       expect(await status(second.token)).toBe('pending');
     });
 
-    test('D19 an invitation\'s email and role are checked: 400 naming the field', async () => {
+    test("D19 an invitation's email and role are checked: 400 naming the field", async () => {
       const { owner } = await team();
-      for (const [body, field] of [[{ email: 'not-an-email', role: 'member' }, 'email'], [{ email: newEmail(), role: 'boss' }, 'role'], [{ role: 'member' }, 'email']] as const) {
+      for (const [body, field] of [
+        [{ email: 'not-an-email', role: 'member' }, 'email'],
+        [{ email: newEmail(), role: 'boss' }, 'role'],
+        [{ role: 'member' }, 'email'],
+      ] as const) {
         const r = await owner.call('POST', INVITATIONS, body);
         expectError(r, 400);
         expect(r.body.field).toBe(field);
@@ -180,7 +202,7 @@ forEachBackend('API team invitations', (backend) => {
       }
     });
 
-    test('D9 an admin of one organization cannot list, make, revoke or renew another\'s invitations, and nothing changes', async () => {
+    test("D9 an admin of one organization cannot list, make, revoke or renew another's invitations, and nothing changes", async () => {
       const mine = await team();
       const theirs = await team();
       const issued = await invite(theirs.owner);
@@ -205,7 +227,14 @@ forEachBackend('API team invitations', (backend) => {
       const [inviter] = await server.db.query<{ first_name: string }>('select first_name from users where id = $1', [owner.id]);
       const r = await api.get(lookupPath(issued.token));
       expect(r.status, r.text).toBe(200);
-      expect(r.body).toEqual({ organization: { id: org.id, name: org.name, logo_url: null }, inviter: inviter!.first_name, email: issued.email, role: 'viewer', status: 'pending', has_account: false });
+      expect(r.body).toEqual({
+        organization: { id: org.id, name: org.name, logo_url: null },
+        inviter: inviter!.first_name,
+        email: issued.email,
+        role: 'viewer',
+        status: 'pending',
+        has_account: false,
+      });
       expect((await api.get(lookupPath((await invite(owner, (await person(null)).email)).token))).body.has_account).toBe(true);
     });
 
@@ -266,7 +295,10 @@ forEachBackend('API team invitations', (backend) => {
       expect(r.status, r.text).toBe(200);
       expect(Object.keys(r.body).sort()).toEqual(['access_token', 'org_id', 'refresh_expires_at', 'refresh_token', 'session_id']);
       expect(r.body.org_id).toBe(org.id);
-      const [user] = await server.db.query<{ id: unknown; first_name: string; password_hash: string }>('select id, first_name, password_hash from users where email = $1', [issued.email]);
+      const [user] = await server.db.query<{ id: unknown; first_name: string; password_hash: string }>(
+        'select id, first_name, password_hash from users where email = $1',
+        [issued.email],
+      );
       expect(user!.first_name).toBe('Nina');
       expect(user!.password_hash).toMatch(/^\$scrypt\$/);
       expect(user!.password_hash).not.toContain(NEW_PASSWORD);
@@ -292,7 +324,7 @@ forEachBackend('API team invitations', (backend) => {
       expect((await api.post(acceptPath(issued.token), { first_name: 'Nina', password: 'x'.repeat(12) })).status).toBe(200);
     });
 
-    test('D28 an existing account\'s email without signing in is 409 account_exists and nothing changes', async () => {
+    test("D28 an existing account's email without signing in is 409 account_exists and nothing changes", async () => {
       const { owner } = await team();
       const known = await person(null);
       const issued = await invite(owner, known.email);

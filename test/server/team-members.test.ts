@@ -22,9 +22,17 @@ forEachBackend('API team members', (backend) => {
   const roleOf = async (org: number, userId: number) =>
     (await server.db.query<{ role: string }>('select role from memberships where org_id = $1 and user_id = $2', [org, userId]))[0]?.role ?? null;
   const audit = async (org: number, action: string) =>
-    (await server.db.query<{ actor_id: unknown; target_type: string; target_id: unknown; target_label: string; changes: unknown }>(
-      'select actor_id, target_type, target_id, target_label, changes from audit_log where org_id = $1 and action = $2 order by id', [org, action],
-    )).map((r) => ({ ...r, actor_id: Number(r.actor_id), target_id: Number(r.target_id), changes: typeof r.changes === 'string' ? JSON.parse(r.changes) as unknown : r.changes }));
+    (
+      await server.db.query<{ actor_id: unknown; target_type: string; target_id: unknown; target_label: string; changes: unknown }>(
+        'select actor_id, target_type, target_id, target_label, changes from audit_log where org_id = $1 and action = $2 order by id',
+        [org, action],
+      )
+    ).map((r) => ({
+      ...r,
+      actor_id: Number(r.actor_id),
+      target_id: Number(r.target_id),
+      changes: typeof r.changes === 'string' ? (JSON.parse(r.changes) as unknown) : r.changes,
+    }));
   /** Everything a refused call must leave as it was: memberships and audit entries of every organization. */
   const snapshot = async () => {
     const parts: string[] = [];
@@ -36,16 +44,27 @@ forEachBackend('API team members', (backend) => {
   };
 
   /** The server's last error lines: why a 500 happened. */
-  const failures = () => server.logs.filter((l) => l.includes(' failed: ')).slice(-2).map((l) => l.split('\n')[0]!);
+  const failures = () =>
+    server.logs
+      .filter((l) => l.includes(' failed: '))
+      .slice(-2)
+      .map((l) => l.split('\n')[0]!);
 
   describe('D28 the member list', () => {
-    test('D28 team:view lists the organization\'s members with name, email, role and joined date, and no one else', async () => {
-      const { org, people: [owner, admin, member] } = await team('owner', 'admin', 'member');
+    test("D28 team:view lists the organization's members with name, email, role and joined date, and no one else", async () => {
+      const {
+        org,
+        people: [owner, admin, member],
+      } = await team('owner', 'admin', 'member');
       const r = await admin!.call('GET', MEMBERS);
       expect(r.status, r.text).toBe(200);
       const results = r.body.results as Member[];
       const joined = await server.db.query<{ user_id: unknown; created_at: Date }>('select user_id, created_at from memberships where org_id = $1', [org.id]);
-      const expected = [[owner!, 'owner'], [admin!, 'admin'], [member!, 'member']] as const;
+      const expected = [
+        [owner!, 'owner'],
+        [admin!, 'admin'],
+        [member!, 'member'],
+      ] as const;
       expect(results).toHaveLength(3);
       for (const [p, role] of expected) {
         const at = joined.find((j) => Number(j.user_id) === p.id)!.created_at;
@@ -54,15 +73,20 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D10 D28 without team:view the list is 403 permission_denied: a member and a viewer', async () => {
-      const { people: [member, viewer] } = await team('member', 'viewer');
+      const {
+        people: [member, viewer],
+      } = await team('member', 'viewer');
       expectError(await member!.call('GET', MEMBERS), 403, 'permission_denied');
       expectError(await viewer!.call('GET', MEMBERS), 403, 'permission_denied');
     });
   });
 
   describe('D28 changing a role', () => {
-    test('D28 D30 an admin changes a member\'s role: 200 with the member, the membership holds it, one member.role_changed entry', async () => {
-      const { org, people: [admin, member] } = await team('admin', 'member');
+    test("D28 D30 an admin changes a member's role: 200 with the member, the membership holds it, one member.role_changed entry", async () => {
+      const {
+        org,
+        people: [admin, member],
+      } = await team('admin', 'member');
       const r = await admin!.call('PATCH', memberPath(member!.id), { role: 'viewer' });
       expect(r.status, r.text).toBe(200);
       expect(r.body).toMatchObject({ user_id: member!.id, name: member!.name, email: member!.email, role: 'viewer' });
@@ -73,7 +97,10 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D28 D30 setting the role a member already has changes nothing and writes no audit entry', async () => {
-      const { org, people: [admin, member] } = await team('admin', 'member');
+      const {
+        org,
+        people: [admin, member],
+      } = await team('admin', 'member');
       const before = await snapshot();
       const r = await admin!.call('PATCH', memberPath(member!.id), { role: 'member' });
       expect(r.status, r.text).toBe(200);
@@ -83,7 +110,10 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D28 only an owner may promote a member to owner: an admin gets 403 owner_required', async () => {
-      const { org, people: [, admin, member] } = await team('owner', 'admin', 'member');
+      const {
+        org,
+        people: [, admin, member],
+      } = await team('owner', 'admin', 'member');
       const before = await snapshot();
       expectError(await admin!.call('PATCH', memberPath(member!.id), { role: 'owner' }), 403, 'owner_required');
       expect(await snapshot()).toBe(before);
@@ -91,7 +121,10 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D28 only an owner may demote an owner: an admin gets 403 owner_required', async () => {
-      const { org, people: [owner, , admin] } = await team('owner', 'owner', 'admin');
+      const {
+        org,
+        people: [owner, , admin],
+      } = await team('owner', 'owner', 'admin');
       const before = await snapshot();
       expectError(await admin!.call('PATCH', memberPath(owner!.id), { role: 'member' }), 403, 'owner_required');
       expect(await snapshot()).toBe(before);
@@ -99,18 +132,25 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D28 an owner promotes a member to owner and demotes another owner', async () => {
-      const { org, people: [owner, member] } = await team('owner', 'member');
+      const {
+        org,
+        people: [owner, member],
+      } = await team('owner', 'member');
       expect((await owner!.call('PATCH', memberPath(member!.id), { role: 'owner' })).status).toBe(200);
       expect(await roleOf(org.id, member!.id)).toBe('owner');
       expect((await owner!.call('PATCH', memberPath(member!.id), { role: 'admin' })).status).toBe(200);
       expect(await roleOf(org.id, member!.id)).toBe('admin');
       expect((await audit(org.id, 'member.role_changed')).map((e) => e.changes)).toEqual([
-        { role: { from: 'member', to: 'owner' } }, { role: { from: 'owner', to: 'admin' } },
+        { role: { from: 'member', to: 'owner' } },
+        { role: { from: 'owner', to: 'admin' } },
       ]);
     });
 
     test('D28 nobody changes their own role: 403 own_role for an admin and for an owner beside another owner', async () => {
-      const { org, people: [owner, , admin] } = await team('owner', 'owner', 'admin');
+      const {
+        org,
+        people: [owner, , admin],
+      } = await team('owner', 'owner', 'admin');
       const before = await snapshot();
       expectError(await admin!.call('PATCH', memberPath(admin!.id), { role: 'viewer' }), 403, 'own_role');
       expectError(await owner!.call('PATCH', memberPath(owner!.id), { role: 'admin' }), 403, 'own_role');
@@ -120,7 +160,10 @@ forEachBackend('API team members', (backend) => {
 
     test('D28 the last owner is never demoted: two owners demoting each other at once leave one owner, the other refused, never a 500', async () => {
       for (let round = 0; round < 5; round++) {
-        const { org, people: [a, b] } = await team('owner', 'owner');
+        const {
+          org,
+          people: [a, b],
+        } = await team('owner', 'owner');
         const replies = await Promise.all([a!.call('PATCH', memberPath(b!.id), { role: 'admin' }), b!.call('PATCH', memberPath(a!.id), { role: 'admin' })]);
         const statuses = replies.map((r) => r.status).sort();
         expect(statuses, [...replies.map((r) => r.text), ...failures()].join(' | ')).toEqual([200, statuses[1] === 403 ? 403 : 409]);
@@ -131,9 +174,13 @@ forEachBackend('API team members', (backend) => {
       }
     });
 
-    test('D28 a non-member or another organization\'s user is 404 not_found, and nothing changes', async () => {
-      const { people: [admin] } = await team('admin');
-      const { people: [stranger] } = await team('member');
+    test("D28 a non-member or another organization's user is 404 not_found, and nothing changes", async () => {
+      const {
+        people: [admin],
+      } = await team('admin');
+      const {
+        people: [stranger],
+      } = await team('member');
       const before = await snapshot();
       for (const id of [stranger!.id, 2_000_000_000]) {
         expectError(await admin!.call('PATCH', memberPath(id), { role: 'viewer' }), 404, 'not_found');
@@ -143,7 +190,9 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D19 a role that is not owner, admin, member or viewer, or a malformed user id, is a 400 naming the field', async () => {
-      const { people: [admin, member] } = await team('admin', 'member');
+      const {
+        people: [admin, member],
+      } = await team('admin', 'member');
       for (const role of ['superuser', '', 'Owner', null, 1]) {
         const r = await admin!.call('PATCH', memberPath(member!.id), { role });
         expectError(r, 400);
@@ -157,7 +206,9 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D10 without team:manage a member cannot change roles or remove anyone: 403 permission_denied', async () => {
-      const { people: [member, viewer] } = await team('member', 'viewer');
+      const {
+        people: [member, viewer],
+      } = await team('member', 'viewer');
       const before = await snapshot();
       expectError(await member!.call('PATCH', memberPath(viewer!.id), { role: 'admin' }), 403, 'permission_denied');
       expectError(await member!.call('DELETE', memberPath(viewer!.id)), 403, 'permission_denied');
@@ -167,7 +218,10 @@ forEachBackend('API team members', (backend) => {
 
   describe('D28 removing a member', () => {
     test('D28 D30 removing a member: 204, the membership is gone and member.removed is written', async () => {
-      const { org, people: [admin, member] } = await team('admin', 'member');
+      const {
+        org,
+        people: [admin, member],
+      } = await team('admin', 'member');
       const r = await admin!.call('DELETE', memberPath(member!.id));
       expect(r.status, r.text).toBe(204);
       expect(await roleOf(org.id, member!.id)).toBeNull();
@@ -177,8 +231,11 @@ forEachBackend('API team members', (backend) => {
       expect(((await admin!.call('GET', MEMBERS)).body.results as Member[]).map((m) => m.user_id)).toEqual([admin!.id]);
     });
 
-    test('D28 a removed member\'s next request in that organization is 403 not_a_member while their other organizations still work', async () => {
-      const { org, people: [admin] } = await team('admin');
+    test("D28 a removed member's next request in that organization is 403 not_a_member while their other organizations still work", async () => {
+      const {
+        org,
+        people: [admin],
+      } = await team('admin');
       const other = await newOrg();
       const member = await person(org, 'member', [other, 'member']);
       expect((await member.call('GET', CUSTOMERS)).status).toBe(200);
@@ -191,7 +248,10 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D28 only an owner may remove an owner: an admin gets 403 owner_required', async () => {
-      const { org, people: [owner, , admin] } = await team('owner', 'owner', 'admin');
+      const {
+        org,
+        people: [owner, , admin],
+      } = await team('owner', 'owner', 'admin');
       const before = await snapshot();
       expectError(await admin!.call('DELETE', memberPath(owner!.id)), 403, 'owner_required');
       expect(await snapshot()).toBe(before);
@@ -199,7 +259,10 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D28 the last owner cannot leave: removing yourself as the only owner is 409 last_owner', async () => {
-      const { org, people: [owner] } = await team('owner', 'admin');
+      const {
+        org,
+        people: [owner],
+      } = await team('owner', 'admin');
       const before = await snapshot();
       const r = await owner!.call('DELETE', memberPath(owner!.id));
       expectError(r, 409, 'last_owner');
@@ -209,7 +272,10 @@ forEachBackend('API team members', (backend) => {
     });
 
     test('D28 an owner may leave while another owner remains, and may remove another owner', async () => {
-      const { org, people: [a, b, c] } = await team('owner', 'owner', 'owner');
+      const {
+        org,
+        people: [a, b, c],
+      } = await team('owner', 'owner', 'owner');
       expect((await a!.call('DELETE', memberPath(b!.id))).status).toBe(204);
       expect((await a!.call('DELETE', memberPath(a!.id))).status).toBe(204);
       expectError(await a!.call('GET', MEMBERS), 403, 'not_a_member');
@@ -218,7 +284,10 @@ forEachBackend('API team members', (backend) => {
 
     test('D28 the last owner is never removed: two owners removing each other at once leave one owner, never a 500', async () => {
       for (let round = 0; round < 5; round++) {
-        const { org, people: [a, b] } = await team('owner', 'owner');
+        const {
+          org,
+          people: [a, b],
+        } = await team('owner', 'owner');
         const replies = await Promise.all([a!.call('DELETE', memberPath(b!.id)), b!.call('DELETE', memberPath(a!.id))]);
         const statuses = replies.map((r) => r.status).sort();
         expect(statuses, [...replies.map((r) => r.text), ...failures()].join(' | ')).toEqual([204, statuses[1] === 403 ? 403 : 409]);
@@ -228,10 +297,15 @@ forEachBackend('API team members', (backend) => {
     });
   });
 
-  describe('D9 another organization\'s members', () => {
-    test('D9 an admin of one organization cannot list, change or remove another\'s members: 403 not_a_member, nothing changes', async () => {
-      const { people: [admin] } = await team('admin');
-      const { org: theirs, people: [owner, member] } = await team('owner', 'member');
+  describe("D9 another organization's members", () => {
+    test("D9 an admin of one organization cannot list, change or remove another's members: 403 not_a_member, nothing changes", async () => {
+      const {
+        people: [admin],
+      } = await team('admin');
+      const {
+        org: theirs,
+        people: [owner, member],
+      } = await team('owner', 'member');
       const before = await snapshot();
       expectError(await admin!.call('GET', MEMBERS, undefined, theirs.id), 403, 'not_a_member');
       expectError(await admin!.call('PATCH', memberPath(member!.id), { role: 'admin' }, theirs.id), 403, 'not_a_member');
@@ -243,7 +317,7 @@ forEachBackend('API team members', (backend) => {
       expect(await snapshot()).toBe(before);
     });
 
-    test('D9 a role changed in one organization leaves the person\'s role in another as it was', async () => {
+    test("D9 a role changed in one organization leaves the person's role in another as it was", async () => {
       const [one, two] = [await newOrg(), await newOrg()];
       const admin = await person(one, 'admin', [two, 'admin']);
       const both = await person(one, 'member', [two, 'member']);

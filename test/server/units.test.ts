@@ -34,9 +34,16 @@ describe('configuration', () => {
 
   test('bad values stop the start with a message naming the variable', () => {
     for (const [env, name] of [
-      [{ PORT: 'http' }, 'PORT'], [{ PORT: '70000' }, 'PORT'], [{ SEED: 'all' }, 'SEED'], [{ API_BASE: 'api' }, 'API_BASE'],
-      [{ API_BASE: '/' }, 'API_BASE'], [{ JWT_SECRET: 'short' }, 'JWT_SECRET'], [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
-      [{ SENTRY_DSN: 'not a url' }, 'SENTRY_DSN'], [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'], [{ ACCESS_TOKEN_TTL: '5' }, 'ACCESS_TOKEN_TTL'],
+      [{ PORT: 'http' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ SEED: 'all' }, 'SEED'],
+      [{ API_BASE: 'api' }, 'API_BASE'],
+      [{ API_BASE: '/' }, 'API_BASE'],
+      [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
+      [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+      [{ SENTRY_DSN: 'not a url' }, 'SENTRY_DSN'],
+      [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+      [{ ACCESS_TOKEN_TTL: '5' }, 'ACCESS_TOKEN_TTL'],
     ] as const) {
       expect(() => loadConfig(env), name).toThrow(ConfigError);
       expect(() => loadConfig(env), name).toThrow(name);
@@ -69,7 +76,12 @@ describe('D16 access tokens', () => {
       forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, sid: '3' }, SECRET),
       forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, exp: undefined }, SECRET),
       forgeJwt({ alg: 'HS256', typ: 'JWT' }, [1, 2], SECRET),
-      'a.b', 'a.b.c.d', '..', 'e30.e30.e30', `${'a'.repeat(5000)}.b.c`, 'é.é.é',
+      'a.b',
+      'a.b.c.d',
+      '..',
+      'e30.e30.e30',
+      `${'a'.repeat(5000)}.b.c`,
+      'é.é.é',
     ];
     for (const token of bad) expect(verifyAccessToken(token, SECRET, 1000).ok, token.slice(0, 60)).toBe(false);
   });
@@ -223,13 +235,27 @@ describe('customers list query', () => {
   test('D9 defaults: no search, page 1, 25 per page; q is trimmed; unknown parameters are ignored', () => {
     const defaults = { q: null, status: null, tag: null, sort: 'name', page: 1, page_size: 25, deleted: 'false' };
     expect(parseListQuery('')).toEqual(defaults);
-    expect(parseListQuery('q=%20%20Ann+Lee%20&page=3&page_size=100&sort=-updated_at&other=x')).toEqual({ ...defaults, q: 'Ann Lee', page: 3, page_size: 100, sort: '-updated_at' });
+    expect(parseListQuery('q=%20%20Ann+Lee%20&page=3&page_size=100&sort=-updated_at&other=x')).toEqual({
+      ...defaults,
+      q: 'Ann Lee',
+      page: 3,
+      page_size: 100,
+      sort: '-updated_at',
+    });
     expect(parseListQuery('q=&status=lead&tag=%20VIP%20')).toEqual({ ...defaults, status: 'lead', tag: 'VIP' });
   });
 
   test('D19 each bad value throws a 400 naming its parameter', () => {
-    const cases = [['page=0', 'page'], ['page_size=101', 'page_size'], [`q=${'x'.repeat(101)}`, 'q'], ['q=%00', 'q'], ['q=a&q=b', 'q'],
-      ['sort=email', 'sort'], ['status=deleted', 'status'], [`tag=${'t'.repeat(31)}`, 'tag']] as const;
+    const cases = [
+      ['page=0', 'page'],
+      ['page_size=101', 'page_size'],
+      [`q=${'x'.repeat(101)}`, 'q'],
+      ['q=%00', 'q'],
+      ['q=a&q=b', 'q'],
+      ['sort=email', 'sort'],
+      ['status=deleted', 'status'],
+      [`tag=${'t'.repeat(31)}`, 'tag'],
+    ] as const;
     for (const [query, field] of cases) {
       expect(() => parseListQuery(query), query).toThrow(expect.objectContaining({ status: 400, extra: { field } }));
     }

@@ -140,9 +140,11 @@ describe('SPEC §4 session load', () => {
     const t = makeSession();
     t.seed();
     const me = t.api.me;
-    t.api.me = () => new Response(JSON.stringify({ detail: 'Too many requests; try again in 3 s', code: 'too_many_requests' }), {
-      status: 429, headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
-    });
+    t.api.me = () =>
+      new Response(JSON.stringify({ detail: 'Too many requests; try again in 3 s', code: 'too_many_requests' }), {
+        status: 429,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
+      });
     await t.session.load();
     expect(t.storage.get(KEYS.accessToken)).not.toBeNull();
     expect(t.storage.get(KEYS.toastReason)).toBeNull();
@@ -204,7 +206,8 @@ describe('D4 organization choice', () => {
     const t = makeSession();
     t.seed();
     if (stored !== null) t.storage.set(KEYS.currentOrgId, stored);
-    t.api.me = (org) => (org && !orgs.some((o) => String(o.id) === org) ? json(403, { detail: 'not a member' }) : json(200, profile({ organizations: orgs, favorite_org_id: fav })));
+    t.api.me = (org) =>
+      org && !orgs.some((o) => String(o.id) === org) ? json(403, { detail: 'not a member' }) : json(200, profile({ organizations: orgs, favorite_org_id: fav }));
     await t.session.load();
     return t;
   };
@@ -304,7 +307,10 @@ describe('login and logout', () => {
   });
 
   test('SPEC §9 session lifetime: 30 days with remember me, 1 day without', async () => {
-    for (const [remember, lifetime] of [[true, REMEMBER_ME_LIFETIME_MS], [false, SESSION_LIFETIME_MS]] as const) {
+    for (const [remember, lifetime] of [
+      [true, REMEMBER_ME_LIFETIME_MS],
+      [false, SESSION_LIFETIME_MS],
+    ] as const) {
       const t = await ready();
       const before = Date.now();
       await t.session.login({ email: 'a@b.test', password: 'pw', remember_me: remember });
@@ -364,7 +370,7 @@ describe('login and logout', () => {
     expect(t.storage.get(KEYS.postLoginRedirect)).toBeNull();
   });
 
-  test("D6 an off-site target, or one stored while another account was signed in, is ignored", async () => {
+  test('D6 an off-site target, or one stored while another account was signed in, is ignored', async () => {
     for (const stored of ['//evil.test/x', 'https://evil.test', JSON.stringify({ path: '/customers', sub: '999' }), '/login']) {
       const t = await ready();
       t.storage.set(KEYS.postLoginRedirect, stored);

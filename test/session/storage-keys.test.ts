@@ -42,8 +42,8 @@ test('SPEC §3 Browser storage keys: no file outside src/session/ and src/lib/ t
 });
 
 test('SPEC §3 the scan catches each way of touching the keys (so the test above can fail)', () => {
-  expect(sessionStorageUses("storage.remove(KEYS.toastReason);")).toEqual(['KEYS.toastReason']);
-  expect(sessionStorageUses("session.storage.get(KEYS.accessToken)")).toEqual(['KEYS.accessToken']);
+  expect(sessionStorageUses('storage.remove(KEYS.toastReason);')).toEqual(['KEYS.toastReason']);
+  expect(sessionStorageUses('session.storage.get(KEYS.accessToken)')).toEqual(['KEYS.accessToken']);
   expect(sessionStorageUses("localStorage.getItem('access_token')")).toEqual(["'access_token'"]);
   expect(sessionStorageUses('storage.set("hydration_failed", "true")')).toEqual(["'hydration_failed'"]);
   expect(sessionStorageUses("import { saveTokens } from '../../session/tokens';")).toEqual(['import saveTokens']);

@@ -71,8 +71,7 @@ describe('SPEC §4 sliding refresh', () => {
 });
 
 describe('SPEC §4 cross-tab', () => {
-  const storageEvent = (key: string | null, newValue: string | null) =>
-    window.dispatchEvent(new StorageEvent('storage', { key, newValue, oldValue: 'x' }));
+  const storageEvent = (key: string | null, newValue: string | null) => window.dispatchEvent(new StorageEvent('storage', { key, newValue, oldValue: 'x' }));
 
   test('SPEC §4 removing the access or refresh token in another tab reloads the page', async () => {
     const t = await signedIn();
@@ -95,7 +94,7 @@ describe('SPEC §4 cross-tab', () => {
     t.stop();
   });
 
-  test('SPEC §4 a logout in another tab before this tab\'s watchers started reloads this tab when they start', async () => {
+  test("SPEC §4 a logout in another tab before this tab's watchers started reloads this tab when they start", async () => {
     const t = makeSession();
     t.seed(undefined, 30 * 86_400_000);
     t.storage.set(KEYS.currentOrgId, '1');
@@ -107,7 +106,7 @@ describe('SPEC §4 cross-tab', () => {
     stop();
   });
 
-  test('D21 another tab\'s organization switch before this tab\'s watchers started reloads this tab when they start; nothing else does', async () => {
+  test("D21 another tab's organization switch before this tab's watchers started reloads this tab when they start; nothing else does", async () => {
     const t = makeSession();
     t.seed(undefined, 30 * 86_400_000);
     t.storage.set(KEYS.currentOrgId, '1');

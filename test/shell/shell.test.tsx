@@ -64,13 +64,25 @@ describe('sidebar', () => {
     ]);
     for (const name of ['Communication', 'CRM', 'Admin']) expect(within(nav()).getByRole('button', { name })).toBeTruthy();
     expect(NAV.flatMap((s) => s.links.map((l) => l.permission))).toEqual([
-      'dashboard:view', 'sms:view', 'email:view', 'calls:view', 'customers:view', 'jobs:view', 'team:view', 'permissions:view', 'audit:view',
+      'dashboard:view',
+      'sms:view',
+      'email:view',
+      'calls:view',
+      'customers:view',
+      'jobs:view',
+      'team:view',
+      'permissions:view',
+      'audit:view',
     ]);
   });
 
   it('D9 the sidebar hides links the user may not open, and sections left empty', () => {
     show(pageSession({ state: { ...WITH_ORG, role: 'viewer', permissions: ['dashboard:view', 'customers:view'] } }));
-    expect(within(nav()).getAllByRole('link').map((a) => a.textContent)).toEqual(['Dashboard', 'Customers']);
+    expect(
+      within(nav())
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Dashboard', 'Customers']);
     expect(within(nav()).queryByRole('button', { name: 'Communication' })).toBeNull();
     expect(within(nav()).queryByRole('button', { name: 'Admin' })).toBeNull();
     expect(within(nav()).getByRole('button', { name: 'CRM' })).toBeTruthy();
@@ -161,7 +173,7 @@ describe('top bar', () => {
     expect(document.title).toBe('Customers · CRM');
   });
 
-  it("SPEC §4 the dark-mode toggle switches the theme and D11 stores it; its name says what it will do", () => {
+  it('SPEC §4 the dark-mode toggle switches the theme and D11 stores it; its name says what it will do', () => {
     show();
     fireEvent.click(screen.getByRole('button', { name: 'Switch to dark mode' }));
     expect(document.documentElement.classList.contains('dark')).toBe(true);

@@ -18,7 +18,7 @@ describe('D37 secret-bearing paths (contract/secret-paths.ts)', () => {
     expect(JSON.stringify(event)).not.toContain(TOKEN);
   });
 
-  it('D37 session replay: recorded URLs and the replay event\'s urls are redacted; DOM snapshots are left alone', () => {
+  it("D37 session replay: recorded URLs and the replay event's urls are redacted; DOM snapshots are left alone", () => {
     const meta = scrubRecordingEvent({ type: 4, data: { href: `https://crm.example/invite/${TOKEN}`, width: 1, height: 1 }, timestamp: 1 });
     expect(meta.data.href).toBe('https://crm.example/invite/[redacted]');
     const nav = scrubRecordingEvent({ type: 5, data: { tag: 'performanceSpan', payload: { op: 'navigation.navigate', description: `/invite/${TOKEN}` } }, timestamp: 1 });
@@ -29,7 +29,7 @@ describe('D37 secret-bearing paths (contract/secret-paths.ts)', () => {
     expect(replay.urls).toEqual(['http://localhost/invite/[redacted]', 'http://localhost/dashboard']);
   });
 
-  it('D37 leaves other paths alone (the team page\'s invitations by id, customers)', () => {
+  it("D37 leaves other paths alone (the team page's invitations by id, customers)", () => {
     expect(scrubString('/api/v1/team/invitations/12/revoke/')).toBe('/api/v1/team/invitations/12/revoke/');
     expect(scrubString('/customers/42/edit')).toBe('/customers/42/edit');
   });
@@ -49,9 +49,7 @@ describe('scrubbing (D13)', () => {
 
   it('D13 secrets inside text: key=value pairs and JSON held in a string', () => {
     expect(scrubString('retry with refresh_token=r1; ok')).toBe(`retry with refresh_token=${FILTERED}; ok`);
-    expect(scrubString('{"email":"a@b.c","password":"hu\\"nter2","remember_me":true}')).toBe(
-      `{"email":"a@b.c","password":"${FILTERED}","remember_me":true}`,
-    );
+    expect(scrubString('{"email":"a@b.c","password":"hu\\"nter2","remember_me":true}')).toBe(`{"email":"a@b.c","password":"${FILTERED}","remember_me":true}`);
     expect(scrubString('{"access_token": "abc", "refresh_token":"def"}')).toBe(`{"access_token": "${FILTERED}", "refresh_token":"${FILTERED}"}`);
   });
 

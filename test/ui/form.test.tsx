@@ -107,7 +107,11 @@ describe('STYLE useForm and Field', () => {
   });
 
   test('STYLE any other failure is a form-level error: the server’s detail, or a plain message; typed values are never cleared', async () => {
-    const errors: unknown[] = [new HttpError(409, { detail: 'Someone else changed this customer.', code: 'conflict' }, '/x'), new NetworkError('/x', null), new Error('boom')];
+    const errors: unknown[] = [
+      new HttpError(409, { detail: 'Someone else changed this customer.', code: 'conflict' }, '/x'),
+      new NetworkError('/x', null),
+      new Error('boom'),
+    ];
     render(<CustomerForm submit={async () => Promise.reject(errors.shift())} />);
     type('Name', 'Ann');
     type('Notes', 'Gate code 1234');

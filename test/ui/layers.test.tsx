@@ -117,4 +117,3 @@ describe('error screen', () => {
     expect(screen.getByText('fine')).toBeTruthy();
   });
 });
-

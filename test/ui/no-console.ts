@@ -16,4 +16,3 @@ afterEach(() => {
   warn.mockRestore();
   expect(calls, 'console output during the test').toEqual([]);
 });
-

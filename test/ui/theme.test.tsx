@@ -11,9 +11,7 @@ const runBoot = () => new Function(boot)();
 const html = document.documentElement;
 
 function prefersDark(dark: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (q: string) => ({ matches: dark && q.includes('dark'), media: q }) as MediaQueryList,
-  );
+  vi.spyOn(window, 'matchMedia').mockImplementation((q: string) => ({ matches: dark && q.includes('dark'), media: q }) as MediaQueryList);
 }
 
 afterEach(() => {

@@ -11,7 +11,17 @@ describe('toasts with an action', () => {
   it('D25 D15 a button in a toast is a real button in the live region, reached after Alt+T', () => {
     const undo = vi.fn();
     render(<Toaster />);
-    act(() => void toast.success(<>Jane Doe deleted <button type="button" onClick={undo}>Undo</button></>));
+    act(
+      () =>
+        void toast.success(
+          <>
+            Jane Doe deleted{' '}
+            <button type="button" onClick={undo}>
+              Undo
+            </button>
+          </>,
+        ),
+    );
     const region = screen.getByRole('region', { name: 'Notifications (Alt+T)' });
     const button = within(region).getByRole('button', { name: 'Undo' });
     expect(button.closest('[aria-live]')?.getAttribute('aria-live')).toBe('polite');

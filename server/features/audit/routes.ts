@@ -4,7 +4,10 @@ import { intText, optional, pageQuery, text } from '../../schema';
 import { listAudit } from '../../audit';
 
 const list = defineRoute({
-  method: 'GET', path: '/v1/audit/', access: 'org', permission: 'audit:view',
+  method: 'GET',
+  path: '/v1/audit/',
+  access: 'org',
+  permission: 'audit:view',
   query: {
     ...pageQuery,
     actor: optional(intText()),

@@ -11,7 +11,10 @@ const features = (value: unknown): string[] => (Array.isArray(value) ? value.fil
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const me = defineRoute({
-  method: 'GET', path: '/v1/auth/me/', access: 'token', remember: true,
+  method: 'GET',
+  path: '/v1/auth/me/',
+  access: 'token',
+  remember: true,
   async handler({ req, ctx, tx, principal }) {
     const asked = organizationIdFrom(req);
     const row = await meRow(tx, principal.userId, principal.sessionId, asked);

@@ -25,7 +25,11 @@ const invalidCredentials = () => new HttpError(401, 'invalid_credentials', 'Inva
  * refresh_token, session_id, refresh_expires_at and device_token (D36).
  */
 const login = defineRoute({
-  method: 'POST', path: '/v1/auth/login/', access: 'public', transaction: false, ignoreUnknownFields: true,
+  method: 'POST',
+  path: '/v1/auth/login/',
+  access: 'public',
+  transaction: false,
+  ignoreUnknownFields: true,
   body: {
     email: text({ max: MAX_EMAIL_CHARS, pattern: LOGIN_EMAIL, patternMessage: 'must be an email address' }),
     password: rawText({ max: MAX_PASSWORD_CHARS }),
@@ -41,48 +45,54 @@ const login = defineRoute({
     // email's or its address's; any other token (forged, another email's) counts as no token.
     const device = verifyDeviceToken(ctx.jwtSecret, body.device_token, ekey);
     // D35: a throttled address, or one with its share of logins in flight, is refused before the database.
-    return admitted(ctx, req, 'login', async ({ address, limiter }) => {
-      const keys: AttemptKeys = device ? { subject: `device:${device.id}`, client: address, checkClient: false } : { subject: ekey, client: address, checkClient: true };
-      // D18: throttled before any password work; the attempt counts as a failure from here on unless the
-      // password proves right.
-      const attempt = await startAttempt(ctx.db, ctx.config.throttle, keys, ctx.now());
-      if (attempt.kind === 'throttled') {
-        if (attempt.clientUntilMs !== null) limiter.block(address, attempt.clientUntilMs); // D35: the next ones stop here
-        throw tooMany('login', attempt.retryAfterS, 'throttled');
-      }
-      const user = await loginAccount(ctx.db, ekey);
-      let ok: boolean;
-      try {
-        // D17: an unknown email costs one scrypt too, so timing does not tell which emails have accounts.
-        ok = user
-          ? await verifyPassword(body.password, user.password_hash, ctx.scryptCost, address)
-          : await burnPasswordTime(body.password, ctx.scryptCost, address);
-      } catch (err) {
-        const refusal = hashingRefusal(err, 'login');
-        if (!refusal) throw err;
-        await cancelAttempt(ctx.db, attempt.attemptId); // D35: refused unheard, it is no failed guess
-        throw refusal;
-      }
-      if (!user || !ok) {
-        limiter.fail(address, ctx.now());
-        throw invalidCredentials();
-      }
-      await markAttemptSucceeded(ctx.db, attempt.attemptId);
+    return admitted(
+      ctx,
+      req,
+      'login',
+      async ({ address, limiter }) => {
+        const keys: AttemptKeys = device
+          ? { subject: `device:${device.id}`, client: address, checkClient: false }
+          : { subject: ekey, client: address, checkClient: true };
+        // D18: throttled before any password work; the attempt counts as a failure from here on unless the
+        // password proves right.
+        const attempt = await startAttempt(ctx.db, ctx.config.throttle, keys, ctx.now());
+        if (attempt.kind === 'throttled') {
+          if (attempt.clientUntilMs !== null) limiter.block(address, attempt.clientUntilMs); // D35: the next ones stop here
+          throw tooMany('login', attempt.retryAfterS, 'throttled');
+        }
+        const user = await loginAccount(ctx.db, ekey);
+        let ok: boolean;
+        try {
+          // D17: an unknown email costs one scrypt too, so timing does not tell which emails have accounts.
+          ok = user ? await verifyPassword(body.password, user.password_hash, ctx.scryptCost, address) : await burnPasswordTime(body.password, ctx.scryptCost, address);
+        } catch (err) {
+          const refusal = hashingRefusal(err, 'login');
+          if (!refusal) throw err;
+          await cancelAttempt(ctx.db, attempt.attemptId); // D35: refused unheard, it is no failed guess
+          throw refusal;
+        }
+        if (!user || !ok) {
+          limiter.fail(address, ctx.now());
+          throw invalidCredentials();
+        }
+        await markAttemptSucceeded(ctx.db, attempt.attemptId);
 
-      const userId = num(user.id);
-      if (needsRehash(user.password_hash, ctx.scryptCost)) {
-        // D17: bring an old hash up to today's parameters; the login does not wait for it.
-        hashPassword(body.password, ctx.scryptCost)
-          .then((hash) => replacePasswordHash(ctx.db, userId, hash, user.password_hash))
-          .catch((err: unknown) => ctx.log.error(`password rehash for user ${userId} failed: ${err instanceof Error ? err.message : String(err)}`));
-      }
-      const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());
-      return {
-        ...tokenAnswer(ctx, session),
-        // D36: the browser keeps the token it has while it names this user; otherwise it gets a new one.
-        device_token: device && device.userId === userId ? body.device_token : issueDeviceToken(ctx.jwtSecret, userId, ekey),
-      };
-    }, device !== null);
+        const userId = num(user.id);
+        if (needsRehash(user.password_hash, ctx.scryptCost)) {
+          // D17: bring an old hash up to today's parameters; the login does not wait for it.
+          hashPassword(body.password, ctx.scryptCost)
+            .then((hash) => replacePasswordHash(ctx.db, userId, hash, user.password_hash))
+            .catch((err: unknown) => ctx.log.error(`password rehash for user ${userId} failed: ${err instanceof Error ? err.message : String(err)}`));
+        }
+        const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());
+        return {
+          ...tokenAnswer(ctx, session),
+          // D36: the browser keeps the token it has while it names this user; otherwise it gets a new one.
+          device_token: device && device.userId === userId ? body.device_token : issueDeviceToken(ctx.jwtSecret, userId, ekey),
+        };
+      },
+      device !== null,
+    );
   },
 });
 
@@ -101,21 +111,31 @@ const REFRESH_REFUSALS = {
  * (D36, guards.ts knownSession), which is held to its own failures instead.
  */
 const refresh = defineRoute({
-  method: 'POST', path: '/v1/auth/refresh/', access: 'public', transaction: false, ignoreUnknownFields: true,
+  method: 'POST',
+  path: '/v1/auth/refresh/',
+  access: 'public',
+  transaction: false,
+  ignoreUnknownFields: true,
   body: { refresh_token: rawText({ max: MAX_REFRESH_TOKEN_CHARS }) },
   refuseEarly: (req, ctx) => refusedEarly(ctx, req, 'refresh', knownSession(ctx, req) !== null), // D35: unread
   handler: ({ req, ctx, body }) => {
     const session = knownSession(ctx, req); // D36: a caller that proves its session is judged on its own failures
-    return admitted(ctx, req, 'refresh', async ({ address, limiter }) => {
-      const result = await rotateRefreshToken(ctx.db, body.refresh_token, ctx.now());
-      if (result.kind === 'rotated' || result.kind === 'grace') return tokenAnswer(ctx, result, false);
-      if (result.kind === 'reused') ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
-      limiter.fail(address, ctx.now());
-      if (session) limiter.fail(session, ctx.now());
-      const until = await recordClientFailure(ctx.db, ctx.config.throttle, `refresh:${address}`, ctx.now());
-      if (until !== null) limiter.block(address, until); // D18: other instances' failures count too
-      throw REFRESH_REFUSALS[result.kind]();
-    }, session !== null);
+    return admitted(
+      ctx,
+      req,
+      'refresh',
+      async ({ address, limiter }) => {
+        const result = await rotateRefreshToken(ctx.db, body.refresh_token, ctx.now());
+        if (result.kind === 'rotated' || result.kind === 'grace') return tokenAnswer(ctx, result, false);
+        if (result.kind === 'reused') ctx.log.info(`session ${result.sessionId} revoked: a rotated-out refresh token was presented after the grace window`);
+        limiter.fail(address, ctx.now());
+        if (session) limiter.fail(session, ctx.now());
+        const until = await recordClientFailure(ctx.db, ctx.config.throttle, `refresh:${address}`, ctx.now());
+        if (until !== null) limiter.block(address, until); // D18: other instances' failures count too
+        throw REFRESH_REFUSALS[result.kind]();
+      },
+      session !== null,
+    );
   },
 });
 
@@ -124,7 +144,11 @@ const refresh = defineRoute({
  * hold, by its refresh token or else by a valid access token; a bare session_id proves nothing.
  */
 const logout = defineRoute({
-  method: 'POST', path: '/v1/auth/logout/', access: 'public', transaction: false, ignoreUnknownFields: true,
+  method: 'POST',
+  path: '/v1/auth/logout/',
+  access: 'public',
+  transaction: false,
+  ignoreUnknownFields: true,
   body: {
     refresh_token: optional(rawText({ max: MAX_REFRESH_TOKEN_CHARS })),
     session_id: optional(int({ max: Number.MAX_SAFE_INTEGER })), // checked for type; the session comes from the proof

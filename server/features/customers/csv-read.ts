@@ -11,15 +11,26 @@ const YIELD_EVERY = 128 * 1024;
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class CsvError extends Error {
-  constructor(readonly line: number, message: string) {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
     super(`line ${line}: ${message}`);
   }
 }
 
 /** Charset labels a request may declare (WHATWG names them so; latin1 and ISO-8859-1 are read as Windows-1252). */
 const DECLARED: Record<string, ImportEncoding> = {
-  'utf-8': 'utf-8', utf8: 'utf-8', 'utf-16le': 'utf-16le', 'utf-16be': 'utf-16be', 'utf-16': 'utf-16le',
-  'windows-1252': 'windows-1252', cp1252: 'windows-1252', 'iso-8859-1': 'windows-1252', latin1: 'windows-1252', 'us-ascii': 'windows-1252',
+  'utf-8': 'utf-8',
+  utf8: 'utf-8',
+  'utf-16le': 'utf-16le',
+  'utf-16be': 'utf-16be',
+  'utf-16': 'utf-16le',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  'iso-8859-1': 'windows-1252',
+  latin1: 'windows-1252',
+  'us-ascii': 'windows-1252',
 };
 export const isReadableCharset = (charset: string) => charset in DECLARED;
 
@@ -35,8 +46,9 @@ export function charsetOf(req: IncomingMessage): string | null {
  */
 export function decodeCsv(bytes: Uint8Array, declared: string | null): { text: string; encoding: ImportEncoding } {
   const [a, b, c] = bytes;
-  const bom: ImportEncoding | null = a === 0xef && b === 0xbb && c === 0xbf ? 'utf-8' : a === 0xff && b === 0xfe ? 'utf-16le' : a === 0xfe && b === 0xff ? 'utf-16be' : null;
-  const chosen = bom ?? (declared ? DECLARED[declared] ?? null : null);
+  const bom: ImportEncoding | null =
+    a === 0xef && b === 0xbb && c === 0xbf ? 'utf-8' : a === 0xff && b === 0xfe ? 'utf-16le' : a === 0xfe && b === 0xff ? 'utf-16be' : null;
+  const chosen = bom ?? (declared ? (DECLARED[declared] ?? null) : null);
   const tryDecode = (encoding: ImportEncoding) => {
     try {
       return new TextDecoder(encoding, { fatal: true }).decode(bytes); // drops the BOM of its own encoding

@@ -43,7 +43,9 @@ async function cleanPendingLists(db: Db): Promise<void> {
 }
 
 const COLUMNS = CUSTOMER_INPUT_FIELDS;
-const RECORD = `${COLUMNS.filter((c) => c !== 'tags').map((c) => `${c} text`).join(', ')}, tags text[]`;
+const RECORD = `${COLUMNS.filter((c) => c !== 'tags')
+  .map((c) => `${c} text`)
+  .join(', ')}, tags text[]`;
 
 /** D27: the new customers, one statement per batch; their ids. */
 async function insertNew(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {
@@ -112,15 +114,26 @@ const duplicateEmailRace = () =>
  * rows). D44: with `previewedAt`, a duplicate changed after it is reported and left alone.
  */
 export async function commitImport(
-  db: Db, orgId: number, actor: Actor & { id: number }, file: { bytes: Uint8Array; charset: string | null },
-  mode: ImportDuplicateMode, previewedAt: Date | null, now: Date,
+  db: Db,
+  orgId: number,
+  actor: Actor & { id: number },
+  file: { bytes: Uint8Array; charset: string | null },
+  mode: ImportDuplicateMode,
+  previewedAt: Date | null,
+  now: Date,
   /** D38: the caller's membership and permissions read again, first thing inside the write's transaction. */
   recheck: (tx: Queryable) => Promise<void>,
 ): Promise<ImportResult> {
   const { rows } = await checkImport(db, orgId, file.bytes, file.charset);
   const bad = rows.filter((r) => r.errors.length);
   if (bad.length) {
-    throw new HttpError(400, 'import_invalid', `${bad.length === 1 ? '1 row needs' : `${bad.length} rows need`} fixing; nothing was imported`, {}, { rows: bad.map(rowView) });
+    throw new HttpError(
+      400,
+      'import_invalid',
+      `${bad.length === 1 ? '1 row needs' : `${bad.length} rows need`} fixing; nothing was imported`,
+      {},
+      { rows: bad.map(rowView) },
+    );
   }
   const fresh = rows.filter((r) => !r.existing);
   const dupes = rows.filter((r) => r.existing);
@@ -133,28 +146,40 @@ export async function commitImport(
   // D34: nothing to write (every row a duplicate that is skipped or already up to date): no transaction,
   // no audit entry; sending the same file again changes nothing.
   const apply = fresh.length > 0 || toWrite.length > 0;
-  const { created, written } = !apply ? { created: [] as number[], written: new Set<number>() } : await db.transaction(async (tx) => {
-    await recheck(tx);
-    if (db.kind === 'postgres') await tx.query(`set local statement_timeout = ${APPLY_STATEMENT_TIMEOUT_MS}`);
-    await tx.query(`set local gin_pending_list_limit = '${APPLY_GIN_PENDING_LIMIT}'`);
-    let ids: number[];
-    try {
-      ids = await insertNew(tx, orgId, actor.id, fresh, now);
-    } catch (err) {
-      if (err instanceof Error && 'code' in err && err.code === '23505') throw duplicateEmailRace();
-      throw err;
-    }
-    const done = await updateChanged(tx, orgId, actor.id, toWrite, now);
-    const counts = { created: ids.length, updated: done.size, unchanged, skipped: dupes.length - done.size - unchanged };
-    // The import's one entry (D27): the customers it created, and each updated customer's changes
-    // before → after (D44), which that customer's timeline shows as an edit (notes-repo.ts).
-    const updates = Object.fromEntries(toWrite.filter((r) => done.has(r.existing!.id)).map((r) => [r.existing!.id, r.changes]));
-    await writeAudit(tx, orgId, actor, 'customers.imported', {
-      target: { type: 'import', id: null, label: importCountsText(counts) },
-      changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
-    }, now);
-    return { created: ids, written: done };
-  }, { shareReads: { writes: APPLY_WRITES } });
+  const { created, written } = !apply
+    ? { created: [] as number[], written: new Set<number>() }
+    : await db.transaction(
+        async (tx) => {
+          await recheck(tx);
+          if (db.kind === 'postgres') await tx.query(`set local statement_timeout = ${APPLY_STATEMENT_TIMEOUT_MS}`);
+          await tx.query(`set local gin_pending_list_limit = '${APPLY_GIN_PENDING_LIMIT}'`);
+          let ids: number[];
+          try {
+            ids = await insertNew(tx, orgId, actor.id, fresh, now);
+          } catch (err) {
+            if (err instanceof Error && 'code' in err && err.code === '23505') throw duplicateEmailRace();
+            throw err;
+          }
+          const done = await updateChanged(tx, orgId, actor.id, toWrite, now);
+          const counts = { created: ids.length, updated: done.size, unchanged, skipped: dupes.length - done.size - unchanged };
+          // The import's one entry (D27): the customers it created, and each updated customer's changes
+          // before → after (D44), which that customer's timeline shows as an edit (notes-repo.ts).
+          const updates = Object.fromEntries(toWrite.filter((r) => done.has(r.existing!.id)).map((r) => [r.existing!.id, r.changes]));
+          await writeAudit(
+            tx,
+            orgId,
+            actor,
+            'customers.imported',
+            {
+              target: { type: 'import', id: null, label: importCountsText(counts) },
+              changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
+            },
+            now,
+          );
+          return { created: ids, written: done };
+        },
+        { shareReads: { writes: APPLY_WRITES } },
+      );
   if (apply) await cleanPendingLists(db);
   // A version that moved between the check and the write counts as changed since the preview too.
   const lost = toWrite.filter((r) => !written.has(r.existing!.id));

@@ -3,8 +3,18 @@
 // work is bounded: parsing is linear and yields, only the known columns are kept, the duplicates of the
 // whole file are found in one query, and the commit (import-apply.ts) writes in a few set-based statements.
 import {
-  CUSTOMER_INPUT_FIELDS, IMPORT_IGNORED_NAMES_SHOWN, IMPORT_MAX_ROWS, IMPORT_PREVIEW_CELL_MAX, type Customer, type CustomerInput,
-  type CustomerInputField, type FieldChanges, type ImportDelimiter, type ImportEncoding, type ImportPreview, type ImportPreviewRow,
+  CUSTOMER_INPUT_FIELDS,
+  IMPORT_IGNORED_NAMES_SHOWN,
+  IMPORT_MAX_ROWS,
+  IMPORT_PREVIEW_CELL_MAX,
+  type Customer,
+  type CustomerInput,
+  type CustomerInputField,
+  type FieldChanges,
+  type ImportDelimiter,
+  type ImportEncoding,
+  type ImportPreview,
+  type ImportPreviewRow,
 } from '../../../contract/customers';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
@@ -18,11 +28,22 @@ const IGNORED_NAME_MAX = 100;
 
 /** Header spellings people's spreadsheets use for D22's fields. */
 const ALIASES: Record<string, CustomerInputField> = {
-  address: 'address_line', street: 'address_line', zip: 'postal_code', zip_code: 'postal_code', postcode: 'postal_code',
-  state: 'region', province: 'region', tag: 'tags', organization: 'company',
+  address: 'address_line',
+  street: 'address_line',
+  zip: 'postal_code',
+  zip_code: 'postal_code',
+  postcode: 'postal_code',
+  state: 'region',
+  province: 'region',
+  tag: 'tags',
+  organization: 'company',
 };
 
-const headerKey = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const headerKey = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /** D43: export puts ' before a cell a spreadsheet would run (D27); reading it back takes exactly that off. */
 const GUARDED = /^'[=+\-@\t\r]/;
@@ -83,7 +104,15 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
     const input: Record<string, unknown> = {};
     for (const field of CUSTOMER_INPUT_FIELDS) {
       const raw = values[field];
-      const value = field === 'tags' && raw !== undefined ? raw.split(/[;,]/).map((t) => t.trim()).filter(Boolean) : raw === '' ? undefined : raw;
+      const value =
+        field === 'tags' && raw !== undefined
+          ? raw
+              .split(/[;,]/)
+              .map((t) => t.trim())
+              .filter(Boolean)
+          : raw === ''
+            ? undefined
+            : raw;
       try {
         input[field] = customerFields[field](value, field);
       } catch (err) {
@@ -97,7 +126,8 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
       if (first !== undefined) errors.push({ field: 'email', detail: `is the same as on line ${first}` });
       else firstLineOf.set(email, line);
     }
-    for (const [field, v] of Object.entries(values)) if (v.length > IMPORT_PREVIEW_CELL_MAX) values[field as CustomerInputField] = `${v.slice(0, IMPORT_PREVIEW_CELL_MAX)}…`;
+    for (const [field, v] of Object.entries(values))
+      if (v.length > IMPORT_PREVIEW_CELL_MAX) values[field as CustomerInputField] = `${v.slice(0, IMPORT_PREVIEW_CELL_MAX)}…`;
     rows.push({ line, values, errors, duplicate: null, changes: null, existing: null, merged: null, input: errors.length ? null : (input as unknown as CustomerInput) });
   }
 
@@ -159,7 +189,10 @@ export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Ar
     delimiter,
     previewed_at: now.toISOString(),
     summary: {
-      total: rows.length, valid: rows.length - invalid, invalid, duplicates: rows.filter((r) => r.duplicate).length,
+      total: rows.length,
+      valid: rows.length - invalid,
+      invalid,
+      duplicates: rows.filter((r) => r.duplicate).length,
       unchanged: rows.filter((r) => r.changes && Object.keys(r.changes).length === 0).length,
     },
   };

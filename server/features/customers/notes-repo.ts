@@ -37,10 +37,11 @@ export async function listNotes(db: Queryable, orgId: number, customerId: number
 }
 
 export async function getNote(db: Queryable, orgId: number, customerId: number, noteId: number, opts: { lock?: boolean } = {}): Promise<Note> {
-  const [row] = await db.query<NoteRow>(
-    `${NOTE_SELECT} where n.org_id = $1 and n.customer_id = $2 and n.id = $3${opts.lock ? ' for update of n' : ''}`,
-    [orgId, customerId, noteId],
-  );
+  const [row] = await db.query<NoteRow>(`${NOTE_SELECT} where n.org_id = $1 and n.customer_id = $2 and n.id = $3${opts.lock ? ' for update of n' : ''}`, [
+    orgId,
+    customerId,
+    noteId,
+  ]);
   if (!row) throw noteNotFound();
   return toNote(row);
 }

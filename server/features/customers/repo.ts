@@ -21,15 +21,35 @@ const CUSTOMER_SELECT = `
     left join users ub on ub.id = c.updated_by`;
 
 type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version'> & {
-  id: unknown; created_at: Date; updated_at: Date; created_by: unknown; created_by_name: unknown; updated_by: unknown; updated_by_name: unknown; version: unknown;
+  id: unknown;
+  created_at: Date;
+  updated_at: Date;
+  created_by: unknown;
+  created_by_name: unknown;
+  updated_by: unknown;
+  updated_by_name: unknown;
+  version: unknown;
 };
 
 function toCustomer(r: CustomerRow): Customer {
   return {
-    id: num(r.id), name: r.name, company: r.company, email: r.email, phone: r.phone, address_line: r.address_line, city: r.city,
-    region: r.region, postal_code: r.postal_code, country: r.country, status: r.status, tags: r.tags ?? [],
-    created_at: r.created_at.toISOString(), created_by: person(r.created_by, r.created_by_name),
-    updated_at: r.updated_at.toISOString(), updated_by: person(r.updated_by, r.updated_by_name), version: num(r.version),
+    id: num(r.id),
+    name: r.name,
+    company: r.company,
+    email: r.email,
+    phone: r.phone,
+    address_line: r.address_line,
+    city: r.city,
+    region: r.region,
+    postal_code: r.postal_code,
+    country: r.country,
+    status: r.status,
+    tags: r.tags ?? [],
+    created_at: r.created_at.toISOString(),
+    created_by: person(r.created_by, r.created_by_name),
+    updated_at: r.updated_at.toISOString(),
+    updated_by: person(r.updated_by, r.updated_by_name),
+    version: num(r.version),
   };
 }
 
@@ -37,10 +57,10 @@ export const notFound = () => new HttpError(404, 'not_found', 'No such customer'
 
 /** A live customer of the organization, or null (missing, deleted and another organization's look alike). */
 export async function findCustomer(db: Queryable, orgId: number, id: number, opts: { lock?: boolean } = {}): Promise<Customer | null> {
-  const [row] = await db.query<CustomerRow>(
-    `${CUSTOMER_SELECT} where c.org_id = $1 and c.id = $2 and c.deleted_at is null${opts.lock ? ' for update of c' : ''}`,
-    [orgId, id],
-  );
+  const [row] = await db.query<CustomerRow>(`${CUSTOMER_SELECT} where c.org_id = $1 and c.id = $2 and c.deleted_at is null${opts.lock ? ' for update of c' : ''}`, [
+    orgId,
+    id,
+  ]);
   return row ? toCustomer(row) : null;
 }
 
@@ -61,10 +81,16 @@ export async function assertEmailFree(db: Queryable, orgId: number, email: strin
 }
 
 export const duplicateEmail = (existing: PersonRef | null) =>
-  new HttpError(409, 'duplicate_email', existing ? `${existing.name} already has this email` : 'Another customer already has this email', {}, {
-    field: 'email',
-    ...(existing ? { existing } : {}),
-  });
+  new HttpError(
+    409,
+    'duplicate_email',
+    existing ? `${existing.name} already has this email` : 'Another customer already has this email',
+    {},
+    {
+      field: 'email',
+      ...(existing ? { existing } : {}),
+    },
+  );
 
 /**
  * D23: a unique violation on the live-email index (two saves racing past assertEmailFree) is the same
@@ -78,7 +104,12 @@ async function emailSafe<T>(db: Queryable, orgId: number, email: string | null, 
     await db.query('release savepoint customer_email');
     return result;
   } catch (err) {
-    if (err instanceof Error && 'code' in err && err.code === '23505' && String((err as { constraint?: unknown }).constraint ?? err.message).includes('customers_org_email_live_key')) {
+    if (
+      err instanceof Error &&
+      'code' in err &&
+      err.code === '23505' &&
+      String((err as { constraint?: unknown }).constraint ?? err.message).includes('customers_org_email_live_key')
+    ) {
       await db.query('rollback to savepoint customer_email');
       await assertEmailFree(db, orgId, email, except);
       throw duplicateEmail(null);
@@ -111,7 +142,13 @@ export type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /** D31: applies the given fields when `version` is current; returns the customer before and after, and the changes. */
 export async function updateCustomer(
-  db: Queryable, orgId: number, userId: number, id: number, patch: Partial<CustomerInput>, version: number, now: Date,
+  db: Queryable,
+  orgId: number,
+  userId: number,
+  id: number,
+  patch: Partial<CustomerInput>,
+  version: number,
+  now: Date,
 ): Promise<{ before: Customer; after: Customer; changes: Changes }> {
   const before = await getCustomer(db, orgId, id, { lock: true });
   if (before.version !== version) throw conflict(before);
@@ -151,10 +188,12 @@ export async function restoreCustomer(db: Queryable, orgId: number, userId: numb
   if (!row) throw notFound();
   await assertEmailFree(db, orgId, row.email, id);
   await emailSafe(db, orgId, row.email, id, () =>
-    db.query(
-      'update customers set deleted_at = null, deleted_by = null, version = version + 1, updated_at = $3, updated_by = $4 where org_id = $1 and id = $2',
-      [orgId, id, now, userId],
-    ),
+    db.query('update customers set deleted_at = null, deleted_by = null, version = version + 1, updated_at = $3, updated_by = $4 where org_id = $1 and id = $2', [
+      orgId,
+      id,
+      now,
+      userId,
+    ]),
   );
   return getCustomer(db, orgId, id);
 }
@@ -176,7 +215,11 @@ export async function listDeleted(db: Queryable, orgId: number, page: number, pa
   }
   return {
     count,
-    results: rows.map(({ deleted_at, deleted_by, deleted_by_name, ...r }) => ({ ...toItem(r), deleted_at: deleted_at.toISOString(), deleted_by: person(deleted_by, deleted_by_name) })),
+    results: rows.map(({ deleted_at, deleted_by, deleted_by_name, ...r }) => ({
+      ...toItem(r),
+      deleted_at: deleted_at.toISOString(),
+      deleted_by: person(deleted_by, deleted_by_name),
+    })),
   };
 }
 
@@ -190,7 +233,19 @@ export async function purgeDeleted(db: Queryable, nowMs: number): Promise<number
 
 /** The export's columns: D22's fields (the header an import reads back), then when it was made and changed. */
 export const EXPORT_COLUMNS = [
-  'name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country', 'status', 'tags', 'created_at', 'updated_at',
+  'name',
+  'company',
+  'email',
+  'phone',
+  'address_line',
+  'city',
+  'region',
+  'postal_code',
+  'country',
+  'status',
+  'tags',
+  'created_at',
+  'updated_at',
 ] as const;
 /** Rows per query while exporting: memory stays flat however long the list. */
 export const EXPORT_BATCH = 1_000;

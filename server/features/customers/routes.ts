@@ -8,9 +8,7 @@ import { defineRoute, RAW, reply } from '../../route';
 import { intText, pageQuery } from '../../schema';
 import { addNote, deleteNote, editNote, getNote, listNotes, timeline } from './notes-repo';
 import { listCustomers } from '../../customer-list';
-import {
-  createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listDeleted, restoreCustomer, updateCustomer,
-} from './repo';
+import { createCustomer, deleteCustomer, EXPORT_COLUMNS, exportCustomers, getCustomer, listDeleted, restoreCustomer, updateCustomer } from './repo';
 import { findDuplicates, suggestTags } from './search';
 import { createBody, duplicatesQuery, importQuery, listFilters, listQuery, noteBody, tagsQuery, updateBody } from './schema';
 import { csvLine } from './csv';
@@ -23,15 +21,19 @@ const noteParams = { id: intText(), note_id: intText() };
 const target = (c: Pick<Customer, 'id' | 'name'>) => ({ type: 'customer', id: c.id, label: c.name });
 
 /** The non-empty fields of a new record, as its audit entry's changes. */
-const filled = (c: CustomerInput) =>
-  Object.fromEntries(Object.entries(c).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
+const filled = (c: CustomerInput) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0)));
 
 /** GET /v1/customers/: D26 one page of the organization's live customers and the total; D25 deleted=true. */
 const list = defineRoute({
   // On PGlite a page is kept until anything is written (answer-cache.ts): browsing back and forth, and
   // many people looking at the same list, cost the database nothing. D34: the search is case-insensitive
   // and its statement's parameters are folded (customer-list.ts), so 'ACME' and 'acme' share one answer.
-  method: 'GET', path: '/v1/customers/', access: 'org', permission: 'customers:view', query: listQuery, remember: true,
+  method: 'GET',
+  path: '/v1/customers/',
+  access: 'org',
+  permission: 'customers:view',
+  query: listQuery,
+  remember: true,
   handler: ({ tx, ctx, caller, query: q }) => {
     if (q.deleted === 'true') {
       // D25: only who may delete sees what was deleted (and may restore it). Read afresh: its window moves
@@ -45,7 +47,12 @@ const list = defineRoute({
 
 /** POST /v1/customers/: D22 a new customer; D23 409 duplicate_email. */
 const create = defineRoute({
-  method: 'POST', path: '/v1/customers/', access: 'org', permission: 'customers:create', body: createBody, audit: 'customer.created',
+  method: 'POST',
+  path: '/v1/customers/',
+  access: 'org',
+  permission: 'customers:create',
+  body: createBody,
+  audit: 'customer.created',
   async handler({ tx, ctx, caller, body, audit }) {
     const customer = await createCustomer(tx, caller.org.id, caller.userId, body, new Date(ctx.now()));
     audit({ target: target(customer), changes: filled(body) });
@@ -54,7 +61,11 @@ const create = defineRoute({
 });
 
 const read = defineRoute({
-  method: 'GET', path: '/v1/customers/:id/', access: 'org', permission: 'customers:view', params: idParam,
+  method: 'GET',
+  path: '/v1/customers/:id/',
+  access: 'org',
+  permission: 'customers:view',
+  params: idParam,
   handler: ({ tx, caller, params }) => getCustomer(tx, caller.org.id, params.id),
 });
 
@@ -63,7 +74,13 @@ const read = defineRoute({
  * A save that changes nothing writes nothing (no new version, no audit entry), so `audit` is not required.
  */
 const update = defineRoute({
-  method: 'PATCH', path: '/v1/customers/:id/', access: 'org', permission: 'customers:update', params: idParam, body: updateBody, partialBody: true,
+  method: 'PATCH',
+  path: '/v1/customers/:id/',
+  access: 'org',
+  permission: 'customers:update',
+  params: idParam,
+  body: updateBody,
+  partialBody: true,
   async handler({ tx, ctx, caller, params, body, audit }) {
     const { version, ...patch } = body;
     if (version === undefined) throw updateVersionMissing();
@@ -77,7 +94,12 @@ const updateVersionMissing = () => fieldError('version', 'is required (D31: the 
 
 /** DELETE /v1/customers/{id}/: D25 soft delete. */
 const remove = defineRoute({
-  method: 'DELETE', path: '/v1/customers/:id/', access: 'org', permission: 'customers:delete', params: idParam, audit: 'customer.deleted',
+  method: 'DELETE',
+  path: '/v1/customers/:id/',
+  access: 'org',
+  permission: 'customers:delete',
+  params: idParam,
+  audit: 'customer.deleted',
   async handler({ tx, ctx, caller, params, audit }) {
     const customer = await deleteCustomer(tx, caller.org.id, caller.userId, params.id, new Date(ctx.now()));
     audit({ target: target(customer) });
@@ -87,7 +109,12 @@ const remove = defineRoute({
 
 /** POST /v1/customers/{id}/restore/: D25 within 30 days; 409 when its email now belongs to another. */
 const restore = defineRoute({
-  method: 'POST', path: '/v1/customers/:id/restore/', access: 'org', permission: 'customers:delete', params: idParam, audit: 'customer.restored',
+  method: 'POST',
+  path: '/v1/customers/:id/restore/',
+  access: 'org',
+  permission: 'customers:delete',
+  params: idParam,
+  audit: 'customer.restored',
   async handler({ tx, ctx, caller, params, audit }) {
     const customer = await restoreCustomer(tx, caller.org.id, caller.userId, params.id, new Date(ctx.now()));
     audit({ target: target(customer) });
@@ -97,20 +124,33 @@ const restore = defineRoute({
 
 /** GET /v1/customers/duplicates/: D23 the warning while typing. */
 const duplicates = defineRoute({
-  method: 'GET', path: '/v1/customers/duplicates/', access: 'org', permission: 'customers:view', query: duplicatesQuery,
+  method: 'GET',
+  path: '/v1/customers/duplicates/',
+  access: 'org',
+  permission: 'customers:view',
+  query: duplicatesQuery,
   handler: async ({ tx, caller, query }) => ({ results: await findDuplicates(tx, caller.org.id, query.email, query.phone, query.exclude) }),
 });
 
 /** GET /v1/customers/tags/?q=: D45 the organization's tags as one types in the tag filter, most used first. */
 const tags = defineRoute({
-  method: 'GET', path: '/v1/customers/tags/', access: 'org', permission: 'customers:view', query: tagsQuery,
+  method: 'GET',
+  path: '/v1/customers/tags/',
+  access: 'org',
+  permission: 'customers:view',
+  query: tagsQuery,
   handler: async ({ tx, caller, query }) => ({ results: await suggestTags(tx, caller.org.id, query.q) }),
 });
 
 // ---- D24 notes and timeline ----
 
 const notes = defineRoute({
-  method: 'GET', path: '/v1/customers/:id/notes/', access: 'org', permission: 'customers:view', params: idParam, query: pageQuery,
+  method: 'GET',
+  path: '/v1/customers/:id/notes/',
+  access: 'org',
+  permission: 'customers:view',
+  params: idParam,
+  query: pageQuery,
   async handler({ tx, caller, params, query }) {
     await getCustomer(tx, caller.org.id, params.id);
     return listNotes(tx, caller.org.id, params.id, query.page, query.page_size);
@@ -119,7 +159,13 @@ const notes = defineRoute({
 
 /** Adding a note is writing to the customer's record: customers:update. */
 const addNoteRoute = defineRoute({
-  method: 'POST', path: '/v1/customers/:id/notes/', access: 'org', permission: 'customers:update', params: idParam, body: noteBody, audit: 'note.added',
+  method: 'POST',
+  path: '/v1/customers/:id/notes/',
+  access: 'org',
+  permission: 'customers:update',
+  params: idParam,
+  body: noteBody,
+  audit: 'note.added',
   async handler({ tx, ctx, caller, params, body, audit }) {
     const customer = await getCustomer(tx, caller.org.id, params.id, { lock: true });
     const note = await addNote(tx, caller.org.id, customer.id, caller.userId, body.body, new Date(ctx.now()));
@@ -129,7 +175,11 @@ const addNoteRoute = defineRoute({
 });
 
 /** D24: the author, or anyone with customers:update, may edit or delete a note. */
-async function editableNote(input: { tx: Parameters<typeof getNote>[0]; caller: { userId: number; org: { id: number; role: string; permissions: ReadonlySet<string> } }; params: { id: number; note_id: number } }) {
+async function editableNote(input: {
+  tx: Parameters<typeof getNote>[0];
+  caller: { userId: number; org: { id: number; role: string; permissions: ReadonlySet<string> } };
+  params: { id: number; note_id: number };
+}) {
   const { tx, caller, params } = input;
   const customer = await getCustomer(tx, caller.org.id, params.id, { lock: true });
   const note = await getNote(tx, caller.org.id, customer.id, params.note_id, { lock: true });
@@ -138,7 +188,13 @@ async function editableNote(input: { tx: Parameters<typeof getNote>[0]; caller: 
 }
 
 const editNoteRoute = defineRoute({
-  method: 'PATCH', path: '/v1/customers/:id/notes/:note_id/', access: 'org', permission: 'customers:view', params: noteParams, body: noteBody, audit: 'note.edited',
+  method: 'PATCH',
+  path: '/v1/customers/:id/notes/:note_id/',
+  access: 'org',
+  permission: 'customers:view',
+  params: noteParams,
+  body: noteBody,
+  audit: 'note.edited',
   async handler(input) {
     const { customer, note } = await editableNote(input);
     const after = await editNote(input.tx, input.caller.org.id, customer.id, note.id, input.body.body, new Date(input.ctx.now()));
@@ -148,7 +204,12 @@ const editNoteRoute = defineRoute({
 });
 
 const deleteNoteRoute = defineRoute({
-  method: 'DELETE', path: '/v1/customers/:id/notes/:note_id/', access: 'org', permission: 'customers:view', params: noteParams, audit: 'note.deleted',
+  method: 'DELETE',
+  path: '/v1/customers/:id/notes/:note_id/',
+  access: 'org',
+  permission: 'customers:view',
+  params: noteParams,
+  audit: 'note.deleted',
   async handler(input) {
     const { customer, note } = await editableNote(input);
     await deleteNote(input.tx, input.caller.org.id, customer.id, note.id);
@@ -158,7 +219,12 @@ const deleteNoteRoute = defineRoute({
 });
 
 const timelineRoute = defineRoute({
-  method: 'GET', path: '/v1/customers/:id/timeline/', access: 'org', permission: 'customers:view', params: idParam, query: pageQuery,
+  method: 'GET',
+  path: '/v1/customers/:id/timeline/',
+  access: 'org',
+  permission: 'customers:view',
+  params: idParam,
+  query: pageQuery,
   async handler({ tx, caller, params, query }) {
     await getCustomer(tx, caller.org.id, params.id);
     return timeline(tx, caller.org.id, params.id, query.page, query.page_size);
@@ -174,7 +240,11 @@ const csvUpload = { maxBytes: IMPORT_MAX_BYTES, accepts: isCsv, expected: 'a CSV
 
 /** GET /v1/customers/export.csv: D27 the list as filtered, streamed batch by batch (flat memory). */
 const exportCsv = defineRoute({
-  method: 'GET', path: '/v1/customers/export.csv', access: 'org', permission: 'customers:export', query: listFilters,
+  method: 'GET',
+  path: '/v1/customers/export.csv',
+  access: 'org',
+  permission: 'customers:export',
+  query: listFilters,
   async handler({ tx, ctx, res, caller, query }) {
     const day = new Date(ctx.now()).toISOString().slice(0, 10);
     res.writeHead(200, {
@@ -193,10 +263,12 @@ const exportCsv = defineRoute({
     try {
       for await (const rows of exportCustomers(tx, caller.org.id, query)) {
         for (const r of rows) {
-          chunk += csvLine(EXPORT_COLUMNS.map((c) => {
-            const v = r[c];
-            return v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join('; ') : v === null || v === undefined ? '' : String(v);
-          }));
+          chunk += csvLine(
+            EXPORT_COLUMNS.map((c) => {
+              const v = r[c];
+              return v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join('; ') : v === null || v === undefined ? '' : String(v);
+            }),
+          );
           if (chunk.length >= EXPORT_CHUNK_BYTES) await flush();
           if (res.destroyed) return RAW; // the client went away: stop reading
         }
@@ -213,7 +285,12 @@ const exportCsv = defineRoute({
 
 /** POST /v1/customers/import/preview/: D27 each row's errors and duplicates (D44 with what would change); nothing is written. */
 const importPreview = defineRoute({
-  method: 'POST', path: '/v1/customers/import/preview/', access: 'org', permission: 'customers:create', textBody: csvUpload, transaction: false,
+  method: 'POST',
+  path: '/v1/customers/import/preview/',
+  access: 'org',
+  permission: 'customers:create',
+  textBody: csvUpload,
+  transaction: false,
   handler: ({ tx, ctx, req, caller, bytes }) => previewImport(tx, caller.org.id, bytes, charsetOf(req), new Date(ctx.now())),
 });
 
@@ -223,7 +300,12 @@ const importPreview = defineRoute({
  * import's audit entry and each updated customer's (D44).
  */
 const importCommit = defineRoute({
-  method: 'POST', path: '/v1/customers/import/', access: 'org', permission: 'customers:create', textBody: csvUpload, query: importQuery,
+  method: 'POST',
+  path: '/v1/customers/import/',
+  access: 'org',
+  permission: 'customers:create',
+  textBody: csvUpload,
+  query: importQuery,
   transaction: false,
   async handler({ ctx, req, caller, bytes, query }) {
     if (query.on_duplicate === 'update' && !caller.org.permissions.has('customers:update')) throw permissionDenied(caller.org.role, 'customers:update');
@@ -237,4 +319,21 @@ const importCommit = defineRoute({
   },
 });
 
-export const customerRoutes = [exportCsv, importPreview, importCommit, list, create, read, update, remove, restore, duplicates, tags, notes, addNoteRoute, editNoteRoute, deleteNoteRoute, timelineRoute];
+export const customerRoutes = [
+  exportCsv,
+  importPreview,
+  importCommit,
+  list,
+  create,
+  read,
+  update,
+  remove,
+  restore,
+  duplicates,
+  tags,
+  notes,
+  addNoteRoute,
+  editNoteRoute,
+  deleteNoteRoute,
+  timelineRoute,
+];

@@ -1,7 +1,17 @@
 // D22 D24 D26 D27: what the customers routes accept. Limits come from the contract the app's form uses.
 import {
-  CUSTOMER_SORTS, CUSTOMER_STATUSES, CUSTOMER_TEXT_LIMITS, DEFAULT_CUSTOMER_SORT, DEFAULT_CUSTOMER_STATUS, EMAIL_SHAPE,
-  MAX_TAGS, NOTE_MAX_LENGTH, PHONE_MIN_DIGITS, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, phoneDigits,
+  CUSTOMER_SORTS,
+  CUSTOMER_STATUSES,
+  CUSTOMER_TEXT_LIMITS,
+  DEFAULT_CUSTOMER_SORT,
+  DEFAULT_CUSTOMER_STATUS,
+  EMAIL_SHAPE,
+  MAX_TAGS,
+  NOTE_MAX_LENGTH,
+  PHONE_MIN_DIGITS,
+  SEARCH_MAX_LENGTH,
+  TAG_MAX_LENGTH,
+  phoneDigits,
 } from '../../../contract/customers';
 import { fieldError } from '../../http';
 import { describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
@@ -19,28 +29,40 @@ export const listQuery = { ...listFilters, ...pageQuery, deleted: withDefault(on
 
 /** D22: stored lower-cased; the shape check is deliberately plain. */
 const emailText = text({ max: CUSTOMER_TEXT_LIMITS.email, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
-const email: Check<string> = describeCheck((value, field) => emailText(value, field).toLowerCase(), { kind: 'text', min: 1, max: CUSTOMER_TEXT_LIMITS.email, multiline: false, pattern: EMAIL_SHAPE });
+const email: Check<string> = describeCheck((value, field) => emailText(value, field).toLowerCase(), {
+  kind: 'text',
+  min: 1,
+  max: CUSTOMER_TEXT_LIMITS.email,
+  multiline: false,
+  pattern: EMAIL_SHAPE,
+});
 
 /** D22: at most 40 characters with at least 7 digits, written however the person likes. */
 const phoneText = text({ max: CUSTOMER_TEXT_LIMITS.phone });
-const phone: Check<string> = describeCheck((value, field) => {
-  const s = phoneText(value, field);
-  if (phoneDigits(s).length < PHONE_MIN_DIGITS) throw fieldError(field, `must have at least ${PHONE_MIN_DIGITS} digits`);
-  return s;
-}, { kind: 'text', min: 1, max: CUSTOMER_TEXT_LIMITS.phone, multiline: false, pattern: null });
+const phone: Check<string> = describeCheck(
+  (value, field) => {
+    const s = phoneText(value, field);
+    if (phoneDigits(s).length < PHONE_MIN_DIGITS) throw fieldError(field, `must have at least ${PHONE_MIN_DIGITS} digits`);
+    return s;
+  },
+  { kind: 'text', min: 1, max: CUSTOMER_TEXT_LIMITS.phone, multiline: false, pattern: null },
+);
 
 /** D22: up to 20 tags of 1–30 characters, unique regardless of case. */
 const tagList = list(text({ max: TAG_MAX_LENGTH }), { max: MAX_TAGS });
-const tags: Check<string[]> = describeCheck((value, field) => {
-  const all = tagList(value, field);
-  const seen = new Set<string>();
-  for (const tag of all) {
-    const key = tag.toLowerCase();
-    if (seen.has(key)) throw fieldError(field, `has "${tag}" twice`);
-    seen.add(key);
-  }
-  return all;
-}, specOf(tagList) as Parameters<typeof describeCheck>[1]);
+const tags: Check<string[]> = describeCheck(
+  (value, field) => {
+    const all = tagList(value, field);
+    const seen = new Set<string>();
+    for (const tag of all) {
+      const key = tag.toLowerCase();
+      if (seen.has(key)) throw fieldError(field, `has "${tag}" twice`);
+      seen.add(key);
+    }
+    return all;
+  },
+  specOf(tagList) as Parameters<typeof describeCheck>[1],
+);
 
 const optionalText = (max: number) => optional(text({ max }));
 
@@ -79,13 +101,15 @@ export const duplicatesQuery = {
 export const tagsQuery = { q: optional(text({ max: TAG_MAX_LENGTH })) };
 
 /** D44: the preview's time, as the preview answered it (ISO 8601). */
-const instant: Check<Date> = describeCheck((value, field) => {
-  const s = text({ max: 40 })(value, field);
-  const at = new Date(s);
-  if (!/^\d{4}-\d\d-\d\dT/.test(s) || Number.isNaN(at.getTime())) throw fieldError(field, 'must be a time as the preview gave it (ISO 8601)');
-  return at;
-}, { kind: 'text', min: 1, max: 40, multiline: false, pattern: null });
+const instant: Check<Date> = describeCheck(
+  (value, field) => {
+    const s = text({ max: 40 })(value, field);
+    const at = new Date(s);
+    if (!/^\d{4}-\d\d-\d\dT/.test(s) || Number.isNaN(at.getTime())) throw fieldError(field, 'must be a time as the preview gave it (ISO 8601)');
+    return at;
+  },
+  { kind: 'text', min: 1, max: 40, multiline: false, pattern: null },
+);
 
 /** D27: what to do with rows whose email already belongs to a customer. */
 export const importQuery = { on_duplicate: withDefault(oneOf(['skip', 'update'] as const), 'skip'), previewed_at: optional(instant) };
-

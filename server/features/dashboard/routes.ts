@@ -10,7 +10,10 @@ import { newCustomers, statusCounts } from './repo';
 const RECENT = 5;
 
 const dashboard = defineRoute({
-  method: 'GET', path: '/v1/dashboard/', access: 'org', permission: 'dashboard:view',
+  method: 'GET',
+  path: '/v1/dashboard/',
+  access: 'org',
+  permission: 'dashboard:view',
   async handler({ tx, ctx, caller }): Promise<DashboardData> {
     const org = caller.org.id;
     const can = (p: string) => caller.org.permissions.has(p);

@@ -11,25 +11,28 @@ import { defaultMatrix, FIXED, readMatrix, writeMatrix } from './repo';
 const EDITABLE = ROLES.filter((r) => !FIXED.includes(r));
 
 /** The body's matrix: every editable role, each a list of known permissions; the owner row may be sent but must be everything. */
-const matrixCheck: Check<Record<Role, Permission[]>> = describeCheck((value, field) => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fieldError(field, 'must be an object of role → permissions');
-  const input = value as Record<string, unknown>;
-  for (const key of Object.keys(input)) if (!(ROLES as readonly string[]).includes(key)) throw fieldError(`${field}.${key}`, 'is not a role');
-  const out = {} as Record<Role, Permission[]>;
-  for (const role of ROLES) {
-    const list = input[role];
-    if (list === undefined && FIXED.includes(role)) {
-      out[role] = [...PERMISSIONS];
-      continue;
+const matrixCheck: Check<Record<Role, Permission[]>> = describeCheck(
+  (value, field) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fieldError(field, 'must be an object of role → permissions');
+    const input = value as Record<string, unknown>;
+    for (const key of Object.keys(input)) if (!(ROLES as readonly string[]).includes(key)) throw fieldError(`${field}.${key}`, 'is not a role');
+    const out = {} as Record<Role, Permission[]>;
+    for (const role of ROLES) {
+      const list = input[role];
+      if (list === undefined && FIXED.includes(role)) {
+        out[role] = [...PERMISSIONS];
+        continue;
+      }
+      if (!Array.isArray(list)) throw fieldError(`${field}.${role}`, 'must be a list of permissions');
+      for (const p of list) if (!isPermission(p)) throw fieldError(`${field}.${role}`, `has an unknown permission ${JSON.stringify(p).slice(0, 60)}`);
+      const unique = [...new Set(list as Permission[])];
+      if (FIXED.includes(role) && unique.length !== PERMISSIONS.length) throw fieldError(`${field}.${role}`, 'cannot be changed: the owner has every permission');
+      out[role] = unique;
     }
-    if (!Array.isArray(list)) throw fieldError(`${field}.${role}`, 'must be a list of permissions');
-    for (const p of list) if (!isPermission(p)) throw fieldError(`${field}.${role}`, `has an unknown permission ${JSON.stringify(p).slice(0, 60)}`);
-    const unique = [...new Set(list as Permission[])];
-    if (FIXED.includes(role) && unique.length !== PERMISSIONS.length) throw fieldError(`${field}.${role}`, 'cannot be changed: the owner has every permission');
-    out[role] = unique;
-  }
-  return out;
-}, { kind: 'object', keys: ROLES });
+    return out;
+  },
+  { kind: 'object', keys: ROLES },
+);
 
 /** What changed, per role: the permissions added and removed (the audit entry's changes). */
 function diff(before: Record<Role, Permission[]>, after: Record<Role, Permission[]>) {
@@ -43,12 +46,19 @@ function diff(before: Record<Role, Permission[]>, after: Record<Role, Permission
 }
 
 const read = defineRoute({
-  method: 'GET', path: '/v1/permissions/', access: 'org', permission: 'permissions:view',
+  method: 'GET',
+  path: '/v1/permissions/',
+  access: 'org',
+  permission: 'permissions:view',
   handler: ({ tx, caller }) => readMatrix(tx, caller.org.id),
 });
 
 const replace = defineRoute({
-  method: 'PUT', path: '/v1/permissions/', access: 'org', permission: 'permissions:manage', body: { matrix: matrixCheck },
+  method: 'PUT',
+  path: '/v1/permissions/',
+  access: 'org',
+  permission: 'permissions:manage',
+  body: { matrix: matrixCheck },
   async handler({ tx, caller, body, audit }) {
     await lockOrganization(tx, caller.org.id); // one matrix change at a time
     const before = await readMatrix(tx, caller.org.id);
@@ -61,7 +71,10 @@ const replace = defineRoute({
 });
 
 const reset = defineRoute({
-  method: 'POST', path: '/v1/permissions/reset/', access: 'org', permission: 'permissions:manage',
+  method: 'POST',
+  path: '/v1/permissions/reset/',
+  access: 'org',
+  permission: 'permissions:manage',
   async handler({ tx, caller, audit }) {
     await lockOrganization(tx, caller.org.id);
     const before = await readMatrix(tx, caller.org.id);

@@ -1,7 +1,15 @@
 // D28 the public invitation page's calls: look up a link, accept it. D35/D36: throttled per address on a
 // budget of their own, refused before the database when the address is known to be throttled; the token
 // is checked before any password is hashed. D30: the acceptance is audited (never the token or password).
-import { INVITATION_UNKNOWN, INVITATION_UNUSABLE, PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS, PASSWORD_MIN_LENGTH, FIRST_NAME_MAX_LENGTH, type AcceptedInvitation, type InvitationLookup } from '../../../contract/team';
+import {
+  INVITATION_UNKNOWN,
+  INVITATION_UNUSABLE,
+  PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS,
+  PASSWORD_MIN_LENGTH,
+  FIRST_NAME_MAX_LENGTH,
+  type AcceptedInvitation,
+  type InvitationLookup,
+} from '../../../contract/team';
 import type { Role } from '../../../contract/permissions';
 import { requireUser } from '../../auth/access';
 import { tokenAnswer } from '../../auth/authenticate';
@@ -39,7 +47,10 @@ const unknownToken = () => new HttpError(404, 'invitation_not_found', INVITATION
 const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not an invitation token' }) };
 
 const lookup = defineRoute({
-  method: 'GET', path: '/v1/invitations/:token/', access: 'public', params: tokenParam,
+  method: 'GET',
+  path: '/v1/invitations/:token/',
+  access: 'public',
+  params: tokenParam,
   handler: ({ req, ctx, params }): Promise<InvitationLookup> =>
     admitted(ctx, req, 'invitation', async ({ address, limiter }) => {
       const attempt = await invitationAttempt(ctx, address, limiter, params.token);
@@ -67,73 +78,87 @@ const unusable: Record<string, string> = INVITATION_UNUSABLE;
  * password (≥ 12 characters) and gets an account and a session, as a login would.
  */
 const accept = defineRoute({
-  method: 'POST', path: '/v1/invitations/:token/accept/', access: 'public', params: tokenParam, transaction: false,
+  method: 'POST',
+  path: '/v1/invitations/:token/accept/',
+  access: 'public',
+  params: tokenParam,
+  transaction: false,
   body: {
     first_name: optional(text({ max: FIRST_NAME_MAX_LENGTH })),
     password: optional(rawText({ max: MAX_PASSWORD_CHARS })),
   },
-  handler: ({ req, ctx, params, body }): Promise<AcceptedInvitation> => admitted(ctx, req, 'invitation', async ({ address, limiter }) => {
-    const attempt = await invitationAttempt(ctx, address, limiter, params.token);
-    const signedIn = req.headers.authorization ? await requireUser(req, ctx) : null;
-    // D35: the token is checked before any password is hashed (the transaction below checks it again).
-    const early = await invitationByToken(ctx.db, params.token);
-    if (!early) {
-      limiter.fail(address, ctx.now());
-      throw unknownToken();
-    }
-    const earlyStatus = invitationStatus(early, new Date(ctx.now()));
-    if (earlyStatus !== 'pending') throw new HttpError(410, `invitation_${earlyStatus}`, unusable[earlyStatus] ?? 'This invitation cannot be used.');
-    let hash: string | null = null;
-    if (!signedIn) {
-      if (!body.first_name) throw new HttpError(400, 'missing_field', 'first_name: is required', {}, { field: 'first_name' });
-      if (!body.password) throw new HttpError(400, 'missing_field', 'password: is required', {}, { field: 'password' });
-      if ([...body.password].length < PASSWORD_MIN_LENGTH) { // characters, not UTF-16 units
-        throw new HttpError(400, 'invalid_field', `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, {}, { field: 'password' });
+  handler: ({ req, ctx, params, body }): Promise<AcceptedInvitation> =>
+    admitted(ctx, req, 'invitation', async ({ address, limiter }) => {
+      const attempt = await invitationAttempt(ctx, address, limiter, params.token);
+      const signedIn = req.headers.authorization ? await requireUser(req, ctx) : null;
+      // D35: the token is checked before any password is hashed (the transaction below checks it again).
+      const early = await invitationByToken(ctx.db, params.token);
+      if (!early) {
+        limiter.fail(address, ctx.now());
+        throw unknownToken();
       }
-      if (early.has_account) throw accountExists(early.email); // nothing to hash for
-      try {
-        hash = await hashPassword(body.password, ctx.scryptCost, address); // before the transaction: scrypt is slow (D17)
-      } catch (err) {
-        const refusal = hashingRefusal(err, 'invitation');
-        if (!refusal) throw err;
-        await cancelAttempt(ctx.db, attempt); // D35: refused unheard
-        throw refusal;
-      }
-    }
-    const now = new Date(ctx.now());
-    const joined = await ctx.db.transaction(async (tx) => {
-      const found = await invitationByToken(tx, params.token);
-      if (!found) throw unknownToken();
-      const status = invitationStatus(found, now);
-      if (status !== 'pending') throw new HttpError(410, `invitation_${status}`, unusable[status] ?? 'This invitation cannot be used.');
-      let userId: number;
-      let label: string;
-      if (signedIn) {
-        if (signedIn.email.toLowerCase() !== found.email.toLowerCase()) {
-          throw new HttpError(403, 'email_mismatch', `This invitation is for ${found.email}; you are signed in as ${signedIn.email}`);
+      const earlyStatus = invitationStatus(early, new Date(ctx.now()));
+      if (earlyStatus !== 'pending') throw new HttpError(410, `invitation_${earlyStatus}`, unusable[earlyStatus] ?? 'This invitation cannot be used.');
+      let hash: string | null = null;
+      if (!signedIn) {
+        if (!body.first_name) throw new HttpError(400, 'missing_field', 'first_name: is required', {}, { field: 'first_name' });
+        if (!body.password) throw new HttpError(400, 'missing_field', 'password: is required', {}, { field: 'password' });
+        if ([...body.password].length < PASSWORD_MIN_LENGTH) {
+          // characters, not UTF-16 units
+          throw new HttpError(400, 'invalid_field', `password: must be at least ${PASSWORD_MIN_LENGTH} characters`, {}, { field: 'password' });
         }
-        userId = signedIn.userId;
-        label = signedIn.firstName;
-      } else {
-        if (await hasAccount(tx, found.email)) throw accountExists(found.email);
-        // Two links for one new email accepted at once: the second finds the account made meanwhile.
-        const created = await createAccount(tx, found.email, body.first_name!, hash!, now);
-        if (created === null) throw accountExists(found.email);
-        userId = created;
-        label = body.first_name!;
+        if (early.has_account) throw accountExists(early.email); // nothing to hash for
+        try {
+          hash = await hashPassword(body.password, ctx.scryptCost, address); // before the transaction: scrypt is slow (D17)
+        } catch (err) {
+          const refusal = hashingRefusal(err, 'invitation');
+          if (!refusal) throw err;
+          await cancelAttempt(ctx.db, attempt); // D35: refused unheard
+          throw refusal;
+        }
       }
-      await addMembership(tx, found.org_id, userId, found.role as Role, now);
-      await markAccepted(tx, found.org_id, found.id, userId, now);
-      await writeAudit(tx, found.org_id, { id: userId, label }, 'invitation.accepted', {
-        target: { type: 'member', id: userId, label }, changes: { email: found.email, role: found.role, invitation_id: found.id, new_account: !signedIn },
-      }, now);
-      return { orgId: found.org_id, userId };
-    });
-    await markAttemptSucceeded(ctx.db, attempt);
-    if (signedIn) return { org_id: joined.orgId };
-    const session = await createSession(ctx.db, joined.userId, true, ctx.now());
-    return { org_id: joined.orgId, ...tokenAnswer(ctx, session) };
-  }),
+      const now = new Date(ctx.now());
+      const joined = await ctx.db.transaction(async (tx) => {
+        const found = await invitationByToken(tx, params.token);
+        if (!found) throw unknownToken();
+        const status = invitationStatus(found, now);
+        if (status !== 'pending') throw new HttpError(410, `invitation_${status}`, unusable[status] ?? 'This invitation cannot be used.');
+        let userId: number;
+        let label: string;
+        if (signedIn) {
+          if (signedIn.email.toLowerCase() !== found.email.toLowerCase()) {
+            throw new HttpError(403, 'email_mismatch', `This invitation is for ${found.email}; you are signed in as ${signedIn.email}`);
+          }
+          userId = signedIn.userId;
+          label = signedIn.firstName;
+        } else {
+          if (await hasAccount(tx, found.email)) throw accountExists(found.email);
+          // Two links for one new email accepted at once: the second finds the account made meanwhile.
+          const created = await createAccount(tx, found.email, body.first_name!, hash!, now);
+          if (created === null) throw accountExists(found.email);
+          userId = created;
+          label = body.first_name!;
+        }
+        await addMembership(tx, found.org_id, userId, found.role as Role, now);
+        await markAccepted(tx, found.org_id, found.id, userId, now);
+        await writeAudit(
+          tx,
+          found.org_id,
+          { id: userId, label },
+          'invitation.accepted',
+          {
+            target: { type: 'member', id: userId, label },
+            changes: { email: found.email, role: found.role, invitation_id: found.id, new_account: !signedIn },
+          },
+          now,
+        );
+        return { orgId: found.org_id, userId };
+      });
+      await markAttemptSucceeded(ctx.db, attempt);
+      if (signedIn) return { org_id: joined.orgId };
+      const session = await createSession(ctx.db, joined.userId, true, ctx.now());
+      return { org_id: joined.orgId, ...tokenAnswer(ctx, session) };
+    }),
 });
 
 export const invitationPageRoutes = [lookup, accept];

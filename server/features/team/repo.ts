@@ -47,8 +47,15 @@ export async function removeMember(db: Queryable, orgId: number, userId: number)
 }
 
 type InvitationRow = {
-  id: unknown; email: string; role: Role; invited_by: unknown; inviter: string | null; created_at: Date; expires_at: Date;
-  accepted_at: Date | null; revoked_at: Date | null;
+  id: unknown;
+  email: string;
+  role: Role;
+  invited_by: unknown;
+  inviter: string | null;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+  revoked_at: Date | null;
 };
 
 const INVITATION_SELECT = `
@@ -56,9 +63,12 @@ const INVITATION_SELECT = `
     from invitations i left join users u on u.id = i.invited_by`;
 
 const toInvitation = (r: InvitationRow): Invitation => ({
-  id: num(r.id), email: r.email, role: r.role,
+  id: num(r.id),
+  email: r.email,
+  role: r.role,
   invited_by: r.invited_by === null ? null : { id: num(r.invited_by), name: r.inviter ?? '' },
-  created_at: r.created_at.toISOString(), expires_at: r.expires_at.toISOString(),
+  created_at: r.created_at.toISOString(),
+  expires_at: r.expires_at.toISOString(),
 });
 
 export function invitationStatus(r: Pick<InvitationRow, 'accepted_at' | 'revoked_at' | 'expires_at'>, now: Date): InvitationStatus {
@@ -91,7 +101,13 @@ export async function openInvitationFor(db: Queryable, orgId: number, email: str
 }
 
 export async function createInvitation(
-  db: Queryable, orgId: number, email: string, role: Role, invitedBy: number, now: Date, expiresAt: Date,
+  db: Queryable,
+  orgId: number,
+  email: string,
+  role: Role,
+  invitedBy: number,
+  now: Date,
+  expiresAt: Date,
 ): Promise<{ invitation: Invitation; token: string }> {
   const token = newInvitationToken();
   const [row] = await db.query<{ id: unknown }>(
@@ -134,7 +150,10 @@ export async function hasAccount(db: Queryable, email: string): Promise<boolean>
 export async function createAccount(db: Queryable, email: string, firstName: string, passwordHash: string, now: Date): Promise<number | null> {
   try {
     const [row] = await db.query<{ id: unknown }>('insert into users (email, first_name, password_hash, created_at) values ($1, $2, $3, $4) returning id', [
-      email, firstName, passwordHash, now,
+      email,
+      firstName,
+      passwordHash,
+      now,
     ]);
     return num(row?.id);
   } catch (err) {
@@ -144,8 +163,10 @@ export async function createAccount(db: Queryable, email: string, firstName: str
 }
 
 export async function addMembership(db: Queryable, orgId: number, userId: number, role: Role, now: Date): Promise<void> {
-  await db.query(
-    'insert into memberships (user_id, org_id, role, created_at) values ($1, $2, $3, $4) on conflict (user_id, org_id) do nothing',
-    [userId, orgId, role, now],
-  );
+  await db.query('insert into memberships (user_id, org_id, role, created_at) values ($1, $2, $3, $4) on conflict (user_id, org_id) do nothing', [
+    userId,
+    orgId,
+    role,
+    now,
+  ]);
 }

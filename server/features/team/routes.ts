@@ -1,7 +1,14 @@
 // D28: the team — members and their roles, invitations; the public invitation page's calls are in public.ts.
 // D30: every change is audited (never the invitation token or a password).
 import {
-  INVITATION_LIFETIME_DAYS, ownerOnlyRefusal, removalRefusal, roleChangeRefusal, TEAM_REFUSAL_STATUS, TEAM_REFUSAL_WORDS, type Member, type TeamRefusal,
+  INVITATION_LIFETIME_DAYS,
+  ownerOnlyRefusal,
+  removalRefusal,
+  roleChangeRefusal,
+  TEAM_REFUSAL_STATUS,
+  TEAM_REFUSAL_WORDS,
+  type Member,
+  type TeamRefusal,
 } from '../../../contract/team';
 import { ROLES } from '../../../contract/permissions';
 import { EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../../../contract/customers';
@@ -13,7 +20,16 @@ import { defineRoute, reply } from '../../route';
 import { intText, oneOf, text } from '../../schema';
 import { invitationPageRoutes } from './public';
 import {
-  createInvitation, findInvitation, findMember, isMemberEmail, listInvitations, listMembers, openInvitationFor, ownerCount, removeMember, revokeInvitation,
+  createInvitation,
+  findInvitation,
+  findMember,
+  isMemberEmail,
+  listInvitations,
+  listMembers,
+  openInvitationFor,
+  ownerCount,
+  removeMember,
+  revokeInvitation,
   setRole,
 } from './repo';
 
@@ -27,7 +43,10 @@ const memberNotFound = () => new HttpError(404, 'not_found', 'No such member');
 const invitationNotFound = () => new HttpError(404, 'not_found', 'No such invitation');
 
 const members = defineRoute({
-  method: 'GET', path: '/v1/team/members/', access: 'org', permission: 'team:view',
+  method: 'GET',
+  path: '/v1/team/members/',
+  access: 'org',
+  permission: 'team:view',
   handler: async ({ tx, caller }) => ({ results: await listMembers(tx, caller.org.id) }),
 });
 
@@ -36,8 +55,12 @@ const members = defineRoute({
  * Setting the role a member already has changes nothing and is not audited.
  */
 const changeRole = defineRoute({
-  method: 'PATCH', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
-  params: { user_id: intText() }, body: { role },
+  method: 'PATCH',
+  path: '/v1/team/members/:user_id/',
+  access: 'org',
+  permission: 'team:manage',
+  params: { user_id: intText() },
+  body: { role },
   async handler({ tx, caller, params, body, audit }) {
     await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
@@ -55,8 +78,12 @@ const changeRole = defineRoute({
 
 /** D28: removing ends their access to this organization at their next request; the last owner stays. */
 const remove = defineRoute({
-  method: 'DELETE', path: '/v1/team/members/:user_id/', access: 'org', permission: 'team:manage',
-  params: { user_id: intText() }, audit: 'member.removed',
+  method: 'DELETE',
+  path: '/v1/team/members/:user_id/',
+  access: 'org',
+  permission: 'team:manage',
+  params: { user_id: intText() },
+  audit: 'member.removed',
   async handler({ tx, caller, params, audit }) {
     await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
@@ -70,7 +97,10 @@ const remove = defineRoute({
 });
 
 const invitations = defineRoute({
-  method: 'GET', path: '/v1/team/invitations/', access: 'org', permission: 'team:manage',
+  method: 'GET',
+  path: '/v1/team/invitations/',
+  access: 'org',
+  permission: 'team:manage',
   handler: async ({ tx, ctx, caller }) => ({ results: await listInvitations(tx, caller.org.id, new Date(ctx.now())) }),
 });
 
@@ -78,8 +108,12 @@ const invitationTarget = (i: { id: number; email: string }) => ({ type: 'invitat
 
 /** D28: a link valid 7 days; its token is answered once and stored only as a hash. */
 const invite = defineRoute({
-  method: 'POST', path: '/v1/team/invitations/', access: 'org', permission: 'team:manage',
-  body: { email, role }, audit: 'invitation.created',
+  method: 'POST',
+  path: '/v1/team/invitations/',
+  access: 'org',
+  permission: 'team:manage',
+  body: { email, role },
+  audit: 'invitation.created',
   async handler({ tx, ctx, caller, body, audit }) {
     if (ownerOnlyRefusal(caller.org.role, body.role)) throw refused('owner_required', { owner_required: 'invite an owner' });
     await lockOrganization(tx, caller.org.id);
@@ -91,7 +125,15 @@ const invite = defineRoute({
       throw new HttpError(409, 'already_invited', `${address} already has a pending invitation; renew it for a new link`, {}, { field: 'email', invitation_id: open.id });
     }
     if (open) await revokeInvitation(tx, caller.org.id, open.id, now); // an expired one is replaced
-    const { invitation, token } = await createInvitation(tx, caller.org.id, address, body.role, caller.userId, now, new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS));
+    const { invitation, token } = await createInvitation(
+      tx,
+      caller.org.id,
+      address,
+      body.role,
+      caller.userId,
+      now,
+      new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
+    );
     audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role, expires_at: invitation.expires_at } });
     return reply(201, { ...invitation, token, path: `/invite/${token}` });
   },
@@ -107,7 +149,12 @@ const pendingInvitation = async (tx: Queryable, caller: { org: { id: number; rol
 };
 
 const revoke = defineRoute({
-  method: 'DELETE', path: '/v1/team/invitations/:id/', access: 'org', permission: 'team:manage', params: { id: intText() }, audit: 'invitation.revoked',
+  method: 'DELETE',
+  path: '/v1/team/invitations/:id/',
+  access: 'org',
+  permission: 'team:manage',
+  params: { id: intText() },
+  audit: 'invitation.revoked',
   async handler({ tx, ctx, caller, params, audit }) {
     const now = new Date(ctx.now());
     const invitation = await pendingInvitation(tx, caller, params.id, 'revoke');
@@ -119,12 +166,25 @@ const revoke = defineRoute({
 
 /** D28: renew = a new link and 7 more days; the old link is dead. */
 const renew = defineRoute({
-  method: 'POST', path: '/v1/team/invitations/:id/renew/', access: 'org', permission: 'team:manage', params: { id: intText() }, audit: 'invitation.renewed',
+  method: 'POST',
+  path: '/v1/team/invitations/:id/renew/',
+  access: 'org',
+  permission: 'team:manage',
+  params: { id: intText() },
+  audit: 'invitation.renewed',
   async handler({ tx, ctx, caller, params, audit }) {
     const now = new Date(ctx.now());
     const old = await pendingInvitation(tx, caller, params.id, 'renew');
     await revokeInvitation(tx, caller.org.id, old.id, now);
-    const { invitation, token } = await createInvitation(tx, caller.org.id, old.email, old.role, caller.userId, now, new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS));
+    const { invitation, token } = await createInvitation(
+      tx,
+      caller.org.id,
+      old.email,
+      old.role,
+      caller.userId,
+      now,
+      new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
+    );
     audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role, replaces: old.id, expires_at: invitation.expires_at } });
     return reply(201, { ...invitation, token, path: `/invite/${token}` });
   },

@@ -35,7 +35,6 @@ function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights })
   );
 }
 
-
 function Filters({ state, people, go }: { state: ActivityState; people: [number, string][]; go: Go }) {
   const known = state.actor === null || people.some(([id]) => id === state.actor);
   const unknownAction = state.action && !ACTIONS.some((a) => a.action === state.action);
@@ -116,7 +115,13 @@ export default function ActivityPage() {
   let body;
   if (query.status === 'error' && !data) {
     body = (
-      <LoadError what="the activity" forbidden="the activity of this organization" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
+      <LoadError
+        what="the activity"
+        forbidden="the activity of this organization"
+        error={query.error}
+        busy={query.fetching}
+        onRetry={() => void query.refetch().catch(() => undefined)}
+      />
     );
   } else if (!data || pastEnd) {
     body = <Spinner label="Loading activity…" showLabel />;

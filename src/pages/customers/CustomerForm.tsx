@@ -22,10 +22,7 @@ import { Conflict, preloadConflict } from './form/conflict';
 import { DuplicateWarning } from './form/DuplicateWarning';
 import { TagInput } from './form/TagInput';
 import { onlyRequestFailed, useOnline } from './form/use-online';
-import {
-  changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, toInput, toValues, validateCustomer, withDraft,
-  type CustomerValues,
-} from './form/values';
+import { changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, toInput, toValues, validateCustomer, withDraft, type CustomerValues } from './form/values';
 
 export const MSG_ADDED = 'Customer saved';
 export const MSG_EDITED = 'Changes saved';
@@ -42,8 +39,7 @@ type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: Customer
 const takenMessage = (who: PersonRef) => `${who.name} already has this email`;
 
 /** An error the form hook places on a field (it places a 400 naming one of its fields). */
-const onField = (error: HttpError, field: string, message: string) =>
-  new HttpError(400, { ...(error.data as object), field, detail: message }, error.path);
+const onField = (error: HttpError, field: string, message: string) => new HttpError(400, { ...(error.data as object), field, detail: message }, error.path);
 
 export function CustomerForm(props: CustomerFormProps) {
   const editing = props.mode === 'edit' ? props.customer : null;
@@ -67,9 +63,7 @@ export function CustomerForm(props: CustomerFormProps) {
       const values = { ...v, tags: withDraft(v.tags, tagDraft) };
       if (editing) preloadConflict();
       try {
-        const saved = editing
-          ? await update.mutate({ changes: changedFields(values, base), version: version.current })
-          : await create.mutate(toInput(values));
+        const saved = editing ? await update.mutate({ changes: changedFields(values, base), version: version.current }) : await create.mutate(toInput(values));
         guard.allowLeave();
         draft.saved();
         toast.success(editing ? MSG_EDITED : MSG_ADDED);
@@ -86,7 +80,7 @@ export function CustomerForm(props: CustomerFormProps) {
         if (isHttpError(error, 409) && error.code === 'duplicate_email') {
           const existing = (error.data as { existing?: PersonRef }).existing;
           if (existing) setTaken(existing);
-          throw onField(error, 'email', existing ? takenMessage(existing) : error.detail ?? 'Another customer already has this email');
+          throw onField(error, 'email', existing ? takenMessage(existing) : (error.detail ?? 'Another customer already has this email'));
         }
         if (isHttpError(error, 400) && error.field) {
           const { field, message } = serverFieldMessage(error.field, error.detail);
@@ -111,7 +105,11 @@ export function CustomerForm(props: CustomerFormProps) {
   useEffect(() => {
     if (online) return;
     const timer = setInterval(() => {
-      if (onlyRequestFailed()) api.duplicates({}).fetch(new AbortController().signal).catch(() => undefined);
+      if (onlyRequestFailed())
+        api
+          .duplicates({})
+          .fetch(new AbortController().signal)
+          .catch(() => undefined);
     }, RECONNECT_CHECK_MS);
     return () => clearInterval(timer);
   }, [online, api]);

@@ -45,7 +45,19 @@ export function nextSort(current: CustomerSort, column: SortColumn): CustomerSor
   return (FIRST_DESCENDING.includes(column) ? `-${field}` : field) as CustomerSort;
 }
 
-function SortHeader({ column, label, sort, onSort, className }: { column: SortColumn; label: string; sort: CustomerSort; onSort: (s: CustomerSort) => void; className?: string }) {
+function SortHeader({
+  column,
+  label,
+  sort,
+  onSort,
+  className,
+}: {
+  column: SortColumn;
+  label: string;
+  sort: CustomerSort;
+  onSort: (s: CustomerSort) => void;
+  className?: string;
+}) {
   const field = SORTABLE[column];
   const state = sort === field ? 'ascending' : sort === `-${field}` ? 'descending' : 'none';
   return (
@@ -65,7 +77,14 @@ interface TableProps {
   caption: string;
 }
 
-export function CustomerTable({ customers, busy, caption, sort, onSort, onTag }: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void }) {
+export function CustomerTable({
+  customers,
+  busy,
+  caption,
+  sort,
+  onSort,
+  onTag,
+}: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void }) {
   return (
     <div className="table-wrap card list-table" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
@@ -160,7 +179,13 @@ export function DeletedTable({ customers, busy, caption, restoring, onRestore }:
               </td>
               <td data-label="Deleted by">{c.deleted_by?.name ?? NONE}</td>
               <td className="cell-actions">
-                <button type="button" className="btn btn-sm" aria-disabled={restoring !== null || undefined} aria-busy={restoring === c.id || undefined} onClick={() => onRestore(c)}>
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  aria-disabled={restoring !== null || undefined}
+                  aria-busy={restoring === c.id || undefined}
+                  onClick={() => onRestore(c)}
+                >
                   {restoring === c.id ? 'Restoring…' : 'Restore'}
                   <span className="sr-only"> {c.name}</span>
                 </button>

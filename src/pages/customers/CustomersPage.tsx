@@ -70,7 +70,11 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
       await restore.mutate(customer.id);
       // D25: the delete toast goes, and this one says what its Undo says (one restore, one toast).
       window.dispatchEvent(new CustomEvent(CUSTOMER_RESTORED_EVENT, { detail: customer.id }));
-      toast.success(<><Link to={customerHref(customer.id)}>{customer.name}</Link> restored</>);
+      toast.success(
+        <>
+          <Link to={customerHref(customer.id)}>{customer.name}</Link> restored
+        </>,
+      );
     } catch (error) {
       if (isHttpError(error, 409) && error.code === 'duplicate_email') {
         setConflict({ customer, existing: (error.data as { existing?: PersonRef }).existing ?? null });
@@ -85,9 +89,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
 
   let body;
   if (query.status === 'error' && !data) {
-    body = (
-      <LoadError what="customers" forbidden="the customers of this organization" error={query.error} busy={query.fetching} onRetry={retry} />
-    );
+    body = <LoadError what="customers" forbidden="the customers of this organization" error={query.error} busy={query.fetching} onRetry={retry} />;
   } else if (!data || pastEnd) {
     body = <Spinner label="Loading customers…" showLabel />;
   } else if (data.count === 0) {
@@ -126,7 +128,14 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
         {state.deleted ? (
           <DeletedTable customers={data.results} busy={busy} caption={caption} restoring={restoring} onRestore={(c) => void onRestore(c)} />
         ) : (
-          <CustomerTable customers={data.results} busy={busy} caption={caption} sort={state.sort} onSort={(sort) => go({ sort, page: 1 })} onTag={(tag) => go({ tag, page: 1 })} />
+          <CustomerTable
+            customers={data.results}
+            busy={busy}
+            caption={caption}
+            sort={state.sort}
+            onSort={(sort) => go({ sort, page: 1 })}
+            onTag={(tag) => go({ tag, page: 1 })}
+          />
         )}
         {pages > 1 && <Pager page={state.page} pages={pages} onPage={(page) => go({ page })} />}
       </>

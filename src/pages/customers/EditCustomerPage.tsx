@@ -47,11 +47,7 @@ function EditCustomer({ id }: { id: number }) {
         </Link>
       }
     >
-      {failed ? (
-        <LoadError what="this customer" error={q.error} onRetry={() => void q.refetch().catch(() => undefined)} />
-      ) : (
-        <Spinner label="Loading customer…" />
-      )}
+      {failed ? <LoadError what="this customer" error={q.error} onRetry={() => void q.refetch().catch(() => undefined)} /> : <Spinner label="Loading customer…" />}
     </Page>
   );
 }

@@ -16,7 +16,6 @@ import { fileProblem, msgTooLarge } from './import/file-check';
 import { PreviewTable, shownRows } from './import/PreviewTable';
 import { ChangedSincePreview, readAsText, resultText } from './import/words';
 
-
 const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 const haveWord = (n: number) => (n === 1 ? 'has' : 'have');
 
@@ -64,9 +63,8 @@ function ChooseFile({ error, onFile }: { error: string | null; onFile: (file: Fi
     <section className="card import-step" aria-labelledby={`${id}h`}>
       <h2 id={`${id}h`}>Choose a file</h2>
       <p className="muted" id={`${id}d`}>
-        A CSV file of at most 5 MB and 10,000 rows, with a header row naming the columns: name (required), company, email, phone,
-        address_line, city, region, postal_code, country, status (lead, active or inactive) and tags (separated by semicolons). You see
-        every row before anything is saved.
+        A CSV file of at most 5 MB and 10,000 rows, with a header row naming the columns: name (required), company, email, phone, address_line, city, region, postal_code,
+        country, status (lead, active or inactive) and tags (separated by semicolons). You see every row before anything is saved.
       </p>
       <div className="import-file">
         <label htmlFor={id}>CSV file</label>
@@ -97,7 +95,12 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
   const { summary, rows, ignored_columns: ignored, ignored_column_count: ignoredCount } = step.preview;
   const id = useId();
 
-  const blocked = summary.invalid > 0 ? `Fix the file and upload it again: ${rowsWord(summary.invalid)} ${haveWord(summary.invalid)} errors.` : summary.total === 0 ? 'The file has no rows to import.' : null;
+  const blocked =
+    summary.invalid > 0
+      ? `Fix the file and upload it again: ${rowsWord(summary.invalid)} ${haveWord(summary.invalid)} errors.`
+      : summary.total === 0
+        ? 'The file has no rows to import.'
+        : null;
   const shown = shownRows(rows);
 
   const run = async () => {
@@ -116,8 +119,8 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
     <section className="card import-step" aria-labelledby={`${id}h`}>
       <StepHeading id={`${id}h`}>Preview</StepHeading>
       <p>
-        “{step.name}”: {rowsWord(summary.total)}. {summary.valid} ready, {summary.invalid} with errors, {summary.duplicates} with an email
-        that already exists{summary.unchanged > 0 ? ` (${summary.unchanged} of them already up to date)` : ''}.
+        “{step.name}”: {rowsWord(summary.total)}. {summary.valid} ready, {summary.invalid} with errors, {summary.duplicates} with an email that already exists
+        {summary.unchanged > 0 ? ` (${summary.unchanged} of them already up to date)` : ''}.
       </p>
       <p className="muted import-read">{readAsText(step.preview)}</p>
       {ignoredCount > 0 && (
@@ -135,8 +138,8 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
           </label>
           {canUpdate ? (
             <label>
-              <input type="radio" name={`${id}m`} value="update" checked={mode === 'update'} onChange={() => setMode('update')} /> Update them
-              with the file's values (empty cells change nothing)
+              <input type="radio" name={`${id}m`} value="update" checked={mode === 'update'} onChange={() => setMode('update')} /> Update them with the file's values
+              (empty cells change nothing)
             </label>
           ) : (
             <p className="muted">Updating existing customers needs permission to edit them, so these rows will be skipped.</p>
@@ -145,7 +148,13 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
       )}
 
       <div className="import-actions">
-        <button type="button" className="btn btn-primary" onClick={() => void run()} disabled={blocked !== null || commit.status === 'pending'} aria-describedby={blocked ? `${id}b` : undefined}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void run()}
+          disabled={blocked !== null || commit.status === 'pending'}
+          aria-describedby={blocked ? `${id}b` : undefined}
+        >
           {commit.status === 'pending' ? 'Importing…' : 'Import'}
         </button>
         <button type="button" className="btn" onClick={onRestart} disabled={commit.status === 'pending'}>
@@ -169,8 +178,7 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
       <PreviewTable rows={shown} mode={mode} caption={`The rows of ${step.name}`} />
       {shown.length < rows.length && (
         <p className="muted import-more">
-          {rows.length - shown.length} more {rows.length - shown.length === 1 ? 'row' : 'rows'} without problems are not shown; they are imported
-          all the same.
+          {rows.length - shown.length} more {rows.length - shown.length === 1 ? 'row' : 'rows'} without problems are not shown; they are imported all the same.
         </p>
       )}
     </section>

@@ -9,7 +9,6 @@ import type { ListState, PageSize } from './list-params';
 /** D26: search starts this long after the last keystroke (Enter searches at once). */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-
 type Change = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
 /** A text filter that keeps what is typed and reports the trimmed text once the person pauses. */
@@ -94,7 +93,19 @@ export const SORT_LABELS: Record<CustomerSort, string> = {
   updated_at: 'Least recently updated',
 };
 
-function SelectFilter({ label, value, onChange, children, className = 'list-field' }: { label: string; value: string | number; onChange: (v: string) => void; children: ReactNode; className?: string }) {
+function SelectFilter({
+  label,
+  value,
+  onChange,
+  children,
+  className = 'list-field',
+}: {
+  label: string;
+  value: string | number;
+  onChange: (v: string) => void;
+  children: ReactNode;
+  className?: string;
+}) {
   const id = useId();
   return (
     <div className={className}>
@@ -119,7 +130,15 @@ function TagFilter({ value, onCommit }: { value: string; onCommit: (tag: string)
   }, [typed]);
   const found = useQuery(api.tags(asked ?? ''), { enabled: asked !== null, keepPrevious: true });
   const options = asked === null ? [] : (found.data?.results ?? []);
-  return <TextFilter label="Tag" value={value} maxLength={TAG_MAX_LENGTH} onCommit={onCommit} suggestions={{ onType: setTyped, onFocus: () => setAsked((a) => a ?? typed.trim()), options }} />;
+  return (
+    <TextFilter
+      label="Tag"
+      value={value}
+      maxLength={TAG_MAX_LENGTH}
+      onCommit={onCommit}
+      suggestions={{ onType: setTyped, onFocus: () => setAsked((a) => a ?? typed.trim()), options }}
+    />
+  );
 }
 
 /** D45: tag suggestions are asked for this long after the last keystroke. */

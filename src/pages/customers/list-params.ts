@@ -2,8 +2,15 @@
 // and view=deleted for D25's 'Deleted' view), so a reload, Back and a shared link show the same list.
 // Anything malformed in a URL falls back to its default instead of reaching the server.
 import {
-  CUSTOMER_SORTS, CUSTOMER_STATUSES, DEFAULT_CUSTOMER_SORT, DEFAULT_PAGE_SIZE, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH,
-  type CustomerSort, type CustomerStatus,
+  CUSTOMER_SORTS,
+  CUSTOMER_STATUSES,
+  DEFAULT_CUSTOMER_SORT,
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZES,
+  SEARCH_MAX_LENGTH,
+  TAG_MAX_LENGTH,
+  type CustomerSort,
+  type CustomerStatus,
 } from '../../../contract/customers';
 import type { CustomerExportParams, CustomerListParams } from '../../api/customers';
 import { PAGES } from '../../router/paths';

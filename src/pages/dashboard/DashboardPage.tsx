@@ -21,7 +21,6 @@ const NEWEST_PATH = `${PAGES.customers}?sort=-created_at`;
 const countFormat = new Intl.NumberFormat();
 type Figures = NonNullable<DashboardData['customers']>;
 
-
 function Stat({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
     <section className="card stat-card" aria-labelledby={id}>
@@ -81,7 +80,9 @@ function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgNam
               <dd className="stat-value">{countFormat.format(figures.new_this_month)}</dd>
             </div>
           </dl>
-          <p className="stat-note">Added in the last {NEW_THIS_WEEK_DAYS} and {NEW_THIS_MONTH_DAYS} days</p>
+          <p className="stat-note">
+            Added in the last {NEW_THIS_WEEK_DAYS} and {NEW_THIS_MONTH_DAYS} days
+          </p>
           <Link to={NEWEST_PATH} className="stat-link">
             View newest customers
           </Link>
@@ -118,7 +119,9 @@ function LatestActivity({ entries }: { entries: AuditEntryView[] }) {
         <ol>
           {entries.map((e) => (
             <li key={e.id}>
-              <span><AuditWords entry={e} view="recent" rights={rights} /></span>
+              <span>
+                <AuditWords entry={e} view="recent" rights={rights} />
+              </span>
               <span className="dash-when">
                 <When at={e.at} />
               </span>
@@ -162,9 +165,7 @@ function DashboardContent({ orgName, canViewCustomers }: { orgName: string | nul
   const query = useQuery(useCustomersApi().dashboard());
   const { data } = query;
   if (!data && query.status === 'error') {
-    return (
-      <LoadError what="the dashboard" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />
-    );
+    return <LoadError what="the dashboard" error={query.error} busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />;
   }
   const customers = data?.customers ?? null;
   const activity = data?.activity ?? null;

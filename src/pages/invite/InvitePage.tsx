@@ -152,8 +152,8 @@ export default function InvitePage() {
     action = (
       <div className="invite-action" role="alert">
         <p>
-          This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{s.user!.email}</strong>. Sign out, then
-          join as {invitation.email}.
+          This invitation is for <strong>{invitation.email}</strong>, but you are signed in as <strong>{s.user!.email}</strong>. Sign out, then join as {invitation.email}
+          .
         </p>
         <button type="button" className="btn" onClick={() => void signOut()}>
           Sign out

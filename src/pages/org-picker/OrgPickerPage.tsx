@@ -38,13 +38,7 @@ export default function OrgPickerPage() {
         <ul className="org-list">
           {organizations.map((org) => (
             <li key={org.id}>
-              <button
-                type="button"
-                className="org-choice"
-                disabled={choosing !== null}
-                aria-busy={choosing === org.id || undefined}
-                onClick={() => choose(org.id)}
-              >
+              <button type="button" className="org-choice" disabled={choosing !== null} aria-busy={choosing === org.id || undefined} onClick={() => choose(org.id)}>
                 <OrgAvatar org={org} />
                 <span>{org.name}</span>
               </button>

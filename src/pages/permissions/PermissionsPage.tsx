@@ -29,7 +29,13 @@ type Matrix = Record<Role, Permission[]>;
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
 const sameMatrix = (a: Matrix, b: Matrix, roles: readonly Role[]) => roles.every((r) => sameSet(a[r] ?? [], b[r] ?? []));
 
-function MatrixTable({ data, matrix, editable, myRole, onToggle }: {
+function MatrixTable({
+  data,
+  matrix,
+  editable,
+  myRole,
+  onToggle,
+}: {
   data: PermissionMatrix;
   matrix: Matrix;
   editable: boolean;
@@ -65,8 +71,7 @@ function MatrixTable({ data, matrix, editable, myRole, onToggle }: {
               <tr key={p}>
                 <th scope="row" className="perm-name">
                   {/* D55: the words first, the code second (a permission without words shows its code alone). */}
-                  {PERMISSION_TEXT[p] ? <span className="perm-words">{PERMISSION_TEXT[p]}</span> : null}{' '}
-                  <code className="perm-code">{p}</code>
+                  {PERMISSION_TEXT[p] ? <span className="perm-words">{PERMISSION_TEXT[p]}</span> : null} <code className="perm-code">{p}</code>
                 </th>
                 {data.roles.map((r) => {
                   const fixed = data.fixed.includes(r);
@@ -186,7 +191,13 @@ export default function PermissionsPage() {
               </button>
             )}
             {/* D15: off until something changes, yet focusable (aria-disabled): after a save the focus stays on it. */}
-            <button type="button" className="btn btn-primary" onClick={() => void onSave()} aria-disabled={!dirty || busy || undefined} aria-busy={save.status === 'pending' || undefined}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void onSave()}
+              aria-disabled={!dirty || busy || undefined}
+              aria-busy={save.status === 'pending' || undefined}
+            >
               {save.status === 'pending' ? 'Saving…' : 'Save'}
             </button>
           </>
@@ -211,7 +222,9 @@ export default function PermissionsPage() {
           onConfirm={() => void onReset()}
           onCancel={() => setConfirming(false)}
         >
-          <p>Every role gets the permissions a new organization starts with. {dirty ? 'Your unsaved changes are lost. ' : ''}This applies to each member’s next request.</p>
+          <p>
+            Every role gets the permissions a new organization starts with. {dirty ? 'Your unsaved changes are lost. ' : ''}This applies to each member’s next request.
+          </p>
         </ConfirmDialog>
       )}
     </Page>

@@ -3,7 +3,19 @@
 import type { Member } from '../../../contract/team';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 
-export default function ConfirmRole({ member, roleName, self, onCancel, onConfirm }: { member: Member; roleName: string; self: boolean; onCancel: () => void; onConfirm: () => void }) {
+export default function ConfirmRole({
+  member,
+  roleName,
+  self,
+  onCancel,
+  onConfirm,
+}: {
+  member: Member;
+  roleName: string;
+  self: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   return (
     <ConfirmDialog
       title={self ? 'Change your own role?' : `Make ${member.name} an owner?`}

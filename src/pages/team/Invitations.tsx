@@ -33,7 +33,8 @@ export function Invitations({ viewer, onIssued, onRefused }: { viewer: Viewer; o
   }
 
   let body;
-  if (query.status === 'error' && !query.data) body = <LoadError what="the invitations" error={query.error} explained busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />;
+  if (query.status === 'error' && !query.data)
+    body = <LoadError what="the invitations" error={query.error} explained busy={query.fetching} onRetry={() => void query.refetch().catch(() => undefined)} />;
   else if (!query.data) body = <Spinner label="Loading invitations…" showLabel />;
   else if (query.data.length === 0) body = <p className="muted admin-empty">No pending invitations.</p>;
   else {
@@ -64,10 +65,22 @@ export function Invitations({ viewer, onIssued, onRefused }: { viewer: Viewer; o
                 <td className="team-actions">
                   {mayHandleInvitation(i.role, viewer) && (
                     <>
-                      <button type="button" className="btn team-btn" aria-label={`Renew the invitation for ${i.email}`} disabled={busy === i.id} onClick={() => void act(i, 'renew')}>
+                      <button
+                        type="button"
+                        className="btn team-btn"
+                        aria-label={`Renew the invitation for ${i.email}`}
+                        disabled={busy === i.id}
+                        onClick={() => void act(i, 'renew')}
+                      >
                         Renew
                       </button>
-                      <button type="button" className="btn team-btn" aria-label={`Revoke the invitation for ${i.email}`} disabled={busy === i.id} onClick={() => void act(i, 'revoke')}>
+                      <button
+                        type="button"
+                        className="btn team-btn"
+                        aria-label={`Revoke the invitation for ${i.email}`}
+                        disabled={busy === i.id}
+                        onClick={() => void act(i, 'revoke')}
+                      >
                         Revoke
                       </button>
                     </>

@@ -41,8 +41,8 @@ export default function LinkDialog({ issued, title, onClose }: { issued: IssuedI
       }
     >
       <p>
-        Send this link to <strong>{issued.email}</strong> to join as {issued.role}. It is shown only this once and works until{' '}
-        {dayText(issued.expires_at)} ({INVITATION_LIFETIME_DAYS} days).
+        Send this link to <strong>{issued.email}</strong> to join as {issued.role}. It is shown only this once and works until {dayText(issued.expires_at)} (
+        {INVITATION_LIFETIME_DAYS} days).
       </p>
       <div className="invite-link">
         <label htmlFor="invite-link-url">Invitation link</label>

@@ -17,7 +17,13 @@ export const MSG_ROLE_CHANGED = 'Role changed';
 // takes the focus when it appears, and until then the menu keeps it.
 const ConfirmRole = lazy(() => import('./ConfirmRole'));
 
-export function MembersTable({ members, viewer, manage, onRemove, onRefused }: {
+export function MembersTable({
+  members,
+  viewer,
+  manage,
+  onRemove,
+  onRefused,
+}: {
   members: Member[];
   viewer: Viewer;
   manage: boolean;

@@ -61,18 +61,11 @@ export default function TeamPage() {
   };
 
   let body;
-  if (members.status === 'error' && !members.data) body = <LoadError what="the team" error={members.error} explained busy={members.fetching} onRetry={() => void members.refetch().catch(() => undefined)} />;
+  if (members.status === 'error' && !members.data)
+    body = <LoadError what="the team" error={members.error} explained busy={members.fetching} onRetry={() => void members.refetch().catch(() => undefined)} />;
   else if (!members.data) body = <Spinner label="Loading the team…" showLabel />;
   else {
-    body = (
-      <MembersTable
-        members={members.data}
-        viewer={viewer}
-        manage={manage}
-        onRemove={(member) => setOpen({ kind: 'remove', member })}
-        onRefused={setRefusal}
-      />
-    );
+    body = <MembersTable members={members.data} viewer={viewer} manage={manage} onRemove={(member) => setOpen({ kind: 'remove', member })} onRefused={setRefusal} />;
   }
 
   return (

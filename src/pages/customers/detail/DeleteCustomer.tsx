@@ -95,7 +95,14 @@ export function DeleteCustomer({ customer }: { customer: Customer }) {
       </button>
       {open && (
         <Suspense fallback={null}>
-          <Confirm title={`Delete ${customer.name}?`} confirm="Delete customer" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirm()} onCancel={close}>
+          <Confirm
+            title={`Delete ${customer.name}?`}
+            confirm="Delete customer"
+            busy={remove.status === 'pending'}
+            error={error}
+            onConfirm={() => void confirm()}
+            onCancel={close}
+          >
             <p>You can restore it from Deleted for {RESTORE_DAYS} days.</p>
           </Confirm>
         </Suspense>

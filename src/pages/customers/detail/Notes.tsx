@@ -21,7 +21,19 @@ export const MSG_NOTE_EMPTY = 'Write something first.';
 const countFormat = new Intl.NumberFormat();
 
 /** A textarea with its character count (0/5,000) and its error, tied to it for screen readers (D15). */
-function NoteText({ label, value, onChange, error, autoFocus }: { label: string; value: string; onChange: (v: string) => void; error: string | null; autoFocus?: boolean }) {
+function NoteText({
+  label,
+  value,
+  onChange,
+  error,
+  autoFocus,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error: string | null;
+  autoFocus?: boolean;
+}) {
   const id = useId();
   return (
     <div className="note-field">
@@ -157,7 +169,12 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
         </span>{' '}
         <span className="timeline-time">
           <When at={note.created_at} />
-          {note.updated_at !== note.created_at && <> · edited <When at={note.updated_at} /></>}
+          {note.updated_at !== note.created_at && (
+            <>
+              {' '}
+              · edited <When at={note.updated_at} />
+            </>
+          )}
         </span>
       </p>
       {draft === null ? (
@@ -189,7 +206,14 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
       )}
       {confirming && (
         <Suspense fallback={null}>
-          <Confirm title="Delete this note?" confirm="Delete note" busy={remove.status === 'pending'} error={error} onConfirm={() => void confirmDelete()} onCancel={closeConfirm}>
+          <Confirm
+            title="Delete this note?"
+            confirm="Delete note"
+            busy={remove.status === 'pending'}
+            error={error}
+            onConfirm={() => void confirmDelete()}
+            onCancel={closeConfirm}
+          >
             <p>It cannot be brought back.</p>
           </Confirm>
         </Suspense>

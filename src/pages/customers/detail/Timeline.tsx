@@ -38,7 +38,12 @@ function Entry({ item, start, customerId, mayEdit, onNoteDeleted }: EntryProps &
   return (
     <li className="timeline-item" data-kind="audit" {...mark}>
       <p className="timeline-line">
-        <span><AuditWords entry={item} view="timeline" /></span> <span className="timeline-time"><When at={item.at} /></span>
+        <span>
+          <AuditWords entry={item} view="timeline" />
+        </span>{' '}
+        <span className="timeline-time">
+          <When at={item.at} />
+        </span>
       </p>
       <AuditChanges entry={item} />
     </li>
@@ -57,7 +62,13 @@ function LaterPage({ page, ...props }: EntryProps & { page: number }) {
   useEffect(() => {
     if (arrived) document.querySelector<HTMLElement>(`[data-page-start="${page}"]`)?.focus();
   }, [arrived, page]);
-  return <>{query.data?.results.map((item, i) => <Entry key={keyOf(item)} item={item} start={i === 0 ? page : undefined} {...props} />)}</>;
+  return (
+    <>
+      {query.data?.results.map((item, i) => (
+        <Entry key={keyOf(item)} item={item} start={i === 0 ? page : undefined} {...props} />
+      ))}
+    </>
+  );
 }
 
 export function Timeline({ customerId }: { customerId: number }) {
@@ -101,7 +112,8 @@ export function Timeline({ customerId }: { customerId: number }) {
       {failed ? (
         <LoadError inline what="the timeline" error={first.error ?? last.error} busy={first.fetching || last.fetching} onRetry={retry} />
       ) : (
-        (count > pages * TIMELINE_PAGE_SIZE || !last.data) && first.data && (
+        (count > pages * TIMELINE_PAGE_SIZE || !last.data) &&
+        first.data && (
           <button type="button" className="btn btn-sm timeline-more" onClick={() => setPages((p) => p + 1)} disabled={!last.data} aria-busy={!last.data || undefined}>
             {last.data ? 'Show more' : 'Loading…'}
           </button>

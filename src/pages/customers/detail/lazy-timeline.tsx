@@ -41,11 +41,7 @@ export function LazyTimeline({ customerId }: { customerId: number }) {
   if (mod) return <mod.Timeline customerId={customerId} />;
   return (
     <TimelineSection>
-      {failed ? (
-        <LoadError inline what="the timeline" error={null} onRetry={() => setFailed(false)} />
-      ) : (
-        <Spinner label="Loading the timeline…" />
-      )}
+      {failed ? <LoadError inline what="the timeline" error={null} onRetry={() => setFailed(false)} /> : <Spinner label="Loading the timeline…" />}
     </TimelineSection>
   );
 }

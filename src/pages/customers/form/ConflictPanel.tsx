@@ -43,8 +43,7 @@ export function ConflictPanel({ fieldLabels, statusLabels, current, base, mine, 
       <div role="alert">
         <h2 id="cf-conflict-title">{CONFLICT_TITLE}</h2>
         <p>
-          {who} saved changes{at && ` on ${at}`}, after you opened this form. Everything you typed is
-          still here.
+          {who} saved changes{at && ` on ${at}`}, after you opened this form. Everything you typed is still here.
         </p>
       </div>
       {fields.length > 0 && (

@@ -1,14 +1,35 @@
 // D22: the customer form's values, its checks and what a save sends. The limits are the contract's, so
 // the form refuses exactly what the server refuses; D31: an edit sends only the fields that changed.
 import {
-  CONTROL_CHARS, CUSTOMER_STATUSES, CUSTOMER_TEXT_LIMITS, DEFAULT_CUSTOMER_STATUS, EMAIL_SHAPE, MAX_TAGS, PHONE_MIN_DIGITS,
-  TAG_MAX_LENGTH, phoneDigits, type Customer, type CustomerInput, type CustomerInputField, type CustomerStatus,
+  CONTROL_CHARS,
+  CUSTOMER_STATUSES,
+  CUSTOMER_TEXT_LIMITS,
+  DEFAULT_CUSTOMER_STATUS,
+  EMAIL_SHAPE,
+  MAX_TAGS,
+  PHONE_MIN_DIGITS,
+  TAG_MAX_LENGTH,
+  phoneDigits,
+  type Customer,
+  type CustomerInput,
+  type CustomerInputField,
+  type CustomerStatus,
   type CustomerTextField,
 } from '../../../../contract/customers';
 import type { FormErrors } from '../../../ui/form';
 
 /** The text fields in the order the form shows them (and D15: the first invalid one gets the focus). */
-export const TEXT_FIELDS = ['name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country'] as const satisfies readonly CustomerTextField[];
+export const TEXT_FIELDS = [
+  'name',
+  'company',
+  'email',
+  'phone',
+  'address_line',
+  'city',
+  'region',
+  'postal_code',
+  'country',
+] as const satisfies readonly CustomerTextField[];
 
 export const FIELD_LABELS: Record<CustomerInputField, string> = {
   name: 'Name',
@@ -24,13 +45,20 @@ export const FIELD_LABELS: Record<CustomerInputField, string> = {
   tags: 'Tags',
 };
 
-
 /** What the form holds: every D22 field as typed (text as strings, tags as a list). */
 export type CustomerValues = { [K in CustomerTextField]: string } & { status: CustomerStatus; tags: readonly string[] };
 
 /** D22: a new customer is active unless chosen. */
 export const EMPTY_VALUES: CustomerValues = {
-  name: '', company: '', email: '', phone: '', address_line: '', city: '', region: '', postal_code: '', country: '',
+  name: '',
+  company: '',
+  email: '',
+  phone: '',
+  address_line: '',
+  city: '',
+  region: '',
+  postal_code: '',
+  country: '',
   status: DEFAULT_CUSTOMER_STATUS,
   tags: [],
 };

@@ -11,8 +11,17 @@ export const PREVIEW_CLEAN_ROWS = 100;
 /** The columns shown (the rest of a row's fields are imported all the same). */
 const COLUMNS: readonly CustomerInputField[] = ['name', 'email', 'phone', 'company', 'city', 'status', 'tags'];
 const LABELS: Record<string, string> = {
-  name: 'Name', company: 'Company', email: 'Email', phone: 'Phone', address_line: 'Address', city: 'City', region: 'Region',
-  postal_code: 'Postal code', country: 'Country', status: 'Status', tags: 'Tags',
+  name: 'Name',
+  company: 'Company',
+  email: 'Email',
+  phone: 'Phone',
+  address_line: 'Address',
+  city: 'City',
+  region: 'Region',
+  postal_code: 'Postal code',
+  country: 'Country',
+  status: 'Status',
+  tags: 'Tags',
 };
 export const fieldLabel = (field: string): string => LABELS[field] ?? field.replace(/_/g, ' ');
 

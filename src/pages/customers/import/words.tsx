@@ -20,8 +20,8 @@ export function ChangedSincePreview({ customers }: { customers: readonly PersonR
   return (
     <div className="import-moved" role="note">
       <p>
-        {customers.length === 1 ? '1 customer was' : `${customers.length} customers were`} changed by someone else after the preview, so
-        the file's values were not written to them. Check them and import again if needed:
+        {customers.length === 1 ? '1 customer was' : `${customers.length} customers were`} changed by someone else after the preview, so the file's values were not
+        written to them. Check them and import again if needed:
       </p>
       <ul>
         {customers.map((c) => (
