@@ -38,6 +38,8 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll waits for a state (an order), bounded like a test, not by vitest's 1 s default.
+          expect: { poll: { timeout: 20_000 } },
         },
       },
       {
@@ -54,6 +56,7 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          expect: { poll: { timeout: 60_000 } },
         },
       },
       {

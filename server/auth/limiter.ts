@@ -70,6 +70,14 @@ export class AddressLimiter {
   }
 
   /**
+   * Calls in flight allowed now. D36: a caller that proves its session or device is not the flood of
+   * made-up tokens the smaller cap slows, so the address's failures do not shrink its cap either.
+   */
+  private cap(e: Entry, ignoreFailures: boolean): number {
+    return e.failures.length > 0 && !ignoreFailures ? this.limits.maxInFlightAfterFailure : this.limits.maxInFlight;
+  }
+
+  /**
    * Admits a call from `address` or refuses it, synchronously (before any await, so concurrent calls
    * are counted against each other). `ignoreFailures`: D36, a known device is judged on its password,
    * not on the address's failures; it still counts in flight. An admitted call must `leave()` once.
@@ -78,8 +86,7 @@ export class AddressLimiter {
     const e = this.entry(address);
     const wait = ignoreFailures ? 0 : this.waitMs(e, nowMs);
     if (wait > 0) return { kind: 'refused', reason: 'throttled', retryAfterS: seconds(wait) };
-    const cap = e.failures.length > 0 ? this.limits.maxInFlightAfterFailure : this.limits.maxInFlight;
-    if (e.inFlight >= cap) return { kind: 'refused', reason: 'in_flight', retryAfterS: 1 };
+    if (e.inFlight >= this.cap(e, ignoreFailures)) return { kind: 'refused', reason: 'in_flight', retryAfterS: 1 };
     e.inFlight += 1;
     let left = false;
     return {
@@ -102,8 +109,7 @@ export class AddressLimiter {
     if (!e) return null;
     const wait = ignoreFailures === true ? 0 : this.waitMs(e, nowMs);
     if (wait > 0) return ignoreFailures === 'whatever' ? null : { kind: 'refused', reason: 'throttled', retryAfterS: seconds(wait) };
-    const cap = e.failures.length > 0 ? this.limits.maxInFlightAfterFailure : this.limits.maxInFlight;
-    return e.inFlight >= cap ? { kind: 'refused', reason: 'in_flight', retryAfterS: 1 } : null;
+    return e.inFlight >= this.cap(e, ignoreFailures !== false) ? { kind: 'refused', reason: 'in_flight', retryAfterS: 1 } : null;
   }
 
   /** A failure from this address (a wrong password, an unknown token). */

@@ -235,7 +235,8 @@ export async function clientLoop(c: Client, base: () => string, dead: () => bool
         }
       } else {
         c.pending = { kind: 'refresh', token: c.refresh };
-        const a = await call(base(), 'POST', '/auth/refresh/', { body: { refresh_token: c.refresh } });
+        // As the app does: its access token beside, so its address's failed refreshes do not hold it back (D36).
+        const a = await call(base(), 'POST', '/auth/refresh/', { token: c.access, body: { refresh_token: c.refresh } });
         if (refused(a)) figures.busy += 1;
         else if (a.status !== 200) errorIfAlive('refresh', a);
         else if (c.dropRefreshAnswer) {

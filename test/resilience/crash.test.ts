@@ -28,7 +28,7 @@ import { ensureBuild } from './crash-server';
 describe('crash safety: SIGKILL under load, restart, nothing acknowledged lost, nothing half written', () => {
   ensureBuild();
 
-  test('PGlite (data directory)', { timeout: 300_000 }, async () => {
+  test('PGlite (data directory)', { timeout: 600_000 }, async () => {
     const dataDir = await freshDataDir('crash-data'); // a copy of an initdb'd template: no server has opened it
     try {
       await crashScenario('PGlite', { dataDir });
@@ -44,7 +44,7 @@ describe('crash safety: SIGKILL under load, restart, nothing acknowledged lost, 
     else test.skip(`PostgreSQL half skipped: ${missing}`, () => {});
     return;
   }
-  test('PostgreSQL (a database of its own)', { timeout: 300_000 }, async () => {
+  test('PostgreSQL (a database of its own)', { timeout: 600_000 }, async () => {
     const database = await freshPostgresDatabase();
     try {
       await crashScenario('PostgreSQL', { databaseUrl: database.url });

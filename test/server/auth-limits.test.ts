@@ -38,6 +38,24 @@ describe('D35 the address limiter', () => {
     expect([l.admit('b', 0), l.admit('b', 0)].map((a) => a.kind)).toEqual(['admitted', 'refused']);
   });
 
+  test('D36 a caller that proves its session keeps the full cap in flight on an address that has failed', () => {
+    const l = new AddressLimiter({ ...limits, maxInFlight: 3, maxInFlightAfterFailure: 1 });
+    l.fail('a', 0);
+    expect([l.admit('a', 0, true), l.admit('a', 0, true), l.admit('a', 0, true), l.admit('a', 0, true)].map((a) => a.kind)).toEqual([
+      'admitted',
+      'admitted',
+      'admitted',
+      'refused',
+    ]);
+    expect(l.admit('a', 0).kind).toBe('refused'); // an unknown caller is held to the smaller cap
+    const b = new AddressLimiter({ ...limits, maxInFlight: 3, maxInFlightAfterFailure: 1 });
+    b.fail('b', 0);
+    b.admit('b', 0, true);
+    expect(b.peek('b', 0, false)).toMatchObject({ reason: 'in_flight' });
+    expect(b.peek('b', 0, true)).toBeNull();
+    expect(b.peek('b', 0, 'whatever')).toBeNull(); // a refusal only when it holds for a known caller too
+  });
+
   test('D35 learns a block from the database; D36 a known device is not held back by its address', () => {
     const l = new AddressLimiter(limits);
     l.block('a', 45_000);

@@ -169,10 +169,15 @@ forEachBackend('API customers: search and matching', (backend) => {
       const [org] = await db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [unique('Walk Org ')]);
       const [user] = await db.query<{ id: unknown }>("select id from users where email = 'owner@demo.test'");
       await db.query("insert into memberships (user_id, org_id, role) values ($1, $2, 'owner')", [user?.id, org?.id] as never);
-      await db.query(
-        `insert into customers (org_id, name, city) select $1::integer, 'Person ' || lpad(((g * 7919) % 12000)::text, 5, '0'), case when g % 40 < 7 then $2 else 'Elsewhere' end
+      // Set-up, bulk work: without the ordinary statement timeout, which a starved machine can pass (D34).
+      await db.transaction(
+        (tx) =>
+          tx.query(
+            `insert into customers (org_id, name, city) select $1::integer, 'Person ' || lpad(((g * 7919) % 12000)::text, 5, '0'), case when g % 40 < 7 then $2 else 'Elsewhere' end
            from generate_series(1, 12000) g`,
-        [org?.id, town] as never,
+            [org?.id, town] as never,
+          ),
+        { statementTimeoutMs: 0 },
       );
       const inTown = await db.query<{ id: unknown }>('select id from customers where org_id = $1 and city = $2 order by name_key, id', [org?.id, town] as never);
       expect(inTown).toHaveLength(2100);

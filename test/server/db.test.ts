@@ -357,6 +357,7 @@ describe('a busy server over HTTP', () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const hold = server.db.transaction(() => released); // every request below queues
+    const gateBefore = server.db.queueStats();
     const agent = new http.Agent({ keepAlive: true, maxSockets: total });
     type Answer = { status: number; retry: string | undefined; body: string };
     const answers = await Promise.all(
@@ -382,9 +383,16 @@ describe('a busy server over HTTP', () => {
     const busy = answers.filter((a) => a.status === 503);
     const limited = answers.filter((a) => a.status === 429);
     expect(busy.length + limited.length).toBe(total);
-    // One caller's queue holds DB_KEY_QUEUE_LIMIT: those waited to the deadline, the rest were refused on arrival.
-    expect(busy.length).toBe(DB_KEY_QUEUE_LIMIT);
-    expect(limited.length).toBe(extra);
+    // One caller's queue holds DB_KEY_QUEUE_LIMIT: those waited to the deadline, the rest were refused on
+    // arrival. On a starved machine the requests arrive over more than the 2 s deadline, and the first
+    // queued, refused at it, free their places before the last arrive: then more wait and fewer get 429.
+    expect(busy.length).toBeGreaterThanOrEqual(DB_KEY_QUEUE_LIMIT);
+    expect(limited.length).toBeLessThanOrEqual(extra);
+    const gateAfter = server.db.queueStats();
+    expect({ refused: gateAfter.refused - gateBefore.refused, limited: gateAfter.limited - gateBefore.limited }).toEqual({
+      refused: busy.length,
+      limited: limited.length,
+    });
     for (const a of busy) expect(JSON.parse(a.body)).toEqual({ detail: 'The server is busy; try again shortly', code: 'server_busy' });
     for (const a of limited) expect(JSON.parse(a.body)).toMatchObject({ code: 'too_many_requests' });
     for (const a of answers) expect(a.retry).toBe('1');
