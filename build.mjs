@@ -167,7 +167,7 @@ function serverOptions() {
 /** D2: the PGlite worker is loaded by path at run time (db.ts), not bundled: it sits beside main.mjs. */
 function copyServerWorker() {
   mkdirSync(path.join(dist, 'server'), { recursive: true });
-  cpSync(path.join(root, 'server/pglite-worker.mjs'), path.join(dist, 'server/pglite-worker.mjs'));
+  for (const file of ['pglite-worker.mjs', 'pglite-statements.mjs']) cpSync(path.join(root, 'server', file), path.join(dist, 'server', file));
 }
 
 export async function build({ dev = false } = {}) {

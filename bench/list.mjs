@@ -12,6 +12,7 @@
 //   LIST_COUNT=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
 // Budget (issue 21): p99 ≤ 50 ms on PostgreSQL, ≤ 100 ms on PGlite (checked for both the sequential and the
 // concurrent runs). With --check the exit code is 1 on any MISS.
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../build.mjs';
@@ -66,90 +67,10 @@ const CASES = [
 // the rest in four formats ("(503) 555-0123", "503.555.0123", "+1 503 555 0123", "503-555-0123"), area
 // codes 503/971/360/541/206, line numbers 0000–9999 (555 numbers: fictional); created over two years.
 // ───────────────────────────────────────────────────────────────────────────────────────────────────────
-const FIRST = [
-  'Olivia',
-  'Liam',
-  'Emma',
-  'Noah',
-  'Ava',
-  'Mateo',
-  'Sophia',
-  'Lucas',
-  'Isabella',
-  'Ethan',
-  'Mia',
-  'James',
-  'Amelia',
-  'Benjamin',
-  'Harper',
-  'Elijah',
-  'Evelyn',
-  'Daniel',
-  'Abigail',
-  'Henry',
-  'Priya',
-  'Wei',
-  'Fatima',
-  'Diego',
-  'Grace',
-  'Samuel',
-  'Chloe',
-  'Omar',
-  'Hannah',
-  'Kenji',
-  'Anna',
-  'Joanna',
-  'Shannon',
-  'Leandro',
-  'Mariam',
-  'Tomasz',
-  'Aisha',
-  'Lars',
-  'Yuki',
-  'Annika',
-];
-const LAST = [
-  'Johnson',
-  'Martinez',
-  'Nguyen',
-  'Patel',
-  'Okafor',
-  'Kowalski',
-  'Schmidt',
-  'Rossi',
-  'Brennan',
-  'Hughes',
-  'Lindqvist',
-  'Tanaka',
-  'Garcia',
-  'Walker',
-  'Carter',
-  'Murphy',
-  'Reyes',
-  'Foster',
-  'Bennett',
-  'Sullivan',
-  'Chen',
-  'Hoffmann',
-  'Delgado',
-  'Fischer',
-  'Price',
-  'Morales',
-  'Ward',
-  'Kim',
-  'Bailey',
-  'Novak',
-  "O'Brien",
-  'Baumann',
-  'Silva',
-  'Andersson',
-  'Dubois',
-  'Haddad',
-  'Ivanova',
-  'Mann',
-  'Yamamoto',
-  'Costa',
-];
+/** D1 D3: the demo's names (server/demo-names.json, which the seed reads too). */
+const NAMES = JSON.parse(readFileSync(new URL('../server/demo-names.json', import.meta.url), 'utf8'));
+const FIRST = NAMES.first;
+const LAST = NAMES.last;
 /** Three-letter pieces of the names (lower case, first seen first): what a person types to find someone. */
 const FRAGMENTS = [
   ...new Set(

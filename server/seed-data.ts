@@ -1,6 +1,8 @@
 // D3 demo customers: realistic but fictitious. Emails use reserved example domains (RFC 2606) and
 // phones the 555-01xx range set aside for fiction, so nothing here reaches a real person.
 
+import NAMES from './demo-names.json';
+
 export interface DemoCustomer {
   name: string;
   /** Set for the person who is the contact at a business, null for households. */
@@ -21,70 +23,9 @@ export interface DemoCustomer {
   notes: string[];
 }
 
-const FIRST = [
-  'Olivia',
-  'Liam',
-  'Emma',
-  'Noah',
-  'Ava',
-  'Mateo',
-  'Sophia',
-  'Lucas',
-  'Isabella',
-  'Ethan',
-  'Mia',
-  'James',
-  'Amelia',
-  'Benjamin',
-  'Harper',
-  'Elijah',
-  'Evelyn',
-  'Daniel',
-  'Abigail',
-  'Henry',
-  'Priya',
-  'Wei',
-  'Fatima',
-  'Diego',
-  'Grace',
-  'Samuel',
-  'Chloe',
-  'Omar',
-  'Hannah',
-  'Kenji',
-];
-const LAST = [
-  'Johnson',
-  'Martinez',
-  'Nguyen',
-  'Patel',
-  'Okafor',
-  'Kowalski',
-  'Schmidt',
-  'Rossi',
-  'Brennan',
-  'Hughes',
-  'Lindqvist',
-  'Tanaka',
-  'Garcia',
-  'Walker',
-  'Carter',
-  'Murphy',
-  'Reyes',
-  'Foster',
-  'Bennett',
-  'Sullivan',
-  'Chen',
-  'Hoffman',
-  'Delgado',
-  'Fischer',
-  'Price',
-  'Morales',
-  'Ward',
-  'Kim',
-  'Bailey',
-  'Novak',
-];
+/** D3: the demo's first and last names; the bench scripts read the same file for their customers. */
+const FIRST = NAMES.first.slice(0, 30);
+const LAST = NAMES.last.slice(0, 30);
 const STREETS = [
   'Maple Ave',
   'Oak St',

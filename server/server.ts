@@ -10,7 +10,7 @@ import type { ScryptCost } from './auth/passwords';
 import { OWASP_SCRYPT } from './auth/passwords';
 import { pruneSessions } from './auth/sessions';
 import { pruneAttempts } from './auth/throttle';
-import { purgeDeleted } from './features/customers/repo';
+import { purgeDeleted } from './features/customers/deleted-repo';
 import { createApp } from './app';
 import type { Config, Env, SeedMode } from './config';
 import { loadConfig, sentryOrigin } from './config';

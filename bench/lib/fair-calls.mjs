@@ -8,6 +8,7 @@
 // actor below has its own address from the documentation ranges (RFC 5737); the bench itself only ever
 // connects to 127.0.0.1.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { API, CUSTOMERS, DEMO_PASSWORD, HEALTH, LOGIN, ME, REFRESH } from './crm.mjs';
 import { expectStatus, json, request } from './http.mjs';
 
@@ -82,58 +83,10 @@ export async function latestWrites(url, session) {
 }
 
 // ── The files ─────────────────────────────────────────────────────────────────────────────────────────
-const FIRST = [
-  'Olivia',
-  'Liam',
-  'Emma',
-  'Noah',
-  'Ava',
-  'Mateo',
-  'Sophia',
-  'Lucas',
-  'Isabella',
-  'Ethan',
-  'Mia',
-  'James',
-  'Amelia',
-  'Priya',
-  'Wei',
-  'Fatima',
-  'Diego',
-  'Grace',
-  'Hannah',
-  'Kenji',
-  'Anna',
-  'Joanna',
-  'Shannon',
-  'Mariam',
-];
-const LAST = [
-  'Johnson',
-  'Martinez',
-  'Nguyen',
-  'Patel',
-  'Okafor',
-  'Kowalski',
-  'Schmidt',
-  'Rossi',
-  'Brennan',
-  'Hughes',
-  'Lindqvist',
-  'Tanaka',
-  'Garcia',
-  'Walker',
-  'Carter',
-  'Murphy',
-  'Reyes',
-  'Foster',
-  'Bennett',
-  'Sullivan',
-  'Chen',
-  'Hoffmann',
-  'Delgado',
-  'Fischer',
-];
+/** D1 D3: the demo's names (server/demo-names.json, which the seed reads too). */
+const NAMES = JSON.parse(readFileSync(new URL('../../server/demo-names.json', import.meta.url), 'utf8'));
+const FIRST = NAMES.first.slice(0, 24);
+const LAST = NAMES.last.slice(0, 24);
 /** Three-letter pieces of those names, most common first: each a search matching many imported customers. */
 export const FRAGMENTS = (() => {
   const seen = new Map();

@@ -52,6 +52,13 @@ export async function warmUp(b: Backend): Promise<void> {
   while ((await b.api.login('owner@demo.test')).status === 503) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
+/** A file's backend once its server answers logins (warmUp): `beforeAll(async () => (b = await warmedUp(backend)))`. */
+export async function warmedUp(backend: () => Backend): Promise<Backend> {
+  const b = backend();
+  await warmUp(b);
+  return b;
+}
+
 /** The same person's token in another organization's header (one they may or may not belong to). */
 export const inOrg = (b: Backend, who: Actor, org: number): Actor => actor(b, who.token, org, who.userId);
 

@@ -5,7 +5,7 @@ import type { CustomerContact } from '../../contract/customer-parts';
 import type { Customer, TimelineItem } from '../../contract/customers';
 import { expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, partsOf, signIn, warmUp, type Actor } from './customers-common';
+import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, partsOf, signIn, warmedUp, type Actor } from './customers-common';
 import { MINUTE } from './helpers';
 
 const CONTACT_KEYS = ['created_at', 'email', 'id', 'name', 'note', 'phone', 'role', 'updated_at'];
@@ -13,10 +13,7 @@ const CONTACT_KEYS = ['created_at', 'email', 'id', 'name', 'note', 'phone', 'rol
 forEachBackend('API customer contacts', (backend) => {
   let b: Backend;
   let owner: Actor;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   const fresh = async () => (owner = await signIn(b, 'owner@demo.test', ACME));
   const { all: contactsOf, one: contactOf, add } = partsOf<CustomerContact>('contacts');
   const record = async (id: number) => (await owner.get(customerPath(id))).body as unknown as Customer;

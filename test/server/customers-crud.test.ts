@@ -24,7 +24,7 @@ import {
   surrogateProblem,
   unique,
   uniqueEmail,
-  warmUp,
+  warmedUp,
   type Actor,
 } from './customers-common';
 import { DAY, MINUTE, type Reply } from './helpers';
@@ -37,10 +37,7 @@ const CUSTOMER_KEYS = [...TEXT_FIELDS, ...SERVICE_KEYS, 'status', 'tags', 'creat
 forEachBackend('API customers: one customer', (backend) => {
   let b: Backend;
   let owner: Actor;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   // Every test signs in afresh: some move the clock past the access token's 15 minutes.
   const fresh = async () => (owner = await signIn(b, 'owner@demo.test', ACME));
   beforeEach(fresh);

@@ -19,7 +19,7 @@ import {
   signIn,
   unique,
   uniqueEmail,
-  warmUp,
+  warmedUp,
   type Actor,
 } from './customers-common';
 
@@ -56,10 +56,7 @@ const safe = (v: string | null) => (v === null ? '' : /^[=+\-@\t\r]/.test(v) ? `
 forEachBackend('API customers CSV', (backend) => {
   let b: Backend;
   let owner: Actor;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   const fresh = async () => (owner = await signIn(b, 'owner@demo.test', ACME));
   const download = async (who: Actor, query = '') => {
     const res = await fetch(new URL(`${EXPORT}${query}`.replace(/^\//, ''), b.server.url), {

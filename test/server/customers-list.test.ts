@@ -1,5 +1,6 @@
 // D9 GET /v1/customers/: one organization's customers, searched and paged; D9 D10 D16 D19 its refusals.
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { CustomerListItem } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
 import { createUser, MINUTE, orgId, tokens, type Clock, type TestServer } from './helpers';
@@ -13,20 +14,7 @@ forEachBackend('API customers list', (backend) => {
   });
 
   describe('D9 GET /v1/customers/', () => {
-    type Customer = {
-      id: number;
-      name: string;
-      company: string | null;
-      email: string | null;
-      phone: string | null;
-      city: string | null;
-      status: string;
-      tags: string[];
-      type: string;
-      do_not_service: boolean;
-      created_at: string;
-      updated_at: string;
-    };
+    type Customer = Omit<CustomerListItem, 'deleted_at' | 'deleted_by'>;
     /** GET /v1/customers/ with a bearer token, an organization (null: no header) and a query string. */
     const list = (token: string | null, org: number | string | null, query = '') =>
       api.get(`${CUSTOMERS}${query ? `?${query}` : ''}`, {

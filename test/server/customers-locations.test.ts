@@ -5,7 +5,7 @@ import type { CustomerLocation } from '../../contract/customer-parts';
 import type { Customer, CustomerListItem, TimelineItem } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, partsOf, signIn, warmUp, type Actor } from './customers-common';
+import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, partsOf, signIn, warmedUp, type Actor } from './customers-common';
 import { MINUTE } from './helpers';
 
 const LOCATION_KEYS = ['access_notes', 'address_line', 'city', 'country', 'created_at', 'id', 'label', 'postal_code', 'primary', 'region', 'updated_at'];
@@ -13,10 +13,7 @@ const LOCATION_KEYS = ['access_notes', 'address_line', 'city', 'country', 'creat
 forEachBackend('API customer locations', (backend) => {
   let b: Backend;
   let owner: Actor;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   const fresh = async () => (owner = await signIn(b, 'owner@demo.test', ACME));
   const { all: locationsOf, one: locationOf, add } = partsOf<CustomerLocation>('locations');
   const record = async (id: number) => (await owner.get(customerPath(id))).body as unknown as Customer;

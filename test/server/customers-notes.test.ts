@@ -18,7 +18,7 @@ import {
   newActor,
   signIn,
   surrogateProblem,
-  warmUp,
+  warmedUp,
   type Actor,
 } from './customers-common';
 import { MINUTE } from './helpers';
@@ -28,10 +28,7 @@ const NOTE_KEYS = ['author', 'body', 'created_at', 'id', 'updated_at'];
 forEachBackend('API customer notes and timeline', (backend) => {
   let b: Backend;
   let owner: Actor;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   const fresh = async () => (owner = await signIn(b, 'owner@demo.test', ACME));
   const notesOf = (id: number, query = '') => customerPath(id, `notes/${query}`);
   const noteOf = (id: number, noteId: number) => customerPath(id, `notes/${noteId}/`);

@@ -75,3 +75,20 @@ export function people(backend: () => Pick<Backend, 'server' | 'api'>, prefix?: 
     },
   };
 }
+
+/** Every row of these tables (all organizations), hashed: what a refused call must leave exactly as it was. */
+export async function tablesSnapshot(db: Db, tables: string[]): Promise<string> {
+  const parts: string[] = [];
+  for (const table of tables) {
+    const [row] = await db.query<{ h: string | null; n: unknown }>(`select md5(string_agg(t::text, '|' order by t::text)) as h, count(*) as n from ${table} t`);
+    parts.push(`${table}:${String(row?.n)}:${row?.h ?? ''}`);
+  }
+  return parts.join(' ');
+}
+
+/** The server's last error lines: why a 500 happened. */
+export const failedLines = (logs: readonly string[]) =>
+  logs
+    .filter((l) => l.includes(' failed: '))
+    .slice(-2)
+    .map((l) => l.split('\n')[0]!);

@@ -7,7 +7,7 @@ import type { Invitation, IssuedInvitation } from '../../contract/team';
 import { expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
 import { client, DAY, newAddress, SECOND, tokens, type Clock, type Reply, type TestServer } from './helpers';
-import { people, type Person } from './people';
+import { failedLines, people, tablesSnapshot, type Person } from './people';
 
 const INVITATIONS = '/api/v1/team/invitations/';
 const lookupPath = (token: string) => `/api/v1/invitations/${token}/`;
@@ -49,19 +49,8 @@ forEachBackend('API team invitations', (backend) => {
       'select actor_id, target_type, target_id, changes from audit_log where org_id = $1 and action = $2 order by id',
       [org, action],
     );
-  const snapshot = async () => {
-    const parts: string[] = [];
-    for (const table of ['invitations', 'memberships', 'users', 'audit_log']) {
-      const [row] = await server.db.query<{ h: string | null; n: unknown }>(`select md5(string_agg(t::text, '|' order by t::text)) as h, count(*) as n from ${table} t`);
-      parts.push(`${table}:${String(row?.n)}:${row?.h ?? ''}`);
-    }
-    return parts.join(' ');
-  };
-  const failures = () =>
-    server.logs
-      .filter((l) => l.includes(' failed: '))
-      .slice(-2)
-      .map((l) => l.split('\n')[0]!);
+  const snapshot = () => tablesSnapshot(server.db, ['invitations', 'memberships', 'users', 'audit_log']);
+  const failures = () => failedLines(server.logs);
 
   describe('D28 making and managing invitations', () => {
     test('D28 an invitation is 201 with its link shown once: email lower-cased, role, inviter, 7 days, token and path /invite/<token>', async () => {

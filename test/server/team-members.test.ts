@@ -6,7 +6,7 @@ import type { Member } from '../../contract/team';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Api } from './backends';
 import type { TestServer } from './helpers';
-import { people } from './people';
+import { failedLines, people, tablesSnapshot } from './people';
 
 const MEMBERS = '/api/v1/team/members/';
 const memberPath = (id: number | string) => `${MEMBERS}${id}/`;
@@ -34,21 +34,10 @@ forEachBackend('API team members', (backend) => {
       changes: typeof r.changes === 'string' ? (JSON.parse(r.changes) as unknown) : r.changes,
     }));
   /** Everything a refused call must leave as it was: memberships and audit entries of every organization. */
-  const snapshot = async () => {
-    const parts: string[] = [];
-    for (const table of ['memberships', 'audit_log']) {
-      const [row] = await server.db.query<{ h: string | null; n: unknown }>(`select md5(string_agg(t::text, '|' order by t::text)) as h, count(*) as n from ${table} t`);
-      parts.push(`${table}:${String(row?.n)}:${row?.h ?? ''}`);
-    }
-    return parts.join(' ');
-  };
+  const snapshot = () => tablesSnapshot(server.db, ['memberships', 'audit_log']);
 
   /** The server's last error lines: why a 500 happened. */
-  const failures = () =>
-    server.logs
-      .filter((l) => l.includes(' failed: '))
-      .slice(-2)
-      .map((l) => l.split('\n')[0]!);
+  const failures = () => failedLines(server.logs);
 
   describe('D28 the member list', () => {
     test("D28 team:view lists the organization's members with name, email, role and joined date, and no one else", async () => {

@@ -4,7 +4,7 @@ import { permissionDenied, recheckMember } from '../../auth/access';
 import type { Queryable } from '../../db';
 import { BASE_SECURITY_HEADERS } from '../../http';
 import { defineRoute, RAW } from '../../route';
-import { EXPORT_COLUMNS, exportCustomers } from './repo';
+import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
 import { importQuery, listFilters } from './schema';
 import { csvLine } from './csv';
 import { previewImport } from './import';

@@ -3,7 +3,6 @@ import {
   RESTORE_WINDOW_DAYS,
   type Customer,
   type CustomerInput,
-  type CustomerListItem,
   type CustomerServiceInput,
   type PersonRef,
   CUSTOMER_INPUT_FIELDS,
@@ -16,13 +15,12 @@ import { HttpError } from '../../http';
 import { CONTACTS } from './contacts-repo';
 import { LOCATIONS } from './locations-repo';
 import { fromJson, partsJson } from './parts-repo';
-import { ITEM_COLUMNS, orderBy, SORT_KEYS, toItem, where, type ItemRow, type ListFilter } from '../../customer-list';
 
 export { containsPattern } from '../../customer-list';
 
 // ---- One customer -------------------------------------------------------------------------------
 
-const person = (id: unknown, name: unknown): PersonRef | null => (id === null || id === undefined ? null : { id: num(id), name: String(name ?? '') });
+export const person = (id: unknown, name: unknown): PersonRef | null => (id === null || id === undefined ? null : { id: num(id), name: String(name ?? '') });
 
 const CUSTOMER_SELECT = `
   select c.id, c.name, c.company, c.email, c.phone, c.address_line, c.city, c.region, c.postal_code, c.country,
@@ -216,87 +214,4 @@ export async function restoreCustomer(db: Queryable, orgId: number, userId: numb
     ]),
   );
   return getCustomer(db, orgId, id);
-}
-
-/** D25: the 'Deleted' view, most recently deleted first, within the restore window. */
-export async function listDeleted(db: Queryable, orgId: number, page: number, pageSize: number, now: Date): Promise<{ count: number; results: CustomerListItem[] }> {
-  const since = new Date(now.getTime() - RESTORE_WINDOW_DAYS * DAY_MS);
-  const rows = await db.query<ItemRow & { deleted_at: Date; deleted_by: unknown; deleted_by_name: unknown }>(
-    `select ${ITEM_COLUMNS}, c.deleted_at, c.deleted_by, u.first_name as deleted_by_name, count(*) over () as total
-       from customers c left join users u on u.id = c.deleted_by
-      where c.org_id = $1 and c.deleted_at is not null and c.deleted_at > $2
-      order by c.deleted_at desc, c.id desc limit $3 offset $4`,
-    [orgId, since, pageSize, (page - 1) * pageSize],
-  );
-  let count = rows.length ? num(rows[0]?.total) : 0;
-  if (!rows.length && page > 1) {
-    const [row] = await db.query<{ n: unknown }>('select count(*) as n from customers where org_id = $1 and deleted_at > $2', [orgId, since]);
-    count = num(row?.n ?? 0);
-  }
-  return {
-    count,
-    results: rows.map(({ deleted_at, deleted_by, deleted_by_name, ...r }) => ({
-      ...toItem(r),
-      deleted_at: deleted_at.toISOString(),
-      deleted_by: person(deleted_by, deleted_by_name),
-    })),
-  };
-}
-
-/** D25: housekeeping removes customers deleted longer ago than the window, with their notes. */
-export async function purgeDeleted(db: Queryable, nowMs: number): Promise<number> {
-  const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * DAY_MS)]);
-  return rows.length;
-}
-
-// ---- D27 export ----
-
-/** The export's columns: D22's fields (the header an import reads back), then when it was made and changed. */
-export const EXPORT_COLUMNS = [
-  'name',
-  'company',
-  'email',
-  'phone',
-  'address_line',
-  'city',
-  'region',
-  'postal_code',
-  'country',
-  'status',
-  'tags',
-  'type',
-  'lead_source',
-  'do_not_service',
-  'do_not_service_reason',
-  'created_at',
-  'updated_at',
-] as const;
-/** Rows per query while exporting: memory stays flat however long the list. */
-export const EXPORT_BATCH = 1_000;
-
-type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown> & { id: unknown; sort_key: unknown };
-
-/**
- * D27: the filtered list in its sort order, EXPORT_BATCH rows at a time. Each batch continues after the
- * last row's (sort key, id), so a deep batch costs what the first does (no OFFSET).
- */
-export async function* exportCustomers(db: Queryable, orgId: number, f: Omit<ListFilter, 'page' | 'pageSize'>): AsyncGenerator<ExportRow[]> {
-  const [key, dir] = SORT_KEYS[f.sort];
-  let after: [unknown, unknown] | null = null;
-  for (;;) {
-    const w = where(orgId, f);
-    const n = w.params.length;
-    const cursor: string = after ? ` and (${key('')}, id) ${dir === 'asc' ? '>' : '<'} ($${n + 1}, $${n + 2})` : '';
-    const params: unknown[] = after ? [...w.params, ...after] : w.params;
-    const rows: ExportRow[] = await db.query<ExportRow>(
-      `select id, ${key('')} as sort_key, ${EXPORT_COLUMNS.join(', ')} from customers
-        where ${w.sql}${cursor} order by ${orderBy(f.sort)} limit ${EXPORT_BATCH}`,
-      params as never,
-    );
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < EXPORT_BATCH) return;
-    const last = rows[rows.length - 1]!;
-    after = [last.sort_key, last.id];
-  }
 }

@@ -4,7 +4,6 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import type { ImportDuplicateMode, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
-import { isHttpError, isNetworkError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { PAGES } from '../../router/paths';
@@ -12,28 +11,13 @@ import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
-import { fileProblem, msgTooLarge } from './import/file-check';
+import { importErrorMessage, invalidRows } from './import/errors';
+import { fileProblem } from './import/file-check';
 import { PreviewTable, shownRows } from './import/PreviewTable';
 import { ChangedSincePreview, readAsText, resultText } from './import/words';
 
 const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 const haveWord = (n: number) => (n === 1 ? 'has' : 'have');
-
-/** Why the server refused the file, in words (the server's own when it gave some). */
-export function importErrorMessage(error: unknown, name: string): string {
-  if (isHttpError(error, 413)) return msgTooLarge(name);
-  if (isHttpError(error, 403)) return 'You do not have permission to import customers (or to update the ones that already exist).';
-  if (isHttpError(error) && error.status < 500 && error.detail) return `${error.detail}.`;
-  if (isNetworkError(error)) return 'Could not reach the server. Check your connection and try again.';
-  return 'Could not read the file on the server. Please try again.';
-}
-
-/** The rows a 400 import_invalid carries (the ones with errors). */
-function invalidRows(error: unknown): ImportPreviewRow[] | null {
-  if (!isHttpError(error, 400) || error.code !== 'import_invalid') return null;
-  const rows = (error.data as { rows?: unknown } | null)?.rows;
-  return Array.isArray(rows) ? (rows as ImportPreviewRow[]) : [];
-}
 
 type Step =
   | { kind: 'choose'; error: string | null }
