@@ -4,13 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerListItem, DuplicateMatch } from '../../contract/customers';
 import { CUSTOMERS } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, BEACON, partsOf, signIn, unique, warmUp, type Actor } from './customers-common';
-
-/** A phone number no other test (nor the demo data, 555-01xx) has: (3ab) 7cd-efgh. */
-const uniqueNumber = () => {
-  const d = () => Math.floor(Math.random() * 10);
-  return `(3${d()}${d()}) 7${d()}${d()}-${d()}${d()}${d()}${d()}`;
-};
+import { ACME, BEACON, partsOf, signIn, unique, uniqueNumber, warmUp, type Actor } from './customers-common';
 
 forEachBackend('API customers: search through locations and contacts', (backend) => {
   let b: Backend;
