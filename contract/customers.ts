@@ -138,6 +138,8 @@ export interface DuplicateMatch {
   email: string | null;
   phone: string | null;
   match: 'email' | 'phone';
+  /** D47: the contact whose email or phone matched; null when it was the customer's own. */
+  contact: { id: number; name: string } | null;
 }
 
 /** D24: a note on a customer. */

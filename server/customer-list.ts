@@ -24,19 +24,27 @@ export const MIN_FRAGMENT = 3;
  * code also finds it stored without one (the stored digits end the searched ones). One or two characters
  * find names that begin with them (behaviour.md). D46/D47 locations and contacts join by customer id.
  */
-export function searchClause(q: string, add: (v: string) => string, unindexed: string): string {
+export function searchClause(q: string, add: (v: string) => string): string {
   const lower = q.toLowerCase();
   const folded = fold(q);
   // Folding can shorten a search (accents typed as separate marks): under three characters a trigram
   // index cannot serve it, so it is a name prefix too rather than a reading of every row.
   if ([...folded].length < MIN_FRAGMENT) return namePrefix([...lower].length < MIN_FRAGMENT ? lower : folded, add);
-  const byText = `(search_key${unindexed}) like ${add(containsPattern(folded))}`;
+  const text = add(containsPattern(folded));
+  const byText = `search_key like ${text}`;
   const digits = phoneDigits(q);
-  if (!PHONE_LIKE.test(q) || digits.length < MIN_PHONE_DIGITS) return byText;
-  const parts = [byText, `(phone_digits${unindexed}) like ${add(containsPattern(digits))}`];
-  // Digits only, so no LIKE character can be in them.
-  if (digits.length > PHONE_MATCH_DIGITS) parts.push(`(phone_tail${unindexed} = ${add(digits.slice(-PHONE_MATCH_DIGITS))} and ${add(digits)} like '%' || phone_digits)`);
-  return `(${parts.join(' or ')})`;
+  const phone: string[] = [];
+  if (PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS) {
+    phone.push(`phone_digits like ${add(containsPattern(digits))}`);
+    // Digits only, so no LIKE character can be in them.
+    if (digits.length > PHONE_MATCH_DIGITS) phone.push(`(phone_tail = ${add(digits.slice(-PHONE_MATCH_DIGITS))} and ${add(digits)} like '%' || phone_digits)`);
+  }
+  const any = `(${[byText, ...phone].join(' or ')})`;
+  // D46 D47: the customers whose locations or contacts match, read once through those tables' indexes
+  // (this organization's only) into an array that the ids' index serves beside the customer's own text.
+  const parts = `select customer_id from customer_locations where org_id = $1 and ${byText}
+                 union all select customer_id from customer_contacts where org_id = $1 and ${any}`;
+  return `(${[byText, ...phone, `id = any(array(${parts}))`].join(' or ')})`;
 }
 
 const MAX_CODE_POINT = 0x10ffff;
@@ -110,7 +118,7 @@ export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag' 
   if (f.doNotService) clauses.push('do_not_service');
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
   if (f.tag) clauses.push(test(`${walk ? "(tag_keys || '{}'::text[])" : 'tag_keys'} @> array[${add(fold(f.tag))}]::text[]`));
-  if (f.q) clauses.push(test(searchClause(f.q, add, walk ? " || ''" : '')));
+  if (f.q) clauses.push(test(searchClause(f.q, add)));
   return { sql: clauses.join(' and '), params };
 }
 

@@ -11,6 +11,7 @@ import { migration006 } from './006-invitations';
 import { migration007 } from './007-customer-counts-in-key-order';
 import { migration008 } from './008-search-as-people-write';
 import { migration009 } from './009-locations-contacts-type-flag';
+import { migration010 } from './010-search-locations-contacts';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -20,6 +20,11 @@ let counter = 0;
 /** A value no other test uses: names and emails never collide between tests or runs. */
 export const unique = (prefix = 'c') => `${prefix}${++counter}x${Math.random().toString(36).slice(2, 7)}`;
 export const uniqueEmail = () => `${unique('mail')}@example.test`;
+/** A phone number no other test (nor the demo data, 555-01xx) has: (2ab) 8cd-efgh. */
+export const uniqueNumber = () => {
+  const d = () => Math.floor(Math.random() * 10);
+  return `(2${d()}${d()}) 8${d()}${d()}-${d()}${d()}${d()}${d()}`;
+};
 
 /** A person signed in and acting in one organization (Authorization and X-Organization-ID on every call). */
 export interface Actor {

@@ -346,10 +346,10 @@ forEachBackend('API customers: one customer', (backend) => {
       const byPhone = await look(`phone=${encodeURIComponent(` ${d.slice(0, 3)} ${d.slice(3)} `)}`);
       expect(byPhone).toHaveLength(5);
       for (const m of byPhone)
-        expect([Object.keys(m).sort(), m.match, same.some((c) => c.id === m.id)]).toEqual([['email', 'id', 'match', 'name', 'phone'], 'phone', true]);
+        expect([Object.keys(m).sort(), m.match, same.some((c) => c.id === m.id)]).toEqual([['contact', 'email', 'id', 'match', 'name', 'phone'], 'phone', true]);
       const first = same[0]!;
       expect(await look(`email=${encodeURIComponent(first.email!.toUpperCase())}`)).toEqual([
-        { id: first.id, name: first.name, email: first.email, phone: first.phone, match: 'email' },
+        { id: first.id, name: first.name, email: first.email, phone: first.phone, match: 'email', contact: null },
       ]);
       expect(await look(`email=${encodeURIComponent(first.email!)}&exclude=${first.id}`)).toEqual([]);
       expect(await look(`email=${uniqueEmail()}&phone=123`)).toEqual([]);

@@ -6,13 +6,7 @@ import type { CustomerListItem, DuplicateMatch } from '../../contract/customers'
 import { fold, phoneDigits } from '../../contract/matching';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, BEACON, expectFieldError, signIn, unique, warmUp, type Actor } from './customers-common';
-
-/** A phone number no other test (nor the demo data, 555-01xx) has: (2ab) 8cd-efgh. */
-const uniqueNumber = () => {
-  const d = () => Math.floor(Math.random() * 10);
-  return `(2${d()}${d()}) 8${d()}${d()}-${d()}${d()}${d()}${d()}`;
-};
+import { ACME, BEACON, expectFieldError, signIn, unique, uniqueNumber, warmUp, type Actor } from './customers-common';
 
 forEachBackend('API customers: search and matching', (backend) => {
   let b: Backend;
