@@ -41,6 +41,10 @@ export function Toaster() {
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const region = useRef<HTMLElement>(null);
+  // D15: the live region is in the page before anything is put in it (a toast raised while its code
+  // loaded waits one render), so a screen reader announces the first toast too.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -66,7 +70,7 @@ export function Toaster() {
       }}
     >
       <ol aria-live="polite">
-        {list.map((t) => (
+        {(live ? list : []).map((t) => (
           <ToastItem key={t.id} item={t} paused={hovered || focused} />
         ))}
       </ol>

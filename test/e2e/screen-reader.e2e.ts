@@ -79,6 +79,8 @@ async function semanticProblems(page: Page): Promise<string[]> {
 }
 
 async function expectSound(page: Page, where: string) {
+  // SPEC §9: the toast region loads beside the session's first calls; it is there once the app has started.
+  await page.locator('section[aria-label="Notifications (Alt+T)"] [aria-live]').waitFor({ state: 'attached' });
   expect((await semanticProblems(page)).join('\n'), `${where}: D15 problems`).toBe('');
 }
 
