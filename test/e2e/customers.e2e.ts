@@ -279,7 +279,10 @@ describe.skipIf(skipReason)('customers', () => {
         'name,company,email,phone,address_line,city,region,postal_code,country,status,tags,type,lead_source,do_not_service,do_not_service_reason,created_at,updated_at',
       );
       // The current filtered list only: this one customer, its formula-looking name defused with a quote.
-      expect(lines.slice(1)).toEqual([expect.stringMatching(new RegExp(`^'=1\\+2 Formula ${sfx},"Sums, Inc\\.",,,,Sacramento,,,,active,,residential,,false,,\\d{4}-`)), '']);
+      expect(lines.slice(1)).toEqual([
+        expect.stringMatching(new RegExp(`^'=1\\+2 Formula ${sfx},"Sums, Inc\\.",,,,Sacramento,,,,active,,residential,,false,,\\d{4}-`)),
+        '',
+      ]);
     } finally {
       await cleanUp(sfx);
     }
