@@ -7,6 +7,8 @@ import { AbortError, HttpError, isTransient, NetworkError, parseRetryAfter } fro
 
 /** SPEC §7: paths under this prefix are auth calls: no token needed, no refresh on 401. */
 export const AUTH_PREFIX = '/v1/auth/';
+/** D54: an organization's call refused because it requires two-step sign-in and this person has it off. */
+export const MFA_ENROLMENT_REQUIRED = 'mfa_enrolment_required';
 
 export interface ClientDeps {
   /** D1: the API base path, e.g. '/api'. */
@@ -22,6 +24,8 @@ export interface ClientDeps {
   onMissingToken: (path: string) => void;
   /** D29: a 403 permission_denied means the person's permissions changed; the session will reload them. */
   onPermissionDenied?: (error: HttpError) => void;
+  /** D54: a 403 mfa_enrolment_required: the organization requires two-step sign-in and this person has not turned it on. */
+  onMfaRequired?: (error: HttpError) => void;
   fetch?: typeof fetch;
   log?: Pick<Console, 'warn' | 'error'>;
 }
@@ -114,6 +118,7 @@ export function createClient(deps: ClientDeps) {
     else if (res.status === 403) {
       log.warn(`403 Forbidden: ${method} ${path}`);
       if (error.code === 'permission_denied') deps.onPermissionDenied?.(error);
+      else if (error.code === MFA_ENROLMENT_REQUIRED) deps.onMfaRequired?.(error);
     } else if (res.status >= 500) log.error(`${res.status} from server: ${method} ${path}`);
     throw error;
   }

@@ -5,4 +5,4 @@
 export { takeProfile } from './profile';
 export { defaultLock, rotateTokens } from './lock';
 export { startSessionWatchers } from './watchers';
-export { logIn, selectOrg } from './sign-in';
+export { completeMfa, logIn, selectOrg } from './sign-in';

@@ -5,9 +5,21 @@ import type { Client } from '../http/client';
 import { isAbortError, isHttpError } from '../http/errors';
 import { subject } from '../lib/jwt';
 import { KEYS, readRedirect, type AppStorage } from '../lib/storage';
-import { adoptTokens, LOGIN_PATH, LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED, takeToastReason } from './login';
+import {
+  adoptTokens,
+  LOGIN_PATH,
+  LoginError,
+  MFA_PATH,
+  MfaExpiredError,
+  MSG_LOGIN_BAD_CREDENTIALS,
+  MSG_LOGIN_FAILED,
+  MSG_MFA_EXPIRED,
+  MSG_MFA_INVALID,
+  MSG_RECOVERY_INVALID,
+  takeToastReason,
+} from './login';
 import type { SessionCore } from './state';
-import type { LoginPayload, LoginRequest, TokenResponse } from './types';
+import type { LoginPayload, LoginRequest, LoginResult, MfaCode, MfaPending, TokenResponse } from './types';
 
 /** D6: the stored redirect target, once, when it is in-app and was stored by this user. */
 function takeRedirect(storage: AppStorage): string | null {
@@ -30,14 +42,29 @@ export interface LoginContext {
   load: () => Promise<void>;
 }
 
-/** SPEC §2/§3: signs in, loads the session and goes on to its destination; rejects with LoginError. */
-export async function logIn({ core, client, load }: LoginContext, { email, password, remember_me = true }: LoginPayload, signal?: AbortSignal): Promise<{ to: string }> {
-  const { storage, store, set } = core;
+/** D54: a login answered 202 `{ mfa_required: true, challenge }`: no tokens, a second step to come. */
+const challengeOf = (answer: unknown): string | null => {
+  const a = answer as { mfa_required?: unknown; challenge?: unknown } | null;
+  return a?.mfa_required === true && typeof a.challenge === 'string' && a.challenge ? a.challenge : null;
+};
+
+/**
+ * SPEC §2/§3: signs in, loads the session and goes on to its destination; rejects with LoginError.
+ * D54: for a person with two-step sign-in it resolves with the challenge for completeMfa instead.
+ */
+export async function logIn({ core, client, load }: LoginContext, { email, password, remember_me = true }: LoginPayload, signal?: AbortSignal): Promise<LoginResult> {
+  const { storage } = core;
   try {
     // D36: the device token says this browser signed in before, so others' guesses do not lock it out.
     const device = storage.get(KEYS.deviceToken);
     const body: LoginRequest = { email, password, remember_me, ...(device ? { device_token: device } : {}) };
-    adoptTokens(storage, await client.post<TokenResponse>(LOGIN_PATH, body, { signal }), remember_me);
+    const answer = await client.post<TokenResponse>(LOGIN_PATH, body, { signal });
+    const challenge = challengeOf(answer);
+    if (challenge) {
+      core.clear(); // no tokens yet; none of an earlier session may stay
+      return { mfa: { challenge, remember_me } };
+    }
+    adoptTokens(storage, answer, remember_me);
   } catch (error) {
     core.clear(); // SPEC §8: stored tokens are cleared on either failure
     if (isAbortError(error)) throw error;
@@ -45,6 +72,35 @@ export async function logIn({ core, client, load }: LoginContext, { email, passw
     // SPEC §8: a 429 (throttled, D18) is an 'other login failure' and keeps that message.
     throw new LoginError(status === 400 || status === 401 ? MSG_LOGIN_BAD_CREDENTIALS : MSG_LOGIN_FAILED);
   }
+  return goOn({ core, client, load });
+}
+
+/**
+ * D54: the second step: the challenge with a code (or a recovery code) answers exactly as a login does,
+ * and the sign-in goes on from there with the first step's remember-me (D36). A 410 means the challenge
+ * expired (MfaExpiredError: back to the password); a 429 is login's 'other failure' (SPEC §8, D18).
+ */
+export async function completeMfa(
+  { core, client, load }: LoginContext,
+  { challenge, remember_me }: MfaPending,
+  answer: MfaCode,
+  signal?: AbortSignal,
+): Promise<{ to: string }> {
+  try {
+    adoptTokens(core.storage, await client.post<TokenResponse>(MFA_PATH, { challenge, ...answer }, { signal }), remember_me);
+  } catch (error) {
+    core.clear();
+    if (isAbortError(error)) throw error;
+    if (isHttpError(error, 410)) throw new MfaExpiredError(MSG_MFA_EXPIRED);
+    if (isHttpError(error, 400)) throw new LoginError('recovery_code' in answer ? MSG_RECOVERY_INVALID : MSG_MFA_INVALID);
+    throw new LoginError(MSG_LOGIN_FAILED);
+  }
+  return goOn({ core, client, load });
+}
+
+/** SPEC §2/§3: with the tokens stored, load the session and go on to its destination (D6). */
+async function goOn({ core, load }: LoginContext): Promise<{ to: string }> {
+  const { storage, store, set } = core;
   storage.set(KEYS.postLoginTriggered, 'true');
   set({ postLogin: true });
   try {
