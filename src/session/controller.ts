@@ -11,7 +11,6 @@ import { adoptTokens, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastR
 import { reloadOncePerBurst } from './permission-sync';
 import { expire, refreshSession, tokenMissing, tokenRotation } from './refresh';
 import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './state';
-import { markMfa, requireMfa } from './mfa';
 import type { LoginPayload, MfaCode, MfaPending, TokenResponse } from './types';
 
 export type { SessionDeps } from './state';
@@ -32,7 +31,7 @@ export function createSession(deps: SessionDeps) {
     fetch: deps.fetch,
     log: deps.log,
     onPermissionDenied: reloadOncePerBurst(() => load()), // D29: reload the profile so permissions catch up
-    onMfaRequired: () => requireMfa(core), // D54: the router's guard sends the person to enrol
+    onMfaRequired: () => void deferredCode().then((d) => d.requireMfa(core)), // D54: the router's guard sends the person to enrol
   });
   const rotate = tokenRotation(core, client);
   const { load, loadProfile } = createLoader(core, client, rotate);
@@ -79,7 +78,7 @@ export function createSession(deps: SessionDeps) {
     /** D54 (sign-in.ts): the second step with a code or a recovery code, then on as a login. */
     completeMfa: (pending: MfaPending, answer: MfaCode, signal?: AbortSignal) => signIn((d) => d.completeMfa({ core, client, load }, pending, answer, signal)),
     /** D54: two-step sign-in was turned on or off on the account page. */
-    markMfa: (enabled: boolean) => markMfa(core, enabled),
+    markMfa: async (enabled: boolean) => (await deferredCode()).markMfa(core, enabled),
     /** A token answer from outside a login (an accepted invitation, D28) becomes the signed-in session. */
     adopt: (tokens: TokenResponse) => adoptTokens(storage, tokens),
     logout,

@@ -10,22 +10,10 @@ export const MSG_LOGIN_BAD_CREDENTIALS = 'Login failed. Check your credentials.'
 export const MSG_LOGIN_FAILED = 'Login failed. Please try again.';
 
 export const LOGIN_PATH = '/v1/auth/login/';
-/** D54: the second step of a login for a person with two-step sign-in. */
-export const MFA_PATH = '/v1/auth/mfa/';
-
-/** D54 messages: a wrong (or replayed) code, a wrong or used recovery code, the challenge's 5 minutes gone. */
-export const MSG_MFA_INVALID = 'That code did not work. Check the time on your phone and try again.';
-export const MSG_RECOVERY_INVALID = 'That recovery code did not work. Check it, or use another one.';
-export const MSG_MFA_EXPIRED = 'Signing in took too long. Please enter your password again.';
 
 /** A failed login; `message` is the text to show the person. */
 export class LoginError extends Error {
   override name = 'LoginError';
-}
-
-/** D54: the second step's challenge expired (410): the person starts again at the password. */
-export class MfaExpiredError extends LoginError {
-  override name = 'MfaExpiredError';
 }
 
 /**

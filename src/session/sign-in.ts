@@ -5,21 +5,9 @@ import type { Client } from '../http/client';
 import { isAbortError, isHttpError } from '../http/errors';
 import { subject } from '../lib/jwt';
 import { KEYS, readRedirect, type AppStorage } from '../lib/storage';
-import {
-  adoptTokens,
-  LOGIN_PATH,
-  LoginError,
-  MFA_PATH,
-  MfaExpiredError,
-  MSG_LOGIN_BAD_CREDENTIALS,
-  MSG_LOGIN_FAILED,
-  MSG_MFA_EXPIRED,
-  MSG_MFA_INVALID,
-  MSG_RECOVERY_INVALID,
-  takeToastReason,
-} from './login';
+import { adoptTokens, LOGIN_PATH, LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED, takeToastReason } from './login';
 import type { SessionCore } from './state';
-import type { LoginPayload, LoginRequest, LoginResult, MfaCode, MfaPending, TokenResponse } from './types';
+import type { LoginPayload, LoginRequest, LoginResult, TokenResponse } from './types';
 
 /** D6: the stored redirect target, once, when it is in-app and was stored by this user. */
 function takeRedirect(storage: AppStorage): string | null {
@@ -50,7 +38,7 @@ const challengeOf = (answer: unknown): string | null => {
 
 /**
  * SPEC §2/§3: signs in, loads the session and goes on to its destination; rejects with LoginError.
- * D54: for a person with two-step sign-in it resolves with the challenge for completeMfa instead.
+ * D54: for a person with two-step sign-in it resolves with the challenge for the second step (mfa-sign-in.ts).
  */
 export async function logIn({ core, client, load }: LoginContext, { email, password, remember_me = true }: LoginPayload, signal?: AbortSignal): Promise<LoginResult> {
   const { storage } = core;
@@ -75,31 +63,8 @@ export async function logIn({ core, client, load }: LoginContext, { email, passw
   return goOn({ core, client, load });
 }
 
-/**
- * D54: the second step: the challenge with a code (or a recovery code) answers exactly as a login does,
- * and the sign-in goes on from there with the first step's remember-me (D36). A 410 means the challenge
- * expired (MfaExpiredError: back to the password); a 429 is login's 'other failure' (SPEC §8, D18).
- */
-export async function completeMfa(
-  { core, client, load }: LoginContext,
-  { challenge, remember_me }: MfaPending,
-  answer: MfaCode,
-  signal?: AbortSignal,
-): Promise<{ to: string }> {
-  try {
-    adoptTokens(core.storage, await client.post<TokenResponse>(MFA_PATH, { challenge, ...answer }, { signal }), remember_me);
-  } catch (error) {
-    core.clear();
-    if (isAbortError(error)) throw error;
-    if (isHttpError(error, 410)) throw new MfaExpiredError(MSG_MFA_EXPIRED);
-    if (isHttpError(error, 400)) throw new LoginError('recovery_code' in answer ? MSG_RECOVERY_INVALID : MSG_MFA_INVALID);
-    throw new LoginError(MSG_LOGIN_FAILED);
-  }
-  return goOn({ core, client, load });
-}
-
 /** SPEC §2/§3: with the tokens stored, load the session and go on to its destination (D6). */
-async function goOn({ core, load }: LoginContext): Promise<{ to: string }> {
+export async function goOn({ core, load }: LoginContext): Promise<{ to: string }> {
   const { storage, store, set } = core;
   storage.set(KEYS.postLoginTriggered, 'true');
   set({ postLogin: true });

@@ -3,8 +3,10 @@
 // 403 mfa_enrolment_required and me's require_mfa / mfa_enabled reach the store.
 import { describe, expect, test } from 'vitest';
 import { KEYS } from '../../src/lib/storage';
-import { LoginError, MfaExpiredError, MSG_LOGIN_FAILED, MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from '../../src/session/login';
+import { LoginError, MSG_LOGIN_FAILED } from '../../src/session/login';
+import { MfaExpiredError, MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from '../../src/session/mfa-sign-in';
 import { mustEnrolMfa } from '../../src/session/mfa';
+import { deferredCode } from '../../src/session/state';
 import { ACME, json, ORGS, profile } from '../helpers/fake-api';
 import { GOOD_CODE, RECOVERY_CODES } from '../helpers/fake-mfa';
 import { makeSession } from '../helpers/session';
@@ -92,7 +94,7 @@ describe('D54 two-step sign-in in the session', () => {
     expect(s.currentOrg).toEqual({ ...ACME, require_mfa: true });
     expect(s.user?.mfa_enabled).toBe(false);
     expect(mustEnrolMfa(s)).toBe(true);
-    t.session.markMfa(true); // turned on at the account page
+    await t.session.markMfa(true); // turned on at the account page
     expect(mustEnrolMfa(t.session.store.getState())).toBe(false);
     t.api.me = () => json(200, profile());
     await t.session.load();
@@ -108,11 +110,12 @@ describe('D54 two-step sign-in in the session', () => {
     expect(mustEnrolMfa(t.session.store.getState())).toBe(false);
     t.api.routes.set('/v1/things/', () => json(403, { detail: 'Acme Plumbing requires two-step sign-in.', code: 'mfa_enrolment_required' }));
     await t.session.client.get('/v1/things/').catch(() => undefined);
+    await deferredCode(); // the store learns it in the session's deferred chunk
     const s = t.session.store.getState();
     expect(mustEnrolMfa(s)).toBe(true);
     expect(s.organizations.find((o) => o.id === ACME.id)?.require_mfa).toBe(true);
     t.api.routes.set('/v1/other/', () => json(403, { detail: 'no', code: 'permission_denied' }));
-    t.session.markMfa(true);
+    await t.session.markMfa(true);
     await t.session.client.get('/v1/other/').catch(() => undefined);
     expect(mustEnrolMfa(t.session.store.getState())).toBe(false); // another 403 says nothing of it
   });
