@@ -1,23 +1,14 @@
 // D54 two-step sign-in in the session's deferred chunk (deferred.ts): the login's second step, and the
-// store's record of who has it on and which organization requires it. Its messages load with it, not
-// before the login form. The guard's test is mfa.ts (it runs before the login form).
+// store's record of who has it on and which organization requires it. Its words are mfa-words.ts (the
+// screens share them); the guard's test is mfa.ts (it runs before the login form).
 import { isAbortError, isHttpError } from '../http/errors';
 import { adoptTokens, LoginError, MSG_LOGIN_FAILED } from './login';
+import { MfaExpiredError, MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from './mfa-words';
 import { goOn, type LoginContext } from './sign-in';
 import type { SessionCore } from './state';
 import type { MfaCode, MfaPending, TokenResponse } from './types';
 
 export const MFA_PATH = '/v1/auth/mfa/';
-
-/** D54 messages: a wrong (or replayed) code, a wrong or used recovery code, the challenge's 5 minutes gone. */
-export const MSG_MFA_INVALID = 'That code did not work. Check the time on your phone and try again.';
-export const MSG_RECOVERY_INVALID = 'That recovery code did not work. Check it, or use another one.';
-export const MSG_MFA_EXPIRED = 'Signing in took too long. Please enter your password again.';
-
-/** D54: the second step's challenge expired (410): the person starts again at the password. */
-export class MfaExpiredError extends LoginError {
-  override name = 'MfaExpiredError';
-}
 
 /**
  * D54: the second step: the challenge with a code (or a recovery code) answers exactly as a login does,

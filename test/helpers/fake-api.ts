@@ -123,8 +123,8 @@ export class FakeApi {
     if (p === '/v1/auth/logout/') return new Response(null, { status: 204 });
     if (p === '/v1/auth/me/') return authed ? this.me(headers['x-organization-id']) : json(401, { detail: 'expired', code: 'token_expired' });
     // D28: the public invitation calls answer without a session; a token, when sent, must be good.
-    const { customers, team, mfa } = this.parts;
-    const mfaAnswer = mfa?.handle(call, p, authed);
+    const { customers, team } = this.parts;
+    const mfaAnswer = this.mfa.handle(call, p, authed);
     if (mfaAnswer) return mfaAnswer;
     if (team && p.startsWith('/v1/invitations/') && (bearer === undefined || authed)) return team.handle(call, p, url.searchParams, authed);
     const route = this.routes.get(p);

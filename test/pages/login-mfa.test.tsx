@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import LoginPage from '../../src/pages/login/LoginPage';
 import { MSG_CODE_REQUIRED } from '../../src/pages/login/MfaStep';
-import { MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from '../../src/session/mfa-sign-in';
+import { MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from '../../src/session/mfa-words';
 import { deferredCode } from '../../src/session/state';
 import { toasts } from '../../src/ui/toast';
 import { Toaster } from '../../src/ui/toaster';

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { KEYS } from '../../src/lib/storage';
 import { LoginError, MSG_LOGIN_FAILED } from '../../src/session/login';
-import { MfaExpiredError, MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from '../../src/session/mfa-sign-in';
+import { MfaExpiredError, MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from '../../src/session/mfa-words';
 import { mustEnrolMfa } from '../../src/session/mfa';
 import { deferredCode } from '../../src/session/state';
 import { ACME, json, ORGS, profile } from '../helpers/fake-api';

@@ -5,7 +5,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { isAbortError } from '../../http/errors';
 import { MSG_LOGIN_FAILED } from '../../session/login';
-import { MfaExpiredError } from '../../session/mfa-sign-in';
+import { MfaExpiredError } from '../../session/mfa-words';
 import type { MfaPending } from '../../session/types';
 import { useSessionActions } from '../../session/use-session';
 
