@@ -3,6 +3,8 @@
 import type { MfaConfirmed, MfaDisable, MfaSetup } from '../../contract/account';
 import type { Client } from '../http/client';
 import { isHttpError } from '../http/errors';
+import type { MutationDef } from '../query/cache';
+import { dashboardKey, teamKeys } from './team';
 
 export const MFA_SETUP_PATH = '/v1/account/mfa/setup/';
 export const MFA_CONFIRM_PATH = '/v1/account/mfa/confirm/';
@@ -19,6 +21,13 @@ export const confirmMfa = (client: Calls, code: string) => client.post<MfaConfir
 export const disableMfa = (client: Calls, body: MfaDisable) => client.request<null>('DELETE', MFA_PATH, { body });
 /** D54 D53: a member's two-step sign-in reset by someone with team:manage. */
 export const resetMemberMfa = (client: Calls, userId: number) => client.request<null>('DELETE', memberMfaPath(userId), {});
+
+/** D54 D53: the reset as a change of the team's list (its flag) and of the activity log (audited). */
+export const resetMfaMutation = (client: Calls, orgId: number | null) =>
+  ({
+    run: (userId: number) => resetMemberMfa(client, userId),
+    invalidates: [teamKeys.members(orgId), teamKeys.audit(orgId), dashboardKey(orgId)],
+  }) satisfies MutationDef<number, null>;
 
 /** D54: the refusals a code or password can meet, by the server's code. */
 export const isInvalidCode = (e: unknown) => isHttpError(e, 400) && e.code === 'invalid_code';

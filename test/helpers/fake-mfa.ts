@@ -67,7 +67,10 @@ export class FakeMfa {
     }
     const reset = /^\/v1\/team\/members\/(\d+)\/mfa\/$/.exec(p);
     if (reset && call.method === 'DELETE') {
-      this.resets.push(Number(reset[1]));
+      const member = this.api.team.members.find((m) => m.user_id === Number(reset[1]));
+      if (!member) return json(404, { detail: 'Not found.', code: 'not_found' });
+      this.resets.push(member.user_id);
+      member.mfa_enabled = false;
       return new Response(null, { status: 204 });
     }
     return json(405, { detail: 'Method not allowed', code: 'method_not_allowed' });
