@@ -12,13 +12,15 @@ export const MFA_PATH = '/v1/account/mfa/';
 export const memberMfaPath = (userId: number) => `/v1/team/members/${userId}/mfa/`;
 
 type Calls = Pick<Client, 'post' | 'request'>;
+/** The person's own calls go without X-Organization-ID: an organization that requires two-step sign-in must not refuse its setup. */
+const ACCOUNT = { noOrg: true } as const;
 
 /** D54: a new secret and its otpauth:// URI (409 mfa_enabled when already on). */
-export const setupMfa = (client: Calls) => client.post<MfaSetup>(MFA_SETUP_PATH, {});
+export const setupMfa = (client: Calls) => client.post<MfaSetup>(MFA_SETUP_PATH, {}, ACCOUNT);
 /** D54: the first code from the app turns it on; the 10 recovery codes come back once. */
-export const confirmMfa = (client: Calls, code: string) => client.post<MfaConfirmed>(MFA_CONFIRM_PATH, { code });
+export const confirmMfa = (client: Calls, code: string) => client.post<MfaConfirmed>(MFA_CONFIRM_PATH, { code }, ACCOUNT);
 /** D54: turning it off takes the password and a code. */
-export const disableMfa = (client: Calls, body: MfaDisable) => client.request<null>('DELETE', MFA_PATH, { body });
+export const disableMfa = (client: Calls, body: MfaDisable) => client.request<null>('DELETE', MFA_PATH, { body, ...ACCOUNT });
 /** D54 D53: a member's two-step sign-in reset by someone with team:manage. */
 export const resetMemberMfa = (client: Calls, userId: number) => client.request<null>('DELETE', memberMfaPath(userId), {});
 

@@ -40,6 +40,8 @@ export interface RequestOptions {
    * without a token when there is none, with it (and the 401 refresh) when there is.
    */
   optionalAuth?: boolean;
+  /** D51–D54: a call about the person, not an organization (the account's): sent without X-Organization-ID. */
+  noOrg?: boolean;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,7 +78,7 @@ export function createClient(deps: ClientDeps) {
     const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
     if (isWellFormed(token)) headers.Authorization = `Bearer ${token}`; // SPEC §5
     const org = deps.orgId();
-    if (org != null) headers['X-Organization-ID'] = String(org);
+    if (org != null && !opts.noOrg) headers['X-Organization-ID'] = String(org);
     let body: BodyInit | undefined;
     if (opts.body instanceof Blob) body = opts.body;
     else if (opts.body !== undefined) {

@@ -93,6 +93,16 @@ describe('D54 two-step sign-in section', () => {
     expect(button('Turn off')).toBeTruthy();
   });
 
+  it('D54 the person’s own calls go without X-Organization-ID (an organization that requires it must not refuse the setup)', async () => {
+    const t = await toSetup();
+    fireEvent.change(codeInput(), { target: { value: GOOD_CODE } });
+    fireEvent.click(button('Turn on'));
+    await screen.findByRole('list', { name: 'Recovery codes' });
+    const own = t.api.calls.filter((c) => c.path.startsWith('/api/v1/account/mfa/'));
+    expect(own.map((c) => c.path)).toEqual(['/api/v1/account/mfa/setup/', '/api/v1/account/mfa/confirm/']);
+    expect(own.every((c) => c.headers.authorization && !('x-organization-id' in c.headers))).toBe(true);
+  });
+
   it("D54 Cancel during setup goes back to 'Turn on'", async () => {
     await toSetup();
     fireEvent.click(button('Cancel'));
