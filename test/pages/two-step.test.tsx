@@ -46,8 +46,8 @@ describe('D54 two-step sign-in section', () => {
     const svg = screen.getByRole('img', { name: 'QR code for two-step sign-in' });
     expect(svg.tagName.toLowerCase()).toBe('svg');
     expect(svg.querySelector('path')?.getAttribute('d')).toMatch(/^M4 4h1v1h-1z/); // the finder's corner
-    const key = screen.getByLabelText('Or enter this key by hand') as HTMLInputElement;
-    expect(key.value).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
+    const key = screen.getByRole('textbox', { name: 'Or enter this key by hand' });
+    expect(key.textContent).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
     fireEvent.click(button('Copy'));
     expect(await screen.findByText(MSG_KEY_COPIED)).toBeTruthy();
     expect(clipboard.writeText).toHaveBeenCalledWith(SECRET);
@@ -60,7 +60,9 @@ describe('D54 two-step sign-in section', () => {
     await toSetup();
     fireEvent.click(button('Copy'));
     expect(await screen.findByText(MSG_KEY_BY_HAND)).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByLabelText('Or enter this key by hand'));
+    const key = screen.getByRole('textbox', { name: 'Or enter this key by hand' });
+    expect(document.activeElement).toBe(key);
+    expect(window.getSelection()?.toString()).toBe(key.textContent);
   });
 
   it('D54 a code that is not 6 digits is caught before sending; a wrong one is refused in words and kept', async () => {

@@ -36,7 +36,7 @@ export default function TwoStepSetup({ setup, onConfirmed, onCancel }: Props) {
   const { client } = useSessionActions();
   const id = useId();
   const key = groupKey(setup.secret);
-  const keyRef = useRef<HTMLInputElement>(null);
+  const keyRef = useRef<HTMLElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
   const [code, setCode] = useState('');
@@ -48,8 +48,11 @@ export default function TwoStepSetup({ setup, onConfirmed, onCancel }: Props) {
       await navigator.clipboard.writeText(setup.secret);
       setCopied(true);
     } catch {
-      keyRef.current?.focus();
-      keyRef.current?.select();
+      const el = keyRef.current;
+      if (el) {
+        el.focus();
+        window.getSelection()?.selectAllChildren(el); // to copy by hand
+      }
       setCopied(false);
     }
   }
@@ -81,9 +84,14 @@ export default function TwoStepSetup({ setup, onConfirmed, onCancel }: Props) {
         <li>
           <p>Open an authenticator app on your phone (such as Google Authenticator, Microsoft Authenticator or 1Password) and scan this code:</p>
           <QrCode text={setup.otpauth_uri} />
-          <label htmlFor={`${id}k`}>Or enter this key by hand</label>
-          <div className="invite-link-row">
-            <input id={`${id}k`} ref={keyRef} className="two-step-key" type="text" readOnly value={key} onFocus={(e) => e.currentTarget.select()} />
+          <p id={`${id}l`} className="two-step-label">
+            Or enter this key by hand
+          </p>
+          <div className="two-step-key-row">
+            {/* Text, not an input: it wraps at phone width, a group of 4 at a time. */}
+            <code ref={keyRef} className="two-step-key" role="textbox" aria-readonly="true" aria-labelledby={`${id}l`} tabIndex={0}>
+              {key}
+            </code>
             <button type="button" className="btn" onClick={() => void copy()}>
               Copy
             </button>
