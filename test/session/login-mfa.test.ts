@@ -47,6 +47,15 @@ describe('D54 two-step sign-in in the session', () => {
     expect(t.session.store.getState().isAuthenticated).toBe(true);
   });
 
+  test('D6 D54 the stored return path survives the first step and is where the second goes', async () => {
+    const t = await ready();
+    t.storage.set(KEYS.postLoginRedirect, JSON.stringify({ path: '/customers/3', sub: '1' }));
+    const first = await t.session.login({ email: 'a@b.test', password: 'pw' });
+    expect(t.storage.get(KEYS.postLoginRedirect)).not.toBeNull();
+    await expect(t.session.completeMfa(first.mfa!, { code: GOOD_CODE })).resolves.toEqual({ to: '/customers/3' });
+    expect(t.storage.get(KEYS.postLoginRedirect)).toBeNull();
+  });
+
   test('D54 a recovery code works once; used again it is refused in its own words', async () => {
     const t = await ready();
     const pending = { challenge: 'challenge-1', remember_me: true };

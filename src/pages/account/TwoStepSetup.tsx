@@ -36,7 +36,7 @@ export default function TwoStepSetup({ setup, onConfirmed, onCancel }: Props) {
   const { client } = useSessionActions();
   const id = useId();
   const key = groupKey(setup.secret);
-  const keyRef = useRef<HTMLElement>(null);
+  const keyRef = useRef<HTMLDivElement>(null);
   const codeRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<boolean | null>(null);
   const [code, setCode] = useState('');
@@ -89,9 +89,9 @@ export default function TwoStepSetup({ setup, onConfirmed, onCancel }: Props) {
           </p>
           <div className="two-step-key-row">
             {/* Text, not an input: it wraps at phone width, a group of 4 at a time. */}
-            <code ref={keyRef} className="two-step-key" role="textbox" aria-readonly="true" aria-labelledby={`${id}l`} tabIndex={0}>
+            <div ref={keyRef} className="two-step-key" role="textbox" aria-readonly="true" aria-labelledby={`${id}l`} tabIndex={0}>
               {key}
-            </code>
+            </div>
             <button type="button" className="btn" onClick={() => void copy()}>
               Copy
             </button>
