@@ -75,7 +75,7 @@ export function createSession(deps: SessionDeps) {
     load,
     /** SPEC §2/§3 (sign-in.ts): sign in, load the session, go on; D54: or the challenge of the second step. */
     login: (payload: LoginPayload, signal?: AbortSignal) => signIn((d) => d.logIn({ core, client, load }, payload, signal)),
-    /** D54 (sign-in.ts): the second step with a code or a recovery code, then on as a login. */
+    /** D54 (mfa-sign-in.ts): the second step with a code or a recovery code, then on as a login. */
     completeMfa: (pending: MfaPending, answer: MfaCode, signal?: AbortSignal) => signIn((d) => d.completeMfa({ core, client, load }, pending, answer, signal)),
     /** D54: two-step sign-in was turned on or off on the account page. */
     markMfa: async (enabled: boolean) => (await deferredCode()).markMfa(core, enabled),
