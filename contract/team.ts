@@ -7,6 +7,8 @@ export interface Member {
   email: string;
   role: Role;
   joined_at: string;
+  /** D54: the member has two-step sign-in on (the team page offers to reset it). */
+  mfa_enabled?: boolean;
 }
 
 /** A pending invitation (the token itself is only ever shown once, when made or renewed). */

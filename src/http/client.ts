@@ -7,6 +7,8 @@ import { AbortError, HttpError, isTransient, NetworkError, parseRetryAfter } fro
 
 /** SPEC §7: paths under this prefix are auth calls: no token needed, no refresh on 401. */
 export const AUTH_PREFIX = '/v1/auth/';
+/** D54: an organization's call refused because it requires two-step sign-in and this person has it off. */
+export const MFA_ENROLMENT_REQUIRED = 'mfa_enrolment_required';
 
 export interface ClientDeps {
   /** D1: the API base path, e.g. '/api'. */
@@ -22,6 +24,8 @@ export interface ClientDeps {
   onMissingToken: (path: string) => void;
   /** D29: a 403 permission_denied means the person's permissions changed; the session will reload them. */
   onPermissionDenied?: (error: HttpError) => void;
+  /** D54: a 403 mfa_enrolment_required: the organization requires two-step sign-in and this person has not turned it on. */
+  onMfaRequired?: (error: HttpError) => void;
   fetch?: typeof fetch;
   log?: Pick<Console, 'warn' | 'error'>;
 }
@@ -36,6 +40,8 @@ export interface RequestOptions {
    * without a token when there is none, with it (and the 401 refresh) when there is.
    */
   optionalAuth?: boolean;
+  /** D51–D54: a call about the person, not an organization (the account's): sent without X-Organization-ID. */
+  noOrg?: boolean;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -72,7 +78,7 @@ export function createClient(deps: ClientDeps) {
     const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
     if (isWellFormed(token)) headers.Authorization = `Bearer ${token}`; // SPEC §5
     const org = deps.orgId();
-    if (org != null) headers['X-Organization-ID'] = String(org);
+    if (org != null && !opts.noOrg) headers['X-Organization-ID'] = String(org);
     let body: BodyInit | undefined;
     if (opts.body instanceof Blob) body = opts.body;
     else if (opts.body !== undefined) {
@@ -114,6 +120,7 @@ export function createClient(deps: ClientDeps) {
     else if (res.status === 403) {
       log.warn(`403 Forbidden: ${method} ${path}`);
       if (error.code === 'permission_denied') deps.onPermissionDenied?.(error);
+      else if (error.code === MFA_ENROLMENT_REQUIRED) deps.onMfaRequired?.(error);
     } else if (res.status >= 500) log.error(`${res.status} from server: ${method} ${path}`);
     throw error;
   }

@@ -1,7 +1,9 @@
 // Guards are components that render <Navigate replace/> or their children (STYLE, SPEC §2, D9).
 // The permission guard is in require-permission.tsx: only screens behind the login form use it.
-import { useLayoutEffect, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, type ReactNode } from 'react';
+import { mustEnrolMfa } from '../session/mfa';
 import { useSession, useSessionActions } from '../session/use-session';
+import { toast } from '../ui/toast';
 import { Navigate } from './Link';
 import { currentPath } from './location';
 
@@ -41,11 +43,25 @@ export function RequireAuth({ children }: Children) {
   return <>{children}</>;
 }
 
-/** SPEC §2 Application shell: needs a chosen organization and no session-load error. */
+/** D54: the account page, where two-step sign-in is turned on (reachable without an organization). */
+export const ACCOUNT_PATH = '/account';
+
+/** D54: the organization requires two-step sign-in: to the account page to turn it on, saying why. */
+function ToEnrol({ org }: { org: string }) {
+  useEffect(() => void toast.info(`${org} requires two-step sign-in. Turn it on to continue.`), [org]);
+  return <Navigate to={ACCOUNT_PATH} />;
+}
+
+/**
+ * SPEC §2 Application shell: needs a chosen organization and no session-load error; D54: and, where the
+ * organization requires it, two-step sign-in on (me's flags, or an organization call's 403
+ * mfa_enrolment_required, session/mfa-sign-in.ts) before any of its pages.
+ */
 export function RequireOrg({ children }: Children) {
   const s = useSession();
   if (s.hydrationError || !s.isAuthenticated) return <ToLogin />;
   if (!s.currentOrg) return <Navigate to="/org-picker" />;
+  if (mustEnrolMfa(s) && currentPath() !== ACCOUNT_PATH) return <ToEnrol org={s.currentOrg.name} />;
   return <>{children}</>;
 }
 

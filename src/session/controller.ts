@@ -11,7 +11,7 @@ import { adoptTokens, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastR
 import { reloadOncePerBurst } from './permission-sync';
 import { expire, refreshSession, tokenMissing, tokenRotation } from './refresh';
 import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './state';
-import type { LoginPayload, TokenResponse } from './types';
+import type { LoginPayload, MfaCode, MfaPending, TokenResponse } from './types';
 
 export type { SessionDeps } from './state';
 
@@ -31,6 +31,7 @@ export function createSession(deps: SessionDeps) {
     fetch: deps.fetch,
     log: deps.log,
     onPermissionDenied: reloadOncePerBurst(() => load()), // D29: reload the profile so permissions catch up
+    onMfaRequired: () => void deferredCode().then((d) => d.requireMfa(core)), // D54: the router's guard sends the person to enrol
   });
   const rotate = tokenRotation(core, client);
   const { load, loadProfile } = createLoader(core, client, rotate);
@@ -52,6 +53,17 @@ export function createSession(deps: SessionDeps) {
     deps.navigate('/login', { replace: true });
   }
 
+  /** Runs a sign-in step from deferred.ts (loaded at idle, else now); code that cannot load is a failed login (SPEC §8). */
+  type Deferred = NonNullable<ReturnType<typeof deferredLoaded>>;
+  function signIn<T>(run: (d: Deferred) => Promise<T>): Promise<T> {
+    const loaded = deferredLoaded();
+    return loaded
+      ? run(loaded)
+      : deferredCode().then(run, () => {
+          throw new LoginError(MSG_LOGIN_FAILED);
+        });
+  }
+
   // D9: the checks really check.
   const can = (permission: Permission) => store.getState().permissions.includes(permission);
 
@@ -61,17 +73,12 @@ export function createSession(deps: SessionDeps) {
     /** For the session's own modules (watchers.ts); nothing else reads or writes its keys. */
     storage,
     load,
-    /** SPEC §2/§3 (login.ts): sign in, load the session, go on. */
-    // Its code is in deferred.ts (loaded at idle, else now); code that cannot load is a failed login (SPEC §8).
-    login: (payload: LoginPayload, signal?: AbortSignal) => {
-      const run = (d: NonNullable<ReturnType<typeof deferredLoaded>>) => d.logIn({ core, client, load }, payload, signal);
-      const loaded = deferredLoaded();
-      return loaded
-        ? run(loaded)
-        : deferredCode().then(run, () => {
-            throw new LoginError(MSG_LOGIN_FAILED);
-          });
-    },
+    /** SPEC §2/§3 (sign-in.ts): sign in, load the session, go on; D54: or the challenge of the second step. */
+    login: (payload: LoginPayload, signal?: AbortSignal) => signIn((d) => d.logIn({ core, client, load }, payload, signal)),
+    /** D54 (mfa-sign-in.ts): the second step with a code or a recovery code, then on as a login. */
+    completeMfa: (pending: MfaPending, answer: MfaCode, signal?: AbortSignal) => signIn((d) => d.completeMfa({ core, client, load }, pending, answer, signal)),
+    /** D54: two-step sign-in was turned on or off on the account page. */
+    markMfa: async (enabled: boolean) => (await deferredCode()).markMfa(core, enabled),
     /** A token answer from outside a login (an accepted invitation, D28) becomes the signed-in session. */
     adopt: (tokens: TokenResponse) => adoptTokens(storage, tokens),
     logout,

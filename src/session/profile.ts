@@ -21,7 +21,9 @@ function org(v: unknown): Organization | null {
   if (!isObj(v)) return null;
   const id = int(v.id);
   const name = str(v.name);
-  return id === null || name === null ? null : { id, name, logo_url: str(v.logo_url) };
+  if (id === null || name === null) return null;
+  // D54: require_mfa, when the server says (kept out otherwise, so older answers read as before).
+  return { id, name, logo_url: str(v.logo_url), ...(typeof v.require_mfa === 'boolean' ? { require_mfa: v.require_mfa } : {}) };
 }
 
 /** Parses GET /v1/auth/me/; throws SessionInvalidError when there is no user or no organization. */
@@ -30,7 +32,12 @@ export function parseProfile(data: unknown): Profile {
   const organizations = Array.isArray(data.organizations) ? data.organizations.map(org).filter((o): o is Organization => o !== null) : [];
   if (organizations.length === 0) throw new SessionInvalidError();
   return {
-    user: { email: str(data.user.email) ?? '', first_name: str(data.user.first_name) ?? '', avatar_url: str(data.user.avatar_url) },
+    user: {
+      email: str(data.user.email) ?? '',
+      first_name: str(data.user.first_name) ?? '',
+      avatar_url: str(data.user.avatar_url),
+      ...(typeof data.user.mfa_enabled === 'boolean' ? { mfa_enabled: data.user.mfa_enabled } : {}), // D54
+    },
     organizations,
     permissions: strings(data.permissions),
     features: strings(data.features),

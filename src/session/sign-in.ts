@@ -7,7 +7,7 @@ import { subject } from '../lib/jwt';
 import { KEYS, readRedirect, type AppStorage } from '../lib/storage';
 import { adoptTokens, LOGIN_PATH, LoginError, MSG_LOGIN_BAD_CREDENTIALS, MSG_LOGIN_FAILED, takeToastReason } from './login';
 import type { SessionCore } from './state';
-import type { LoginPayload, LoginRequest, TokenResponse } from './types';
+import type { LoginPayload, LoginRequest, LoginResult, TokenResponse } from './types';
 
 /** D6: the stored redirect target, once, when it is in-app and was stored by this user. */
 function takeRedirect(storage: AppStorage): string | null {
@@ -30,14 +30,29 @@ export interface LoginContext {
   load: () => Promise<void>;
 }
 
-/** SPEC §2/§3: signs in, loads the session and goes on to its destination; rejects with LoginError. */
-export async function logIn({ core, client, load }: LoginContext, { email, password, remember_me = true }: LoginPayload, signal?: AbortSignal): Promise<{ to: string }> {
-  const { storage, store, set } = core;
+/** D54: a login answered 202 `{ mfa_required: true, challenge }`: no tokens, a second step to come. */
+const challengeOf = (answer: unknown): string | null => {
+  const a = answer as { mfa_required?: unknown; challenge?: unknown } | null;
+  return a?.mfa_required === true && typeof a.challenge === 'string' && a.challenge ? a.challenge : null;
+};
+
+/**
+ * SPEC §2/§3: signs in, loads the session and goes on to its destination; rejects with LoginError.
+ * D54: for a person with two-step sign-in it resolves with the challenge for the second step (mfa-sign-in.ts).
+ */
+export async function logIn({ core, client, load }: LoginContext, { email, password, remember_me = true }: LoginPayload, signal?: AbortSignal): Promise<LoginResult> {
+  const { storage } = core;
   try {
     // D36: the device token says this browser signed in before, so others' guesses do not lock it out.
     const device = storage.get(KEYS.deviceToken);
     const body: LoginRequest = { email, password, remember_me, ...(device ? { device_token: device } : {}) };
-    adoptTokens(storage, await client.post<TokenResponse>(LOGIN_PATH, body, { signal }), remember_me);
+    const answer = await client.post<TokenResponse>(LOGIN_PATH, body, { signal });
+    const challenge = challengeOf(answer);
+    if (challenge) {
+      core.clear(); // no tokens yet; none of an earlier session may stay
+      return { mfa: { challenge, remember_me } };
+    }
+    adoptTokens(storage, answer, remember_me);
   } catch (error) {
     core.clear(); // SPEC §8: stored tokens are cleared on either failure
     if (isAbortError(error)) throw error;
@@ -45,6 +60,12 @@ export async function logIn({ core, client, load }: LoginContext, { email, passw
     // SPEC §8: a 429 (throttled, D18) is an 'other login failure' and keeps that message.
     throw new LoginError(status === 400 || status === 401 ? MSG_LOGIN_BAD_CREDENTIALS : MSG_LOGIN_FAILED);
   }
+  return goOn({ core, client, load });
+}
+
+/** SPEC §2/§3: with the tokens stored, load the session and go on to its destination (D6). */
+export async function goOn({ core, load }: LoginContext): Promise<{ to: string }> {
+  const { storage, store, set } = core;
   storage.set(KEYS.postLoginTriggered, 'true');
   set({ postLogin: true });
   try {

@@ -12,12 +12,16 @@ export interface User {
   email: string;
   first_name: string;
   avatar_url: string | null;
+  /** D54: two-step sign-in is on (when the server says). */
+  mfa_enabled?: boolean;
 }
 
 export interface Organization {
   id: number;
   name: string;
   logo_url: string | null;
+  /** D54: the organization requires two-step sign-in of its members (when the server says so). */
+  require_mfa?: boolean;
 }
 
 /** SPEC §3 Current-user response (GET /v1/auth/me/), after validation. */
@@ -79,6 +83,18 @@ export interface LoginPayload {
 export interface LoginRequest extends Required<LoginPayload> {
   device_token?: string;
 }
+
+/** D54: a login answered 202: the challenge for the second step, and the first step's remember-me (D36). */
+export interface MfaPending {
+  challenge: string;
+  remember_me: boolean;
+}
+
+/** D54: the second step's answer: a 6-digit code, or one of the recovery codes. */
+export type MfaCode = { code: string } | { recovery_code: string };
+
+/** A login goes on to its destination, or (D54) asks for the second step. */
+export type LoginResult = { to: string; mfa?: undefined } | { to?: undefined; mfa: MfaPending };
 
 /** POST /v1/auth/login/ and /v1/auth/refresh/ answers (SPEC §7); refresh_expires_at is our server's extra. */
 export interface TokenResponse {

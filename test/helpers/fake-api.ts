@@ -8,6 +8,7 @@ import type { Organization, User } from '../../src/session/types';
 import { FakeCustomers } from './fake-customers';
 import { FakeRecord } from './fake-customer';
 import { accessToken, json, type Call } from './fake-http';
+import { FakeMfa } from './fake-mfa';
 import { FakeRecords } from './fake-records';
 import { FakeTeam } from './fake-team';
 
@@ -45,7 +46,7 @@ export class FakeApi {
   deviceToken: string | null = null;
   /** Extra routes: path → handler. */
   routes = new Map<string, (call: Call) => Response>();
-  private parts: { customers?: FakeCustomers; record?: FakeRecord; records?: FakeRecords; team?: FakeTeam } = {};
+  private parts: { customers?: FakeCustomers; record?: FakeRecord; records?: FakeRecords; team?: FakeTeam; mfa?: FakeMfa } = {};
   /** Throw a network error for every request while true. */
   offline = false;
   /** Make the next N /things calls wait until released. */
@@ -67,6 +68,11 @@ export class FakeApi {
   /** The team, permissions, audit and public invitation APIs, D28–D30 (fake-team.ts). */
   get team(): FakeTeam {
     return (this.parts.team ??= new FakeTeam(this));
+  }
+
+  /** D54 two-step sign-in: the login's second step, the account's setup and a member's reset (fake-mfa.ts). */
+  get mfa(): FakeMfa {
+    return (this.parts.mfa ??= new FakeMfa(this));
   }
 
   issue(sub = '1') {
@@ -102,6 +108,7 @@ export class FakeApi {
     const p = url.pathname.replace(/^\/api/, '');
     if (p === '/v1/auth/login/') {
       if (this.loginStatus !== 200) return json(this.loginStatus, { detail: 'no', code: 'x' });
+      if (this.parts.mfa?.required) return this.parts.mfa.login();
       return json(200, { ...this.issue(), ...(this.deviceToken ? { device_token: this.deviceToken } : {}) });
     }
     if (p === '/v1/auth/refresh/') {
@@ -117,6 +124,8 @@ export class FakeApi {
     if (p === '/v1/auth/me/') return authed ? this.me(headers['x-organization-id']) : json(401, { detail: 'expired', code: 'token_expired' });
     // D28: the public invitation calls answer without a session; a token, when sent, must be good.
     const { customers, team } = this.parts;
+    const mfaAnswer = this.mfa.handle(call, p, authed);
+    if (mfaAnswer) return mfaAnswer;
     if (team && p.startsWith('/v1/invitations/') && (bearer === undefined || authed)) return team.handle(call, p, url.searchParams, authed);
     const route = this.routes.get(p);
     if (this.holdRequests) await new Promise<void>((r) => this.gates.push(r));

@@ -58,6 +58,13 @@ describe('SPEC §7 requests', () => {
     expect(api.calls[0]?.headers).not.toHaveProperty('x-organization-id');
   });
 
+  test('D54 a call about the person (noOrg) goes without X-Organization-ID, with the bearer token', async () => {
+    const { api, client, tokens } = setup();
+    await client.post('/v1/account/mfa/setup/', {}, { noOrg: true });
+    expect(api.calls[0]?.headers).not.toHaveProperty('x-organization-id');
+    expect(api.calls[0]?.headers.authorization).toBe(`Bearer ${tokens.access}`);
+  });
+
   test('SPEC §5 the bearer token is attached only if it has three dot-separated parts', async () => {
     const { api, client, tokens } = setup();
     tokens.access = 'two.parts';

@@ -1,12 +1,17 @@
 // SPEC §2 Login screen, §5 validation, §8 login failures. It is on the first screen, so it is built
 // from the same tiny useForm and Field as every other form (bundle budget).
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { isAbortError } from '../../http/errors';
 import { useDocumentTitle } from '../../router/route-focus';
 import { MSG_LOGIN_FAILED } from '../../session/login';
+import type { MfaPending } from '../../session/types';
 import { useSessionActions } from '../../session/use-session';
 import { Field, useForm, type FormErrors } from '../../ui/form';
+import { Spinner } from '../../ui/spinner';
 import { dismissToast, toast } from '../../ui/toast';
+
+// D54: the second step, loaded when a login asks for it.
+const MfaStep = lazy(() => import('./MfaStep'));
 
 interface LoginValues {
   [k: string]: string | boolean;
@@ -27,6 +32,8 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
   useDocumentTitle('Login');
   /** The last failure's toast: a sign-in that then succeeds takes it away (it would cover the next screen's top bar). */
   const failure = useRef<number | null>(null);
+  /** D54: the password was right and the server asks for the second step. */
+  const [mfa, setMfa] = useState<MfaPending | null>(null);
 
   useEffect(() => {
     // SPEC §2: a stored toast reason is shown as an error on load, then cleared.
@@ -43,9 +50,13 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
       // The screen after the login (D6: the stored target, else the dashboard) loads beside its calls.
       preloadScreen(session.returnPath() ?? '/dashboard');
       try {
-        // On success the session navigates away.
-        await session.login({ email: email.trim(), password, remember_me }, ctrl.signal);
+        // On success the session navigates away (D54: or asks for the second step; the password goes).
+        const { mfa: step } = await session.login({ email: email.trim(), password, remember_me }, ctrl.signal);
         if (failure.current !== null) dismissToast(failure.current);
+        if (step) {
+          form.set('password', '');
+          setMfa(step);
+        }
       } catch (error) {
         if (ctrl.signal.aborted || isAbortError(error)) return;
         // SPEC §8: the session layer's message, as a toast; the email stays, the password goes.
@@ -55,6 +66,21 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
       }
     },
   });
+
+  if (mfa) {
+    const back = (message?: string) => {
+      setMfa(null);
+      if (message) failure.current = toast.error(message);
+      setTimeout(() => form.focus('password'));
+    };
+    return (
+      <main className="auth-screen">
+        <Suspense fallback={<Spinner />}>
+          <MfaStep pending={mfa} onBack={back} />
+        </Suspense>
+      </main>
+    );
+  }
 
   return (
     <main className="auth-screen">

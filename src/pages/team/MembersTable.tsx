@@ -23,12 +23,15 @@ export function MembersTable({
   manage,
   onRemove,
   onRefused,
+  onResetMfa,
 }: {
   members: Member[];
   viewer: Viewer;
   manage: boolean;
   onRemove: (m: Member) => void;
   onRefused: (message: string) => void;
+  /** D54: reset a member's two-step sign-in (offered when it is on; D53: an owner's only to an owner). */
+  onResetMfa?: (m: Member) => void;
 }) {
   const api = useTeamApi();
   const change = useMutation(api.changeRole);
@@ -127,6 +130,11 @@ export function MembersTable({
                 {manage && (
                   <td className="team-actions">
                     {why && <span className="team-why">{why}</span>}
+                    {onResetMfa && m.mfa_enabled && !self && (m.role !== 'owner' || viewer.role === 'owner') && (
+                      <button type="button" className="btn team-btn" aria-label={`Reset two-step sign-in of ${label(m)}`} onClick={() => onResetMfa(m)}>
+                        Reset two-step sign-in
+                      </button>
+                    )}
                     {mayRemove(m, viewer, owners) && (
                       <button type="button" className="btn team-btn" aria-label={`Remove ${label(m)}`} onClick={() => onRemove(m)}>
                         Remove

@@ -28,8 +28,15 @@ const LinkDialog = lazy(loadLink);
 const InviteDialog = lazy(() => import('./InviteDialogs').then((m) => ({ default: m.InviteDialog })));
 // Remove's question loads the first time it is asked (RemoveDialog.tsx).
 const RemoveDialog = lazy(() => import('./RemoveDialog'));
+// D54: resetting a member's two-step sign-in asks first (ResetMfaDialog.tsx), loaded when first asked.
+const ResetMfaDialog = lazy(() => import('./ResetMfaDialog'));
 
-type Open = { kind: 'invite' } | { kind: 'link'; issued: IssuedInvitation; renewed: boolean } | { kind: 'remove'; member: Member } | null;
+type Open =
+  | { kind: 'invite' }
+  | { kind: 'link'; issued: IssuedInvitation; renewed: boolean }
+  | { kind: 'remove'; member: Member }
+  | { kind: 'reset-mfa'; member: Member }
+  | null;
 
 export default function TeamPage() {
   const api = useTeamApi();
@@ -66,7 +73,16 @@ export default function TeamPage() {
     body = <LoadError what="the team" error={members.error} explained busy={members.fetching} onRetry={() => void members.refetch().catch(() => undefined)} />;
   else if (!members.data) body = <Spinner label="Loading the team…" showLabel />;
   else {
-    body = <MembersTable members={members.data} viewer={viewer} manage={manage} onRemove={(member) => setOpen({ kind: 'remove', member })} onRefused={setRefusal} />;
+    body = (
+      <MembersTable
+        members={members.data}
+        viewer={viewer}
+        manage={manage}
+        onRemove={(member) => setOpen({ kind: 'remove', member })}
+        onRefused={setRefusal}
+        onResetMfa={(member) => setOpen({ kind: 'reset-mfa', member })}
+      />
+    );
   }
 
   return (
@@ -118,6 +134,11 @@ export default function TeamPage() {
               close();
             }}
           />
+        </Suspense>
+      )}
+      {open?.kind === 'reset-mfa' && (
+        <Suspense fallback={null}>
+          <ResetMfaDialog member={open.member} onClose={close} />
         </Suspense>
       )}
     </Page>
