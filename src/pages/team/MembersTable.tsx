@@ -9,6 +9,8 @@ import { useMutation } from '../../query/use-query';
 import { toast } from '../../ui/toast';
 import { assignableRoles, isSelf, mayChangeRole, mayRemove, ownerCount, roleName, whyNotOffered, type Viewer } from './offers';
 import { Day } from '../../ui/when';
+import { mayMakeResetLink, ResetLinkButton } from './ResetLink';
+import type { IssuedResetLink } from '../../../contract/account';
 import { errorWords } from '../../ui/error-words';
 
 export const MSG_ROLE_CHANGED = 'Role changed';
@@ -23,12 +25,15 @@ export function MembersTable({
   manage,
   onRemove,
   onRefused,
+  onResetLink,
 }: {
   members: Member[];
   viewer: Viewer;
   manage: boolean;
   onRemove: (m: Member) => void;
   onRefused: (message: string) => void;
+  /** D53: a reset link was made for the member (shown once by the page). */
+  onResetLink?: (m: Member, issued: IssuedResetLink) => void;
 }) {
   const api = useTeamApi();
   const change = useMutation(api.changeRole);
@@ -127,6 +132,7 @@ export function MembersTable({
                 {manage && (
                   <td className="team-actions">
                     {why && <span className="team-why">{why}</span>}
+                    {onResetLink && mayMakeResetLink(m, viewer) && <ResetLinkButton member={m} name={label(m)} onIssued={onResetLink} onRefused={onRefused} />}
                     {mayRemove(m, viewer, owners) && (
                       <button type="button" className="btn team-btn" aria-label={`Remove ${label(m)}`} onClick={() => onRemove(m)}>
                         Remove

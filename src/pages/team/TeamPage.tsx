@@ -5,6 +5,7 @@
 // dialogs that trap and return focus, announcements. The dialogs shown rarely (the link, the role
 // question) load the first time they are needed.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import type { IssuedResetLink } from '../../../contract/account';
 import type { IssuedInvitation, Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { useQuery } from '../../query/use-query';
@@ -28,8 +29,15 @@ const LinkDialog = lazy(loadLink);
 const InviteDialog = lazy(() => import('./InviteDialogs').then((m) => ({ default: m.InviteDialog })));
 // Remove's question loads the first time it is asked (RemoveDialog.tsx).
 const RemoveDialog = lazy(() => import('./RemoveDialog'));
+// D53: a member's reset link, shown once, likewise (ResetLinkDialog.tsx).
+const ResetLinkDialog = lazy(() => import('./ResetLinkDialog'));
 
-type Open = { kind: 'invite' } | { kind: 'link'; issued: IssuedInvitation; renewed: boolean } | { kind: 'remove'; member: Member } | null;
+type Open =
+  | { kind: 'invite' }
+  | { kind: 'link'; issued: IssuedInvitation; renewed: boolean }
+  | { kind: 'remove'; member: Member }
+  | { kind: 'reset'; member: Member; issued: IssuedResetLink }
+  | null;
 
 export default function TeamPage() {
   const api = useTeamApi();
@@ -66,7 +74,16 @@ export default function TeamPage() {
     body = <LoadError what="the team" error={members.error} explained busy={members.fetching} onRetry={() => void members.refetch().catch(() => undefined)} />;
   else if (!members.data) body = <Spinner label="Loading the team…" showLabel />;
   else {
-    body = <MembersTable members={members.data} viewer={viewer} manage={manage} onRemove={(member) => setOpen({ kind: 'remove', member })} onRefused={setRefusal} />;
+    body = (
+      <MembersTable
+        members={members.data}
+        viewer={viewer}
+        manage={manage}
+        onRemove={(member) => setOpen({ kind: 'remove', member })}
+        onRefused={setRefusal}
+        onResetLink={manage ? (member, issued) => (setRefusal(null), setOpen({ kind: 'reset', member, issued })) : undefined}
+      />
+    );
   }
 
   return (
@@ -105,6 +122,11 @@ export default function TeamPage() {
       {open?.kind === 'link' && (
         <Suspense fallback={null}>
           <LinkDialog issued={open.issued} title={open.renewed ? 'New invitation link' : 'Invitation link'} onClose={close} />
+        </Suspense>
+      )}
+      {open?.kind === 'reset' && (
+        <Suspense fallback={null}>
+          <ResetLinkDialog member={open.member} issued={open.issued} onClose={close} />
         </Suspense>
       )}
       {open?.kind === 'remove' && (
