@@ -45,13 +45,20 @@ export function onField(error: unknown): unknown {
   return new HttpError(400, { detail: field[1], code: error.code, field: field[0] }, error.path);
 }
 
+/** An answer of another shape is an error here, not a crash in a form later. */
+function parseAccount(data: unknown): AccountView {
+  const a = data as Partial<AccountView> | null;
+  if (!a || typeof a.email !== 'string' || typeof a.first_name !== 'string') throw new TypeError('Unexpected answer from the server');
+  return a as AccountView;
+}
+
 /** Rejects with the refusal on its field (onField). */
 const fielded = <T>(p: Promise<T>): Promise<T> => p.catch((e: unknown) => Promise.reject(onField(e)));
 
 export function accountApi({ client, userId }: { client: Pick<Client, 'get' | 'post' | 'patch' | 'delete'>; userId: number | null }) {
   const sessionsChanged = [accountKeys.sessions(userId)];
   return {
-    account: (): QueryDef<AccountView> => ({ key: accountKeys.all(userId), fetch: (signal) => client.get<AccountView>(ACCOUNT_PATH, { signal }) }),
+    account: (): QueryDef<AccountView> => ({ key: accountKeys.all(userId), fetch: async (signal) => parseAccount(await client.get(ACCOUNT_PATH, { signal })) }),
     sessions: (): QueryDef<SessionView[]> => ({
       key: accountKeys.sessions(userId),
       fetch: async (signal) => {
@@ -61,10 +68,10 @@ export function accountApi({ client, userId }: { client: Pick<Client, 'get' | 'p
       },
     }),
     /** D51: 400 validation_error / wrong_password, 409 email_taken, each on its field. */
-    update: { run: (patch: AccountPatch) => fielded(client.patch<AccountView>(ACCOUNT_PATH, patch)), invalidates: [accountKeys.all(userId)] } satisfies MutationDef<
-      AccountPatch,
-      AccountView
-    >,
+    update: {
+      run: async (patch: AccountPatch) => parseAccount(await fielded(client.patch(ACCOUNT_PATH, patch))),
+      invalidates: [accountKeys.all(userId)],
+    } satisfies MutationDef<AccountPatch, AccountView>,
     /** D51: every other session ends; this one goes on. */
     changePassword: {
       run: (change: PasswordChange) => fielded(client.post<EndedSessions>(PASSWORD_PATH, change)),
