@@ -1,7 +1,7 @@
 // D52 Sessions: where the person is signed in (browser and system, address, started, last active),
 // 'This browser' first. Each can be signed out, after a question, or all the others at once; signing
 // out this browser's session is signing out. Focus goes to the section's heading after a row goes.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SessionView } from '../../../contract/account';
 import { useAccountApi } from '../../api/account';
 import { isHttpError } from '../../http/errors';
@@ -34,6 +34,13 @@ export default function SessionsSection() {
   const [error, setError] = useState<string | null>(null);
 
   const close = () => (setAsking(null), setError(null));
+  // The row (or the button) that opened the dialog may be gone: once it has closed, the heading takes the focus.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (asking || !refocus.current) return;
+    refocus.current = false;
+    focusSection('sessions');
+  }, [asking]);
   async function confirm() {
     if (!asking || busy) return;
     setBusy(true);
@@ -49,8 +56,8 @@ export default function SessionsSection() {
         if (asking.session.current) return void (await session.logout()); // D52: this browser's session is this sign-in
         toast.success(MSG_SESSION_ENDED);
       }
+      refocus.current = true;
       close();
-      focusSection('sessions');
     } catch (e) {
       setError(errorWords(e));
     } finally {
