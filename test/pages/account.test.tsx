@@ -11,6 +11,7 @@ import { MSG_EMAIL_TAKEN, MSG_WRONG_PASSWORD } from '../../src/api/account';
 import AccountPage from '../../src/pages/account/AccountPage';
 import { changedWords, MSG_CURRENT_REQUIRED, MSG_NEW_MISMATCH, MSG_NEW_SHORT } from '../../src/pages/account/PasswordSection';
 import { MSG_NAME_REQUIRED, MSG_PASSWORD_FOR_EMAIL, MSG_PROFILE_SAVED } from '../../src/pages/account/ProfileSection';
+import { navigate } from '../../src/router/location';
 import { SessionProvider } from '../../src/session/use-session';
 import { MSG_SUBMIT_FAILED } from '../../src/ui/form';
 import { DARK_CLASS } from '../../src/ui/theme';
@@ -182,7 +183,7 @@ describe('D51 account: theme and reach', () => {
     void api.account; // the account part answers
     const t = pageSession({ api, state: NO_ORG });
     t.seed();
-    window.history.replaceState(null, '', '/account');
+    navigate('/account', { replace: true });
     render(
       <SessionProvider session={t.session}>
         <AppRoutes />
@@ -197,7 +198,7 @@ describe('D51 account: theme and reach', () => {
 
   it('D51 signed out, /account goes to the login page', async () => {
     const t = pageSession({ state: SIGNED_OUT });
-    window.history.replaceState(null, '', '/account');
+    navigate('/account', { replace: true });
     render(
       <SessionProvider session={t.session}>
         <AppRoutes />
