@@ -21,8 +21,7 @@ export function validateLogin({ email, password }: LoginValues): FormErrors<Logi
 }
 
 /** D53: what 'Forgot password?' explains. */
-export const MSG_FORGOT_PASSWORD =
-  'Ask an owner or admin of your organization for a password reset link. It works once, for one hour, and lets you choose a new password.';
+export const MSG_FORGOT_PASSWORD = 'Ask an owner or admin of your organization for a password reset link.';
 
 /** `preloadScreen` starts loading the code of the screen at a path (the app gives it). */
 export default function LoginPage({ preloadScreen = () => undefined }: { preloadScreen?: (path: string) => void }) {
