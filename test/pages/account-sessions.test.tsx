@@ -87,6 +87,12 @@ describe('D52 account: sessions', () => {
     expect(t.navigate).toHaveBeenCalledWith('/login', { replace: true });
   });
 
+  it('D52 no live session at all (an answer from a server that lost this one) says so rather than an empty box', async () => {
+    show((a) => (a.account.sessions = []));
+    expect(await within(await sessions()).findByText('No live sessions.', {}, { timeout: 3000 })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign out all other sessions' })).toBeNull();
+  });
+
   it('D52 a refusal is said inside the dialog, which stays open; a session already gone (404) just goes', async () => {
     const { api, account } = show((a) => a.account.refuse('DELETE', '/v1/account/sessions/8/', 503, 'unavailable', 'The server is busy'));
     const list = await rows();

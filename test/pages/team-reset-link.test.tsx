@@ -64,6 +64,7 @@ describe('D53 team: reset links', () => {
     button.focus();
     fireEvent.click(button);
     const dialog = await screen.findByRole('dialog', { name: 'Password reset link' });
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Copy' }))); // D15
     expect(account.links).toEqual([MO.user_id]);
     expect(api.calls.filter((c) => c.path === `/api/v1/team/members/${MO.user_id}/reset-link/`).map((c) => c.method)).toEqual(['POST']);
     const link = within(dialog).getByRole('textbox', { name: 'Reset link' }) as HTMLInputElement;

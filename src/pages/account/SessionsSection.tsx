@@ -73,6 +73,7 @@ export default function SessionsSection() {
   const list = sessions.data;
   const others = list.filter((s) => !s.current).length;
 
+  if (list.length === 0) return <p className="muted">No live sessions.</p>;
   return (
     <>
       <ul className="session-list">
