@@ -77,6 +77,19 @@ describe('D53 reset page', () => {
     expect(account.resets.get(RESET_TOKEN)!.status).toBe('used');
   });
 
+  it('D53 set while signed in on this browser: "Sign in as" signs out first (the person’s sessions have ended), then the login page', async () => {
+    const api = new FakeApi();
+    api.account.resets.get(RESET_TOKEN)!.email = 'owner@demo.test';
+    const t = renderPage(PATH, <ResetPage />, { as: WITH_ORG, fake: api });
+    await screen.findByLabelText(NEW);
+    fill(NEW, LONG_ENOUGH);
+    fill('New password again', LONG_ENOUGH);
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    fireEvent.click(await screen.findByRole('link', { name: 'Sign in as owner@demo.test' }));
+    await waitFor(() => expect(t.session.store.getState().isAuthenticated).toBe(false));
+    expect(t.navigate).toHaveBeenCalledWith('/login', { replace: true });
+  });
+
   it.each([
     ['an unknown link (404)', (a: FakeAccount) => a.resets.clear(), MSG_RESET_UNKNOWN],
     ['a used link (410 reset_used)', (a: FakeAccount) => (a.resets.get(RESET_TOKEN)!.status = 'used'), MSG_RESET_USED],

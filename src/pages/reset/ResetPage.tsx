@@ -120,7 +120,16 @@ export default function ResetPage() {
         <p className="invite-message" role="status">
           {MSG_RESET_DONE}
         </p>
-        <Link to="/login" className="btn btn-primary btn-block">
+        <Link
+          to="/login"
+          className="btn btn-primary btn-block"
+          onClick={(e) => {
+            // Whoever is signed in here goes first (that person's sessions have just ended, or it is someone else).
+            if (!session.store.getState().isAuthenticated) return;
+            e.preventDefault();
+            void session.logout();
+          }}
+        >
           Sign in as {done}
         </Link>
       </Screen>
