@@ -8,7 +8,9 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { SECTIONS } from './sections';
 
-const LOADED = SECTIONS.map((s) => ({ ...s, Body: lazy(s.load) }));
+// Each section's code starts loading with the page's, beside the account's call rather than after it
+// (a failed load is tried again when the section renders).
+const LOADED = SECTIONS.map((s) => (void s.load().catch(() => undefined), { ...s, Body: lazy(s.load) }));
 
 export default function AccountPage() {
   const api = useAccountApi();
