@@ -1,8 +1,9 @@
-// D51–D54: the person's own account, sessions, reset links and two-step sign-in, as the API answers them.
-// Shared by the server and the app.
+// D51–D54: the person's own account, their sessions, reset links, two-step sign-in and the
+// organization's settings, as the API answers them (shared by the server and the app).
+
 export { PASSWORD_MIN_LENGTH } from './team';
 
-/** GET/PATCH /v1/account/ (D51). */
+/** GET/PATCH /v1/account/. */
 export interface AccountView {
   id: number;
   email: string;
@@ -11,25 +12,25 @@ export interface AccountView {
   created_at: string;
 }
 
-/** PATCH /v1/account/: `first_name`, and/or `email` with `current_password`. */
-export interface AccountUpdate {
+/** PATCH /v1/account/: the first name, and/or the email with the current password. */
+export interface AccountPatch {
   first_name?: string;
   email?: string;
   current_password?: string;
 }
 
-/** POST /v1/account/password/ (D51): every other session of the person ends. */
+/** POST /v1/account/password/. */
 export interface PasswordChange {
   current_password: string;
   new_password: string;
 }
 
-/** POST /v1/account/password/ and /v1/account/sessions/revoke-others/. */
+/** POST /v1/account/password/ and /v1/account/sessions/revoke-others/ (D51 D52). */
 export interface EndedSessions {
   ended_sessions: number;
 }
 
-/** GET /v1/account/sessions/ (D52): live ones only, current first, then by last active. */
+/** D52: one live session of the person (GET /v1/account/sessions/: current first, then by last active). */
 export interface SessionView {
   id: number;
   browser: string | null;
@@ -40,46 +41,54 @@ export interface SessionView {
   current: boolean;
 }
 
-/** POST /v1/team/members/{user_id}/reset-link/ (D53): the token, shown once; the app's path is /reset/{token}. */
-export interface ResetLink {
+/** D53: POST /v1/team/members/{user_id}/reset-link/ → 201, shown once. */
+export interface IssuedResetLink {
   token: string;
   expires_at: string;
 }
 
-/** GET /v1/password-resets/{token}/ (public). */
-export interface PasswordResetLookup {
+/** D53: GET /v1/password-resets/{token}/ (public). */
+export interface ResetLookup {
   email: string;
   first_name: string;
   expires_at: string;
 }
 
-/** POST /v1/account/mfa/setup/ (D54): a base32 secret and its otpauth:// URI. */
+/** D53: POST /v1/password-resets/{token}/ → the email to sign in with (no tokens). */
+export interface ResetDone {
+  email: string;
+}
+
+/** D53: a reset link lives this long. */
+export const RESET_LINK_LIFETIME_MINUTES = 60;
+
+/** D54: POST /v1/account/mfa/setup/. */
 export interface MfaSetup {
   secret: string;
   otpauth_uri: string;
 }
 
-/** POST /v1/account/mfa/confirm/ (D54): 10 one-time recovery codes, shown once. */
+/** D54: POST /v1/account/mfa/confirm/ → 10 recovery codes, shown once. */
 export interface MfaConfirmed {
   recovery_codes: string[];
 }
 
-/** DELETE /v1/account/mfa/ body (D54). */
+/** D54: DELETE /v1/account/mfa/ body. */
 export interface MfaDisable {
   password: string;
   code: string;
 }
 
-/** POST /v1/auth/login/ for a person with two-step sign-in: 202, no tokens (D54). */
+/** D54: the login call's answer for a person with two-step sign-in (202, no tokens). */
 export interface MfaChallenge {
   mfa_required: true;
   challenge: string;
 }
 
-/** POST /v1/auth/mfa/ (D54): a code or a recovery code; answers exactly as a login does. */
+/** D54: POST /v1/auth/mfa/: a code or a recovery code; answers exactly as a login does. */
 export type MfaAnswer = { challenge: string; code: string } | { challenge: string; recovery_code: string };
 
-/** GET/PATCH /v1/organization/settings/ (D54; PATCH owner only). */
+/** D54: GET/PATCH /v1/organization/settings/ (PATCH by an owner only). */
 export interface OrganizationSettings {
   require_mfa: boolean;
 }

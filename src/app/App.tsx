@@ -24,6 +24,10 @@ const SessionExpiredView = lazy(() => import('./lazy').then((m) => ({ default: m
 const OrgPickerPage = lazy(screen('OrgPickerPage'));
 // D28: the public invitation page, outside the shell, signed in or not; a chunk of its own.
 const InvitePage = lazy(() => import('../pages/invite/InvitePage'));
+// D53: the public reset-link page likewise.
+const ResetPage = lazy(() => import('../pages/reset/ResetPage'));
+// D51: the account page before an organization is chosen: the page alone, outside the shell.
+const AccountAlone = lazy(() => import('../pages/account/AccountAlone'));
 // SPEC §9: the toast region loads beside the session's calls (start.tsx); toasts wait in their store.
 const Toaster = lazyLoaded(loadToaster, (m) => m?.Toaster ?? ToasterLater);
 
@@ -81,11 +85,27 @@ export function AppRoutes() {
       </Suspense>
     );
   }
+  if (pathname.startsWith('/reset/')) {
+    return (
+      <Suspense fallback={<Centered />}>
+        <ResetPage />
+      </Suspense>
+    );
+  }
   if (pathname === '/' || pathname === '') return <Navigate to={PAGES.dashboard} />; // SPEC §2: the index of / is the dashboard
   const match = findRoute(SHELL_ROUTES, pathname.replace(/(.)\/$/, '$1'));
   // SPEC §2: an unknown path goes to /dashboard when signed in (the shell's guards take it on from
   // there), otherwise to /login.
   if (!match) return s.isAuthenticated && !s.hydrationError ? <UnknownPath /> : <Navigate to="/login" />;
+  if (match.route.path === '/account' && !s.currentOrg) {
+    return (
+      <RequireAuth>
+        <Suspense fallback={<Centered />}>
+          <AccountAlone />
+        </Suspense>
+      </RequireAuth>
+    );
+  }
   return (
     <RequireAuth>
       <RequireOrg>

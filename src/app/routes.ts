@@ -31,6 +31,8 @@ const LOADERS: Record<RoutePath, ShellRoute['load']> = {
   '/team': () => import('../pages/team/TeamPage'),
   '/permissions': () => import('../pages/permissions/PermissionsPage'),
   '/activity': () => import('../pages/activity/ActivityPage'),
+  '/settings': () => import('../pages/settings/SettingsPage'),
+  '/account': () => import('../pages/account/AccountPage'),
   '/forbidden': screen('ForbiddenPage'),
 };
 

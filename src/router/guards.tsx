@@ -6,6 +6,7 @@ import { useSession, useSessionActions } from '../session/use-session';
 import { toast } from '../ui/toast';
 import { Navigate } from './Link';
 import { currentPath } from './location';
+import { PAGES } from './paths';
 
 export type Children = { children: ReactNode };
 
@@ -44,7 +45,7 @@ export function RequireAuth({ children }: Children) {
 }
 
 /** D54: the account page, where two-step sign-in is turned on (reachable without an organization). */
-export const ACCOUNT_PATH = '/account';
+export const ACCOUNT_PATH = PAGES.account;
 
 /** D54: the organization requires two-step sign-in: to the account page to turn it on, saying why. */
 function ToEnrol({ org }: { org: string }) {

@@ -13,6 +13,10 @@ export const PAGES = {
   activity: '/activity',
   team: '/team',
   permissions: '/permissions',
+  settings: '/settings',
+  account: '/account',
 } as const satisfies Record<string, RoutePath>;
 export const customerHref = (id: number) => `/customers/${id}`;
 export const editCustomerHref = (id: number) => `/customers/${id}/edit`;
+/** D53: the public page a reset link opens (like an invitation's /invite/{token}). */
+export const resetHref = (token: string) => `/reset/${encodeURIComponent(token)}`;

@@ -26,6 +26,8 @@ export const ROUTES = [
   { path: '/team', title: 'Team', permission: 'team:view' },
   { path: '/permissions', title: 'Permissions', permission: 'permissions:view' },
   { path: '/activity', title: 'Activity', permission: 'audit:view' }, // D10, D30
+  { path: '/settings', title: 'Settings' }, // D54: every member reads them, an owner changes them
+  { path: '/account', title: 'My account' }, // D51: with or without an organization (app/App.tsx)
   { path: '/forbidden', title: 'Access denied' },
 ] as const satisfies readonly RouteData[];
 

@@ -11,7 +11,7 @@ import { adoptTokens, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastR
 import { reloadOncePerBurst } from './permission-sync';
 import { expire, refreshSession, tokenMissing, tokenRotation } from './refresh';
 import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './state';
-import type { LoginPayload, MfaCode, MfaPending, TokenResponse } from './types';
+import type { LoginPayload, MfaCode, MfaPending, TokenResponse, User } from './types';
 
 export type { SessionDeps } from './state';
 
@@ -81,6 +81,11 @@ export function createSession(deps: SessionDeps) {
     markMfa: async (enabled: boolean) => (await deferredCode()).markMfa(core, enabled),
     /** A token answer from outside a login (an accepted invitation, D28) becomes the signed-in session. */
     adopt: (tokens: TokenResponse) => adoptTokens(storage, tokens),
+    /** D51: the name or email the account page saved, into the session (the user menu shows it). */
+    updateUser: (changes: Partial<User>) => {
+      const user = store.getState().user;
+      if (user) core.set({ user: { ...user, ...changes } });
+    },
     logout,
     /** Refreshes through the client's single flight; a failed refresh expires the session (SPEC §8). */
     refresh: () => client.refresh(),

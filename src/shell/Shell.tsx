@@ -20,7 +20,7 @@ export interface ShellProps {
 }
 
 export default function Shell({ title, children }: ShellProps) {
-  const { currentOrg, permissions } = useSession();
+  const { currentOrg, permissions, role } = useSession();
   const [open, setOpen] = useState(false);
   const drawer = useRef<HTMLElement>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -50,7 +50,7 @@ export default function Shell({ title, children }: ShellProps) {
         <button type="button" className="icon-btn drawer-close" aria-label="Close menu" onClick={close}>
           <Icon name="close" />
         </button>
-        <Sidebar org={currentOrg} permissions={permissions} onNavigate={close} />
+        <Sidebar org={currentOrg} permissions={permissions} role={role} onNavigate={close} />
       </aside>
       {open && <div className="drawer-backdrop" onClick={close} />}
       <div className="shell-main" inert={open || undefined}>

@@ -10,6 +10,8 @@ import { toggleSection, useCollapsed } from './sections';
 interface SidebarProps {
   org: Organization;
   permissions: readonly string[];
+  /** The person's role here (D54: owners' links). */
+  role?: string | null;
   /** Called when a link is chosen (the drawer closes). */
   onNavigate?: () => void;
 }
@@ -41,7 +43,7 @@ function Section({ section, onNavigate }: { section: NavSection; onNavigate?: ()
   );
 }
 
-export function Sidebar({ org, permissions, onNavigate }: SidebarProps) {
+export function Sidebar({ org, permissions, role = null, onNavigate }: SidebarProps) {
   return (
     <>
       <div className="sidebar-org">
@@ -49,7 +51,7 @@ export function Sidebar({ org, permissions, onNavigate }: SidebarProps) {
         <span className="sidebar-org-name">{org.name}</span>
       </div>
       <nav className="sidebar-nav" aria-label="Main">
-        {visibleNav(permissions).map((s) => (
+        {visibleNav(permissions, undefined, role).map((s) => (
           <Section key={s.title ?? ''} section={s} onNavigate={onNavigate} />
         ))}
       </nav>

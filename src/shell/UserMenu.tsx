@@ -1,8 +1,10 @@
 // SPEC §2 User menu: 'Signed in as' {email}, the current organization, the user's organizations
-// (choosing one sets it and reloads the app at /dashboard), Logout. A disclosure: Escape or a click
+// (choosing one sets it and reloads the app at /dashboard), My account (D51), Logout. A disclosure: Escape or a click
 // outside closes it and focus goes back to its button. The button is named by the email it shows (WCAG
 // 2.5.3); on a phone the email is only hidden from sight (.user-button-email in app.css), never removed.
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from '../router/Link';
+import { PAGES } from '../router/paths';
 import { useSession, useSessionActions } from '../session/use-session';
 import { Icon } from '../ui/icon';
 import { OrgAvatar } from '../ui/org-avatar';
@@ -81,6 +83,11 @@ export function UserMenu() {
             ))}
           </ul>
         </div>
+        {/* D51: the person's own account */}
+        <Link to={PAGES.account} className="menu-item" onClick={() => setOpen(false)}>
+          <Icon name="team" />
+          My account
+        </Link>
         <button type="button" className="menu-item menu-logout" onClick={() => void session.logout()}>
           <Icon name="logout" />
           Logout

@@ -381,6 +381,53 @@ describe.skipIf(skipReason)('accessibility', () => {
         await page.getByRole('table').getByRole('row').nth(1).waitFor();
       },
     },
+    // D51–D54: the account page, the organization's settings and the public reset page, their data given
+    // here (their API is built beside them; the pass checks what the screens look like).
+    {
+      name: 'my account',
+      show: async (page) => {
+        await page.route(/\/api\/v1\/account\/(sessions\/)?$/, (r) =>
+          r.fulfill({
+            json: r.request().url().endsWith('/sessions/')
+              ? {
+                  results: [
+                    {
+                      id: 1,
+                      browser: 'Chrome 131',
+                      system: 'Linux',
+                      address: '203.0.113.5',
+                      started_at: '2024-05-01T09:00:00Z',
+                      last_active_at: '2024-06-01T09:00:00Z',
+                      current: true,
+                    },
+                  ],
+                }
+              : { id: 1, email: OWNER, first_name: 'Olivia', mfa_enabled: false, created_at: '2024-01-02T10:00:00Z' },
+          }),
+        );
+        await go(page, '/account');
+        await page.getByRole('button', { name: /^Sign out Chrome 131/ }).waitFor();
+      },
+      after: (page) => page.unrouteAll(),
+    },
+    {
+      name: 'organization settings',
+      show: async (page) => {
+        await page.route('**/api/v1/organization/settings/', (r) => r.fulfill({ json: { require_mfa: false } }));
+        await go(page, '/settings');
+        await page.getByRole('switch', { name: 'Require two-step sign-in for everyone' }).waitFor();
+      },
+      after: (page) => page.unrouteAll(),
+    },
+    {
+      name: 'reset link (public)',
+      show: async (page) => {
+        await page.route('**/api/v1/password-resets/**', (r) => r.fulfill({ json: { email: 'mo@example.com', first_name: 'Mo', expires_at: '2099-01-01T00:00:00Z' } }));
+        await page.goto('/reset/rst0001abcdefghijklmnopqrstuv');
+        await h1(page, 'Set a new password');
+      },
+      after: (page) => page.unrouteAll(),
+    },
     { name: 'forbidden', show: async (page) => (await go(page, '/forbidden'), page.getByText('You do not have permission to view this page.').waitFor()) },
     { name: 'not found', show: async (page) => (await go(page, '/customers/999999'), page.getByText('Customer not found').waitFor()) },
     {

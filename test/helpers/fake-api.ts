@@ -5,6 +5,7 @@
 // Customer) and team (members, invitations, permissions, the activity log).
 import { vi } from 'vitest';
 import type { Organization, User } from '../../src/session/types';
+import { FakeAccount } from './fake-account';
 import { FakeCustomers } from './fake-customers';
 import { FakeRecord } from './fake-customer';
 import { accessToken, json, type Call } from './fake-http';
@@ -46,7 +47,7 @@ export class FakeApi {
   deviceToken: string | null = null;
   /** Extra routes: path → handler. */
   routes = new Map<string, (call: Call) => Response>();
-  private parts: { customers?: FakeCustomers; record?: FakeRecord; records?: FakeRecords; team?: FakeTeam; mfa?: FakeMfa } = {};
+  private parts: { customers?: FakeCustomers; record?: FakeRecord; records?: FakeRecords; team?: FakeTeam; account?: FakeAccount; mfa?: FakeMfa } = {};
   /** Throw a network error for every request while true. */
   offline = false;
   /** Make the next N /things calls wait until released. */
@@ -68,6 +69,10 @@ export class FakeApi {
   /** The team, permissions, audit and public invitation APIs, D28–D30 (fake-team.ts). */
   get team(): FakeTeam {
     return (this.parts.team ??= new FakeTeam(this));
+  }
+  /** The person's account, sessions, reset links and the organization's settings, D51–D54 (fake-account.ts). */
+  get account(): FakeAccount {
+    return (this.parts.account ??= new FakeAccount());
   }
 
   /** D54 two-step sign-in: the login's second step, the account's setup and a member's reset (fake-mfa.ts). */
@@ -123,14 +128,17 @@ export class FakeApi {
     if (p === '/v1/auth/logout/') return new Response(null, { status: 204 });
     if (p === '/v1/auth/me/') return authed ? this.me(headers['x-organization-id']) : json(401, { detail: 'expired', code: 'token_expired' });
     // D28: the public invitation calls answer without a session; a token, when sent, must be good.
-    const { customers, team } = this.parts;
+    const { customers, team, account } = this.parts;
     const mfaAnswer = this.mfa.handle(call, p, authed);
     if (mfaAnswer) return mfaAnswer;
     if (team && p.startsWith('/v1/invitations/') && (bearer === undefined || authed)) return team.handle(call, p, url.searchParams, authed);
+    // D53: the public reset calls likewise.
+    if (account && p.startsWith('/v1/password-resets/') && (bearer === undefined || authed)) return account.handle(call, p);
     const route = this.routes.get(p);
     if (this.holdRequests) await new Promise<void>((r) => this.gates.push(r));
     if (!authed) return json(401, { detail: 'expired', code: 'token_expired' });
     if (route) return route(call);
+    if (account && FakeAccount.owns(p)) return account.handle(call, p);
     if (customers && p.startsWith('/v1/customers/')) return customers.handle(call, p, url.searchParams);
     if (team && /^\/v1\/(team|permissions|audit)\//.test(p)) return team.handle(call, p, url.searchParams, true);
     return json(200, { ok: true, token: bearer });

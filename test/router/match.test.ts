@@ -47,6 +47,8 @@ describe('route matching', () => {
       '/team': 'team:view',
       '/permissions': 'permissions:view',
       '/activity': 'audit:view',
+      '/settings': null,
+      '/account': null,
       '/forbidden': null,
     });
   });

@@ -6,7 +6,7 @@ import { NAV } from '../../src/shell/nav';
 describe('sidebar from the route table', () => {
   it('SPEC §2 every sidebar link is a route, named by its title and guarded by its permission', () => {
     const links = NAV.flatMap((s) => s.links);
-    expect(links).toHaveLength(9);
+    expect(links).toHaveLength(10);
     for (const link of links) {
       const route = ROUTES.find((r) => r.path === link.to);
       expect(route, link.to).toBeDefined();

@@ -61,6 +61,7 @@ describe('sidebar', () => {
       ['Team', '/team'],
       ['Permissions', '/permissions'],
       ['Activity', '/activity'],
+      ['Settings', '/settings'], // D54: an owner's (WITH_ORG is Acme's owner)
     ]);
     for (const name of ['Communication', 'CRM', 'Admin']) expect(within(nav()).getByRole('button', { name })).toBeTruthy();
     expect(NAV.flatMap((s) => s.links.map((l) => l.permission))).toEqual([
@@ -73,6 +74,7 @@ describe('sidebar', () => {
       'team:view',
       'permissions:view',
       'audit:view',
+      undefined,
     ]);
   });
 

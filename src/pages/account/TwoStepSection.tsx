@@ -12,6 +12,7 @@ import { errorWords } from '../../ui/error-words';
 import { Spinner } from '../../ui/spinner';
 import TwoStepCodes from './TwoStepCodes';
 import TwoStepOff from './TwoStepOff';
+import type { SectionProps } from './kit';
 
 const TwoStepSetup = lazy(() => import('./TwoStepSetup'));
 
@@ -19,11 +20,11 @@ export const MSG_ALREADY_ON = 'Two-step sign-in is already on for your account.'
 
 type Step = { at: 'off' } | { at: 'setup'; setup: MfaSetup } | { at: 'codes'; codes: string[] } | { at: 'on' } | { at: 'turning-off' };
 
-/** `enabled`: the account's mfa_enabled (GET /v1/account/); the session's copy of it when not given. */
-export default function TwoStepSection({ enabled }: { enabled?: boolean }) {
+/** On when the account (GET /v1/account/) says so; the session's copy of it when not given. */
+export default function TwoStepSection({ account }: Partial<SectionProps>) {
   const session = useSessionActions();
   const s = useSession();
-  const on = enabled ?? s.user?.mfa_enabled === true;
+  const on = account?.mfa_enabled ?? s.user?.mfa_enabled === true;
   const [step, setStep] = useState<Step>({ at: on ? 'on' : 'off' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -25,6 +25,9 @@ export function validateLogin({ email, password }: LoginValues): FormErrors<Logi
   return { email: email.trim() ? undefined : 'Email is required', password: password ? undefined : 'Password is required' };
 }
 
+/** D53: what 'Forgot password?' explains. */
+export const MSG_FORGOT_PASSWORD = 'Ask an owner or admin of your organization for a password reset link.';
+
 /** `preloadScreen` starts loading the code of the screen at a path (the app gives it). */
 export default function LoginPage({ preloadScreen = () => undefined }: { preloadScreen?: (path: string) => void }) {
   const session = useSessionActions();
@@ -95,6 +98,11 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
         <button type="submit" className="btn btn-primary btn-block" disabled={form.submitting} aria-busy={form.submitting || undefined}>
           {form.submitting ? 'Logging in…' : 'Log In'}
         </button>
+        {/* D53: the product sends no email: a forgotten password is reset with a link a person who can vouch makes */}
+        <details className="forgot-password">
+          <summary>Forgot password?</summary>
+          <p>{MSG_FORGOT_PASSWORD}</p>
+        </details>
       </form>
     </main>
   );

@@ -1,6 +1,8 @@
 // SPEC §2 Organization picker. The route guard (OrgPickerGuard) already ensures: signed in, no
 // load error, no organization chosen. Here: none → /login, one → chosen at once, several → buttons.
 import { useEffect, useRef, useState } from 'react';
+import { Link } from '../../router/Link';
+import { PAGES } from '../../router/paths';
 import { useDocumentTitle } from '../../router/route-focus';
 import { useSession, useSessionActions } from '../../session/use-session';
 import { OrgAvatar } from '../../ui/org-avatar';
@@ -45,6 +47,10 @@ export default function OrgPickerPage() {
             </li>
           ))}
         </ul>
+        {/* D51: the person's own account needs no organization */}
+        <p className="org-picker-account">
+          <Link to={PAGES.account}>My account</Link>
+        </p>
       </section>
     </main>
   );

@@ -1,5 +1,6 @@
-// D28: the dialog that shows an invitation's link once (made or renewed), with Copy.
-import { useRef, useState } from 'react';
+// D28: the dialog that shows an invitation's link once (made or renewed), with Copy; D53 a reset link's
+// dialog (ResetLinkDialog.tsx) is the same one.
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { INVITATION_LIFETIME_DAYS, type IssuedInvitation } from '../../../contract/team';
 import { Dialog } from '../../ui/dialog';
 import { dayText } from '../../ui/when';
@@ -25,11 +26,11 @@ export async function copyText(text: string, input: HTMLInputElement | null): Pr
   }
 }
 
-/** D28: the link, shown once (made or renewed), with Copy. */
-export default function LinkDialog({ issued, title, onClose }: { issued: IssuedInvitation; title: string; onClose: () => void }) {
+/** D28 D53: a link shown once, with Copy: what it is for (`children`), then the link (`label`). */
+export function OnceLinkDialog({ title, url, label, children, onClose }: { title: string; url: string; label: string; children: ReactNode; onClose: () => void }) {
   const input = useRef<HTMLInputElement>(null);
+  const id = useId();
   const [copied, setCopied] = useState<boolean | null>(null);
-  const url = invitationUrl(issued);
   return (
     <Dialog
       title={title}
@@ -40,14 +41,11 @@ export default function LinkDialog({ issued, title, onClose }: { issued: IssuedI
         </button>
       }
     >
-      <p>
-        Send this link to <strong>{issued.email}</strong> to join as {issued.role}. It is shown only this once and works until {dayText(issued.expires_at)} (
-        {INVITATION_LIFETIME_DAYS} days).
-      </p>
+      {children}
       <div className="invite-link">
-        <label htmlFor="invite-link-url">Invitation link</label>
+        <label htmlFor={id}>{label}</label>
         <div className="invite-link-row">
-          <input id="invite-link-url" ref={input} type="text" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+          <input id={id} ref={input} type="text" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
           <button type="button" className="btn" data-autofocus onClick={() => void copyText(url, input.current).then(setCopied)}>
             Copy
           </button>
@@ -57,5 +55,17 @@ export default function LinkDialog({ issued, title, onClose }: { issued: IssuedI
         </p>
       </div>
     </Dialog>
+  );
+}
+
+/** D28: an invitation's link, shown once (made or renewed), with Copy. */
+export default function LinkDialog({ issued, title, onClose }: { issued: IssuedInvitation; title: string; onClose: () => void }) {
+  return (
+    <OnceLinkDialog title={title} url={invitationUrl(issued)} label="Invitation link" onClose={onClose}>
+      <p>
+        Send this link to <strong>{issued.email}</strong> to join as {issued.role}. It is shown only this once and works until {dayText(issued.expires_at)} (
+        {INVITATION_LIFETIME_DAYS} days).
+      </p>
+    </OnceLinkDialog>
   );
 }

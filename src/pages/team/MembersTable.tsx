@@ -9,6 +9,8 @@ import { useMutation } from '../../query/use-query';
 import { toast } from '../../ui/toast';
 import { assignableRoles, isSelf, mayChangeRole, mayRemove, ownerCount, roleName, whyNotOffered, type Viewer } from './offers';
 import { Day } from '../../ui/when';
+import { mayMakeResetLink, ResetLinkButton } from './ResetLink';
+import type { IssuedResetLink } from '../../../contract/account';
 import { errorWords } from '../../ui/error-words';
 
 export const MSG_ROLE_CHANGED = 'Role changed';
@@ -24,6 +26,7 @@ export function MembersTable({
   onRemove,
   onRefused,
   onResetMfa,
+  onResetLink,
 }: {
   members: Member[];
   viewer: Viewer;
@@ -32,6 +35,8 @@ export function MembersTable({
   onRefused: (message: string) => void;
   /** D54: reset a member's two-step sign-in (offered when it is on; D53: an owner's only to an owner). */
   onResetMfa?: (m: Member) => void;
+  /** D53: a reset link was made for the member (shown once by the page). */
+  onResetLink?: (m: Member, issued: IssuedResetLink) => void;
 }) {
   const api = useTeamApi();
   const change = useMutation(api.changeRole);
@@ -135,6 +140,7 @@ export function MembersTable({
                         Reset two-step sign-in
                       </button>
                     )}
+                    {onResetLink && mayMakeResetLink(m, viewer) && <ResetLinkButton member={m} name={label(m)} onIssued={onResetLink} onRefused={onRefused} />}
                     {mayRemove(m, viewer, owners) && (
                       <button type="button" className="btn team-btn" aria-label={`Remove ${label(m)}`} onClick={() => onRemove(m)}>
                         Remove

@@ -5,6 +5,7 @@
 // dialogs that trap and return focus, announcements. The dialogs shown rarely (the link, the role
 // question) load the first time they are needed.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import type { IssuedResetLink } from '../../../contract/account';
 import type { IssuedInvitation, Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { useQuery } from '../../query/use-query';
@@ -30,12 +31,15 @@ const InviteDialog = lazy(() => import('./InviteDialogs').then((m) => ({ default
 const RemoveDialog = lazy(() => import('./RemoveDialog'));
 // D54: resetting a member's two-step sign-in asks first (ResetMfaDialog.tsx), loaded when first asked.
 const ResetMfaDialog = lazy(() => import('./ResetMfaDialog'));
+// D53: a member's reset link, shown once, likewise (ResetLinkDialog.tsx).
+const ResetLinkDialog = lazy(() => import('./ResetLinkDialog'));
 
 type Open =
   | { kind: 'invite' }
   | { kind: 'link'; issued: IssuedInvitation; renewed: boolean }
   | { kind: 'remove'; member: Member }
   | { kind: 'reset-mfa'; member: Member }
+  | { kind: 'reset'; member: Member; issued: IssuedResetLink }
   | null;
 
 export default function TeamPage() {
@@ -81,6 +85,7 @@ export default function TeamPage() {
         onRemove={(member) => setOpen({ kind: 'remove', member })}
         onRefused={setRefusal}
         onResetMfa={(member) => setOpen({ kind: 'reset-mfa', member })}
+        onResetLink={manage ? (member, issued) => (setRefusal(null), setOpen({ kind: 'reset', member, issued })) : undefined}
       />
     );
   }
@@ -121,6 +126,11 @@ export default function TeamPage() {
       {open?.kind === 'link' && (
         <Suspense fallback={null}>
           <LinkDialog issued={open.issued} title={open.renewed ? 'New invitation link' : 'Invitation link'} onClose={close} />
+        </Suspense>
+      )}
+      {open?.kind === 'reset' && (
+        <Suspense fallback={null}>
+          <ResetLinkDialog member={open.member} issued={open.issued} onClose={close} />
         </Suspense>
       )}
       {open?.kind === 'remove' && (
