@@ -52,34 +52,43 @@ function parseAccount(data: unknown): AccountView {
   return a as AccountView;
 }
 
+/** The person's own calls go without X-Organization-ID (D54: an organization requiring two-step sign-in must not refuse them). */
+const NO_ORG = { noOrg: true } as const;
+
 /** Rejects with the refusal on its field (onField). */
 const fielded = <T>(p: Promise<T>): Promise<T> => p.catch((e: unknown) => Promise.reject(onField(e)));
 
 export function accountApi({ client, userId }: { client: Pick<Client, 'get' | 'post' | 'patch' | 'delete'>; userId: number | null }) {
   const sessionsChanged = [accountKeys.sessions(userId)];
   return {
-    account: (): QueryDef<AccountView> => ({ key: accountKeys.all(userId), fetch: async (signal) => parseAccount(await client.get(ACCOUNT_PATH, { signal })) }),
+    account: (): QueryDef<AccountView> => ({
+      key: accountKeys.all(userId),
+      fetch: async (signal) => parseAccount(await client.get(ACCOUNT_PATH, { signal, noOrg: true })),
+    }),
     sessions: (): QueryDef<SessionView[]> => ({
       key: accountKeys.sessions(userId),
       fetch: async (signal) => {
-        const list = (await client.get<{ results?: unknown }>(SESSIONS_PATH, { signal }))?.results;
+        const list = (await client.get<{ results?: unknown }>(SESSIONS_PATH, { signal, noOrg: true }))?.results;
         if (!Array.isArray(list)) throw new TypeError('Unexpected answer from the server');
         return list as SessionView[];
       },
     }),
     /** D51: 400 validation_error / wrong_password, 409 email_taken, each on its field. */
     update: {
-      run: async (patch: AccountPatch) => parseAccount(await fielded(client.patch(ACCOUNT_PATH, patch))),
+      run: async (patch: AccountPatch) => parseAccount(await fielded(client.patch(ACCOUNT_PATH, patch, NO_ORG))),
       invalidates: [accountKeys.all(userId)],
     } satisfies MutationDef<AccountPatch, AccountView>,
     /** D51: every other session ends; this one goes on. */
     changePassword: {
-      run: (change: PasswordChange) => fielded(client.post<EndedSessions>(PASSWORD_PATH, change)),
+      run: (change: PasswordChange) => fielded(client.post<EndedSessions>(PASSWORD_PATH, change, NO_ORG)),
       invalidates: sessionsChanged,
     } satisfies MutationDef<PasswordChange, EndedSessions>,
     /** D52: 204; another person's or an unknown one is 404. */
-    revoke: { run: (id: number) => client.delete<null>(sessionPath(id)), invalidates: sessionsChanged } satisfies MutationDef<number, null>,
-    revokeOthers: { run: (_: void) => client.post<EndedSessions>(REVOKE_OTHERS_PATH), invalidates: sessionsChanged } satisfies MutationDef<void, EndedSessions>,
+    revoke: { run: (id: number) => client.delete<null>(sessionPath(id), NO_ORG), invalidates: sessionsChanged } satisfies MutationDef<number, null>,
+    revokeOthers: { run: (_: void) => client.post<EndedSessions>(REVOKE_OTHERS_PATH, undefined, NO_ORG), invalidates: sessionsChanged } satisfies MutationDef<
+      void,
+      EndedSessions
+    >,
   };
 }
 

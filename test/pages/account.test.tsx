@@ -52,6 +52,19 @@ describe('D51 account: profile', () => {
     expect(t.session.store.getState().user?.first_name).toBe('Olivia');
   });
 
+  it('D54 the person’s own calls go without X-Organization-ID, even with an organization chosen', async () => {
+    const { api, t } = show();
+    expect(t.session.store.getState().currentOrg).toBeTruthy(); // an organization is chosen
+    const f = await form('Profile');
+    type(f, 'First name', 'Olivia');
+    fireEvent.click(within(f).getByRole('button', { name: 'Save profile' }));
+    await waitFor(() => expect(calls(api, 'PATCH', '/v1/account/')).toHaveLength(1));
+    await screen.findByRole('region', { name: 'Sessions' });
+    const own = api.calls.filter((c) => c.path.startsWith('/api/v1/account/'));
+    expect(own.map((c) => c.path)).toEqual(expect.arrayContaining(['/api/v1/account/', '/api/v1/account/sessions/']));
+    expect(own.filter((c) => c.headers['x-organization-id'] !== undefined)).toEqual([]);
+  });
+
   it('D51 an empty first name is refused before sending, on its field, which takes the focus', async () => {
     const { api } = show();
     const f = await form('Profile');
@@ -99,7 +112,8 @@ describe('D51 account: profile', () => {
   });
 
   it('D51 offline, the save fails in words and everything typed stays', async () => {
-    const { api } = show();
+    const { api, t } = show();
+    expect(t.session.store.getState().currentOrg).toBeTruthy(); // an organization is chosen
     const f = await form('Profile');
     type(f, 'First name', 'Olivia');
     api.offline = true;
