@@ -10,9 +10,12 @@ export const PAGES = {
   customers: '/customers',
   newCustomer: '/customers/new',
   importCustomers: '/customers/import',
+  mergeCustomers: '/customers/merge',
   activity: '/activity',
   team: '/team',
   permissions: '/permissions',
 } as const satisfies Record<string, RoutePath>;
 export const customerHref = (id: number) => `/customers/${id}`;
 export const editCustomerHref = (id: number) => `/customers/${id}/edit`;
+/** D49: the merge screen for two customers: `survivor` is kept, `merged` is merged into it. */
+export const mergeCustomersHref = (survivor: number, merged: number) => `/customers/merge?survivor=${survivor}&merged=${merged}`;
