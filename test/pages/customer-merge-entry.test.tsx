@@ -82,6 +82,10 @@ describe("D49 the customer page's 'Merge with…'", () => {
     const links = within(found).getAllByRole('link');
     expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([['Anna Lee (503) 555-0142 · Tigard', '/customers/merge?survivor=21&merged=22']]);
     expect(within(dialog).getByRole('status').textContent).toBe('1 found');
+    fireEvent.change(search, { target: { value: 'ann lee' } }); // only this customer: none to merge with
+    await act(() => vi.advanceTimersByTimeAsync(PICKER_DEBOUNCE_MS));
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toBe('No other customer matches.'));
+    expect(within(dialog).queryByRole('list')).toBeNull();
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
   });

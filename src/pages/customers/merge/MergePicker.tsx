@@ -29,6 +29,7 @@ export default function MergePicker({ customer, onCancel }: { customer: Pick<Cus
 
   let status = '';
   if (q && found.status === 'error') status = loadWords(found.error, 'customers');
+  else if (q && found.data?.count && found.data.count > PICKER_RESULTS) status = `More than ${PICKER_RESULTS} found: type more to narrow them.`;
   else if (q && found.data) status = results.length ? `${results.length} found` : 'No other customer matches.';
   else if (q) status = 'Searching…';
 
