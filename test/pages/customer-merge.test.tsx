@@ -166,6 +166,14 @@ describe('D49 the merge screen', () => {
     expect(await screen.findByText('This customer was merged into Ann Lee.')).toBeTruthy();
   });
 
+  it('D49 SPEC §8 a preview that could not load says so, with Retry', async () => {
+    show(undefined, (m) => m.fail('GET /v1/customers/merge/preview/', 'network'));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Could not load these customers.');
+    await act(async () => fireEvent.click(within(alert).getByRole('button', { name: 'Retry' })));
+    expect(await loaded()).toBeTruthy();
+  });
+
   it('D49 D9 the merge screen needs customers:merge', () => {
     expect(ROUTES.find((r) => r.path === '/customers/merge')).toMatchObject({ title: 'Merge Customers', permission: 'customers:merge' });
   });
