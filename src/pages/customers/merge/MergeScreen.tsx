@@ -54,7 +54,7 @@ export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; mo
   };
 
   return (
-    <Page title="Merge Customers" description={`Choose which customer is kept and which value each field keeps.`}>
+    <Page title="Merge Customers" description="Choose which customer is kept and which value each field keeps.">
       <div className="merge-sides">
         <MergeSide customer={survivor} heading="Kept" />
         <MergeSide customer={merged} heading="Merged into it" />
