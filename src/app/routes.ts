@@ -24,6 +24,7 @@ const LOADERS: Record<RoutePath, ShellRoute['load']> = {
   '/customers': () => import('../pages/customers/CustomersPage'),
   '/customers/new': () => import('../pages/customers/AddCustomerPage'),
   '/customers/import': () => import('../pages/customers/ImportCustomersPage'),
+  '/customers/merge': () => import('../pages/customers/merge/MergePage'), // D49
   '/customers/:id': () => import('../pages/customers/CustomerDashboardPage'),
   '/customers/:id/edit': () => import('../pages/customers/EditCustomerPage'),
   '/jobs': screen('JobsPage'),

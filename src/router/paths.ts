@@ -10,6 +10,7 @@ export const PAGES = {
   customers: '/customers',
   newCustomer: '/customers/new',
   importCustomers: '/customers/import',
+  mergeCustomers: '/customers/merge',
   activity: '/activity',
   team: '/team',
   permissions: '/permissions',
@@ -20,3 +21,5 @@ export const customerHref = (id: number) => `/customers/${id}`;
 export const editCustomerHref = (id: number) => `/customers/${id}/edit`;
 /** D53: the public page a reset link opens (like an invitation's /invite/{token}). */
 export const resetHref = (token: string) => `/reset/${encodeURIComponent(token)}`;
+/** D49: the merge screen for two customers: `survivor` is kept, `merged` is merged into it. */
+export const mergeCustomersHref = (survivor: number, merged: number) => `/customers/merge?survivor=${survivor}&merged=${merged}`;

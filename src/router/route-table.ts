@@ -11,7 +11,7 @@ export interface RouteData {
   permission?: Permission;
 }
 
-/** D12: 'customers/new' and 'customers/import' are listed (and so matched) before 'customers/:id'. */
+/** D12: 'customers/new', 'customers/import' and 'customers/merge' are listed (and so matched) before 'customers/:id'. */
 export const ROUTES = [
   { path: '/dashboard', title: 'Dashboard', permission: 'dashboard:view' },
   { path: '/sms', title: 'SMS', permission: 'sms:view' },
@@ -20,6 +20,7 @@ export const ROUTES = [
   { path: '/customers', title: 'Customers', permission: 'customers:view' },
   { path: '/customers/new', title: 'Add Customer', permission: 'customers:create' },
   { path: '/customers/import', title: 'Import Customers', permission: 'customers:create' },
+  { path: '/customers/merge', title: 'Merge Customers', permission: 'customers:merge' }, // D49
   { path: '/customers/:id', title: 'Customer Dashboard', permission: 'customers:view' },
   { path: '/customers/:id/edit', title: 'Edit Customer', permission: 'customers:update' },
   { path: '/jobs', title: 'Jobs', permission: 'jobs:view' },

@@ -330,6 +330,31 @@ describe.skipIf(skipReason)('accessibility', () => {
       },
     },
     {
+      name: "'Merge with…' customer search",
+      show: async (page) => {
+        await page.getByRole('button', { name: 'Merge with…' }).click();
+        await page.getByRole('searchbox', { name: 'Search customers' }).fill(`Jordan Lee ${sfx}`);
+        await page.getByRole('list', { name: 'Customers found' }).waitFor();
+      },
+      after: (page) => page.keyboard.press('Escape'),
+    },
+    {
+      name: 'merge screen',
+      // D49: the preview answered from the two customers as GET answers them, so this checks the screen
+      // whatever the customers hold (the merge itself is a journey of its own).
+      show: async (page) => {
+        const [survivor, merged] = await Promise.all([SHOWN_CUSTOMER.id, conflictId].map((id) => api.call('GET', `/v1/customers/${id}/`, { org: ACME })));
+        const moves = { notes: 3, locations: 1, contacts: 2, tags: ['a11y'] };
+        await page.route(
+          (u) => u.pathname === '/api/v1/customers/merge/preview/',
+          (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ survivor, merged, moves }) }),
+        );
+        await go(page, `/customers/merge?survivor=${SHOWN_CUSTOMER.id}&merged=${conflictId}`);
+        await page.getByRole('heading', { name: 'Values to keep' }).waitFor();
+      },
+      after: (page) => page.unrouteAll(),
+    },
+    {
       name: 'customer form with field errors',
       show: async (page) => {
         await go(page, '/customers/new');

@@ -41,6 +41,7 @@ describe('route matching', () => {
       '/customers': 'customers:view',
       '/customers/new': 'customers:create',
       '/customers/import': 'customers:create',
+      '/customers/merge': 'customers:merge',
       '/customers/:id': 'customers:view',
       '/customers/:id/edit': 'customers:update',
       '/jobs': 'jobs:view',

@@ -16,6 +16,8 @@ import { useCustomerId } from './customer-id';
 import { CustomerDetails } from './detail/CustomerDetails';
 import { DeleteCustomer } from './detail/DeleteCustomer';
 import { LazyTimeline } from './detail/lazy-timeline';
+import { MergedNote, NotFoundOrMerged } from './merge/MergedNote';
+import { MergeWith } from './merge/MergeWith';
 
 /** The route's own title, shown until the customer's name is known. */
 export const PAGE_TITLE = 'Customer Dashboard';
@@ -23,6 +25,7 @@ export const PAGE_TITLE = 'Customer Dashboard';
 function Loaded({ customer }: { customer: Customer }) {
   const canEdit = useCan('customers:update');
   const canDelete = useCan('customers:delete');
+  const canMerge = useCan('customers:merge'); // D49
   return (
     <Page
       title={customer.name}
@@ -33,18 +36,20 @@ function Loaded({ customer }: { customer: Customer }) {
         </>
       }
       actions={
-        (canEdit || canDelete) && (
+        (canEdit || canDelete || canMerge) && (
           <>
             {canEdit && (
               <Link to={editCustomerHref(customer.id)} className="btn btn-primary">
                 Edit
               </Link>
             )}
+            {canMerge && <MergeWith customer={customer} />}
             {canDelete && <DeleteCustomer customer={customer} />}
           </>
         )
       }
     >
+      <MergedNote customerId={customer.id} />
       <div className="customer-layout">
         <CustomerDetails customer={customer} />
         <LazyTimeline customerId={customer.id} />
@@ -56,7 +61,7 @@ function Loaded({ customer }: { customer: Customer }) {
 function CustomerView({ id }: { id: number }) {
   const query = useQuery(useCustomersApi().get(id));
   // A 404 wins over data still in the cache: the customer was deleted meanwhile (D25).
-  if (isHttpError(query.error, 404)) return <CustomerNotFound />;
+  if (isHttpError(query.error, 404)) return <NotFoundOrMerged error={query.error} name={query.data?.name} />; // D49
   if (query.data) return <Loaded customer={query.data} />;
   return (
     <Page title={PAGE_TITLE}>

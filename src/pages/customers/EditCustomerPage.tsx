@@ -6,7 +6,7 @@ import { useCustomersApi } from '../../api/customers';
 import { isAbortError, isHttpError } from '../../http/errors';
 import { QUERY_FRESH_MS } from '../../query/cache';
 import { useQuery } from '../../query/use-query';
-import { Link } from '../../router/Link';
+import { Link, Navigate } from '../../router/Link';
 import { customerHref } from '../../router/paths';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
@@ -36,7 +36,8 @@ function EditCustomer({ id }: { id: number }) {
       </Page>
     );
   }
-  if (isHttpError(q.error, 404)) return <CustomerNotFound />;
+  // D49: a merged customer's address goes to its customer page, which leads on to the survivor's.
+  if (isHttpError(q.error, 404)) return q.error.code === 'merged' ? <Navigate to={customerHref(id)} /> : <CustomerNotFound />;
   const failed = q.status === 'error' && !q.fetching && !isAbortError(q.error);
   return (
     <Page

@@ -1,17 +1,18 @@
 // D23: while a person types an email or a phone, the customers who already have it are shown as links
 // ("Possible duplicate: …") before anything is saved. Only a complete-looking value is looked up, after
-// a pause in typing; the answer is a polite live region, so it is heard without taking the focus.
+// a pause in typing; the answer is a polite live region, so it is heard without taking the focus. D49:
+// on the edit form, where the person may merge, each match offers 'Merge' (this customer kept; the merge
+// screen can swap). The add form has no customer yet to merge (behaviour.md).
 import { Fragment, useEffect, useState } from 'react';
 import { useCustomersApi, type DuplicateQuery } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';
 import { Link } from '../../../router/Link';
-import { customerHref } from '../../../router/paths';
+import { customerHref, mergeCustomersHref } from '../../../router/paths';
+import { useCan } from '../../../session/use-session';
 import { duplicateQuery } from './values';
 
 /** D23: the look-up waits for this pause in typing. */
 export const DUPLICATE_DEBOUNCE_MS = 400;
-
-const MATCH_WORDS = { email: 'same email', phone: 'same phone' } as const;
 
 export interface DuplicateWarningProps {
   email: string;
@@ -24,6 +25,7 @@ export interface DuplicateWarningProps {
 
 export function DuplicateWarning({ email, phone, exclude, enabled }: DuplicateWarningProps) {
   const api = useCustomersApi();
+  const merge = useCan('customers:merge') && exclude;
   const wanted = enabled ? duplicateQuery({ email, phone }) : null;
   const wantedKey = wanted && JSON.stringify(wanted);
   const [query, setQuery] = useState<DuplicateQuery | null>(null);
@@ -45,7 +47,7 @@ export function DuplicateWarning({ email, phone, exclude, enabled }: DuplicateWa
           {matches.map((m, i) => (
             <Fragment key={m.id}>
               {i > 0 && ', '}
-              <Link to={customerHref(m.id)}>{m.name}</Link> ({MATCH_WORDS[m.match]})
+              <Link to={customerHref(m.id)}>{m.name}</Link> (same {m.match}){merge && <Link to={mergeCustomersHref(merge, m.id)}>Merge</Link>}
             </Fragment>
           ))}
         </p>

@@ -1,0 +1,100 @@
+// D49 the merge screen's parts: each customer as it is, a radio pair per field whose values differ (a
+// fieldset with its legend, so a screen reader hears the field with each value), and what moves.
+import { useId } from 'react';
+import type { Customer } from '../../../../contract/customers';
+import { MERGE_FIELDS, MERGE_UNDO_DAYS, type MergeField, type MergePreview } from '../../../../contract/merge';
+import { counted, differingFields, keptFrom, MERGE_FIELD_LABELS, type Picks, valueWords } from './merge-fields';
+
+const SHOWN: readonly MergeField[] = ['email', 'phone', 'company', 'city', 'status', 'type'];
+
+/** One customer as it is now: its main fields, tags, locations and contacts. */
+export function MergeSide({ customer: c, heading }: { customer: Customer; heading: string }) {
+  const id = useId();
+  return (
+    <section className="card merge-side" aria-labelledby={id}>
+      <h2 id={id}>
+        <span className="merge-role">{heading}</span> {c.name}
+      </h2>
+      <dl className="detail-list">
+        {SHOWN.map((f) => (
+          <div key={f} className="merge-row">
+            <dt>{MERGE_FIELD_LABELS[f]}</dt>
+            <dd>{valueWords(c, f) ?? <span className="muted">None</span>}</dd>
+          </div>
+        ))}
+        <div className="merge-row">
+          <dt>Tags</dt>
+          <dd>{c.tags.length ? c.tags.join(', ') : <span className="muted">None</span>}</dd>
+        </div>
+        <div className="merge-row">
+          <dt>Has</dt>
+          <dd>
+            {counted(c.locations.length, 'location')}, {counted(c.contacts.length, 'contact')}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+export interface FieldChoicesProps {
+  survivor: Customer;
+  merged: Customer;
+  picks: Picks;
+  onPick: (field: MergeField, customerId: number) => void;
+}
+
+/** D49: for each field whose values differ, which value is kept. */
+export function FieldChoices({ survivor, merged, picks, onPick }: FieldChoicesProps) {
+  const id = useId();
+  const differing = differingFields(survivor, merged);
+  const same = MERGE_FIELDS.filter((f) => !differing.includes(f));
+  return (
+    <section className="merge-choices" aria-labelledby={`${id}h`}>
+      <h2 id={`${id}h`}>Values to keep</h2>
+      {differing.length === 0 && <p>Every field has the same value in both.</p>}
+      {differing.map((field) => {
+        const kept = keptFrom(field, picks, survivor, merged);
+        return (
+          <fieldset key={field} className="import-choice merge-field">
+            <legend>{MERGE_FIELD_LABELS[field]}</legend>
+            {[survivor, merged].map((c) => (
+              <label key={c.id}>
+                <input type="radio" name={`${id}-${field}`} checked={kept === c.id} onChange={() => onPick(field, c.id)} />
+                <span>
+                  {valueWords(c, field) ?? <span className="muted">None</span>} <span className="muted">from {c.name}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        );
+      })}
+      {same.length > 0 && differing.length > 0 && <p className="muted">Same in both: {same.map((f) => MERGE_FIELD_LABELS[f]).join(', ')}.</p>}
+    </section>
+  );
+}
+
+/** D49: what the merged customer brings (its notes, locations, contacts, the tags the kept one lacks). */
+export function MergeSummary({ preview: { survivor, merged, moves }, known }: { preview: MergePreview; known: boolean }) {
+  const id = useId();
+  const parts = [counted(moves.notes, 'note'), counted(moves.locations, 'location'), counted(moves.contacts, 'contact')];
+  return (
+    <section className="card merge-summary" aria-labelledby={id} aria-busy={!known || undefined}>
+      <h2 id={id}>What moves to {survivor.name}</h2>
+      {known ? (
+        <ul>
+          {parts.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+          <li>{moves.tags.length ? `${counted(moves.tags.length, 'tag')}: ${moves.tags.join(', ')}` : 'No new tags'}</li>
+        </ul>
+      ) : (
+        <p className="muted">Counting what moves…</p>
+      )}
+      <p>
+        Both timelines are kept. {merged.name} is then shown as merged into {survivor.name}, and its address leads there. You can undo the merge for {MERGE_UNDO_DAYS}{' '}
+        days.
+      </p>
+    </section>
+  );
+}

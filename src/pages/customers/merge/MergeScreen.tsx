@@ -1,0 +1,94 @@
+// D49 the merge screen: which customer is kept (Swap), which value each differing field keeps, what
+// moves, then Merge → the kept customer's page with a toast offering Undo. A refusal or a lost
+// connection is said beside the button; the choices stay.
+import { useId, useRef, useState, useSyncExternalStore } from 'react';
+import type { MergePreview } from '../../../../contract/merge';
+import { useMergeApi } from '../../../api/merge';
+import { connectivity } from '../../../http/connectivity';
+import { useQueryCache } from '../../../query/use-query';
+import { Link } from '../../../router/Link';
+import { navigate } from '../../../router/location';
+import { customerHref, mergeCustomersHref } from '../../../router/paths';
+import { failedWords } from '../../../ui/failed-words';
+import { Page } from '../../../ui/page';
+import { FieldChoices, MergeSide, MergeSummary } from './MergeParts';
+import { mergeRequest, type Picks } from './merge-fields';
+import { showMergedToast } from './merge-toast';
+
+export const MSG_MERGE_OFFLINE = "You're offline — your choices are kept and you can merge when the connection is back";
+
+export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; movesKnown: boolean }) {
+  const { survivor, merged } = preview;
+  const api = useMergeApi();
+  const cache = useQueryCache();
+  // The connectivity store, read here rather than through the form's hook: the form's chunk stays its own.
+  const online = useSyncExternalStore(connectivity.subscribe, connectivity.getState, connectivity.getState);
+  const id = useId();
+  const [picks, setPicks] = useState<Picks>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const running = useRef(false);
+
+  const swap = () => {
+    setFailure(null);
+    navigate(mergeCustomersHref(merged.id, survivor.id), { replace: true });
+  };
+
+  const run = async () => {
+    if (running.current || !online) return; // a second press while the first is on its way
+    running.current = true;
+    setBusy(true);
+    setFailure(null);
+    let mergeId: number;
+    try {
+      mergeId = (await api.merge.run(mergeRequest(survivor, merged, picks))).merge_id;
+    } catch (error) {
+      running.current = false;
+      setBusy(false);
+      setFailure(failedWords(error, `merge ${merged.name} into ${survivor.name}`));
+      return;
+    }
+    navigate(customerHref(survivor.id));
+    for (const key of api.merge.invalidates) cache.invalidate(key);
+    showMergedToast({ survivor, merged, mergeId }, api, cache);
+  };
+
+  return (
+    <Page title="Merge Customers" description="Choose which customer is kept and which value each field keeps.">
+      <div className="merge-sides">
+        <MergeSide customer={survivor} heading="Kept" />
+        <MergeSide customer={merged} heading="Merged into it" />
+      </div>
+      <p className="merge-swap">
+        <button type="button" className="btn" onClick={swap} disabled={busy}>
+          Swap: keep {merged.name} instead
+        </button>
+      </p>
+      <FieldChoices survivor={survivor} merged={merged} picks={picks} onPick={(field, customerId) => setPicks((p) => ({ ...p, [field]: customerId }))} />
+      <MergeSummary preview={preview} known={movesKnown} />
+      <div className="merge-actions">
+        <p id={`${id}o`} className="cf-offline" role="status">
+          {online ? '' : MSG_MERGE_OFFLINE}
+        </p>
+        {failure && (
+          <p className="write-error merge-error" role="alert">
+            {failure}
+          </p>
+        )}
+        <Link to={customerHref(survivor.id)} className="btn">
+          Cancel
+        </Link>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void run()}
+          disabled={!online}
+          aria-disabled={busy || undefined}
+          aria-describedby={online ? undefined : `${id}o`}
+        >
+          {busy ? 'Merging…' : 'Merge'}
+        </button>
+      </div>
+    </Page>
+  );
+}
