@@ -155,6 +155,12 @@ describe('customer form chunks', () => {
     expectOwnChunkUnderLimit(page);
   });
 
+  test("D26 Edit Customer loads the form's code beside its data call (a chunk of its own), not before it", () => {
+    const inputs = [...closure(entry('src/pages/customers/EditCustomerPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    expect(inputs).not.toContain('src/pages/customers/CustomerForm.tsx');
+    expect(entry('src/pages/customers/CustomerForm.tsx'), 'customers/CustomerForm.tsx is not an entry of its own').toBeTruthy();
+  });
+
   test('none of the form is in the JS loaded before the login form', () => {
     expect(firstBundleInputs().filter((i) => /pages\/customers\/(CustomerForm|form\/|AddCustomerPage|EditCustomerPage)/.test(i))).toEqual([]);
   });
