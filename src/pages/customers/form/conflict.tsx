@@ -2,19 +2,27 @@
 // (ConflictPanel.tsx); an edit's save starts loading it beside the request that may meet a conflict.
 import { lazy, Suspense } from 'react';
 import type { ConflictPanelProps } from './ConflictPanel';
-import { CUSTOMER_STATUS_LABELS } from '../../../../contract/customers';
-import { FIELD_LABELS } from './values';
+import { CUSTOMER_STATUS_LABELS, type CustomerStatus } from '../../../../contract/customers';
+import { FIELD_LABELS, TYPE_LABELS, type CustomerValues } from './values';
 
 const load = () => import('./ConflictPanel');
 const Panel = lazy(() => load().then((m) => ({ default: m.ConflictPanel })));
 
 export const preloadConflict = () => void load().catch(() => undefined);
 
+/** A value as the panel's table shows it ('' when empty; D48's flag as Yes or No, a base without it: No). */
+function valueText(field: string, value: unknown): string {
+  if (field === 'status') return CUSTOMER_STATUS_LABELS[value as CustomerStatus];
+  if (field === 'type') return TYPE_LABELS[value as CustomerValues['type']] ?? '';
+  if (field === 'do_not_service') return value === true ? 'Yes' : 'No';
+  return Array.isArray(value) ? value.join(', ') : ((value as string | null) ?? '');
+}
+
 /** The panel (it takes the focus when it appears); until its code is there the form stays as it is. */
-export function Conflict(props: Omit<ConflictPanelProps, 'fieldLabels' | 'statusLabels'>) {
+export function Conflict(props: Omit<ConflictPanelProps, 'fieldLabels' | 'valueText'>) {
   return (
     <Suspense fallback={null}>
-      <Panel fieldLabels={FIELD_LABELS} statusLabels={CUSTOMER_STATUS_LABELS} {...props} />
+      <Panel fieldLabels={FIELD_LABELS} valueText={valueText} {...props} />
     </Suspense>
   );
 }
