@@ -1,4 +1,6 @@
-// The customers list's tables and pager. Under 640px the rows stack (see .data-table in app.css).
+// The customers list's table. Under 640px the rows stack (see .data-table in app.css). D48: status and
+// city sort too; the city is the list's (D46: the primary location's, else the billing city); a customer
+// not to be served is marked in words.
 import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { mailtoHref } from '../../lib/contact-links';
@@ -10,8 +12,8 @@ import { PhoneLink } from './PhoneLink';
 
 const NONE = '—';
 
-/** D26: the sortable columns; a date is newest first on its first click, a name A to Z. */
-const SORTABLE = { name: 'name', created: 'created_at', updated: 'updated_at' } as const;
+/** D26 D48: the sortable columns; a date is newest first on its first click, a name A to Z. */
+const SORTABLE = { name: 'name', city: 'city', status: 'status', created: 'created_at', updated: 'updated_at' } as const;
 type SortColumn = keyof typeof SORTABLE;
 const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
 
@@ -94,7 +96,8 @@ export function CustomerTable({
             <SortHeader column="name" label="Name" sort={sort} onSort={onSort} />
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
-            <th scope="col">Status</th>
+            <SortHeader column="city" label="City" sort={sort} onSort={onSort} />
+            <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
             <th scope="col">Tags</th>
             <SortHeader column="created" label="Created" sort={sort} onSort={onSort} className="col-created" />
             <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} className="col-updated" />
@@ -105,7 +108,8 @@ export function CustomerTable({
             <tr key={c.id}>
               <td className="cell-name">
                 <Link to={customerHref(c.id)}>{c.name}</Link>
-                {(c.company || c.city) && <span className="cell-sub">{[c.company, c.city].filter(Boolean).join(' · ')}</span>}
+                {c.do_not_service && <span className="dns-badge">Do not service</span>}
+                {c.company && <span className="cell-sub">{c.company}</span>}
               </td>
               <td className="cell-email" data-label="Email">
                 {c.email ? (
@@ -120,6 +124,7 @@ export function CustomerTable({
               <td className="cell-phone" data-label="Phone">
                 {c.phone ? <PhoneLink phone={c.phone} /> : NONE}
               </td>
+              <td data-label="City">{c.city ?? NONE}</td>
               <td data-label="Status">
                 <StatusBadge status={c.status} />
               </td>

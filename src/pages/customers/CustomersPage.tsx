@@ -16,7 +16,7 @@ import { toast } from '../../ui/toast';
 import { pageCount, Pager } from '../../ui/pager';
 import { CustomerTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
-import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
+import { apiParams, exportParams, isFiltered, listHref, NO_FILTERS, readListParams, type ListState } from './list-params';
 import type { Conflict } from './restore';
 
 // D25: a restore's code, and its words when refused, load when Restore is first pressed (restore.tsx).
@@ -82,8 +82,8 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
         ) : filtered ? (
           <>
             <p className="list-message-title">No customers match.</p>
-            <p className="muted">Try another search, status or tag.</p>
-            <button type="button" className="btn" onClick={() => go({ q: '', status: '', tag: '', page: 1 })}>
+            <p className="muted">Try another search or filter.</p>
+            <button type="button" className="btn" onClick={() => go({ ...NO_FILTERS, page: 1 })}>
               Clear filters
             </button>
           </>

@@ -5,7 +5,7 @@
 // the form (service.tsx), so its labels come from the form: importing values.ts would cut it into a file
 // of its own.
 import { useEffect, useState } from 'react';
-import { CUSTOMER_TYPES, LEAD_SOURCE_MAX_LENGTH } from '../../../../contract/customers';
+import { CUSTOMER_TYPE_LABELS, CUSTOMER_TYPES, LEAD_SOURCE_MAX_LENGTH } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';
 import { Field, type Form } from '../../../ui/form';
@@ -18,10 +18,9 @@ export const DO_NOT_SERVICE_HINT = 'Shown as a warning on the customer’s page 
 export interface ServiceFieldsProps {
   form: Form<CustomerValues>;
   labels: Record<FormField, string>;
-  typeLabels: Record<CustomerValues['type'], string>;
 }
 
-export function ServiceFields({ form, labels, typeLabels }: ServiceFieldsProps) {
+export function ServiceFields({ form, labels }: ServiceFieldsProps) {
   const api = useCustomersApi();
   const { type, lead_source, do_not_service } = form.values;
   const typeControl = form.field('type');
@@ -47,7 +46,7 @@ export function ServiceFields({ form, labels, typeLabels }: ServiceFieldsProps) 
           {CUSTOMER_TYPES.map((t, i) => (
             <label key={t} className="check">
               <input type="radio" id={i === 0 ? typeControl.id : undefined} name={typeControl.id} value={t} checked={type === t} onChange={() => form.set('type', t)} />
-              {typeLabels[t]}
+              {CUSTOMER_TYPE_LABELS[t]}
             </label>
           ))}
           {form.errors.type && (

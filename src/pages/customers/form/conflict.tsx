@@ -2,8 +2,8 @@
 // (ConflictPanel.tsx); an edit's save starts loading it beside the request that may meet a conflict.
 import { lazy, Suspense } from 'react';
 import type { ConflictPanelProps } from './ConflictPanel';
-import { CUSTOMER_STATUS_LABELS, type CustomerStatus } from '../../../../contract/customers';
-import { FIELD_LABELS, TYPE_LABELS, type CustomerValues } from './values';
+import { CUSTOMER_STATUS_LABELS, CUSTOMER_TYPE_LABELS, type CustomerStatus, type CustomerType } from '../../../../contract/customers';
+import { FIELD_LABELS } from './values';
 
 const load = () => import('./ConflictPanel');
 const Panel = lazy(() => load().then((m) => ({ default: m.ConflictPanel })));
@@ -13,7 +13,7 @@ export const preloadConflict = () => void load().catch(() => undefined);
 /** A value as the panel's table shows it ('' when empty; D48's flag as Yes or No, a base without it: No). */
 function valueText(field: string, value: unknown): string {
   if (field === 'status') return CUSTOMER_STATUS_LABELS[value as CustomerStatus];
-  if (field === 'type') return TYPE_LABELS[value as CustomerValues['type']] ?? '';
+  if (field === 'type') return CUSTOMER_TYPE_LABELS[value as CustomerType] ?? '';
   if (field === 'do_not_service') return value === true ? 'Yes' : 'No';
   return Array.isArray(value) ? value.join(', ') : ((value as string | null) ?? '');
 }

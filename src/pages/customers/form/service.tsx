@@ -3,7 +3,7 @@
 // there the section shows its heading; a failed load is D40's, as the conflict panel's.
 import { lazy, Suspense } from 'react';
 import type { Form } from '../../../ui/form';
-import { FIELD_LABELS, TYPE_LABELS, type CustomerValues } from './values';
+import { FIELD_LABELS, type CustomerValues } from './values';
 
 const load = () => import('./ServiceFields');
 const Fields = lazy(() => load().then((m) => ({ default: m.ServiceFields })));
@@ -18,7 +18,7 @@ export function Service({ form }: { form: Form<CustomerValues> }) {
         </fieldset>
       }
     >
-      <Fields form={form} labels={FIELD_LABELS} typeLabels={TYPE_LABELS} />
+      <Fields form={form} labels={FIELD_LABELS} />
     </Suspense>
   );
 }

@@ -60,9 +60,6 @@ export const FIELD_LABELS: Record<FormField, string> = {
   do_not_service_reason: 'Reason not to service',
 };
 
-/** D48: each type as the app names it. */
-export const TYPE_LABELS: Record<CustomerType, string> = { residential: 'Residential', commercial: 'Commercial' };
-
 /** D48: the text fields beyond D22's, with their limits. */
 const SERVICE_LIMITS = { lead_source: LEAD_SOURCE_MAX_LENGTH, do_not_service_reason: DO_NOT_SERVICE_REASON_MAX_LENGTH } as const;
 
