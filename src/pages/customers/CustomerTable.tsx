@@ -96,7 +96,7 @@ export function CustomerTable({
             <SortHeader column="name" label="Name" sort={sort} onSort={onSort} />
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
-            <SortHeader column="city" label="City" sort={sort} onSort={onSort} />
+            <SortHeader column="city" label="City" sort={sort} onSort={onSort} className="col-city" />
             <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
             <th scope="col">Tags</th>
             <SortHeader column="created" label="Created" sort={sort} onSort={onSort} className="col-created" />
@@ -109,7 +109,13 @@ export function CustomerTable({
               <td className="cell-name">
                 <Link to={customerHref(c.id)}>{c.name}</Link>
                 {c.do_not_service && <span className="dns-badge">Do not service</span>}
-                {c.company && <span className="cell-sub">{c.company}</span>}
+                {(c.company || c.city) && (
+                  <span className="cell-sub">
+                    {c.company}
+                    {/* Shown where the City column is left out for room (app.css). */}
+                    {c.city && <span className="sub-city">{c.company ? ` · ${c.city}` : c.city}</span>}
+                  </span>
+                )}
               </td>
               <td className="cell-email" data-label="Email">
                 {c.email ? (
@@ -124,7 +130,9 @@ export function CustomerTable({
               <td className="cell-phone" data-label="Phone">
                 {c.phone ? <PhoneLink phone={c.phone} /> : NONE}
               </td>
-              <td data-label="City">{c.city ?? NONE}</td>
+              <td className="col-city" data-label="City">
+                {c.city ?? NONE}
+              </td>
               <td data-label="Status">
                 <StatusBadge status={c.status} />
               </td>
