@@ -189,7 +189,7 @@ export function CustomerForm(props: CustomerFormProps) {
           />
         </fieldset>
         <fieldset className="cf-section">
-          <legend>Service address</legend>
+          <legend>Billing address</legend>
           <div className="cf-grid">
             <div className="cf-wide">{text('address_line')}</div>
             {text('city')}
