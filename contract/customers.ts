@@ -34,6 +34,8 @@ export const RESTORE_WINDOW_DAYS = 30;
 /** D48: a customer's type (the first is the default), and the limits of its source and flag reason. */
 export const CUSTOMER_TYPES = ['residential', 'commercial'] as const;
 export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+/** D48: each type as the app names it. */
+export const CUSTOMER_TYPE_LABELS: Readonly<Record<CustomerType, string>> = { residential: 'Residential', commercial: 'Commercial' };
 export const LEAD_SOURCE_MAX_LENGTH = 100;
 export const DO_NOT_SERVICE_REASON_MAX_LENGTH = 500;
 

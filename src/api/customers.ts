@@ -8,8 +8,10 @@ import type {
   Customer,
   CustomerInput,
   CustomerListItem,
+  CustomerServiceInput,
   CustomerSort,
   CustomerStatus,
+  CustomerType,
   DashboardData,
   DuplicateMatch,
   ImportDuplicateMode,
@@ -41,12 +43,18 @@ export interface CustomerListParams {
   sort?: CustomerSort;
   page?: number;
   page_size?: number;
+  /** D48: one type, and only the customers flagged do-not-service. */
+  type?: CustomerType;
+  do_not_service?: boolean;
   /** D25: the 'Deleted' view (customers:delete), newest deleted first. */
   deleted?: boolean;
 }
 
 /** What the export writes: the list's filters, without paging (D27). */
-export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'sort'>;
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'sort'>;
+
+/** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). */
+export type CustomerBody = CustomerInput & CustomerServiceInput;
 
 export interface PageParams {
   page?: number;
@@ -62,7 +70,7 @@ export interface DuplicateQuery {
 
 /** PATCH /v1/customers/{id}/: the changed fields and the version they were based on (D31). */
 export interface CustomerUpdate {
-  changes: Partial<CustomerInput>;
+  changes: Partial<CustomerBody>;
   version: number;
 }
 
@@ -81,6 +89,8 @@ export const customerKeys = {
   duplicates: (orgId: number | null, query: DuplicateQuery): QueryKey => ['customers', orgId, 'duplicates', query],
   /** D45: the organization's tags containing `q`, for the tag filter. */
   tags: (orgId: number | null, q: string): QueryKey => ['customers', orgId, 'tags', q],
+  /** D48: the organization's earlier lead sources containing `q`, for the form. */
+  leadSources: (orgId: number | null, q: string): QueryKey => ['customers', orgId, 'lead-sources', q],
   dashboard: (orgId: number | null): QueryKey => ['dashboard', orgId],
 };
 
@@ -117,6 +127,11 @@ export function customersApi({ client, orgId }: ApiContext) {
   /** A note changes the customer's notes and timeline, and the dashboard's latest activity. */
   const noted = (id: number) => [customerKeys.detail(orgId, id), customerKeys.dashboard(orgId)];
   const csvFile = (file: Blob) => new Blob([file], { type: CSV_TYPE });
+  /** A suggestions answer `{results: [text, …]}`; anything else in it is left out. */
+  const strings = async (path: string, signal: AbortSignal) => {
+    const d = await client.get<{ results?: unknown }>(path, { signal });
+    return { results: Array.isArray(d?.results) ? d.results.filter((t): t is string => typeof t === 'string') : [] };
+  };
 
   return {
     list: (params: CustomerListParams): QueryDef<Page<CustomerListItem>> => ({
@@ -134,10 +149,12 @@ export function customersApi({ client, orgId }: ApiContext) {
     /** D45: GET /v1/customers/tags/: the organization's tags containing `q`, most used first. */
     tags: (q: string): QueryDef<{ results: string[] }> => ({
       key: customerKeys.tags(orgId, q),
-      fetch: async (signal) => {
-        const d = await client.get<{ results?: unknown }>(`${CUSTOMERS_PATH}tags/${queryString({ q })}`, { signal });
-        return { results: Array.isArray(d?.results) ? d.results.filter((t): t is string => typeof t === 'string') : [] };
-      },
+      fetch: (signal) => strings(`${CUSTOMERS_PATH}tags/${queryString({ q })}`, signal),
+    }),
+    /** D48: GET /v1/customers/lead-sources/: the organization's sources containing `q`, most used first. */
+    leadSources: (q: string): QueryDef<{ results: string[] }> => ({
+      key: customerKeys.leadSources(orgId, q),
+      fetch: (signal) => strings(`${CUSTOMERS_PATH}lead-sources/${queryString({ q })}`, signal),
     }),
     notes: (id: number, params: PageParams = {}): QueryDef<Page<Note>> => ({
       key: customerKeys.notes(orgId, id, params),
@@ -153,8 +170,8 @@ export function customersApi({ client, orgId }: ApiContext) {
     }),
 
     /** POST: 201 Customer; D23 409 duplicate_email names the existing customer. */
-    create: { run: (input: Partial<CustomerInput>) => client.post<Customer>(CUSTOMERS_PATH, input), invalidates: written } satisfies MutationDef<
-      Partial<CustomerInput>,
+    create: { run: (input: Partial<CustomerBody>) => client.post<Customer>(CUSTOMERS_PATH, input), invalidates: written } satisfies MutationDef<
+      Partial<CustomerBody>,
       Customer
     >,
     /** PATCH with the version (D31: a stale one is a 409 conflict carrying the current record). */

@@ -96,9 +96,9 @@ describe('chunks', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });
 
-  test("D25 D27 the list's restore (customers/restore.tsx) and CSV download (save-file.ts) load when first pressed, not with the list", () => {
+  test("D25 D27 the list's restore (customers/restore.tsx), CSV download (save-file.ts) and Deleted view's table (DeletedTable.tsx) load when first needed, not with the list", () => {
     const inputs = [...closure(entry('src/pages/customers/CustomersPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
-    for (const part of ['src/pages/customers/restore.tsx', 'src/pages/customers/save-file.ts']) {
+    for (const part of ['src/pages/customers/restore.tsx', 'src/pages/customers/save-file.ts', 'src/pages/customers/DeletedTable.tsx']) {
       expect(inputs).not.toContain(part);
       expect(entry(part), `${part} is not an entry of its own`).toBeTruthy();
     }
@@ -158,6 +158,12 @@ describe('customer form chunks', () => {
 
   test.each(PAGES)('%s is a lazily loaded chunk under 10 KB gzip with what it brings along', (page) => {
     expectOwnChunkUnderLimit(page);
+  });
+
+  test("D26 Edit Customer loads the form's code beside its data call (a chunk of its own), not before it", () => {
+    const inputs = [...closure(entry('src/pages/customers/EditCustomerPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    expect(inputs).not.toContain('src/pages/customers/CustomerForm.tsx');
+    expect(entry('src/pages/customers/CustomerForm.tsx'), 'customers/CustomerForm.tsx is not an entry of its own').toBeTruthy();
   });
 
   test('none of the form is in the JS loaded before the login form', () => {

@@ -232,7 +232,12 @@ describe.skipIf(skipReason)('accessibility', () => {
     const create = async (name: string) => (await api.call<{ id: number }>('POST', '/v1/customers/', { org: ACME, body: { name, city: 'Fresno', tags: ['a11y'] } })).id;
     conflictId = await create(`Jordan Lee ${sfx}`);
     const gone = await create(`Rowan Price ${sfx}`);
-    made.push(conflictId, gone);
+    // D48: first by name, so the list's first page shows its 'Do not service' marker.
+    const flagged = await api.call<{ id: number }>('POST', '/v1/customers/', {
+      org: ACME,
+      body: { name: `Aaron Abbott ${sfx}`, city: 'Fresno', do_not_service: true, do_not_service_reason: 'Unpaid invoices' },
+    });
+    made.push(conflictId, gone, flagged.id);
     await api.call('DELETE', `/v1/customers/${gone}/`, { org: ACME });
     const inv = await api.call<{ id: number; token: string }>('POST', '/v1/team/invitations/', {
       org: ACME,
@@ -296,7 +301,7 @@ describe.skipIf(skipReason)('accessibility', () => {
         await page.getByRole('region', { name: 'Customers', exact: true }).getByText(/^\d+$/).waitFor();
       },
     },
-    { name: 'customers', show: async (page) => (await go(page, '/customers'), page.getByRole('table').getByRole('row').nth(1).waitFor()) },
+    { name: 'customers', show: async (page) => (await go(page, '/customers'), page.getByRole('table').getByText('Do not service').first().waitFor()) },
     { name: 'customers, no match', show: async (page) => (await go(page, `/customers?q=nothing-${sfx}`), page.getByText('No customers match.').waitFor()) },
     {
       name: 'customers, error',
@@ -360,6 +365,9 @@ describe.skipIf(skipReason)('accessibility', () => {
         await go(page, '/customers/new');
         await h1(page, 'Add Customer');
         await page.getByRole('form', { name: 'Customer' }).getByLabel('Email', { exact: true }).fill('not-an-email');
+        // D48: the flag on, its reason over the limit.
+        await page.getByRole('form', { name: 'Customer' }).getByRole('checkbox', { name: 'Do not service' }).check();
+        await page.getByRole('form', { name: 'Customer' }).getByLabel('Reason not to service').fill('x'.repeat(501));
         await page.getByRole('form', { name: 'Customer' }).getByRole('button', { name: 'Save' }).click();
         await page.locator('[aria-invalid=true]').first().waitFor();
       },

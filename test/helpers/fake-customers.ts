@@ -1,5 +1,5 @@
 // The customers list as the fake API answers it (FakeApi.customers): D26 search, filters, sorts and
-// paging, D25's deleted list and restore, D27's export and D45's tag suggestions, on 30 demo customers.
+// paging (D48's type, flag, status and city too), D25's deleted list and restore, D27's export and D45's tag suggestions, on 30 demo customers.
 import { DEFAULT_PAGE_SIZE, phoneDigits, type CustomerListItem, type PersonRef } from '../../contract/customers';
 import { json, type Call } from './fake-http';
 
@@ -82,14 +82,19 @@ export class FakeCustomers {
     const status = params.get('status');
     const tag = params.get('tag')?.toLowerCase();
     const sort = params.get('sort') ?? 'name';
-    const field = sort.replace(/^-/, '') as 'name' | 'created_at' | 'updated_at';
+    const field = sort.replace(/^-/, '') as 'name' | 'created_at' | 'updated_at' | 'status' | 'city';
+    const type = params.get('type');
+    const flagged = params.get('do_not_service') === 'true';
     const rows = this.live().filter(
       (c) =>
         (!q || [c.name, c.company, c.email, c.phone].some((v) => v?.toLowerCase().includes(q)) || (digits.length > 2 && phoneDigits(c.phone ?? '').includes(digits))) &&
         (!status || c.status === status) &&
-        (!tag || c.tags.some((t) => t.toLowerCase() === tag)),
+        (!tag || c.tags.some((t) => t.toLowerCase() === tag)) &&
+        (!type || c.type === type) && // D48
+        (!flagged || c.do_not_service),
     );
-    rows.sort((a, b) => byText(a[field], b[field]) || a.id - b.id);
+    // D48: a customer without a city sorts after every city (before them when descending).
+    rows.sort((a, b) => (a[field] === null ? 1 : 0) - (b[field] === null ? 1 : 0) || byText(a[field] ?? '', b[field] ?? '') || a.id - b.id);
     return sort.startsWith('-') ? rows.reverse() : rows;
   }
 

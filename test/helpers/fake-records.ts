@@ -47,9 +47,13 @@ export class FakeRecords {
   /** An answer to every call of a method, in place of the normal one (a refusal, e.g. D41's 403). */
   byMethod = new Map<string, () => Response>();
   nextId = 50;
+  /** D48: the organization's earlier lead sources, and the q of each suggestions call. */
+  leadSources = ['Google', 'Yelp', 'Neighbor referral', 'Nextdoor'];
+  leadSourceQueries: string[] = [];
 
   constructor(readonly api: FakeApi) {
     api.routes.set('/v1/customers/', (call) => this.answer(call, () => this.create(call.body as CustomerInput)));
+    api.routes.set('/v1/customers/lead-sources/', (call) => this.sources(new URLSearchParams(call.search).get('q') ?? ''));
     api.routes.set('/v1/customers/duplicates/', (call) => this.answer(call, () => this.duplicates(new URLSearchParams(call.search))));
     for (const id of [ANN.id, BEN.id, MISSING_ID]) api.routes.set(`/v1/customers/${id}/`, (call) => this.answer(call, () => this.record(call, id)));
   }
@@ -101,6 +105,12 @@ export class FakeRecords {
       .filter((c) => c.id !== exclude && ((email && c.email === email) || (digits && phoneDigits(c.phone ?? '') === digits)))
       .map((c) => ({ id: c.id, name: c.name, email: c.email, phone: c.phone, match: email && c.email === email ? 'email' : 'phone' }));
     return json(200, { results });
+  }
+
+  /** D48: the sources containing q, ignoring case. */
+  private sources(q: string): Response {
+    this.leadSourceQueries.push(q);
+    return json(200, { results: this.leadSources.filter((s) => s.toLowerCase().includes(q.toLowerCase())) });
   }
 
   /** Someone else saves the customer (D31). */

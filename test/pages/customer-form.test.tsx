@@ -203,6 +203,10 @@ describe('Add Customer: saving', () => {
       country: null,
       status: 'lead',
       tags: ['new'],
+      type: 'residential', // D48's defaults
+      lead_source: null,
+      do_not_service: false,
+      do_not_service_reason: null,
     });
   });
 

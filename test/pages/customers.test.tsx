@@ -58,7 +58,7 @@ describe('D26 customers list', () => {
       within(t)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Name', 'Email', 'Phone', 'Status', 'Tags', 'Created', 'Updated']);
+    ).toEqual(['Name', 'Email', 'Phone', 'City', 'Status', 'Tags', 'Created', 'Updated']);
     expect(names()).toEqual(BY_NAME.slice(0, 25).map((c) => c.name));
     const first = BY_NAME[0]!;
     const row = within(t).getAllByRole('row')[1]!;
@@ -176,7 +176,18 @@ describe('D26 customers list', () => {
     await table();
     const menu = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement;
     expect(menu.value).toBe('name');
-    expect([...menu.options].map((o) => o.textContent)).toEqual(['Name, A–Z', 'Name, Z–A', 'Newest first', 'Oldest first', 'Recently updated', 'Least recently updated']);
+    expect([...menu.options].map((o) => o.textContent)).toEqual([
+      'Name, A–Z',
+      'Name, Z–A',
+      'Newest first',
+      'Oldest first',
+      'Recently updated',
+      'Least recently updated',
+      'Status, A–Z', // D48
+      'Status, Z–A',
+      'City, A–Z',
+      'City, Z–A',
+    ]);
     pick('Sort by', '-created_at');
     expect(url()).toBe('/customers?sort=-created_at');
     expect(menu.value).toBe('-created_at');
@@ -510,6 +521,8 @@ describe('D26 list URL and cache keys', () => {
       q: 'ann',
       status: 'lead',
       tag: 'vip',
+      type: '',
+      doNotService: false,
       sort: '-created_at',
       page: 3,
       pageSize: 100,

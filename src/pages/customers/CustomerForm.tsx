@@ -5,8 +5,9 @@
 // lost: not on an error, not offline (Save waits), not by leaving (the person is asked first). D41: what
 // was typed is kept as a draft should the form go without the person choosing (a lost permission, a
 // reload, a crash); an edit's draft remembers the version it was typed against, so D31 still applies.
-import { useEffect, useRef, useState } from 'react';
-import type { Customer, CustomerInput, PersonRef } from '../../../contract/customers';
+// D48: type, lead source and the do-not-service flag (form/ServiceFields.tsx, loaded apart).
+import { useRef, useState } from 'react';
+import type { Customer, CustomerTextField, PersonRef } from '../../../contract/customers';
 import { CUSTOMER_STATUS_LABELS, CUSTOMER_STATUSES } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
@@ -20,21 +21,32 @@ import { useLeaveGuard } from '../../ui/leave-guard';
 import { toast } from '../../ui/toast';
 import { Conflict, preloadConflict } from './form/conflict';
 import { DuplicateWarning } from './form/DuplicateWarning';
+import { Service } from './form/service';
 import { TagInput } from './form/TagInput';
-import { onlyRequestFailed, useOnline } from './form/use-online';
-import { changedFields, EMPTY_VALUES, FIELD_LABELS, serverFieldMessage, toInput, toValues, validateCustomer, withDraft, type CustomerValues } from './form/values';
+import { useOnline } from './form/use-online';
+import {
+  changedFields,
+  EMPTY_VALUES,
+  FIELD_LABELS,
+  serverFieldMessage,
+  toInput,
+  toValues,
+  validateCustomer,
+  withDraft,
+  type CustomerValues,
+  type FormInput,
+} from './form/values';
 
 export const MSG_ADDED = 'Customer saved';
 export const MSG_EDITED = 'Changes saved';
 export const MSG_OFFLINE = "You're offline — your changes are kept and you can save when the connection is back";
 export const MSG_GONE = 'This customer no longer exists (it may have been deleted). Your changes are still in the form.';
-/** While only the last request failed (the browser says it is online), ask the server this often. */
-export const RECONNECT_CHECK_MS = 5_000;
+export { RECONNECT_CHECK_MS } from './form/use-online';
 
 export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Customer };
 
 /** D41: a customer form's draft; an edit's also has the record and version the typing started from. */
-type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: CustomerInput; version?: number };
+type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: FormInput; version?: number };
 
 const takenMessage = (who: PersonRef) => `${who.name} already has this email`;
 
@@ -44,9 +56,9 @@ const onField = (error: HttpError, field: string, message: string) => new HttpEr
 export function CustomerForm(props: CustomerFormProps) {
   const editing = props.mode === 'edit' ? props.customer : null;
   const api = useCustomersApi();
-  const online = useOnline();
+  const online = useOnline(() => api.duplicates({}).fetch(new AbortController().signal));
   // D31: the record the person started from (diffs and the conflict view), and the version a save carries.
-  const [base, setBase] = useState<CustomerInput>(() => toInput(editing ? toValues(editing) : EMPTY_VALUES));
+  const [base, setBase] = useState<FormInput>(() => toInput(editing ? toValues(editing) : EMPTY_VALUES));
   const version = useRef(editing?.version ?? 0);
   const [tagDraft, setTagDraft] = useState('');
   const [conflict, setConflict] = useState<Customer | null>(null);
@@ -101,19 +113,6 @@ export function CustomerForm(props: CustomerFormProps) {
     onRestore: restoreDraft,
   });
 
-  // Save waits for the connection; when only the last request failed, nothing else would notice it is back.
-  useEffect(() => {
-    if (online) return;
-    const timer = setInterval(() => {
-      if (onlyRequestFailed())
-        api
-          .duplicates({})
-          .fetch(new AbortController().signal)
-          .catch(() => undefined);
-    }, RECONNECT_CHECK_MS);
-    return () => clearInterval(timer);
-  }, [online, api]);
-
   /** D41: the draft back in the form; an edit's against the version it was typed on (D31 on save). */
   function restoreDraft(d: CustomerDraft): void {
     for (const name of Object.keys(EMPTY_VALUES) as (keyof CustomerValues)[]) {
@@ -134,7 +133,7 @@ export function CustomerForm(props: CustomerFormProps) {
     setConflict(null);
   }
 
-  const text = (name: Exclude<keyof CustomerValues, 'status' | 'tags'>, extra: { type?: string; required?: boolean } = {}) => (
+  const text = (name: CustomerTextField, extra: { type?: string; required?: boolean } = {}) => (
     <Field form={form} name={name} label={FIELD_LABELS[name]} autoComplete="off" {...extra} />
   );
   const emailControl = form.field('email');
@@ -190,7 +189,7 @@ export function CustomerForm(props: CustomerFormProps) {
           />
         </fieldset>
         <fieldset className="cf-section">
-          <legend>Service address</legend>
+          <legend>Billing address</legend>
           <div className="cf-grid">
             <div className="cf-wide">{text('address_line')}</div>
             {text('city')}
@@ -222,6 +221,7 @@ export function CustomerForm(props: CustomerFormProps) {
             </div>
           </div>
         </fieldset>
+        <Service form={form} />
         <div className="cf-actions">
           <p id="cf-offline" className="cf-offline" role="status">
             {online ? '' : MSG_OFFLINE}

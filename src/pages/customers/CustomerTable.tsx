@@ -1,4 +1,6 @@
-// The customers list's tables and pager. Under 640px the rows stack (see .data-table in app.css).
+// The customers list's table. Under 640px the rows stack (see .data-table in app.css). D48: status and
+// city sort too; the city is the list's (D46: the primary location's, else the billing city); a customer
+// not to be served is marked in words.
 import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { mailtoHref } from '../../lib/contact-links';
@@ -10,8 +12,8 @@ import { PhoneLink } from './PhoneLink';
 
 const NONE = '—';
 
-/** D26: the sortable columns; a date is newest first on its first click, a name A to Z. */
-const SORTABLE = { name: 'name', created: 'created_at', updated: 'updated_at' } as const;
+/** D26 D48: the sortable columns; a date is newest first on its first click, a name A to Z. */
+const SORTABLE = { name: 'name', city: 'city', status: 'status', created: 'created_at', updated: 'updated_at' } as const;
 type SortColumn = keyof typeof SORTABLE;
 const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
 
@@ -71,7 +73,7 @@ function SortHeader({
   );
 }
 
-interface TableProps {
+export interface TableProps {
   customers: Row[];
   busy: boolean;
   caption: string;
@@ -94,7 +96,8 @@ export function CustomerTable({
             <SortHeader column="name" label="Name" sort={sort} onSort={onSort} />
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
-            <th scope="col">Status</th>
+            <SortHeader column="city" label="City" sort={sort} onSort={onSort} className="col-city" />
+            <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
             <th scope="col">Tags</th>
             <SortHeader column="created" label="Created" sort={sort} onSort={onSort} className="col-created" />
             <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} className="col-updated" />
@@ -105,7 +108,14 @@ export function CustomerTable({
             <tr key={c.id}>
               <td className="cell-name">
                 <Link to={customerHref(c.id)}>{c.name}</Link>
-                {(c.company || c.city) && <span className="cell-sub">{[c.company, c.city].filter(Boolean).join(' · ')}</span>}
+                {c.do_not_service && <span className="dns-badge">Do not service</span>}
+                {(c.company || c.city) && (
+                  <span className="cell-sub">
+                    {c.company}
+                    {/* Shown where the City column is left out for room (app.css). */}
+                    {c.city && <span className="sub-city">{c.company ? ` · ${c.city}` : c.city}</span>}
+                  </span>
+                )}
               </td>
               <td className="cell-email" data-label="Email">
                 {c.email ? (
@@ -119,6 +129,9 @@ export function CustomerTable({
               </td>
               <td className="cell-phone" data-label="Phone">
                 {c.phone ? <PhoneLink phone={c.phone} /> : NONE}
+              </td>
+              <td className="col-city" data-label="City">
+                {c.city ?? NONE}
               </td>
               <td data-label="Status">
                 <StatusBadge status={c.status} />
@@ -137,58 +150,6 @@ export function CustomerTable({
               </td>
               <td className="cell-date col-updated" data-label="Updated">
                 <Day fallback={NONE} at={c.updated_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** D25: the 'Deleted' view: who deleted whom and when, each with Restore. */
-export function DeletedTable({ customers, busy, caption, restoring, onRestore }: TableProps & { restoring: number | null; onRestore: (c: CustomerListItem) => void }) {
-  return (
-    <div className="table-wrap card list-table" data-busy={busy || undefined}>
-      <table className="data-table" aria-busy={busy || undefined}>
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Deleted</th>
-            <th scope="col">Deleted by</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {customers.map((c) => (
-            <tr key={c.id}>
-              <td className="cell-name">
-                {/* A deleted customer has no page to open (D25: 404 until restored). */}
-                <span className="cell-title">{c.name}</span>
-                {c.company && <span className="cell-sub">{c.company}</span>}
-              </td>
-              <td className="cell-email" data-label="Email">
-                {c.email ?? NONE}
-              </td>
-              <td className="cell-date" data-label="Deleted">
-                <Day fallback={NONE} at={c.deleted_at} />
-              </td>
-              <td data-label="Deleted by">{c.deleted_by?.name ?? NONE}</td>
-              <td className="cell-actions">
-                <button
-                  type="button"
-                  className="btn btn-sm"
-                  aria-disabled={restoring !== null || undefined}
-                  aria-busy={restoring === c.id || undefined}
-                  onClick={() => onRestore(c)}
-                >
-                  {restoring === c.id ? 'Restoring…' : 'Restore'}
-                  <span className="sr-only"> {c.name}</span>
-                </button>
               </td>
             </tr>
           ))}

@@ -14,13 +14,15 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { pageCount, Pager } from '../../ui/pager';
-import { CustomerTable, DeletedTable } from './CustomerTable';
+import { CustomerTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
-import { apiParams, exportParams, isFiltered, listHref, readListParams, type ListState } from './list-params';
+import { apiParams, exportParams, isFiltered, listHref, NO_FILTERS, readListParams, type ListState } from './list-params';
 import type { Conflict } from './restore';
 
 // D25: a restore's code, and its words when refused, load when Restore is first pressed (restore.tsx).
 const RestoreConflict = lazy(() => import('./restore').then((m) => ({ default: m.RestoreConflict })));
+// D25: the 'Deleted' view's table loads when that view is first shown (DeletedTable.tsx).
+const DeletedTable = lazy(() => import('./DeletedTable').then((m) => ({ default: m.DeletedTable })));
 
 type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
@@ -80,8 +82,8 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
         ) : filtered ? (
           <>
             <p className="list-message-title">No customers match.</p>
-            <p className="muted">Try another search, status or tag.</p>
-            <button type="button" className="btn" onClick={() => go({ q: '', status: '', tag: '', page: 1 })}>
+            <p className="muted">Try another search or filter.</p>
+            <button type="button" className="btn" onClick={() => go({ ...NO_FILTERS, page: 1 })}>
               Clear filters
             </button>
           </>
@@ -103,7 +105,9 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
     body = (
       <>
         {state.deleted ? (
-          <DeletedTable customers={data.results} busy={busy} caption={caption} restoring={restoring} onRestore={(c) => void onRestore(c)} />
+          <Suspense fallback={<Spinner label="Loading customers…" showLabel />}>
+            <DeletedTable customers={data.results} busy={busy} caption={caption} restoring={restoring} onRestore={(c) => void onRestore(c)} />
+          </Suspense>
         ) : (
           <CustomerTable
             customers={data.results}

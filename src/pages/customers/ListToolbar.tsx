@@ -1,7 +1,17 @@
-// D26: the list's search (as the person types, debounced), status and tag filters, and page size.
+// D26: the list's search (as the person types, debounced), status and tag filters, and page size; D48:
+// the type filter and 'Do not service only'.
 // Typed filters replace the history entry (no entry per keystroke); chosen ones add one, for Back.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { CUSTOMER_STATUS_LABELS, CUSTOMER_STATUSES, PAGE_SIZES, SEARCH_MAX_LENGTH, TAG_MAX_LENGTH, type CustomerSort } from '../../../contract/customers';
+import {
+  CUSTOMER_STATUS_LABELS,
+  CUSTOMER_STATUSES,
+  CUSTOMER_TYPE_LABELS,
+  CUSTOMER_TYPES,
+  PAGE_SIZES,
+  SEARCH_MAX_LENGTH,
+  TAG_MAX_LENGTH,
+  type CustomerSort,
+} from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { useQuery } from '../../query/use-query';
 import type { ListState, PageSize } from './list-params';
@@ -84,14 +94,17 @@ function TextFilter(props: TextFilterProps) {
 }
 
 /** The list's sorts in words, for the phone-width 'Sort by' menu (the table's headers sort elsewhere). */
-// D48's status and city sorts join this menu with the app's part of issue 19.
-export const SORT_LABELS: Partial<Record<CustomerSort, string>> = {
+export const SORT_LABELS: Record<CustomerSort, string> = {
   name: 'Name, A–Z',
   '-name': 'Name, Z–A',
   '-created_at': 'Newest first',
   created_at: 'Oldest first',
   '-updated_at': 'Recently updated',
   updated_at: 'Least recently updated',
+  status: 'Status, A–Z', // D48
+  '-status': 'Status, Z–A',
+  city: 'City, A–Z',
+  '-city': 'City, Z–A',
 };
 
 function SelectFilter({
@@ -167,6 +180,18 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         ))}
       </SelectFilter>
       <TagFilter value={state.tag} onCommit={(tag) => typed({ tag })} />
+      <SelectFilter label="Type" value={state.type} onChange={(v) => onChange({ type: v as ListState['type'], page: 1 })}>
+        <option value="">All types</option>
+        {CUSTOMER_TYPES.map((t) => (
+          <option key={t} value={t}>
+            {CUSTOMER_TYPE_LABELS[t]}
+          </option>
+        ))}
+      </SelectFilter>
+      <label className="check list-check">
+        <input type="checkbox" checked={state.doNotService} onChange={(e) => onChange({ doNotService: e.target.checked, page: 1 })} />
+        Do not service only
+      </label>
       {/* Under 640px the table's header row, with its sort buttons, is out of sight: this menu sorts instead. */}
       <SelectFilter label="Sort by" className="list-field list-sort" value={state.sort} onChange={(v) => onChange({ sort: v as CustomerSort, page: 1 })}>
         {(Object.keys(SORT_LABELS) as CustomerSort[]).map((s) => (

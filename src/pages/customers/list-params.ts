@@ -1,16 +1,20 @@
-// D26: the customers list keeps its whole state in the URL (q, status, tag, sort, page, page_size,
-// and view=deleted for D25's 'Deleted' view), so a reload, Back and a shared link show the same list.
+// D26: the customers list keeps its whole state in the URL (q, status, tag, D48's type and
+// do_not_service=true, sort, page, page_size, and view=deleted for D25's 'Deleted' view), so a reload,
+// Back and a shared link show the same list.
 // Anything malformed in a URL falls back to its default instead of reaching the server.
 import {
   CUSTOMER_SORTS,
   CUSTOMER_STATUSES,
+  CUSTOMER_TYPES,
   DEFAULT_CUSTOMER_SORT,
   DEFAULT_PAGE_SIZE,
   PAGE_SIZES,
   SEARCH_MAX_LENGTH,
+  SERVICE_SORTS,
   TAG_MAX_LENGTH,
   type CustomerSort,
   type CustomerStatus,
+  type CustomerType,
 } from '../../../contract/customers';
 import type { CustomerExportParams, CustomerListParams } from '../../api/customers';
 import { PAGES } from '../../router/paths';
@@ -24,6 +28,9 @@ export interface ListState {
   q: string;
   status: CustomerStatus | '';
   tag: string;
+  /** D48: one type, and only the customers flagged do-not-service. */
+  type: CustomerType | '';
+  doNotService: boolean;
   sort: CustomerSort;
   page: number;
   pageSize: PageSize;
@@ -31,7 +38,20 @@ export interface ListState {
   deleted: boolean;
 }
 
-export const DEFAULT_LIST: ListState = { q: '', status: '', tag: '', sort: DEFAULT_CUSTOMER_SORT, page: 1, pageSize: DEFAULT_PAGE_SIZE, deleted: false };
+export const DEFAULT_LIST: ListState = {
+  q: '',
+  status: '',
+  tag: '',
+  type: '',
+  doNotService: false,
+  sort: DEFAULT_CUSTOMER_SORT,
+  page: 1,
+  pageSize: DEFAULT_PAGE_SIZE,
+  deleted: false,
+};
+
+/** D26 D48: every sort the list offers. */
+export const LIST_SORTS: readonly CustomerSort[] = [...CUSTOMER_SORTS, ...SERVICE_SORTS];
 
 const oneOf = <T extends string | number>(options: readonly T[], value: unknown): T | undefined => options.find((o) => String(o) === value);
 
@@ -44,7 +64,9 @@ export function readListParams(search: string): ListState {
     q: text('q', SEARCH_MAX_LENGTH),
     status: oneOf(CUSTOMER_STATUSES, p.get('status')) ?? '',
     tag: text('tag', TAG_MAX_LENGTH),
-    sort: oneOf(CUSTOMER_SORTS, p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
+    type: oneOf(CUSTOMER_TYPES, p.get('type')) ?? '',
+    doNotService: p.get('do_not_service') === 'true',
+    sort: oneOf(LIST_SORTS, p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
     page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
     pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
     deleted: p.get('view') === DELETED_VIEW,
@@ -58,6 +80,8 @@ export function listHref(state: ListState): string {
   put('q', state.q, DEFAULT_LIST.q);
   put('status', state.status, DEFAULT_LIST.status);
   put('tag', state.tag, DEFAULT_LIST.tag);
+  put('type', state.type, DEFAULT_LIST.type);
+  if (state.doNotService) p.set('do_not_service', 'true');
   put('sort', state.sort, DEFAULT_LIST.sort);
   put('page', state.page, DEFAULT_LIST.page);
   put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
@@ -67,10 +91,20 @@ export function listHref(state: ListState): string {
 }
 
 /** True when a search or filter narrows the list (an empty answer then means "no match", not "none yet"). */
-export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag);
+export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag || s.type || s.doNotService);
+
+/** The list with no search and no filter (Clear filters). */
+export const NO_FILTERS = { q: '', status: '', tag: '', type: '', doNotService: false } as const satisfies Partial<ListState>;
 
 /** The export's parameters: the list as filtered and sorted, without paging (D27). */
-export const exportParams = (s: ListState): CustomerExportParams => ({ q: s.q || undefined, status: s.status || undefined, tag: s.tag || undefined, sort: s.sort });
+export const exportParams = (s: ListState): CustomerExportParams => ({
+  q: s.q || undefined,
+  status: s.status || undefined,
+  tag: s.tag || undefined,
+  type: s.type || undefined,
+  do_not_service: s.doNotService || undefined,
+  sort: s.sort,
+});
 
 /** What GET /v1/customers/ is asked. The 'Deleted' view is newest deleted first and only paged (D25). */
 export const apiParams = (s: ListState): CustomerListParams =>

@@ -3,20 +3,22 @@
 // top (fields they did not touch keep the other person's values), or load the current record. Loaded
 // the first time it is needed.
 import { useEffect, useRef } from 'react';
-import type { Customer, CustomerInput, CustomerInputField } from '../../../../contract/customers';
+import type { Customer } from '../../../../contract/customers';
 import { absoluteTime } from '../../../ui/when';
 
 export const CONFLICT_TITLE = 'Someone else changed this customer';
 
-// The labels come from the form: a module both used would be cut into one more file for the form.
+// The labels and the words for values come from the form: a module both used would be cut into one
+// more file for the form. D48's fields are listed like D22's.
 export interface ConflictPanelProps {
-  fieldLabels: Record<CustomerInputField, string>;
-  statusLabels: Record<Customer['status'], string>;
+  fieldLabels: Record<string, string>;
+  /** A field's value in words ('' when empty). */
+  valueText: (field: string, value: unknown) => string;
   current: Customer;
   /** The record the person started from. */
-  base: CustomerInput;
+  base: Partial<Record<string, unknown>>;
   /** What the person has in the form now, as it would be saved. */
-  mine: CustomerInput;
+  mine: Partial<Record<string, unknown>>;
   /** True while a save cannot be sent (offline). */
   saveDisabled: boolean;
   /** True while the save is on its way: the button stays focusable (D15), a second press does nothing. */
@@ -26,18 +28,15 @@ export interface ConflictPanelProps {
   onUseTheirs: () => void;
 }
 
-/** A value as the table shows it ('' when empty). */
-const text = (statusLabels: ConflictPanelProps['statusLabels'], field: CustomerInputField, value: unknown): string =>
-  field === 'status' ? statusLabels[value as Customer['status']] : Array.isArray(value) ? value.join(', ') : ((value as string | null) ?? '');
-
 const cell = (s: string) => s || <span className="muted">(empty)</span>;
 
-export function ConflictPanel({ fieldLabels, statusLabels, current, base, mine, saveDisabled, saving = false, onKeepMine, onUseTheirs }: ConflictPanelProps) {
+export function ConflictPanel({ fieldLabels, valueText: text, current, base, mine, saveDisabled, saving = false, onKeepMine, onUseTheirs }: ConflictPanelProps) {
   const panel = useRef<HTMLElement>(null);
   useEffect(() => panel.current?.focus(), []); // D15: the person is taken to the choice to make
   const who = current.updated_by?.name ?? 'Someone';
   const at = absoluteTime(current.updated_at);
-  const fields = (Object.keys(fieldLabels) as CustomerInputField[]).filter((f) => text(statusLabels, f, current[f]) !== text(statusLabels, f, base[f]));
+  const record = current as unknown as Record<string, unknown>;
+  const fields = Object.keys(fieldLabels).filter((f) => text(f, record[f]) !== text(f, base[f]));
   return (
     <section ref={panel} className="card cf-conflict" aria-labelledby="cf-conflict-title" tabIndex={-1}>
       <div role="alert">
@@ -59,7 +58,7 @@ export function ConflictPanel({ fieldLabels, statusLabels, current, base, mine, 
             </thead>
             <tbody>
               {fields.map((f) => {
-                const [a, b] = [text(statusLabels, f, mine[f]), text(statusLabels, f, current[f])];
+                const [a, b] = [text(f, mine[f]), text(f, record[f])];
                 return (
                   <tr key={f} data-differs={a === b ? undefined : ''}>
                     <th scope="row">{fieldLabels[f]}</th>

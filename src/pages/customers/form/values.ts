@@ -4,7 +4,10 @@ import {
   CONTROL_CHARS,
   CUSTOMER_STATUSES,
   CUSTOMER_TEXT_LIMITS,
+  CUSTOMER_TYPES,
   DEFAULT_CUSTOMER_STATUS,
+  DO_NOT_SERVICE_REASON_MAX_LENGTH,
+  LEAD_SOURCE_MAX_LENGTH,
   EMAIL_SHAPE,
   MAX_TAGS,
   PHONE_MIN_DIGITS,
@@ -13,8 +16,11 @@ import {
   type Customer,
   type CustomerInput,
   type CustomerInputField,
+  type CustomerServiceField,
+  type CustomerServiceInput,
   type CustomerStatus,
   type CustomerTextField,
+  type CustomerType,
 } from '../../../../contract/customers';
 import type { FormErrors } from '../../../ui/form';
 
@@ -31,7 +37,12 @@ export const TEXT_FIELDS = [
   'country',
 ] as const satisfies readonly CustomerTextField[];
 
-export const FIELD_LABELS: Record<CustomerInputField, string> = {
+/** D48: the form's fields beyond D22's. */
+export type FormField = CustomerInputField | CustomerServiceField;
+/** What a save sends (an edit: the part of it that changed). */
+export type FormInput = CustomerInput & CustomerServiceInput;
+
+export const FIELD_LABELS: Record<FormField, string> = {
   name: 'Name',
   company: 'Company',
   email: 'Email',
@@ -43,10 +54,24 @@ export const FIELD_LABELS: Record<CustomerInputField, string> = {
   country: 'Country',
   status: 'Status',
   tags: 'Tags',
+  type: 'Type',
+  lead_source: 'Lead source',
+  do_not_service: 'Do not service',
+  do_not_service_reason: 'Reason not to service',
 };
 
+/** D48: the text fields beyond D22's, with their limits. */
+const SERVICE_LIMITS = { lead_source: LEAD_SOURCE_MAX_LENGTH, do_not_service_reason: DO_NOT_SERVICE_REASON_MAX_LENGTH } as const;
+
 /** What the form holds: every D22 field as typed (text as strings, tags as a list). */
-export type CustomerValues = { [K in CustomerTextField]: string } & { status: CustomerStatus; tags: readonly string[] };
+export type CustomerValues = { [K in CustomerTextField]: string } & {
+  status: CustomerStatus;
+  tags: readonly string[];
+  type: CustomerType;
+  lead_source: string;
+  do_not_service: boolean;
+  do_not_service_reason: string;
+};
 
 /** D22: a new customer is active unless chosen. */
 export const EMPTY_VALUES: CustomerValues = {
@@ -61,18 +86,35 @@ export const EMPTY_VALUES: CustomerValues = {
   country: '',
   status: DEFAULT_CUSTOMER_STATUS,
   tags: [],
+  type: CUSTOMER_TYPES[0], // D48: residential unless chosen
+  lead_source: '',
+  do_not_service: false,
+  do_not_service_reason: '',
 };
 
 /** A saved customer as form values (null fields are empty boxes). */
-export function toValues(c: Pick<Customer, CustomerInputField>): CustomerValues {
-  const v = { ...EMPTY_VALUES, status: c.status, tags: [...c.tags] };
+export function toValues(c: Pick<Customer, FormField>): CustomerValues {
+  const v = { ...EMPTY_VALUES, status: c.status, tags: [...c.tags], type: c.type ?? EMPTY_VALUES.type, do_not_service: c.do_not_service === true };
   for (const f of TEXT_FIELDS) v[f] = c[f] ?? '';
+  v.lead_source = c.lead_source ?? '';
+  v.do_not_service_reason = c.do_not_service_reason ?? '';
   return v;
 }
 
-/** D22: what the server stores: text trimmed, an empty optional field null. */
-export function toInput(v: CustomerValues): CustomerInput {
-  const input = { status: v.status, tags: v.tags.map((t) => t.trim()) } as CustomerInput;
+/**
+ * D22: what the server stores: text trimmed, an empty optional field null. D48: with the flag off the
+ * reason is sent empty (it is kept in the form meanwhile; behaviour.md).
+ */
+export function toInput(v: CustomerValues): FormInput {
+  const reason = v.do_not_service ? v.do_not_service_reason.trim() : '';
+  const input = {
+    status: v.status,
+    tags: v.tags.map((t) => t.trim()),
+    type: v.type,
+    lead_source: v.lead_source.trim() || null,
+    do_not_service: v.do_not_service,
+    do_not_service_reason: reason || null,
+  } as FormInput;
   for (const f of TEXT_FIELDS) {
     const s = v[f].trim();
     (input as Record<string, unknown>)[f] = f === 'name' ? s : s || null;
@@ -83,14 +125,17 @@ export function toInput(v: CustomerValues): CustomerInput {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** D31: the fields whose value differs from the record the person started from, as the PATCH sends them. */
-export function changedFields(v: CustomerValues, base: Pick<Customer, CustomerInputField>): Partial<CustomerInput> {
+export function changedFields(v: CustomerValues, base: Partial<FormInput>): Partial<FormInput> {
   const input = toInput(v);
-  const changes: Partial<Record<CustomerInputField, unknown>> = {};
-  for (const [f, value] of Object.entries(input) as [CustomerInputField, unknown][]) {
-    if (!same(value, base[f] ?? (f === 'tags' ? [] : null))) changes[f] = value;
+  const changes: Partial<Record<FormField, unknown>> = {};
+  for (const [f, value] of Object.entries(input) as [FormField, unknown][]) {
+    if (!same(value, base[f] ?? EMPTY_INPUT[f] ?? null)) changes[f] = value;
   }
-  return changes as Partial<CustomerInput>;
+  return changes as Partial<FormInput>;
 }
+
+/** A base without a field (a draft kept before the field existed) counts it as the server's default. */
+const EMPTY_INPUT: Partial<Record<FormField, unknown>> = { tags: [], type: EMPTY_VALUES.type, do_not_service: false };
 
 /** D22: one tag's problem (before it is added to `tags`), or null when it may be added. */
 export function tagProblem(tag: string, tags: readonly string[]): string | null {
@@ -116,6 +161,13 @@ export function validateCustomer(v: CustomerValues, tagDraft = ''): FormErrors<C
   const phone = v.phone.trim();
   if (!errors.phone && phone && phoneDigits(phone).length < PHONE_MIN_DIGITS) errors.phone = `Phone must have at least ${PHONE_MIN_DIGITS} digits`;
   if (!CUSTOMER_STATUSES.includes(v.status)) errors.status = 'Choose a status';
+  if (!CUSTOMER_TYPES.includes(v.type)) errors.type = 'Choose a type';
+  // D48: the reason is checked only while the flag is on (otherwise it is not sent).
+  for (const f of v.do_not_service ? (['lead_source', 'do_not_service_reason'] as const) : (['lead_source'] as const)) {
+    const s = v[f].trim();
+    if (s.length > SERVICE_LIMITS[f]) errors[f] = `${FIELD_LABELS[f]} must be at most ${SERVICE_LIMITS[f]} characters`;
+    else if (CONTROL_CHARS.test(s)) errors[f] = `${FIELD_LABELS[f]} cannot contain control characters (such as tabs)`;
+  }
   // A tag typed but not yet added counts too: it is saved with the rest (nothing typed is lost).
   const draft = tagDraft.trim();
   const tags = v.tags.map((t) => t.trim());
@@ -142,7 +194,7 @@ export function duplicateQuery(v: Pick<CustomerValues, 'email' | 'phone'>): { em
  * ('email: must be an email address'); on the form it reads "Email must be an email address".
  */
 export function serverFieldMessage(field: string, detail: string | null): { field: string; message: string } {
-  const name = field.replace(/\[\d+\]$/, '') as CustomerInputField;
+  const name = field.replace(/\[\d+\]$/, '') as FormField;
   const label = FIELD_LABELS[name] ?? name;
   const rest = (detail ?? 'is not valid').replace(/^[\w[\]]+:\s*/, '');
   return { field: name, message: `${label} ${rest}` };
