@@ -1,5 +1,5 @@
 // SPEC §2 Customer Dashboard (customers/{id}, customers:view): D22 the record, D24 notes and timeline,
-// D25 delete with Undo. D12: a bad id, and a missing, deleted or other organization's customer (the
+// D25 delete with Undo, D48 the do-not-service warning on top, D46 D47 locations and contacts. D12: a bad id, and a missing, deleted or other organization's customer (the
 // server answers 404 for each), show the not-found state. D9: Edit and Delete only for who may.
 import type { Customer } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
@@ -16,6 +16,8 @@ import { useCustomerId } from './customer-id';
 import { CustomerDetails } from './detail/CustomerDetails';
 import { DeleteCustomer } from './detail/DeleteCustomer';
 import { LazyTimeline } from './detail/lazy-timeline';
+import { ServiceWarning } from './detail/ServiceWarning';
+import { LazyParts } from './parts/lazy-parts';
 
 /** The route's own title, shown until the customer's name is known. */
 export const PAGE_TITLE = 'Customer Dashboard';
@@ -45,8 +47,12 @@ function Loaded({ customer }: { customer: Customer }) {
         )
       }
     >
+      <ServiceWarning customer={customer} />
       <div className="customer-layout">
-        <CustomerDetails customer={customer} />
+        <div className="customer-side">
+          <CustomerDetails customer={customer} />
+          <LazyParts customer={customer} />
+        </div>
         <LazyTimeline customerId={customer.id} />
       </div>
     </Page>
