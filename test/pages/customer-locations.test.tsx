@@ -226,6 +226,20 @@ describe('D46 locations edited in place', () => {
     expect(within(row('Rental on Oak St')).getByText('Primary')).toBeTruthy();
     expect(within(row('Home')).queryByText('Primary')).toBeNull();
     await waitFor(() => expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit Rental on Oak St'));
+    await waitFor(() => expect(timelineTexts()[0]).toBe('Olivia made the location “Rental on Oak St” the primary location'));
+  });
+
+  it('D24 a change of several fields is one timeline entry listing each', async () => {
+    showCustomer({ locations: [HOME] });
+    await section(LOCATIONS);
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Home' }));
+    const form = screen.getByRole('form', { name: 'Edit Home' });
+    type(form, 'City', 'Salem');
+    type(form, 'Postal code', '97301');
+    fireEvent.click(within(form).getByRole('button', { name: 'Save location' }));
+    await waitFor(() => expect(timelineTexts()[0]).toBe('Olivia changed the location “Home” of this customer'));
+    const list = screen.getByRole('region', { name: 'Notes and history' }).querySelector('.change-list')!;
+    expect([...list.children].map((li) => li.textContent)).toEqual(['changed city from Portland to Salem', 'changed postal code from 97201 to 97301']);
   });
 
   it(`at the limit (${MAX_LOCATIONS}) Add says why and opens nothing`, async () => {
