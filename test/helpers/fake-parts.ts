@@ -127,9 +127,12 @@ export class FakeParts {
   private remove(plural: Plural, id: number): Response {
     const before = this.list(plural).find((p) => p.id === id);
     if (!before) return json(404, { detail: `No such ${plural.slice(0, -1)}`, code: 'not_found' });
+    const left = this.list(plural).filter((p) => p.id !== id);
+    // Removing the primary location makes the oldest one left primary.
+    const promote = plural === 'locations' && (before as CustomerLocation).primary && left.length > 0 ? Math.min(...left.map((p) => p.id)) : null;
     this.setList(
       plural,
-      this.list(plural).filter((p) => p.id !== id),
+      left.map((p) => (p.id === promote ? { ...p, primary: true } : p)),
     );
     this.entry(plural, 'removed', before, {});
     return new Response(null, { status: 204 });
