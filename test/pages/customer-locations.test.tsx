@@ -2,10 +2,11 @@
 // primary marked and first; edited in place by who has customers:update (D9): add, change, remove (asked
 // first), make primary, the limit said on Add; D15 focus into each form and back; what was typed kept
 // through a 400, a 409, a network error and offline. D48 the do-not-service warning and the billing address.
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import { MAX_LOCATIONS } from '../../contract/customer-parts';
+import { DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
 import { setOnline } from '../../src/http/connectivity';
 import { MSG_NO_REASON } from '../../src/pages/customers/detail/ServiceWarning';
 import { MSG_PART_OFFLINE } from '../../src/pages/customers/parts/PartForm';
@@ -167,6 +168,26 @@ describe('D46 locations edited in place', () => {
     act(() => setOnline(false));
     expect(within(newForm()).getByText(MSG_PART_OFFLINE)).toBeTruthy();
     expect(box(newForm(), 'Label').value).toBe('Shop');
+  });
+
+  it('D41 what was typed survives a reload as a draft, offered when the form opens again; saving removes it', async () => {
+    sessionStorage.clear();
+    showCustomer();
+    await section(LOCATIONS);
+    fireEvent.click(addButton());
+    type(newForm(), 'Label', 'Shop');
+    type(newForm(), 'Access notes', 'Key under the mat');
+    window.dispatchEvent(new Event('pagehide'));
+    cleanup();
+    showCustomer();
+    await section(LOCATIONS);
+    fireEvent.click(addButton());
+    fireEvent.click(await within(newForm()).findByRole('button', { name: DRAFT_RESTORE }));
+    expect(box(newForm(), 'Label').value).toBe('Shop');
+    expect(box(newForm(), 'Access notes').value).toBe('Key under the mat');
+    fireEvent.click(within(newForm()).getByRole('button', { name: 'Add location' }));
+    expect(await screen.findByRole('article', { name: 'Shop' })).toBeTruthy();
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'))).toEqual([]);
   });
 
   it('changes one: its values to start from, only what changed is sent, focus back on its Edit', async () => {
