@@ -240,8 +240,8 @@ describe('D46 locations edited in place', () => {
   it('makes one primary: sent alone, then it is first and marked, the other not', async () => {
     const { parts } = showCustomer({ locations: [HOME, RENTAL] });
     const s = await section(LOCATIONS);
-    expect(screen.queryByRole('button', { name: 'Make Home the primary location' })).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Make Rental on Oak St the primary location' }));
+    expect(screen.queryByRole('button', { name: 'Make primary: Home' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Make primary: Rental on Oak St' }));
     await waitFor(() => expect(within(s).getAllByRole('article')[0]!.getAttribute('aria-label')).toBe('Rental on Oak St'));
     expect(parts.calls('locations/2', 'PATCH')[0]!.body).toEqual({ primary: true });
     expect(within(row('Rental on Oak St')).getByText('Primary')).toBeTruthy();

@@ -46,7 +46,7 @@ function MakePrimary({ location: l, api, focusRow }: { location: CustomerLocatio
       <button
         type="button"
         className="link-btn"
-        aria-label={`Make ${name} the primary location`}
+        aria-label={`Make primary: ${name}`}
         aria-disabled={update.status === 'pending' || undefined}
         onClick={() => void makePrimary()}
       >
