@@ -1,6 +1,7 @@
 // The customer page (customers/{id}) rendered for the tests of its sections: Jane Doe's record
 // (fake-customer.ts) with her locations and contacts (fake-parts.ts), signed in with the given permissions.
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { expect } from 'vitest';
 import type { Customer, TimelineItem } from '../../contract/customers';
 import CustomerDashboardPage from '../../src/pages/customers/CustomerDashboardPage';
 import type { SessionState } from '../../src/session/types';
@@ -23,16 +24,16 @@ export function showCustomer(over: Partial<Customer> = {}, state: Partial<Sessio
   record.customer = { ...record.customer!, ...over };
   record.items = items ?? [audit(10, 'customer.created', OLIVIA, 0, { name: 'Jane Doe' })];
   const parts = fakeParts(api);
-  renderPage('/customers/101', <CustomerDashboardPage />, { as: state, fake: api, params: { id: '101' } });
-  return { api, record, parts };
+  const t = renderPage('/customers/101', <CustomerDashboardPage />, { as: state, fake: api, params: { id: '101' } });
+  return { api, record, parts, t };
 }
 
 export const loaded = () => screen.findByRole('heading', { level: 1, name: 'Jane Doe' });
 export const region = (name: string) => screen.getByRole('region', { name });
-/** The section once its code is here (its list or its empty words). */
+/** The section once its code is here (its list or its empty words), not the stand-in shown until then. */
 export const section = async (name: string) => {
   await loaded();
-  await screen.findByRole('heading', { level: 2, name });
+  await waitFor(() => expect(region(name).querySelector('.spinner')).toBeNull());
   return region(name);
 };
 export const toastTexts = () => toasts.getState().map((t) => (typeof t.message === 'string' ? t.message : ''));

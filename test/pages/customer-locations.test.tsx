@@ -3,7 +3,7 @@
 // first), make primary, the limit said on Add; D15 focus into each form and back; what was typed kept
 // through a 400, a 409, a network error and offline. D48 the do-not-service warning and the billing address.
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import { MAX_LOCATIONS } from '../../contract/customer-parts';
 import { DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
@@ -14,6 +14,7 @@ import { MSG_LOCATION_EMPTY } from '../../src/pages/customers/parts/values';
 import { navigate } from '../../src/router/location';
 import { toasts } from '../../src/ui/toast';
 import { location } from '../helpers/fake-parts';
+import { reloadPermissions } from '../helpers/session';
 import { loaded, section, showCustomer, timelineTexts, toastTexts, VIEWER } from '../helpers/customer-page';
 
 const HOME = location(1, { label: 'Home', address_line: '12 Oak Street', city: 'Portland', postal_code: '97201', primary: true });
@@ -25,6 +26,7 @@ const type = (form: HTMLElement, label: string, value: string) => fireEvent.chan
 const newForm = () => screen.getByRole('form', { name: 'New location' });
 const addButton = () => within(screen.getByRole('region', { name: LOCATIONS })).getByRole('button', { name: 'Add location' });
 
+afterEach(() => vi.useRealTimers());
 beforeEach(() => {
   navigate('/', { replace: true });
   toasts.setState([]);
@@ -188,6 +190,24 @@ describe('D46 locations edited in place', () => {
     fireEvent.click(within(newForm()).getByRole('button', { name: 'Add location' }));
     expect(await screen.findByRole('article', { name: 'Shop' })).toBeTruthy();
     expect(Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'))).toEqual([]);
+  });
+
+  it('D41 a 403 permission_denied keeps the form, its typing and says so, after the permissions reload (no Edit or Add then)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { parts, t } = showCustomer();
+    parts.failures.set('POST locations', [{ status: 403, body: { detail: 'no', code: 'permission_denied' } }]);
+    await section(LOCATIONS);
+    fireEvent.click(addButton());
+    type(newForm(), 'Label', 'Shop');
+    fireEvent.click(within(newForm()).getByRole('button', { name: 'Add location' }));
+    expect((await within(newForm()).findByRole('alert')).textContent).toBe('You no longer have permission to change locations. Your changes are kept as a draft.');
+    await reloadPermissions();
+    await waitFor(() => expect(t.session.store.getState().permissions).not.toContain('customers:update'));
+    expect(box(newForm(), 'Label').value).toBe('Shop');
+    // The only 'Add location' left is the open form's own (no opener without customers:update).
+    expect(within(screen.getByRole('region', { name: LOCATIONS })).getAllByRole('button', { name: 'Add location' })).toEqual([
+      within(newForm()).getByRole('button', { name: 'Add location' }),
+    ]);
   });
 
   it('changes one: its values to start from, only what changed is sent, focus back on its Edit', async () => {

@@ -3,7 +3,8 @@
 // shows next to its field or above the form, and what was typed stays: through a 400, a 409, a network
 // error and offline, and as a draft should the form go without the person choosing (a reload).
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
-import { useDraft } from '../../../drafts/context';
+import { isPermissionDenied, useDraft } from '../../../drafts/context';
+import { HttpError } from '../../../http/errors';
 import { Field, useForm, type Form, type FormErrors } from '../../../ui/form';
 import { connectivity } from '../../../http/connectivity';
 import { formFailure } from './values';
@@ -30,6 +31,8 @@ export function usePartForm<V extends Record<string, string>>({ draftKey, initia
       try {
         await save(v);
       } catch (error) {
+        // D41: permissions changed under the person: the draft is written now and the form stays open.
+        if (isPermissionDenied(error)) throw new HttpError(403, { detail: draft.lost(`change ${noun}s`) }, error.path);
         throw formFailure(error, labels, noun);
       }
       draft.saved();

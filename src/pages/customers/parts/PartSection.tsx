@@ -93,29 +93,29 @@ export function PartSection<T extends { id: number }>({ title, noun, max, items,
           ))}
         </ul>
       )}
-      {canEdit &&
-        (editing === 'new' ? (
-          form(null, () => close('new'))
-        ) : (
-          <div className="part-add">
-            {/* At the limit it stays focusable and says why (aria-disabled, the reason tied to it). */}
-            <button
-              type="button"
-              className="btn btn-sm"
-              data-part-add
-              aria-disabled={full || undefined}
-              aria-describedby={full ? `${id}full` : undefined}
-              onClick={() => !full && setEditing('new')}
-            >
-              Add {noun}
-            </button>
-            {full && (
-              <p id={`${id}full`} className="muted part-full">
-                A customer can have at most {max} {noun}s: remove one to add another.
-              </p>
-            )}
-          </div>
-        ))}
+      {/* D41: an open form stays when customers:update goes (its save said why; its draft is kept). */}
+      {editing === 'new'
+        ? form(null, () => close('new'))
+        : canEdit && (
+            <div className="part-add">
+              {/* At the limit it stays focusable and says why (aria-disabled, the reason tied to it). */}
+              <button
+                type="button"
+                className="btn btn-sm"
+                data-part-add
+                aria-disabled={full || undefined}
+                aria-describedby={full ? `${id}full` : undefined}
+                onClick={() => !full && setEditing('new')}
+              >
+                Add {noun}
+              </button>
+              {full && (
+                <p id={`${id}full`} className="muted part-full">
+                  A customer can have at most {max} {noun}s: remove one to add another.
+                </p>
+              )}
+            </div>
+          )}
       {removing && (
         <Suspense fallback={null}>
           <ConfirmDialog
