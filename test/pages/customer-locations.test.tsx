@@ -66,9 +66,13 @@ describe('D46 locations as read', () => {
     expect(within(s).queryAllByRole('button')).toEqual([]);
   });
 
-  it('D48 the do-not-service warning heads the page in words, with its reason; the address is the billing address', async () => {
-    showCustomer({ do_not_service: true, do_not_service_reason: 'Unpaid invoices since 2024' });
+  it('D48 the do-not-service warning heads the page in words, with its reason; the address is the billing address; type and source shown', async () => {
+    showCustomer({ do_not_service: true, do_not_service_reason: 'Unpaid invoices since 2024', type: 'commercial', lead_source: 'Yard sign' });
     await loaded();
+    const contact = screen.getByRole('region', { name: 'Contact' });
+    expect([...contact.querySelectorAll('dt')].map((dt) => `${dt.textContent}: ${dt.nextElementSibling!.textContent}`)).toEqual(
+      expect.arrayContaining(['Type: Commercial', 'Lead source: Yard sign']),
+    );
     const alert = screen.getAllByRole('alert').find((a) => a.classList.contains('service-warning'))!;
     expect(alert.textContent).toBe('!Do not service. Unpaid invoices since 2024');
     expect(screen.getByRole('heading', { level: 2, name: 'Billing address' })).toBeTruthy();

@@ -1,6 +1,7 @@
 // SPEC §2 Customer Dashboard (customers/{id}, customers:view): D22 the record, D24 notes and timeline,
-// D25 delete with Undo, D48 the do-not-service warning on top, D46 D47 locations and contacts. D12: a bad id, and a missing, deleted or other organization's customer (the
+// D25 delete with Undo. D12: a bad id, and a missing, deleted or other organization's customer (the
 // server answers 404 for each), show the not-found state. D9: Edit and Delete only for who may.
+// D48 the do-not-service warning on top; D46 D47 the locations and contacts beside the record (parts/).
 import type { Customer } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isHttpError } from '../../http/errors';
