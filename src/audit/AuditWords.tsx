@@ -29,9 +29,12 @@ export function AuditWords({ entry, view, rights }: { entry: AuditEntryView; vie
   return <Parts parts={describe(entry, view, rights)} />;
 }
 
+/** An update's entry: a customer's (D24), or one of its locations or contacts (D46 D47). */
+const UPDATES = new Set(['customer.updated', 'location.updated', 'contact.updated']);
+
 /** D24: an update of several fields on the timeline: each one before → after. */
 export function AuditChanges({ entry }: { entry: AuditEntryView }) {
-  const fields = entry.action === 'customer.updated' ? fieldChanges(entry.changes) : [];
+  const fields = UPDATES.has(entry.action) ? fieldChanges(entry.changes) : [];
   if (fields.length < 2) return null;
   return (
     <ul className="change-list">

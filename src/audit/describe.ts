@@ -124,6 +124,9 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
     case 'contact.updated': {
       // D46 D47: on the timeline as a customer's change is, naming which location or contact.
       const fields = fieldChanges(c);
+      // D46: 'Make primary' is its own sentence (the server un-primaries the other location itself).
+      if (fields.length === 1 && change(c.primary)?.to === true)
+        return [who, ` made the ${part(e)} the primary location`, ...(view === 'timeline' ? [] : [' of ', ...customer])];
       const [only] = fields;
       if (view === 'timeline' && only && fields.length === 1) return [who, ' ', ...changeWords(only), ` (the ${part(e)})`];
       const values = fields.map((f) => `${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`).join(', ');

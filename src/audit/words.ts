@@ -65,6 +65,7 @@ export function valueText(value: unknown, field?: string): string {
       .filter(Boolean)
       .join(', ');
   if (field === 'status' && typeof value === 'string') return CUSTOMER_STATUS_LABELS[value as CustomerStatus] ?? value;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no'; // D46 D48: a location's primary, the do-not-service flag
   return (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ').trim();
 }
 

@@ -72,3 +72,17 @@ describe('D24 D30 values in words', () => {
     expect(describeText(e, 'recent')).toBe('Olivia changed address of Jane Doe');
   });
 });
+
+describe('D46 D48 locations, contacts and flags in words', () => {
+  const HOME = { location_id: 3, location: 'Home' };
+  it('D46 making a location primary is its own sentence, on every screen', () => {
+    const made = entry('location.updated', JANE, { ...HOME, primary: { from: false, to: true } });
+    expect(describeText(made, 'log')).toBe('Olivia made the location “Home” the primary location of Jane Doe');
+    expect(describeText(made, 'timeline')).toBe('Olivia made the location “Home” the primary location');
+  });
+
+  it('D48 a flag reads yes or no, not true or false', () => {
+    expect(valueText(true)).toBe('yes');
+    expect(describeText(entry('customer.updated', JANE, { do_not_service: { from: false, to: true } }), 'timeline')).toBe('Olivia changed do not service from no to yes');
+  });
+});

@@ -223,6 +223,8 @@ describe.skipIf(skipReason)('accessibility', () => {
   /** Customers this file makes (one to edit in a conflict, one in 'Deleted'); deleted at the end. */
   const made: number[] = [];
   let conflictId = 0;
+  /** D46–D48 D50: a do-not-service customer with two locations, a contact and a change to restore. */
+  let partsId = 0;
   let inviteToken = '';
   let inviteId = 0;
 
@@ -239,6 +241,24 @@ describe.skipIf(skipReason)('accessibility', () => {
     });
     made.push(conflictId, gone, flagged.id);
     await api.call('DELETE', `/v1/customers/${gone}/`, { org: ACME });
+    partsId = (
+      await api.call<{ id: number }>('POST', '/v1/customers/', {
+        org: ACME,
+        body: { name: `Dana Wells ${sfx}`, phone: '(415) 555-0111', city: 'Fresno', do_not_service: true, do_not_service_reason: 'Unpaid invoices since March' },
+      })
+    ).id;
+    made.push(partsId);
+    const parts = `/v1/customers/${partsId}/`;
+    await api.call('POST', `${parts}locations/`, { org: ACME, body: { label: 'Home', address_line: '12 Oak Street', city: 'Portland', region: 'OR' } });
+    await api.call('POST', `${parts}locations/`, {
+      org: ACME,
+      body: { label: 'Rental on Oak St', address_line: '40 Oak St', city: 'Tigard', access_notes: 'Gate code 4321\nDog in the yard' },
+    });
+    await api.call('POST', `${parts}contacts/`, {
+      org: ACME,
+      body: { name: 'Pam Ruiz', role: 'property manager', email: `pam.${sfx}@example.test`, phone: '(503) 555-0142', note: 'Calls about leaks' },
+    });
+    await api.call('PATCH', parts, { org: ACME, body: { version: 1, phone: '(415) 555-0122' } });
     const inv = await api.call<{ id: number; token: string }>('POST', '/v1/team/invitations/', {
       org: ACME,
       body: { email: `a11y.${sfx}@example.test`, role: 'member' },
@@ -358,6 +378,25 @@ describe.skipIf(skipReason)('accessibility', () => {
         await page.getByRole('heading', { name: 'Values to keep' }).waitFor();
       },
       after: (page) => page.unrouteAll(),
+    },
+    {
+      name: 'customer page with locations, contacts, the do-not-service warning and a value to restore',
+      show: async (page) => {
+        await go(page, `/customers/${partsId}`);
+        await h1(page, `Dana Wells ${sfx}`);
+        await page.getByRole('article', { name: 'Rental on Oak St' }).waitFor();
+        await page.getByRole('button', { name: /^Restore this value/ }).waitFor();
+      },
+    },
+    {
+      name: 'customer page, a location form with an error',
+      show: async (page) => {
+        await page.getByRole('button', { name: 'Add location' }).click();
+        await page.getByRole('form', { name: 'New location' }).getByRole('button', { name: 'Add location' }).click();
+        await page.getByText('Give the location an address, or at least a label').waitFor();
+        // The focused box scrolled the rows above it under the sticky top bar; the layout is checked from the top.
+        await page.evaluate(() => window.scrollTo(0, 0));
+      },
     },
     {
       name: 'customer form with field errors',

@@ -124,7 +124,22 @@ export class FakeRecord {
       this.deleted = true;
       return new Response(null, { status: 204 });
     }
+    if (call.method === 'PATCH') return this.patch(call.body as Record<string, unknown>);
     return json(405, { detail: 'Method not allowed', code: 'method_not_allowed' });
+  }
+
+  /** D31: a stale version is a 409 conflict with the current record; a change is a timeline entry (D24). */
+  private patch({ version, ...changes }: Record<string, unknown>): Response {
+    const c = this.customer!;
+    if (!this.permissions.has('customers:update')) return this.denied('customers:update');
+    if (version !== c.version) return json(409, { detail: 'Someone changed this customer since you opened it', code: 'conflict', current: c });
+    const fields = c as unknown as Record<string, unknown>;
+    const diff = Object.fromEntries(
+      Object.entries(changes).flatMap(([f, to]) => (JSON.stringify(fields[f]) === JSON.stringify(to) ? [] : [[f, { from: fields[f], to }]])),
+    );
+    this.customer = { ...c, ...changes, version: c.version + 1, updated_by: this.me };
+    if (Object.keys(diff).length) this.items.unshift(audit(900 + this.items.length, 'customer.updated', this.me, 24 * 60, diff));
+    return json(200, this.customer);
   }
 
   private restore(): Response {

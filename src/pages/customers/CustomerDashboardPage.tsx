@@ -1,6 +1,7 @@
 // SPEC §2 Customer Dashboard (customers/{id}, customers:view): D22 the record, D24 notes and timeline,
 // D25 delete with Undo. D12: a bad id, and a missing, deleted or other organization's customer (the
 // server answers 404 for each), show the not-found state. D9: Edit and Delete only for who may.
+// D48 the do-not-service warning on top; D46 D47 the locations and contacts beside the record (parts/).
 import type { Customer } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isHttpError } from '../../http/errors';
@@ -18,6 +19,8 @@ import { DeleteCustomer } from './detail/DeleteCustomer';
 import { LazyTimeline } from './detail/lazy-timeline';
 import { MergedNote, NotFoundOrMerged } from './merge/MergedNote';
 import { MergeWith } from './merge/MergeWith';
+import { ServiceWarning } from './detail/ServiceWarning';
+import { LazyParts } from './parts/lazy-parts';
 
 /** The route's own title, shown until the customer's name is known. */
 export const PAGE_TITLE = 'Customer Dashboard';
@@ -50,8 +53,12 @@ function Loaded({ customer }: { customer: Customer }) {
       }
     >
       <MergedNote customerId={customer.id} />
+      <ServiceWarning customer={customer} />
       <div className="customer-layout">
-        <CustomerDetails customer={customer} />
+        <div className="customer-side">
+          <CustomerDetails customer={customer} />
+          <LazyParts customer={customer} />
+        </div>
         <LazyTimeline customerId={customer.id} />
       </div>
     </Page>

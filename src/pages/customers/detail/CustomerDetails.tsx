@@ -1,5 +1,5 @@
-// D22: the customer's contact details and service address, and who added and last changed it (the
-// name, status and company head the page).
+// D22: the customer's contact details and billing address (D46: the service locations are listed apart),
+// D48 its type and lead source, and who added and last changed it (the name, status and company head the page).
 import type { Customer, PersonRef } from '../../../../contract/customers';
 import { mailtoHref } from '../../../lib/contact-links';
 import { Link } from '../../../router/Link';
@@ -37,6 +37,14 @@ export function CustomerDetails({ customer: c }: { customer: Customer }) {
         <dd>{c.email ? <a href={mailtoHref(c.email)}>{c.email}</a> : <span className="muted">None</span>}</dd>
         <dt>Phone</dt>
         <dd>{c.phone ? <PhoneLink phone={c.phone} /> : <span className="muted">None</span>}</dd>
+        <dt>Type</dt>
+        <dd>{c.type === 'commercial' ? 'Commercial' : 'Residential'}</dd>
+        {c.lead_source && (
+          <>
+            <dt>Lead source</dt>
+            <dd>{c.lead_source}</dd>
+          </>
+        )}
         <dt>Tags</dt>
         <dd>
           {c.tags.length ? (
@@ -56,7 +64,7 @@ export function CustomerDetails({ customer: c }: { customer: Customer }) {
         </dd>
       </dl>
 
-      <h2 id="address-title">Service address</h2>
+      <h2 id="address-title">Billing address</h2>
       {address.length ? (
         <address aria-labelledby="address-title" className="detail-address">
           {address.map((line, i) => (

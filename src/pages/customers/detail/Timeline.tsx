@@ -1,5 +1,6 @@
 // D24: the customer's timeline, newest first and paged ("Show more"): its notes (added here, edited and
-// deleted in place) and every audit entry about it in plain words, each change before → after.
+// deleted in place) and every audit entry about it in plain words, each change before → after; D50 each
+// field change with 'Restore this value' for who has customers:update (RestoreValue.tsx).
 import { useEffect, useRef, useState } from 'react';
 import type { TimelineItem } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
@@ -10,6 +11,7 @@ import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
 import { NoteBox, NoteItem } from './Notes';
+import { RestoreValues } from './RestoreValue';
 import { TimelineSection } from './timeline-section';
 
 /** Items per page of the timeline (the server allows up to 100). */
@@ -22,10 +24,14 @@ interface EntryProps {
   /** D24: who may edit or delete a note: anyone with customers:update, and its author. */
   mayEdit: (authorId: number | undefined) => boolean;
   onNoteDeleted: () => void;
+  /** D50: who may restore a changed field's old value (customers:update). */
+  mayRestore: boolean;
+  /** D15: where the focus goes after a restore (its button goes). */
+  onRestored: () => void;
 }
 
 /** `start`: the first item of a page loaded by "Show more", which takes the focus (D15). */
-function Entry({ item, start, customerId, mayEdit, onNoteDeleted }: EntryProps & { item: TimelineItem; start?: number }) {
+function Entry({ item, start, customerId, mayEdit, onNoteDeleted, mayRestore, onRestored }: EntryProps & { item: TimelineItem; start?: number }) {
   const mark = start === undefined ? {} : { 'data-page-start': start, tabIndex: -1 };
   if (item.kind === 'note') {
     const { kind: _kind, ...note } = item;
@@ -46,6 +52,7 @@ function Entry({ item, start, customerId, mayEdit, onNoteDeleted }: EntryProps &
         </span>
       </p>
       <AuditChanges entry={item} />
+      {mayRestore && item.action === 'customer.updated' && <RestoreValues entry={item} customerId={customerId} onRestored={onRestored} />}
     </li>
   );
 }
@@ -86,6 +93,8 @@ export function Timeline({ customerId }: { customerId: number }) {
     customerId,
     mayEdit: (authorId) => canUpdate || (userId !== null && authorId === userId),
     onNoteDeleted: () => heading.current?.focus(),
+    mayRestore: canUpdate,
+    onRestored: () => heading.current?.focus(),
   };
   const count = first.data?.count ?? 0;
   const failed = (first.status === 'error' && !first.data) || (last.status === 'error' && !last.data);

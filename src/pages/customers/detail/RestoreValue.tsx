@@ -1,0 +1,86 @@
+// D50: each field change in the customer's timeline offers 'Restore this value' to who has customers:update:
+// an edit like any other (a PATCH of that one field with the version the page shows, D31), which is a new
+// timeline entry. Not offered when the customer already has that value. A stale version (409 conflict)
+// restores nothing: the page reloads the customer and says so. Location and contact changes have none
+// (docs/behaviour.md).
+import { useState } from 'react';
+import type { AuditEntryView } from '../../../../contract/audit';
+import type { Customer, CustomerInput } from '../../../../contract/customers';
+import { customerKeys, useCustomersApi } from '../../../api/customers';
+import { fieldWord, shortValue } from '../../../audit/words';
+import { isHttpError } from '../../../http/errors';
+import { useMutation, useQuery, useQueryCache } from '../../../query/use-query';
+import { failedWords } from '../../../ui/failed-words';
+import { toast } from '../../../ui/toast';
+import { Problem } from './failure';
+
+export const RESTORE_LABEL = 'Restore this value';
+export const MSG_RESTORE_CONFLICT =
+  'Someone changed this customer meanwhile, so nothing was restored. The page now shows the current values: restore again if the old value is still wanted.';
+
+/**
+ * What a restore never writes: the record's own bookkeeping and parts (an update's entry names only the
+ * fields a person edits, D22 D48; this keeps an odd entry from sending more). Not the contract's field
+ * lists: importing them would grow the shared chunk every customer form loads.
+ */
+const NOT_RESTORABLE = new Set(['id', 'version', 'created_at', 'created_by', 'updated_at', 'updated_by', 'locations', 'contacts']);
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const isChange = (v: unknown): v is { from: unknown; to: unknown } => typeof v === 'object' && v !== null && 'from' in v && 'to' in v;
+
+/** An entry's changes that can be restored on this customer now: edited fields whose old value it no longer has. */
+export function restorable(entry: Pick<AuditEntryView, 'action' | 'changes'>, customer: Customer): { field: string; from: unknown }[] {
+  if (entry.action !== 'customer.updated') return [];
+  const now = customer as unknown as Record<string, unknown>;
+  return Object.entries(entry.changes ?? {}).flatMap(([field, c]) =>
+    field in now && !NOT_RESTORABLE.has(field) && isChange(c) && !same(now[field], c.from) ? [{ field, from: c.from }] : [],
+  );
+}
+
+export function RestoreValues({ entry, customerId, onRestored }: { entry: AuditEntryView; customerId: number; onRestored: () => void }) {
+  const api = useCustomersApi();
+  const cache = useQueryCache();
+  const customer = useQuery(api.get(customerId)).data;
+  const update = useMutation(api.update(customerId));
+  const [error, setError] = useState<string | null>(null);
+  const fields = customer ? restorable(entry, customer) : [];
+  const several = Object.values(entry.changes ?? {}).filter(isChange).length > 1;
+  if (!fields.length && !error) return null;
+
+  const restore = async (field: string, from: unknown) => {
+    if (!customer || update.status === 'pending') return;
+    setError(null);
+    try {
+      await update.mutate({ changes: { [field]: from } as Partial<CustomerInput>, version: customer.version });
+    } catch (e) {
+      if (isHttpError(e, 409) && e.code === 'conflict') {
+        cache.invalidate(customerKeys.detail(api.orgId, customerId));
+        return setError(MSG_RESTORE_CONFLICT);
+      }
+      return setError(failedWords(e, `restore the ${fieldWord(field)}`));
+    }
+    toast.success(`Restored the ${fieldWord(field)}`);
+    onRestored(); // this button goes: the customer has the value now
+  };
+
+  return (
+    <div className="restore-value">
+      {fields.map(({ field, from }) => {
+        const label = several ? `Restore the old ${fieldWord(field)}` : RESTORE_LABEL;
+        const value = `“${shortValue(from, field)}”`;
+        return (
+          <button
+            key={field}
+            type="button"
+            className="link-btn"
+            aria-label={several ? `${label} ${value}` : `${label}: ${fieldWord(field)} ${value}`}
+            aria-disabled={update.status === 'pending' || undefined}
+            onClick={() => void restore(field, from)}
+          >
+            {label}
+          </button>
+        );
+      })}
+      <Problem text={error} />
+    </div>
+  );
+}
