@@ -10,9 +10,9 @@ export type VouchRefusal = { status: 403 | 404; code: string; detail: string };
 export async function mayVouchFor(tx: Queryable, orgId: number, actorId: number, targetUserId: number): Promise<null | VouchRefusal> {
   const rows = await tx.query<{ org_id: unknown; role: string; actor_role: string | null }>(
     `select m.org_id, m.role, a.role as actor_role
-       from memberships m left join memberships a on a.org_id = m.org_id and a.user_id = $2
-      where m.user_id = $3`,
-    [orgId, actorId, targetUserId],
+       from memberships m left join memberships a on a.org_id = m.org_id and a.user_id = $1
+      where m.user_id = $2`,
+    [actorId, targetUserId],
   );
   const here = rows.find((r) => Number(r.org_id) === orgId);
   if (!here) return { status: 404, code: 'not_found', detail: 'No such member' };
