@@ -1,6 +1,8 @@
 // D51–D54: the person's own account, shared by the server and the app: the account and its sessions,
 // reset links, two-step sign-in and the organization's settings. The minimum password length is
 // contract/team.ts's (D28), the same for every password.
+import { HOUR_MS, MINUTE_MS } from './time';
+
 export { PASSWORD_MIN_LENGTH } from './team';
 
 /** GET/PATCH /v1/account/ (D51). */
@@ -80,6 +82,6 @@ export const MFA_CODE_LENGTH = 6;
 /** D54: recovery codes given at enrolment. */
 export const RECOVERY_CODE_COUNT = 10;
 /** D53: how long a reset link is valid. */
-export const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
+export const RESET_LINK_LIFETIME_MS = HOUR_MS;
 /** D54: how long a login waits for its second step. */
-export const MFA_CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+export const MFA_CHALLENGE_LIFETIME_MS = 5 * MINUTE_MS;

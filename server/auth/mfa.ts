@@ -2,6 +2,7 @@
 // on, login challenges (random, hashed, 5 minutes, single use), checking a code once (replay refused by
 // the last accepted time step) or a recovery code once, and turning it off.
 import { MFA_CHALLENGE_LIFETIME_MS } from '../../contract/account';
+import { DAY_MS } from '../../contract/time';
 import type { Ctx } from '../context';
 import type { Queryable } from '../db';
 import { num } from '../db';
@@ -99,5 +100,5 @@ export async function removeMfa(tx: Queryable, userId: number): Promise<boolean>
 
 /** Housekeeping: challenges that ended more than a day ago. */
 export async function pruneChallenges(db: Queryable, nowMs: number): Promise<void> {
-  await db.query('delete from mfa_challenges where expires_at < $1', [new Date(nowMs - 24 * 3600 * 1000)]);
+  await db.query('delete from mfa_challenges where expires_at < $1', [new Date(nowMs - DAY_MS)]);
 }

@@ -16,16 +16,14 @@ import { writeAudit } from '../../audit';
 import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { rawText } from '../../schema';
-import { mfaSignInRoutes } from './sign-in-routes';
+import { MAX_CODE_CHARS, mfaSignInRoutes } from './sign-in-routes';
 import { finishEnrolment, isEnabled, organizationsOf, passwordHashOf, startEnrolment } from './repo';
 
 /** The product's name in an authenticator app's list. */
 const PRODUCT = 'CRM';
-/** Longer than any code or recovery code as people type them (spaces, dashes). */
-export const MAX_CODE_CHARS = 64;
 
 const alreadyOn = () => new HttpError(409, 'mfa_enabled', 'Two-step sign-in is already on');
-export const invalidCode = () => new HttpError(400, 'invalid_code', 'That code did not work', {}, { field: 'code' });
+const invalidCode = () => new HttpError(400, 'invalid_code', 'That code did not work', {}, { field: 'code' });
 
 /** D30: the person's own entries, one per organization they are in (docs/behaviour.md). */
 export const accountEntries = (orgIds: number[], caller: Pick<Caller, 'userId' | 'firstName'>, action: NonNullable<AuditEntry['action']>): AuditEntry[] =>

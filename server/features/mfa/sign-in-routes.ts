@@ -13,7 +13,8 @@ import { defineRoute } from '../../route';
 import { optional, rawText } from '../../schema';
 
 const MAX_CHALLENGE_CHARS = 128;
-const MAX_CODE_CHARS = 64;
+/** Longer than any code or recovery code as people type them (spaces, dashes). */
+export const MAX_CODE_CHARS = 64;
 
 const challengeEnded = () => new HttpError(410, 'challenge_expired', 'This sign-in has expired; enter your email and password again');
 const invalidCode = (field: string) => new HttpError(400, 'invalid_code', 'That code did not work', {}, { field });
