@@ -26,7 +26,7 @@ const alreadyOn = () => new HttpError(409, 'mfa_enabled', 'Two-step sign-in is a
 const invalidCode = () => new HttpError(400, 'invalid_code', 'That code did not work', {}, { field: 'code' });
 
 /** D30: the person's own entries, one per organization they are in (docs/behaviour.md). */
-export const accountEntries = (orgIds: number[], caller: Pick<Caller, 'userId' | 'firstName'>, action: NonNullable<AuditEntry['action']>): AuditEntry[] =>
+const accountEntries = (orgIds: number[], caller: Pick<Caller, 'userId' | 'firstName'>, action: NonNullable<AuditEntry['action']>): AuditEntry[] =>
   orgIds.map((orgId) => ({ orgId, action, target: { type: 'member', id: caller.userId, label: caller.firstName } }));
 
 /** POST /v1/account/mfa/setup/ → { secret, otpauth_uri }: a new pending secret (an earlier pending one is replaced). */
