@@ -1,6 +1,7 @@
 // D54 one-time codes of our own (RFC 6238 over RFC 4226, node:crypto only): RFC 6238's published
 // vectors, base32 both ways, one step of drift each way and no more, and secrets sealed for one user.
 import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
 import { mfaKey, newRecoveryCodes, normalizeRecoveryCode, openSecret, sealSecret } from '../../server/auth/mfa-crypto';
 import { base32Decode, base32Encode, hotp, matchingStep, otpauthUri, totpAt, totpStep } from '../../server/auth/totp';
 
@@ -89,5 +90,15 @@ describe('D54 secrets at rest', () => {
     const first = codes[0]!;
     expect(normalizeRecoveryCode(` ${first.toUpperCase().replace('-', ' ')} `)).toBe(first.replace('-', ''));
     expect(normalizeRecoveryCode('abc')).toBeNull();
+  });
+});
+
+describe('D54 the sealing key', () => {
+  test('D54 MFA_KEY is read when set (at least 32 characters), else the key comes from the JWT secret', () => {
+    expect(loadConfig({}).mfaKey).toBeNull();
+    expect(loadConfig({ MFA_KEY: 'm'.repeat(32) }).mfaKey).toBe('m'.repeat(32));
+    expect(() => loadConfig({ MFA_KEY: 'too-short' })).toThrow(ConfigError);
+    expect(mfaKey('j'.repeat(40), null).equals(mfaKey('j'.repeat(40), 'm'.repeat(32)))).toBe(false);
+    expect(mfaKey('j'.repeat(40), 'm'.repeat(32)).equals(mfaKey('x'.repeat(40), 'm'.repeat(32)))).toBe(true);
   });
 });
