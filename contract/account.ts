@@ -1,6 +1,8 @@
 // D51–D54: the person's own account, their sessions, reset links, two-step sign-in and the
 // organization's settings, as the API answers them (shared by the server and the app).
 
+import { MINUTE_MS } from './time';
+
 export { PASSWORD_MIN_LENGTH } from './team';
 
 /** GET/PATCH /v1/account/. */
@@ -92,3 +94,10 @@ export type MfaAnswer = { challenge: string; code: string } | { challenge: strin
 export interface OrganizationSettings {
   require_mfa: boolean;
 }
+
+/** D54: digits in a code from an authenticator app. */
+export const MFA_CODE_LENGTH = 6;
+/** D54: recovery codes given at enrolment. */
+export const RECOVERY_CODE_COUNT = 10;
+/** D54: how long a login waits for its second step. */
+export const MFA_CHALLENGE_LIFETIME_MS = 5 * MINUTE_MS;

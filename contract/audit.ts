@@ -25,12 +25,16 @@ export const AUDIT_ACTIONS = [
   'invitation.accepted',
   'permissions.changed',
   'permissions.reset',
+  'account.mfa_enabled', // D54
+  'account.mfa_disabled',
+  'account.mfa_reset',
+  'organization.settings_updated',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an entry is about (its `target.type`), as the activity log's filter offers them. */
-export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions'] as const;
+export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions', 'organization'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -11,6 +11,9 @@ import { auditRoutes } from './features/audit/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { permissionRoutes } from './features/permissions/routes';
 import { systemRoutes } from './features/system/routes';
+import { mfaRoutes } from './features/mfa/routes';
+import { organizationRoutes } from './features/organization/routes';
+import { teamMfaRoutes } from './features/team/mfa-routes';
 import { teamRoutes } from './features/team/routes';
 import { redactSecretPaths } from '../contract/secret-paths';
 import { HttpError, requestPath, sendError } from './http';
@@ -26,6 +29,9 @@ export const API_ROUTES: readonly RouteDef[] = [
   ...customerRoutes,
   ...dashboardRoutes,
   ...teamRoutes,
+  ...teamMfaRoutes,
+  ...mfaRoutes,
+  ...organizationRoutes,
   ...permissionRoutes,
   ...auditRoutes,
   ...systemRoutes,

@@ -23,6 +23,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   jwtSecret: string | null;
+  /** D54: the key two-step sign-in secrets are sealed under (MFA_KEY); null: derived from the JWT secret. */
+  mfaKey: string | null;
   seed: SeedMode;
   sentryDsn: string | null;
   /** Path prefix of the API, no trailing slash (D1). */
@@ -117,12 +119,17 @@ export function loadConfig(env: Env): Config {
   if (jwtSecret !== null && jwtSecret.length < MIN_JWT_SECRET_LENGTH) {
     throw new ConfigError(`JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters (e.g. openssl rand -base64 48)`);
   }
+  const mfaKey = str(env, 'MFA_KEY');
+  if (mfaKey !== null && mfaKey.length < MIN_JWT_SECRET_LENGTH) {
+    throw new ConfigError(`MFA_KEY must be at least ${MIN_JWT_SECRET_LENGTH} characters (e.g. openssl rand -base64 48)`);
+  }
   return {
     port: int(env, 'PORT', DEFAULT_PORT, 0, 65535),
     host: str(env, 'HOST') ?? DEFAULT_HOST,
     dataDir: path.resolve(str(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR),
     databaseUrl: parseDatabaseUrl(str(env, 'DATABASE_URL')),
     jwtSecret,
+    mfaKey,
     seed: parseSeed(str(env, 'SEED')),
     sentryDsn: parseSentryDsn(str(env, 'SENTRY_DSN')),
     apiBase: parseApiBase(str(env, 'API_BASE')),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { ScryptCost } from './auth/passwords';
 import { OWASP_SCRYPT } from './auth/passwords';
+import { pruneChallenges } from './auth/mfa';
 import { pruneSessions } from './auth/sessions';
 import { pruneAttempts } from './auth/throttle';
 import { purgeDeleted } from './features/customers/deleted-repo';
@@ -167,7 +168,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
     let maintaining: Promise<unknown> = Promise.resolve();
     const maintain = (vacuum: boolean) => {
-      maintaining = Promise.all([pruneSessions(db, now()), pruneAttempts(db, config.throttle.windowS, now()), purgeDeleted(db, now())])
+      maintaining = Promise.all([pruneSessions(db, now()), pruneAttempts(db, config.throttle.windowS, now()), pruneChallenges(db, now()), purgeDeleted(db, now())])
         // PGlite has no autovacuum: without it, index-only scans (a deep page of the customers list) read
         // the table too, and the planner's statistics go stale. PostgreSQL's own autovacuum does this there.
         // Not at start: it holds PGlite's one connection, and the first requests should not wait for it.

@@ -87,6 +87,8 @@ export interface SustainedLoadOptions {
   keepLog?: string | null;
   /** More environment variables for the server (e.g. JWT_SECRET). */
   env?: Record<string, string>;
+  /** Run against the started server before the sessions log in (the resilience suite's two-step journey, D54). */
+  beforeRun?: ((url: string) => Promise<void>) | null;
 }
 
 export function runSustainedLoad(opts: SustainedLoadOptions): Promise<SustainedLoadReport>;

@@ -115,9 +115,10 @@ export function secretsInLog(output, tokens, password) {
  * Runs the load against the built server on PGlite in `dataDir` or on PostgreSQL at `databaseUrl`.
  * @param {{ backend: string, dataDir?: string, databaseUrl?: string, durationS: number, clients: number,
  *   sessions: number, weights?: Record<string, number>, log?: (line: string) => void, keepLog?: string,
- *   env?: Record<string, string> }} opts
+ *   env?: Record<string, string>, beforeRun?: (url: string) => Promise<void> }} opts
  *   keepLog: a file the server's output is written to after the run. env: more variables for the server
- *   (the resilience suite gives JWT_SECRET, to look for it).
+ *   (the resilience suite gives JWT_SECRET, to look for it). beforeRun: called with the server's address
+ *   once it is up, before the sessions log in (the resilience suite's two-step journey).
  */
 export async function runSustainedLoad({
   backend,
@@ -130,12 +131,14 @@ export async function runSustainedLoad({
   log = () => {},
   keepLog = null,
   env = {},
+  beforeRun = null,
 }) {
   const loadBefore = os.loadavg()[0];
   const server = await startCrm({ dataDir, databaseUrl, env });
   let output = '';
   let report = null;
   try {
+    if (beforeRun) await beforeRun(server.url);
     log(`${backend}: server started in ${(server.startMs / 1000).toFixed(1)} s`);
     const emails = DEMO_ACCOUNTS.filter((a) => a.acme).map((a) => a.email);
     const tLogin = performance.now();

@@ -1,7 +1,8 @@
 // D9 D16: who is calling, in one place. Every 401 and 403 of the API is built here. A bearer token
 // counts only while its session is live, so logout and revocation take effect at once; the caller's
 // session, user, membership, role and the role's permissions in the named organization come back in
-// one query (D29: permissions are read per request, so a change applies to the next one).
+// one query (D29: permissions are read per request, so a change applies to the next one). D54: a member
+// of an organization that requires two-step sign-in, without it, is refused every organization call.
 import type { IncomingMessage } from 'node:http';
 import type { Permission } from '../../contract/permissions';
 import type { Ctx } from '../context';
@@ -36,6 +37,8 @@ export const unauthorized = (code: string, detail: string) =>
   new HttpError(401, code, detail, { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${detail}"` });
 export const sessionEnded = () => unauthorized('session_ended', 'The session has ended; log in again');
 export const notAMember = (orgId: number) => new HttpError(403, 'not_a_member', `You are not a member of organization ${orgId}`);
+/** D54: the organization requires two-step sign-in and the caller has not turned it on (the app sends them to enrol). */
+export const mfaEnrolmentRequired = () => new HttpError(403, 'mfa_enrolment_required', 'This organization requires two-step sign-in; turn it on in your account first');
 export const permissionDenied = (role: string, permission: Permission) => new HttpError(403, 'permission_denied', `Your role (${role}) does not grant ${permission}`);
 
 /** D16: the access token's user and session, checked for form, signature, expiry and claim ranges; or a 401. */
@@ -63,14 +66,16 @@ export function organizationIdFrom(req: IncomingMessage): number | null {
   return id;
 }
 
-type CallerRow = { email: string; first_name: string; role: string | null; permissions: unknown; expires_at: Date };
+type CallerRow = { email: string; first_name: string; role: string | null; permissions: unknown; expires_at: Date; mfa_missing: boolean | null };
 
 // $1 session, $2 user, $3 organization or null. No row: no such session, or revoked. Its expiry is checked
 // in callerRow(), so the statement names no time and a kept answer (answer-cache.ts) still ends on time.
 const CALLER_SQL = `
   select u.email, u.first_name, m.role, s.expires_at,
          (select coalesce(json_agg(rp.permission), '[]'::json)
-            from role_permissions rp where rp.org_id = m.org_id and rp.role = m.role) as permissions
+            from role_permissions rp where rp.org_id = m.org_id and rp.role = m.role) as permissions,
+         (select o.require_mfa and not exists (select 1 from user_mfa f where f.user_id = s.user_id and f.enabled_at is not null)
+            from organizations o where o.id = m.org_id) as mfa_missing
     from sessions s
     join users u on u.id = s.user_id
     left join memberships m on m.user_id = s.user_id and m.org_id = $3
@@ -109,6 +114,7 @@ export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: 
   }
   const row = await callerRow(db, principal, orgId, ctx.now());
   if (row.role === null) throw notAMember(orgId);
+  if (row.mfa_missing) throw mfaEnrolmentRequired(); // D54: before any permission is looked at
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
   setGateKey(orgKey(orgId)); // D34: a member's work waits in the organization's turn
@@ -129,6 +135,7 @@ export async function recheckMember(tx: Queryable, caller: OrgCaller, permission
   await tx.query(`select ${changesAccess ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}($1, $2)`, [ORG_LOCK_NAMESPACE, orgId]);
   const row = await callerRow(tx, caller, orgId, nowMs);
   if (row.role === null) throw notAMember(orgId);
+  if (row.mfa_missing) throw mfaEnrolmentRequired(); // D54 D38: turned on a moment ago counts
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
   return { ...caller, org: { id: orgId, role: row.role, permissions } };

@@ -39,6 +39,11 @@ export function issueDeviceToken(secret: string, userId: number, email: string):
   return `${VERSION}.${userId}.${id}.${sign(secret, userId, id, email).toString('base64url')}`;
 }
 
+/** D36 D54: the token of a device already known (its random id), as issued to it: a login finished by its second step keeps it. */
+export function deviceTokenFor(secret: string, userId: number, id: string, email: string): string {
+  return `${VERSION}.${userId}.${id}.${sign(secret, userId, id, email).toString('base64url')}`;
+}
+
 /** The device a token names when it is genuine and was given for this email; null otherwise. */
 export function verifyDeviceToken(secret: string, token: string | undefined, email: string): Device | null {
   const m = token === undefined ? null : FORM.exec(token);

@@ -155,6 +155,17 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       const what = log && roleChanges(c);
       return [who, ' reset ', perms, ' to the defaults', what ? ` (${what})` : ''];
     }
+    case 'account.mfa_enabled':
+      return [who, ' turned on two-step sign-in'];
+    case 'account.mfa_disabled':
+      return [who, ' turned off two-step sign-in'];
+    case 'account.mfa_reset':
+      return [who, ' reset the two-step sign-in of ', member];
+    case 'organization.settings_updated': {
+      const required = change(c.require_mfa);
+      if (required) return [who, required.to ? ' required two-step sign-in for everyone' : ' stopped requiring two-step sign-in'];
+      return [who, ' changed the organization settings'];
+    }
     default:
       return unknownWords(e);
   }

@@ -35,6 +35,10 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'invitation.accepted': 'Invitation accepted',
   'permissions.changed': 'Permissions changed',
   'permissions.reset': 'Permissions reset',
+  'account.mfa_enabled': 'Two-step sign-in turned on',
+  'account.mfa_disabled': 'Two-step sign-in turned off',
+  'account.mfa_reset': 'Two-step sign-in reset',
+  'organization.settings_updated': 'Organization settings changed',
 };
 export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
 
@@ -46,6 +50,7 @@ const TARGET_LABELS: Readonly<Record<AuditTargetType, string>> = {
   member: 'Members',
   invitation: 'Invitations',
   permissions: 'Permissions',
+  organization: 'Organization settings',
 };
 export const TARGET_TYPES = (Object.keys(TARGET_LABELS) as AuditTargetType[]).map((type) => ({ type, label: TARGET_LABELS[type] }));
 

@@ -1,4 +1,5 @@
-// D13: tokens, passwords, refresh tokens, Authorization headers and the bodies of /v1/auth/ calls
+// D13: tokens, passwords, refresh tokens, Authorization headers and the bodies of /v1/auth/ calls (and
+// D54 /v1/account/ calls: one-time codes, TOTP secrets, recovery codes, login challenges)
 // never leave the browser in error events, breadcrumbs or spans. Pure and Sentry-free, so it is
 // testable on its own and costs nothing until the error-reporting chunk loads.
 // D37: the token of a secret-bearing path (/invite/{token}…, contract/secret-paths.ts) is redacted too.
@@ -6,17 +7,17 @@ import { redactSecretPaths } from '../../contract/secret-paths';
 
 export const FILTERED = '[Filtered]';
 /** Object keys whose values are secrets wherever they appear (headers, bodies, extras, contexts). */
-const SECRET_KEY = /token|passw|secret|authorization|cookie|api[-_]?key|credential/i;
+const SECRET_KEY = /token|passw|secret|authorization|cookie|api[-_]?key|credential|challenge|recovery|otpauth/i;
 /** Keys that hold a request or response body. */
 const BODY_KEY = /^(data|body|request_body|response_body|requestBody|responseBody)$/;
 /** A JWT anywhere in a string: base64url JSON header ('{"' → 'eyJ'), payload, signature. */
 const JWT = /eyJ[\w-]*\.[\w-]+\.[\w-]*/g;
 const BEARER = /(Bearer\s+)[^\s"',;]+/gi;
 /** key=value (URLs, logged text) and "key":"value" (JSON held in a string) for secret-looking keys. */
-const SECRET_PAIR = /(\b[\w-]*(?:token|password|secret)=)[^&#\s"',;]*/gi;
-const SECRET_JSON = /("[\w-]*(?:token|password|secret|authorization)[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
-/** SPEC §7: the auth calls, whose bodies carry credentials and tokens. */
-const AUTH_CALL = /\/v1\/auth\//;
+const SECRET_PAIR = /(\b[\w-]*(?:token|password|secret|challenge)=)[^&#\s"',;]*/gi;
+const SECRET_JSON = /("[\w-]*(?:token|password|secret|authorization|challenge|recovery_code)[\w-]*"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+/** SPEC §7: the auth calls, whose bodies carry credentials and tokens; D54: the account's, codes and secrets. */
+const AUTH_CALL = /\/v1\/(auth|account)\//;
 const MAX_DEPTH = 12;
 
 export function scrubString(s: string): string {

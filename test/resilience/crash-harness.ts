@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { prng } from './catalog';
+import { mfaJourney } from './mfa-journey';
 import { assertNoSecrets, auditRows, serverSecrets, withoutDemoBanner, type Secret } from './secrets';
 import {
   BACKEND_BUDGET_MS,
@@ -75,6 +76,9 @@ export async function crashScenario(label: string, db: { dataDir?: string; datab
       { label: 'invited admin refresh token', value: accepted.body.refresh_token as string },
       { label: 'invited admin password', value: ownPassword },
     );
+    // D54: the invited admin enrols in two-step sign-in, signs in with it and turns it off (mfa-journey.ts).
+    const own = { email: ownEmail, password: ownPassword, token: accepted.body.access_token as string };
+    secrets.push(...(await mfaJourney((method, p, opts) => call(base(), method, p, opts), own, Date.now)));
 
     const accounts: Account[] = [
       { email: 'owner@demo.test', password: DEMO_PASSWORD, org: 'Acme Plumbing', canDelete: true },

@@ -11,6 +11,8 @@
 // hash or JWT secret (given to the server as JWT_SECRET) in its whole log, in an error answer the
 // clients received (a sample: at most 20 per call, status and code), or in an audit entry, read from
 // the database itself (the PGlite data directory, free again once the server stopped, or PostgreSQL).
+// D54: before the load, one person enrols in two-step sign-in, signs in with it and turns it off; its
+// secret, challenge and recovery codes are looked for too.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +21,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { buildProduct, printSustainedLoad, runSustainedLoad, secretsInLog, type SustainedLoadReport } from '../../bench/lib/sustained-load.mjs';
 import { openDb } from '../../server/db';
 import { describePostgres } from '../server/backends';
-import { assertNoSecrets, auditRows, serverSecrets, withoutDemoBanner } from './secrets';
+import { DEMO_PASSWORD } from '../server/helpers';
+import { mfaJourney, type V1Call } from './mfa-journey';
+import { assertNoSecrets, auditRows, serverSecrets, withoutDemoBanner, type Secret } from './secrets';
 
 const DURATION_S = 15;
 const CLIENTS = 200;
@@ -46,15 +50,30 @@ function expectWithinBudgets(report: SustainedLoadReport): void {
 /** The run within its budgets, then the secrets check; the server is given a JWT secret of its own so that the check knows it. */
 async function runAndCheck(db: { backend: string; dataDir?: string; databaseUrl?: string }): Promise<void> {
   const jwtSecret = randomBytes(48).toString('base64url');
-  const report = await runSustainedLoad({ ...db, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, env: { JWT_SECRET: jwtSecret } });
+  // D54: before the load, Beacon's owner (no session of the load's) goes through two-step sign-in (mfa-journey.ts).
+  const journey: Secret[] = [];
+  const journeyBodies: string[] = [];
+  const beforeRun = async (url: string) => {
+    const call: V1Call = async (method, p, { token, body }) => {
+      const headers = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
+      const res = await fetch(`${url}/api/v1${p}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const text = await res.text();
+      if (res.status >= 400) journeyBodies.push(text);
+      return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    };
+    const beacon = { email: 'beacon@demo.test', password: DEMO_PASSWORD };
+    const signedIn = await call('POST', '/auth/login/', { body: beacon });
+    journey.push(...(await mfaJourney(call, { ...beacon, token: signedIn.body.access_token as string }, Date.now)));
+  };
+  const report = await runSustainedLoad({ ...db, durationS: DURATION_S, clients: CLIENTS, sessions: SESSIONS, env: { JWT_SECRET: jwtSecret }, beforeRun });
   expectWithinBudgets(report);
   const sql = await openDb({ databaseUrl: db.databaseUrl ?? null, dataDir: db.dataDir ?? '' });
   try {
     const checked = {
       logs: withoutDemoBanner(report.serverLog.split('\n')),
-      bodies: report.errorBodies,
+      bodies: [...report.errorBodies, ...journeyBodies],
       auditRows: await auditRows(sql),
-      secrets: [...(await serverSecrets(sql, jwtSecret)), ...report.tokens.map((value, i) => ({ label: `token #${i} handed out`, value }))],
+      secrets: [...(await serverSecrets(sql, jwtSecret)), ...journey, ...report.tokens.map((value, i) => ({ label: `token #${i} handed out`, value }))],
     };
     const t0 = performance.now();
     assertNoSecrets(checked);

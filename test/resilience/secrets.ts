@@ -1,5 +1,6 @@
 // Secrets must never leave the server by the wrong door (docs/security.md): no access or refresh token,
-// password, password hash, invitation token or JWT secret in the server's log, in an error answer, or
+// password, password hash, invitation token, JWT secret or two-step sign-in secret, recovery code or
+// challenge (D54, mfa-journey.ts) in the server's log, in an error answer, or
 // in an audit entry. The resilience suites (hostile input, tenant isolation, crash, load) collect what
 // they saw and call assertNoSecrets at the end.
 import { unredactedSecretPaths } from '../../contract/secret-paths';
@@ -117,7 +118,14 @@ export const auditRows = (db: Queryable) => db.query('select * from audit_log or
  */
 export async function serverSecrets(db: Queryable, jwtSecret: string): Promise<Secret[]> {
   const users = await db.query<{ email: string; password_hash: string }>('select email, password_hash from users order by id');
+  // D54: what two-step sign-in keeps, sealed or hashed, is never printed either.
+  const mfa = await db.query<{ label: string; value: string }>(
+    `select 'sealed TOTP secret of user ' || user_id as label, secret_sealed as value from user_mfa
+     union all select 'recovery code hash of user ' || user_id, code_hash from mfa_recovery_codes
+     union all select 'login challenge hash of user ' || user_id, token_hash from mfa_challenges`,
+  );
   return [
+    ...mfa,
     { label: 'JWT secret', value: jwtSecret },
     { label: 'demo password', value: DEMO_PASSWORD },
     ...users.flatMap((u) => [

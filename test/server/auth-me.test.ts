@@ -17,8 +17,8 @@ forEachBackend('API me', (backend) => {
       const r = await api.me(t.access_token);
       expect(r.status).toBe(200);
       expect(Object.keys(r.body).sort()).toEqual(['favorite_org_id', 'features', 'organizations', 'permissions', 'prefs', 'role', 'user']);
-      expect(r.body.user).toEqual({ email: 'solo@demo.test', first_name: 'Sam', avatar_url: null });
-      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Acme Plumbing'), name: 'Acme Plumbing', logo_url: '/logos/acme.svg' }]);
+      expect(r.body.user).toEqual({ email: 'solo@demo.test', first_name: 'Sam', avatar_url: null, mfa_enabled: false });
+      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Acme Plumbing'), name: 'Acme Plumbing', logo_url: '/logos/acme.svg', require_mfa: false }]);
       expect(r.body.features).toEqual([]);
       expect(r.body.prefs).toEqual({});
       expect(r.body.favorite_org_id).toBeNull();
@@ -29,8 +29,8 @@ forEachBackend('API me', (backend) => {
       const t = tokens(await api.login('owner@demo.test'));
       const r = await api.me(t.access_token);
       expect(r.body.organizations).toEqual([
-        { id: await orgId(server.db, 'Acme Plumbing'), name: 'Acme Plumbing', logo_url: '/logos/acme.svg' },
-        { id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null },
+        { id: await orgId(server.db, 'Acme Plumbing'), name: 'Acme Plumbing', logo_url: '/logos/acme.svg', require_mfa: false },
+        { id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null, require_mfa: false },
       ]);
       expect(r.body.favorite_org_id).toBeNull();
       expect(r.body.role).toBeNull();
@@ -56,7 +56,7 @@ forEachBackend('API me', (backend) => {
 
     test('D3 D10 viewer@demo.test may view but not create or edit customers', async () => {
       const r = await api.me(tokens(await api.login('viewer@demo.test')).access_token);
-      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null }]);
+      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null, require_mfa: false }]);
       expect(r.body.role).toBe('viewer');
       expect(sorted(r.body.permissions)).toEqual(sorted(D10.viewer));
       expect(r.body.permissions).not.toContain('customers:create');
@@ -64,7 +64,7 @@ forEachBackend('API me', (backend) => {
 
     test('D3 beacon@demo.test owns Beacon Electric: every organization has an owner, who may change its permissions', async () => {
       const r = await api.me(tokens(await api.login('beacon@demo.test')).access_token);
-      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null }]);
+      expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Beacon Electric'), name: 'Beacon Electric', logo_url: null, require_mfa: false }]);
       expect(r.body.role).toBe('owner');
       expect(r.body.permissions).toContain('permissions:manage');
       const owners = await server.db.query<{ name: string }>(
@@ -129,10 +129,10 @@ forEachBackend('API me', (backend) => {
       const t = tokens(await api.login(user.email, user.password));
       const acme = await orgId(server.db, 'Acme Plumbing');
       const organizations = [
-        { id: acme, name: 'Acme Plumbing', logo_url: '/logos/acme.svg' },
-        { id: zeta, name: `Zeta "${user.id}", Co: \\`, logo_url: null },
+        { id: acme, name: 'Acme Plumbing', logo_url: '/logos/acme.svg', require_mfa: false },
+        { id: zeta, name: `Zeta "${user.id}", Co: \\`, logo_url: null, require_mfa: false },
       ];
-      const common = { user: { email: user.email, first_name: name, avatar_url: '/a"b.png' }, organizations };
+      const common = { user: { email: user.email, first_name: name, avatar_url: '/a"b.png', mfa_enabled: false }, organizations };
       const inZeta = await api.me(t.access_token, zeta);
       expect(inZeta.text).toBe(
         JSON.stringify({ ...common, permissions: sorted(D10.owner), features: ['sms', 'e\n', 'calls'], role: 'owner', prefs, favorite_org_id: null }),

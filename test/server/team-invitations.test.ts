@@ -292,7 +292,7 @@ forEachBackend('API team invitations', (backend) => {
       expect(user!.password_hash).toMatch(/^\$scrypt\$/);
       expect(user!.password_hash).not.toContain(NEW_PASSWORD);
       const me = await api.me(r.body.access_token as string, org.id);
-      expect(me.body.organizations).toEqual([{ id: org.id, name: org.name, logo_url: null }]);
+      expect(me.body.organizations).toEqual([{ id: org.id, name: org.name, logo_url: null, require_mfa: false }]);
       expect(me.body.role).toBe('viewer');
       expect((await api.login(issued.email, NEW_PASSWORD)).status).toBe(200);
       const [entry] = await auditOf(org.id, 'invitation.accepted');

@@ -73,6 +73,17 @@ describe('scrubbing (D13)', () => {
     expect(other.request.data).toEqual({ name: 'Ann' });
   });
 
+  it('D54 two-step sign-in: the bodies of /v1/account/ calls are dropped; challenges, recovery codes and otpauth secrets are filtered anywhere', () => {
+    const confirm = scrub({ request: { url: '/api/v1/account/mfa/confirm/', method: 'POST', data: '{"code":"123456"}' } });
+    expect(confirm.request.data).toBe(FILTERED);
+    const out = scrub({ extra: { challenge: 'c'.repeat(43), recovery_codes: ['abcde-fghij'], recovery_code: 'abcde-fghij', otpauth_uri: 'otpauth://…' } });
+    expect(out.extra).toEqual({ challenge: FILTERED, recovery_codes: FILTERED, recovery_code: FILTERED, otpauth_uri: FILTERED });
+    expect(scrubString('otpauth://totp/CRM:a%40b.c?secret=JBSWY3DPEHPK3PXP&issuer=CRM')).not.toContain('JBSWY3DPEHPK3PXP');
+    expect(scrubString('{"challenge":"abc123xyz","recovery_code":"abcde-fghij"}')).toBe(`{"challenge":"${FILTERED}","recovery_code":"${FILTERED}"}`);
+    const crumb = scrubBreadcrumb({ category: 'fetch', data: { method: 'POST', url: '/api/v1/auth/mfa/', status_code: 200, body: '{"challenge":"c","code":"1"}' } });
+    expect(crumb.data).toEqual({ method: 'POST', url: '/api/v1/auth/mfa/', status_code: 200 });
+  });
+
   it('D13 an auth-call breadcrumb keeps only method, URL and status', () => {
     const crumb = scrubBreadcrumb({
       category: 'fetch',

@@ -1,5 +1,5 @@
 // SPEC §7 the authentication calls' own SQL, user-level (no organization): the account signing in, and
-// `me` in one query.
+// `me` in one query (D54: with the user's mfa_enabled and each organization's require_mfa).
 import type { Queryable } from '../../db';
 
 /** The account an email signs in to (`email` lower-cased), with its password hash. */
@@ -22,11 +22,12 @@ export type MeRow = { expires_at: Date; picked: number | null; body: string };
 // is jsonb, whose text has a space after each comma and colon outside strings, taken out here.
 const ME_SQL = `
   with me as (
-    select u.email, u.first_name, u.avatar_url, u.favorite_org_id, u.prefs, s.expires_at
+    select u.email, u.first_name, u.avatar_url, u.favorite_org_id, u.prefs, s.expires_at,
+           exists (select 1 from user_mfa f where f.user_id = u.id and f.enabled_at is not null) as mfa_enabled
       from users u join sessions s on s.user_id = u.id
      where u.id = $1 and s.id = $2 and s.revoked_at is null),
   orgs as (
-    select o.id, o.name, o.logo_url, o.features, m.role
+    select o.id, o.name, o.logo_url, o.require_mfa, o.features, m.role
       from memberships m join organizations o on o.id = m.org_id
      where m.user_id = $1 and exists (select 1 from me)),
   picked as (
@@ -37,8 +38,8 @@ const ME_SQL = `
                 end)
   select me.expires_at, (select id from picked) as picked, row_to_json(answer)::text as body
     from me, lateral (select
-      (select row_to_json(u) from (select me.email, me.first_name, me.avatar_url) u) as "user",
-      coalesce((select array_to_json(array_agg(o order by o.name, o.id)) from (select id, name, logo_url from orgs) o), '[]') as organizations,
+      (select row_to_json(u) from (select me.email, me.first_name, me.avatar_url, me.mfa_enabled) u) as "user",
+      coalesce((select array_to_json(array_agg(o order by o.name, o.id)) from (select id, name, logo_url, require_mfa from orgs) o), '[]') as organizations,
       coalesce((select array_to_json(array_agg(rp.permission order by rp.permission))
                   from role_permissions rp join picked p on rp.org_id = p.id and rp.role = p.role), '[]') as permissions,
       coalesce((select case when p.features = '[]' then '[]'::json else (select coalesce(array_to_json(array_agg(f.value order by f.at)), '[]')

@@ -2,10 +2,12 @@
 import { EMAIL_MAX_LENGTH as MAX_EMAIL_CHARS } from '../../../contract/matching';
 import { PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS } from '../../../contract/team';
 import { authenticate, tokenAnswer } from '../../auth/authenticate';
-import { issueDeviceToken, MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
+import { MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';
 import { admitted, hashingRefusal, knownSession, refusedEarly, tooMany } from '../../auth/guards';
+import { createChallenge, mfaEnabled } from '../../auth/mfa';
 import { burnPasswordTime, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords';
-import { createSession, revokeSession, rotateRefreshToken, sessionOfRefreshToken } from '../../auth/sessions';
+import { revokeSession, rotateRefreshToken, sessionOfRefreshToken } from '../../auth/sessions';
+import { signedIn } from '../../auth/sign-in';
 import { cancelAttempt, emailKey, markAttemptSucceeded, recordClientFailure, startAttempt, type AttemptKeys } from '../../auth/throttle';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -22,7 +24,8 @@ const invalidCredentials = () => new HttpError(401, 'invalid_credentials', 'Inva
 
 /**
  * POST /v1/auth/login/ { email, password, remember_me = true, device_token? } → access_token,
- * refresh_token, session_id, refresh_expires_at and device_token (D36).
+ * refresh_token, session_id, refresh_expires_at and device_token (D36); D54: 202 { mfa_required, challenge }
+ * instead for a person with two-step sign-in on.
  */
 const login = defineRoute({
   method: 'POST',
@@ -84,12 +87,12 @@ const login = defineRoute({
             .then((hash) => replacePasswordHash(ctx.db, userId, hash, user.password_hash))
             .catch((err: unknown) => ctx.log.error(`password rehash for user ${userId} failed: ${err instanceof Error ? err.message : String(err)}`));
         }
-        const session = await createSession(ctx.db, userId, body.remember_me, ctx.now());
-        return {
-          ...tokenAnswer(ctx, session),
-          // D36: the browser keeps the token it has while it names this user; otherwise it gets a new one.
-          device_token: device && device.userId === userId ? body.device_token : issueDeviceToken(ctx.jwtSecret, userId, ekey),
-        };
+        // D36: the browser keeps the token it has while it names this user; otherwise it gets a new one.
+        const finish = { userId, rememberMe: body.remember_me, emailKey: ekey, deviceId: device && device.userId === userId ? device.id : null };
+        // D54: with two-step sign-in on, the password alone opens nothing (a device token never skips this):
+        // 202 with a challenge, which POST /v1/auth/mfa/ and a code finish as this login would have.
+        if (await mfaEnabled(ctx.db, userId)) return reply(202, { mfa_required: true, challenge: await createChallenge(ctx.db, finish, ctx.now()) });
+        return signedIn(ctx, finish);
       },
       device !== null,
     );
