@@ -21,6 +21,17 @@ forEachBackend('API two-step sign-in: a reset by the team', (backend) => {
   const snapshot = () => tablesSnapshot(server.db, ['user_mfa', 'mfa_recovery_codes', 'audit_log']);
 
   describe('D53 D54 allowed', () => {
+    test('D54 the team list says who has two-step sign-in on (the reset is offered only for them)', async () => {
+      const {
+        people: [admin, on, off],
+      } = await team('admin', 'member', 'member');
+      await enrol(backend(), on!);
+      const r = await admin!.call('GET', '/api/v1/team/members/');
+      expect(r.status, r.text).toBe(200);
+      const flags = new Map((r.body.results as { user_id: number; mfa_enabled: boolean }[]).map((m) => [m.user_id, m.mfa_enabled]));
+      expect([flags.get(admin!.id), flags.get(on!.id), flags.get(off!.id)]).toEqual([false, true, false]);
+    });
+
     test('D54 D30 an admin resets a member: 204, the member signs in with the password alone, one account.mfa_reset entry naming them', async () => {
       const {
         org,

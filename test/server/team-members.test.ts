@@ -57,7 +57,7 @@ forEachBackend('API team members', (backend) => {
       expect(results).toHaveLength(3);
       for (const [p, role] of expected) {
         const at = joined.find((j) => Number(j.user_id) === p.id)!.created_at;
-        expect(results).toContainEqual({ user_id: p.id, name: p.name, email: p.email, role, joined_at: new Date(at).toISOString() });
+        expect(results).toContainEqual({ user_id: p.id, name: p.name, email: p.email, role, joined_at: new Date(at).toISOString(), mfa_enabled: false });
       }
     });
 

@@ -9,11 +9,20 @@ const TOKEN_BYTES = 32;
 export const newInvitationToken = () => randomBytes(TOKEN_BYTES).toString('base64url');
 export const hashInvitationToken = (token: string) => createHash('sha256').update(`invitation:${token}`).digest('hex');
 
-type MemberRow = { user_id: unknown; name: string; email: string; role: Role; joined_at: Date };
-const toMember = (r: MemberRow): Member => ({ user_id: num(r.user_id), name: r.name, email: r.email, role: r.role, joined_at: r.joined_at.toISOString() });
+type MemberRow = { user_id: unknown; name: string; email: string; role: Role; joined_at: Date; mfa_enabled: boolean };
+const toMember = (r: MemberRow): Member => ({
+  user_id: num(r.user_id),
+  name: r.name,
+  email: r.email,
+  role: r.role,
+  joined_at: r.joined_at.toISOString(),
+  mfa_enabled: r.mfa_enabled,
+});
 
+// D54: whether the member has two-step sign-in on (the team page offers its reset only then).
 const MEMBER_SELECT = `
-  select m.user_id, u.first_name as name, u.email, m.role, m.created_at as joined_at
+  select m.user_id, u.first_name as name, u.email, m.role, m.created_at as joined_at,
+         exists (select 1 from user_mfa f where f.user_id = m.user_id and f.enabled_at is not null) as mfa_enabled
     from memberships m join users u on u.id = m.user_id`;
 
 export async function listMembers(db: Queryable, orgId: number): Promise<Member[]> {
