@@ -26,6 +26,7 @@ const NOTE = { type: 'note', id: 7, label: 'Jane Doe' };
 const SAM = { type: 'member', id: 5, label: 'Sam' };
 const INVITE = { type: 'invitation', id: 9, label: 'sam@example.com' };
 const MATRIX = { type: 'permissions', id: null, label: 'Permissions' };
+const ORG = { type: 'organization', id: 1, label: 'Acme' };
 
 /** One entry per D30 action, with the sentence it must read as. */
 const WORDED: [AuditEntryView, string][] = [
@@ -61,6 +62,15 @@ const WORDED: [AuditEntryView, string][] = [
   ],
 ];
 
+/** D54: two-step sign-in and the organization's settings. */
+const ACCOUNT_WORDED: [AuditEntryView, string][] = [
+  [entry('account.mfa_enabled', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia turned on two-step sign-in'],
+  [entry('account.mfa_disabled', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia turned off two-step sign-in'],
+  [entry('account.mfa_reset', SAM), 'Olivia reset the two-step sign-in of Sam'],
+  [entry('organization.settings_updated', ORG, { require_mfa: { from: false, to: true } }), 'Olivia required two-step sign-in for everyone'],
+  [entry('organization.settings_updated', ORG, { require_mfa: { from: true, to: false } }), 'Olivia stopped requiring two-step sign-in'],
+];
+
 /** D46 D47: the location and contact actions, with the sentence each must read as. */
 const PART_WORDED: [AuditEntryView, string][] = [
   [entry('location.added', JANE, { location_id: 3, location: 'Home', city: 'Tigard' }), 'Olivia added the location “Home” to Jane Doe'],
@@ -78,7 +88,7 @@ const PART_WORDED: [AuditEntryView, string][] = [
 ];
 
 describe('D30 activity wording', () => {
-  it.each([...WORDED, ...PART_WORDED].map(([e, text]) => [e.action, text, e] as const))('D30 %s reads "%s"', (_action, text, e) => {
+  it.each([...WORDED, ...PART_WORDED, ...ACCOUNT_WORDED].map(([e, text]) => [e.action, text, e] as const))('D30 %s reads "%s"', (_action, text, e) => {
     expect(describeText(e)).toBe(text);
   });
 
@@ -93,7 +103,7 @@ describe('D30 activity wording', () => {
   });
 
   it('D30 every action the filter offers has its own wording', () => {
-    const worded = new Set([...WORDED, ...PART_WORDED].map(([e]) => e.action));
+    const worded = new Set([...WORDED, ...PART_WORDED, ...ACCOUNT_WORDED].map(([e]) => e.action));
     expect(ACTIONS.map((a) => a.action).filter((a) => !worded.has(a))).toEqual([]);
   });
 
