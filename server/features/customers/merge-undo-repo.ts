@@ -82,7 +82,7 @@ export async function undoMerge(db: Queryable, orgId: number, userId: number, me
   const moveBack = (table: string, column: string, extra = '') =>
     db.query(
       `update ${table} set customer_id = $3${extra}
-        where org_id = $1 and customer_id = $2 and id = any((select ${column} from customer_merges where org_id = $1 and id = $4))`,
+        where org_id = $1 and customer_id = $2 and id in (select unnest(${column}) from customer_merges where org_id = $1 and id = $4)`,
       [orgId, s, mid, mergeId, ...(extra ? [m.merged_primary_location_id as number | null] : [])],
     );
   await moveBack('customer_notes', 'note_ids');
