@@ -37,7 +37,7 @@ const MIN_REQUESTS = 1500;
 /** In flight at once: enough to overlap the database's work, few enough for a shared two-core machine. */
 const WIDTH = 4;
 /** The cases are many; a run past this many is a generator gone wrong, not more coverage. */
-const MAX_REQUESTS = 8000;
+const MAX_REQUESTS = 10_000;
 /** A bound for a stuck run on a busy machine, not a speed requirement: every request is sent and must be answered. */
 const RUN_TIMEOUT_MS = 600_000;
 /** The share of a guest's calls to session routes that are sent (see cases()). */

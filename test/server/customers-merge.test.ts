@@ -2,7 +2,7 @@
 // the merged id's 404 naming the survivor, the merged customer gone from every list; D9 D55 D30 refusals,
 // other organizations' ids, audit entries on both timelines.
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Customer, CustomerListItem, DashboardData } from '../../contract/customers';
+import type { Customer, CustomerListItem, DashboardData, TimelineItem } from '../../contract/customers';
 import type { MergePreview } from '../../contract/merge';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
@@ -147,6 +147,15 @@ forEachBackend('API customer merge', (backend) => {
       const [onMerged] = (await auditAbout(b.server.db, 'customer', other.id)).filter((e) => e.action === 'customer.merged');
       expect(onMerged).toMatchObject({ target_label: other.name, changes: { merge_id: mergeId, survivor: { id: survivor.id, name: survivor.name } } });
       expect((await timelineActions(who, survivor.id))[0]).toBe('customer.merged');
+      // D49 timelines combined: the survivor's shows the merged one's history too (its merge entry once, the survivor's).
+      const about = async (id: number) =>
+        ((await who.get(`${customerPath(survivor.id, 'timeline/')}?page_size=100`)).body.results as TimelineItem[]).flatMap((i) =>
+          i.kind === 'audit' && i.target.id === id ? [i.action] : [],
+        );
+      expect(await about(other.id)).toEqual(['contact.added', 'location.added', 'location.added', 'customer.created']);
+      expect(await about(survivor.id)).toEqual(['customer.merged', 'location.added', 'customer.created']);
+      expect((await who.post(undoPath(mergeId))).status).toBe(200);
+      expect(await about(other.id)).toEqual([]);
     });
   });
 
