@@ -159,6 +159,34 @@ forEachBackend('API customer merge', (backend) => {
     });
   });
 
+  describe('D3 D46–D49 demo data', () => {
+    test('D3 the demo has a landlord with rentals and a property manager, a clinic served away from its billing address, a customer not to serve, and a duplicate pair ready to merge', async () => {
+      const who = await signIn(b, 'owner@demo.test', ACME);
+      const list = async (query: string) => (await who.get(`${CUSTOMERS}?page_size=100${query}`)).body.results as CustomerListItem[];
+      const all = await list('');
+      const records = await Promise.all(all.map((c) => read(who, c.id)));
+      const landlord = records.find((c) => c.locations.length >= 3);
+      expect(landlord?.contacts.map((c) => c.role)).toContain('property manager');
+      expect(landlord?.locations.filter((l) => l.access_notes).length).toBeGreaterThan(0);
+      const clinic = records.find((c) => c.name === 'Harbor View Dental');
+      expect(clinic).toMatchObject({ type: 'commercial', locations: [expect.objectContaining({ primary: true, label: 'Clinic' })] });
+      expect(clinic!.locations[0]!.city).not.toBe(clinic!.city);
+      const flagged = await list('&do_not_service=true');
+      expect(flagged).toHaveLength(1);
+      expect(records.find((c) => c.id === flagged[0]!.id)?.do_not_service_reason).toBeTruthy();
+      expect((await who.get(`${CUSTOMERS}lead-sources/`)).body.results).toEqual(expect.arrayContaining(['Google', 'Referral', 'Website form']));
+      const byPhone = new Map<string, Customer[]>();
+      for (const c of records) if (c.phone) byPhone.set(c.phone, [...(byPhone.get(c.phone) ?? []), c]);
+      const pairs = [...byPhone.values()].filter((p) => p.length === 2);
+      expect(pairs).toHaveLength(1);
+      const [older, newer] = pairs[0]!;
+      expect(newer!.name).not.toBe(older!.name);
+      const dupes = await who.get(`${CUSTOMERS}duplicates/?phone=${encodeURIComponent(older!.phone!)}&exclude=${older!.id}`);
+      expect((dupes.body.results as { id: number }[]).map((d) => d.id)).toEqual([newer!.id]);
+      expect((await who.get(previewPath(older!.id, newer!.id))).status).toBe(200);
+    });
+  });
+
   describe('D49 refusals change nothing', () => {
     test('D49 same customer 400, an unknown id 404, a bad field or choice 400 validation_error naming each', async () => {
       const who = await owner();
