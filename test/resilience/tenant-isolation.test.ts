@@ -28,8 +28,8 @@ interface OrgFixture {
   /** D46 D47: a location and a contact of `customer`. */
   location: { id: number; label: string };
   contact: { id: number; name: string };
-  /** D49: a merge of two other customers, which only its organization may undo. */
-  merge: { id: number };
+  /** D49: a merge of two other customers, which only its organization may undo; the merged one's id answers 404 `merged` there only. */
+  merge: { id: number; mergedId: number; survivorName: string };
   member: { userId: number; email: string };
   invitation: { id: number; email: string; token: string };
 }
@@ -40,7 +40,7 @@ interface OrgFixture {
  * Each gives one value or several (every one is tried), with the id's customer for nested notes.
  */
 const ID_SOURCES: Record<string, (f: OrgFixture) => number[]> = {
-  '/v1/customers/:id': (f) => [f.customer.id, f.deletedCustomer.id, f.note.customerId],
+  '/v1/customers/:id': (f) => [f.customer.id, f.deletedCustomer.id, f.note.customerId, f.merge.mergedId],
   '/v1/customers/:id/notes/:note_id': (f) => [f.note.id],
   '/v1/customers/:id/locations/:location_id': (f) => [f.location.id],
   '/v1/customers/:id/contacts/:contact_id': (f) => [f.contact.id],
@@ -157,7 +157,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
         note: { id: Number(note.id), customerId: Number(customer.id), body: String(note.body) },
         location: { id: Number(location.id), label: String(location.label) },
         contact: { id: Number(contact.id), name: String(contact.name) },
-        merge: { id: Number((JSON.parse(merge.text) as { merge_id: unknown }).merge_id) },
+        merge: { id: Number((JSON.parse(merge.text) as { merge_id: unknown }).merge_id), mergedId: Number(merged.id), survivorName: String(kept.name) },
         member: { userId: Number(member?.id), email: memberEmails[name] },
         invitation: { id: Number(invitation.id), email: String(invitation.email), token: String(invitation.token) },
       });
@@ -177,6 +177,8 @@ forEachBackend('Tenant isolation', (backend, label) => {
       expect(invitations.text).toContain(f.invitation.email);
       const members = await call(token, f.id, 'GET', '/v1/team/members/');
       expect(members.text).toContain(f.member.email);
+      const merged = await call(token, f.id, 'GET', `/v1/customers/${f.merge.mergedId}/`); // D49: names its survivor, here only
+      expect([merged.status, merged.text.includes(f.merge.survivorName)]).toEqual([404, true]);
     }
   });
 
@@ -240,6 +242,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
       f.note.body,
       f.location.label,
       f.contact.name,
+      f.merge.survivorName,
       f.member.email,
       f.invitation.email,
     ];

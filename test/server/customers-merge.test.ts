@@ -159,6 +159,31 @@ forEachBackend('API customer merge', (backend) => {
     });
   });
 
+  describe('D49 D38 concurrent merges', () => {
+    test('D49 one pair merged both ways at once: one merge, the other 409 already_merged, never a 500 or a deadlock', async () => {
+      const who = await owner();
+      for (let round = 0; round < 3; round++) {
+        const [a, c] = [await who.create(), await who.create()];
+        const answers = await Promise.all([merge(who, a.id, c.id), merge(who, c.id, a.id)]);
+        expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+        expect(answers.find((r) => r.status === 409)?.body.code).toBe('already_merged');
+      }
+    });
+
+    test('D49 a note added while its customer is merged lands on the merged customer before the merge (and moves) or is a 404 merged: never lost', async () => {
+      const who = await owner();
+      const [a, c] = [await who.create(), await who.create()];
+      const [note, done] = await Promise.all([who.post(customerPath(c.id, 'notes/'), { body: 'Racing note' }), merge(who, a.id, c.id)]);
+      expect(done.status).toBe(200);
+      const onSurvivor = (await notesOf(who, a.id)).map((n) => n.body);
+      if (note.status === 201) expect(onSurvivor).toEqual(['Racing note']);
+      else {
+        expectError(note, 404, 'merged');
+        expect(onSurvivor).toEqual([]);
+      }
+    });
+  });
+
   describe('D3 D46–D49 demo data', () => {
     test('D3 the demo has a landlord with rentals and a property manager, a clinic served away from its billing address, a customer not to serve, and a duplicate pair ready to merge', async () => {
       const who = await signIn(b, 'owner@demo.test', ACME);
