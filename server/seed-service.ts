@@ -38,7 +38,7 @@ async function addContact(tx: Queryable, orgId: number, c: Seeded, who: Writer |
   await writeAudit(tx, orgId, actor(who), 'contact.added', { target: { type: 'customer', id: c.id, label: c.name }, changes }, at);
 }
 
-/** D48 D46 D47 D49: one organization's service demo; `phoneStart` is the first 555-01xx number of its own (10 in a row). */
+/** D48 D46 D47 D49: one organization's service demo; `phoneStart` is the first of 3 555-01xx numbers of its own. */
 export async function seedServiceDemo(tx: Queryable, orgId: number, writers: Writer[], customers: Seeded[], phoneStart: number, nowMs: number): Promise<void> {
   const who = writers[0] ?? null;
   const phone = (n: number) => `(503) 555-01${String((phoneStart + n) % 100).padStart(2, '0')}`;

@@ -17,14 +17,14 @@ const ORGS = [
     name: 'Acme Plumbing',
     logoUrl: '/logos/acme.svg',
     customers: { seed: 11, count: 36, businesses: 5, phoneStart: 0, notes: PLUMBING_NOTES },
-    servicePhones: 40,
+    servicePhones: 36, // its contacts' numbers: 555-0136..0138, after its customers'
   },
   {
     key: 'beacon',
     name: 'Beacon Electric',
     logoUrl: null,
     customers: { seed: 23, count: 30, businesses: 8, phoneStart: 50, notes: ELECTRICAL_NOTES },
-    servicePhones: 90,
+    servicePhones: 80, // 555-0180..0182
   },
 ] as const;
 type OrgKey = (typeof ORGS)[number]['key'];
