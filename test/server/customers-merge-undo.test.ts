@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Customer } from '../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../contract/merge';
+import { purgeDeleted } from '../../server/features/customers/deleted-repo';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { ACME, auditAbout, BEACON, customerPath, expectNoChange, ownerOfNewOrg, signIn, warmedUp } from './customers-common';
@@ -138,6 +139,21 @@ forEachBackend('API customer merge undo', (backend) => {
       const again = await signIn(b, 'owner@demo.test', ACME); // the clock moved past the first token
       await expectNoChange(b.server.db, async () => expectError(await again.post(undoPath(early)), 410, 'merge_expired'));
       expect((await again.post(undoPath(late))).status).toBe(200);
+    });
+  });
+
+  describe('D25 D49 housekeeping', () => {
+    test('D25 D49 housekeeping never removes a merged customer on its own; removing its survivor for good takes it and the merge along', async () => {
+      const who = await owner();
+      const [s, m] = [await who.create(), await who.create()];
+      const mergeId = await merged(who, s.id, m.id);
+      const later = b.clock.now() + (MERGE_UNDO_DAYS + 1) * DAY; // the purge is given its time; the server's clock stays
+      await purgeDeleted(b.server.db, later);
+      expectError(await who.get(customerPath(m.id)), 404, 'merged');
+      await who.del(customerPath(s.id));
+      await purgeDeleted(b.server.db, later);
+      expectError(await who.get(customerPath(m.id)), 404, 'not_found');
+      expect(await b.server.db.query('select id from customer_merges where id = $1', [mergeId])).toEqual([]);
     });
   });
 });
