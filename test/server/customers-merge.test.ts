@@ -99,6 +99,11 @@ forEachBackend('API customer merge', (backend) => {
       const third = await who.create();
       await merged(who, third.id, survivor.id);
       expect((await who.get(customerPath(other.id))).body.merged_into).toEqual({ id: third.id, name: third.name });
+      // And the end of the chain's timeline holds the history of both it took in.
+      const targets = ((await who.get(`${customerPath(third.id, 'timeline/')}?page_size=100`)).body.results as TimelineItem[]).flatMap((i) =>
+        i.kind === 'audit' && i.action === 'customer.created' ? [i.target.id] : [],
+      );
+      expect(targets.sort()).toEqual([third.id, survivor.id, other.id].sort());
     });
 
     test('D49 the merged customer is gone from the list, search, duplicates, counts, the dashboard, the export and the trash', async () => {
