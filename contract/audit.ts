@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = [
   'customer.updated',
   'customer.deleted',
   'customer.restored',
+  'customer.merged',
+  'customer.merge_undone',
   'customers.imported',
   'note.added',
   'note.edited',

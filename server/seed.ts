@@ -6,13 +6,26 @@ import type { Db, Queryable } from './db';
 import { num } from './db';
 import { writeAudit } from './audit';
 import { demoCustomers, ELECTRICAL_NOTES, PLUMBING_NOTES, type DemoCustomer } from './seed-data';
+import { seedServiceDemo } from './seed-service';
 
 export const DEMO_PASSWORD = 'demo-password'; // D3: public by design; use SEED=none in production
 const SEED_LOCK_KEY = 72_410_002;
 
 const ORGS = [
-  { key: 'acme', name: 'Acme Plumbing', logoUrl: '/logos/acme.svg', customers: { seed: 11, count: 36, businesses: 5, phoneStart: 0, notes: PLUMBING_NOTES } },
-  { key: 'beacon', name: 'Beacon Electric', logoUrl: null, customers: { seed: 23, count: 30, businesses: 8, phoneStart: 50, notes: ELECTRICAL_NOTES } },
+  {
+    key: 'acme',
+    name: 'Acme Plumbing',
+    logoUrl: '/logos/acme.svg',
+    customers: { seed: 11, count: 36, businesses: 5, phoneStart: 0, notes: PLUMBING_NOTES },
+    servicePhones: 36, // its contacts' numbers: 555-0136..0138, after its customers'
+  },
+  {
+    key: 'beacon',
+    name: 'Beacon Electric',
+    logoUrl: null,
+    customers: { seed: 23, count: 30, businesses: 8, phoneStart: 50, notes: ELECTRICAL_NOTES },
+    servicePhones: 80, // 555-0180..0182
+  },
 ] as const;
 type OrgKey = (typeof ORGS)[number]['key'];
 
@@ -70,7 +83,17 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
     }
     for (const org of ORGS) {
       const { seed, count, businesses, phoneStart, notes } = org.customers;
-      await seedCustomers(tx, orgIds.get(org.key) ?? 0, writers.get(org.key) ?? [], demoCustomers(seed, count, businesses, phoneStart, notes), nowMs);
+      const [orgId, people] = [orgIds.get(org.key) ?? 0, writers.get(org.key) ?? []];
+      const customers = demoCustomers(seed, count, businesses, phoneStart, notes);
+      const ids = await seedCustomers(tx, orgId, people, customers, nowMs);
+      await seedServiceDemo(
+        tx,
+        orgId,
+        people,
+        customers.map((c, i) => ({ ...c, id: ids[i] ?? 0 })),
+        org.servicePhones,
+        nowMs,
+      ); // D46–D49
     }
     return true;
   });
@@ -80,7 +103,8 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
  * D3 D22 D24: one organization's customers with the history a real one would have: who added each
  * and when (an audit entry), a later change for some (lead → active, with its own entry), and notes.
  */
-async function seedCustomers(tx: Queryable, orgId: number, writers: { id: number; name: string }[], customers: DemoCustomer[], nowMs: number) {
+async function seedCustomers(tx: Queryable, orgId: number, writers: { id: number; name: string }[], customers: DemoCustomer[], nowMs: number): Promise<number[]> {
+  const ids: number[] = [];
   for (const [i, c] of customers.entries()) {
     const creator = writers[i % Math.max(1, writers.length)] ?? null;
     const changer = writers[(i + 1) % Math.max(1, writers.length)] ?? creator;
@@ -112,6 +136,7 @@ async function seedCustomers(tx: Queryable, orgId: number, writers: { id: number
       ],
     );
     const id = num(row?.id);
+    ids.push(id);
     const target = { type: 'customer', id, label: c.name };
     const { notes: _notes, ageDays: _a, changedDays: _c, ...fields } = c;
     const filled = Object.fromEntries(
@@ -129,6 +154,7 @@ async function seedCustomers(tx: Queryable, orgId: number, writers: { id: number
       await writeAudit(tx, orgId, actor(author), 'note.added', { target: { type: 'note', id: num(note?.id), label: c.name }, changes: { customer_id: id, body } }, at);
     }
   }
+  return ids;
 }
 
 const actor = (who: { id: number; name: string } | null) => (who ? { id: who.id, label: who.name } : { id: null, label: 'system' });

@@ -12,6 +12,7 @@ import { migration007 } from './007-customer-counts-in-key-order';
 import { migration008 } from './008-search-as-people-write';
 import { migration009 } from './009-locations-contacts-type-flag';
 import { migration010 } from './010-search-locations-contacts';
+import { migration011 } from './011-customer-merges';
 import { migration013 } from './013-two-step-sign-in';
 import type { Migration } from './migration';
 
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
   migration013,
 ];
 

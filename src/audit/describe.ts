@@ -61,6 +61,19 @@ function part(e: AuditEntryView): string {
   return name === EMPTY_VALUE ? kind : `${kind} “${name}”`;
 }
 
+/** D49: the other customer a merge entry names (`merged_customer` on the survivor's, `survivor` on the merged one's). */
+function mergeParts(e: AuditEntryView, view: AuditView, may: boolean): { merged: Part[]; survivor: Part[] } {
+  const c = e.changes ?? {};
+  const other = (v: unknown) => (v ?? {}) as { id?: unknown; name?: unknown };
+  const named = (v: unknown): Part => {
+    const o = other(v);
+    const oid = id(o.id);
+    return link(str(o.name) || 'a customer', oid === null ? PAGES.customers : customerHref(oid), may && oid !== null);
+  };
+  const self: Part[] = view === 'timeline' ? ['this customer'] : [link(e.target.label, e.target.id ? customerHref(e.target.id) : PAGES.customers, may && !!e.target.id)];
+  return c.merged_customer ? { merged: [named(c.merged_customer)], survivor: self } : { merged: self, survivor: [named(c.survivor)] };
+}
+
 /** The entry as a sentence of parts, as `view` says it; `rights` decides which names are links. */
 export function describe(e: AuditEntryView, view: AuditView = 'log', rights: LinkRights = ALL): Part[] {
   const who = actorName(e);
@@ -106,6 +119,14 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ' deleted ', ...theCustomer];
     case 'customer.restored':
       return [who, ' restored ', ...theCustomer];
+    case 'customer.merged': {
+      const m = mergeParts(e, view, rights.customers);
+      return [who, ' merged ', ...m.merged, ' into ', ...m.survivor];
+    }
+    case 'customer.merge_undone': {
+      const m = mergeParts(e, view, rights.customers);
+      return [who, ' undid the merge of ', ...m.merged, ' into ', ...m.survivor];
+    }
     case 'customers.imported':
       if (view === 'timeline') return [who, ' imported this customer from a CSV file'];
       return [who, ' imported ', link('customers', PAGES.customers, rights.customers), log ? ': ' : ' from a CSV file: ', label];

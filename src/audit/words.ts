@@ -17,6 +17,8 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'customer.updated': 'Customer changed',
   'customer.deleted': 'Customer deleted',
   'customer.restored': 'Customer restored',
+  'customer.merged': 'Customers merged',
+  'customer.merge_undone': 'Merge undone',
   'customers.imported': 'Customers imported',
   'note.added': 'Note added',
   'note.edited': 'Note edited',

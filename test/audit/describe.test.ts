@@ -86,3 +86,26 @@ describe('D46 D48 locations, contacts and flags in words', () => {
     expect(describeText(entry('customer.updated', JANE, { do_not_service: { from: false, to: true } }), 'timeline')).toBe('Olivia changed do not service from no to yes');
   });
 });
+describe('D49 merges in words', () => {
+  const ANN = { id: 7, name: 'Ann Lee' };
+  const onSurvivor = (action: AuditAction) => entry(action, JANE, { merge_id: 3, merged_customer: ANN, company: { from: null, to: 'Lee Rentals' }, notes: 2 });
+  const onMerged = (action: AuditAction) => entry(action, { type: 'customer', id: ANN.id, label: ANN.name }, { merge_id: 3, survivor: { id: 42, name: 'Jane Doe' } });
+
+  it('D49 each customer’s entry names the other, so both timelines tell the story', () => {
+    expect(describeText(onSurvivor('customer.merged'), 'log')).toBe('Olivia merged Ann Lee into Jane Doe');
+    expect(describeText(onSurvivor('customer.merged'), 'timeline')).toBe('Olivia merged Ann Lee into this customer');
+    expect(describeText(onMerged('customer.merged'), 'timeline')).toBe('Olivia merged this customer into Jane Doe');
+    expect(describeText(onSurvivor('customer.merge_undone'), 'timeline')).toBe('Olivia undid the merge of Ann Lee into this customer');
+    expect(describeText(onMerged('customer.merge_undone'), 'recent')).toBe('Olivia undid the merge of Ann Lee into Jane Doe');
+  });
+
+  it('D9 D49 both customers are links only for who may view customers', () => {
+    expect(links(onSurvivor('customer.merged'), 'log', ALL_RIGHTS)).toEqual([
+      { text: 'Ann Lee', to: '/customers/7' },
+      { text: 'Jane Doe', to: '/customers/42' },
+    ]);
+    expect(links(onMerged('customer.merged'), 'timeline', { ...ALL_RIGHTS, customers: false })).toEqual([]);
+  });
+});
+
+const ALL_RIGHTS: LinkRights = { customers: true, team: true, permissions: true };

@@ -85,6 +85,9 @@ const PART_WORDED: [AuditEntryView, string][] = [
     `Olivia changed the contact “Pat” of Jane Doe: phone from ${EMPTY_VALUE} to 555-0100`,
   ],
   [entry('contact.removed', JANE, { contact_id: 4, contact: 'Pat' }), 'Olivia removed the contact “Pat” from Jane Doe'],
+  // D49: the survivor's entries name the customer merged into it.
+  [entry('customer.merged', JANE, { merge_id: 2, merged_customer: { id: 7, name: 'Jane Do' } }), 'Olivia merged Jane Do into Jane Doe'],
+  [entry('customer.merge_undone', JANE, { merge_id: 2, merged_customer: { id: 7, name: 'Jane Do' } }), 'Olivia undid the merge of Jane Do into Jane Doe'],
 ];
 
 describe('D30 activity wording', () => {

@@ -28,6 +28,8 @@ interface OrgFixture {
   /** D46 D47: a location and a contact of `customer`. */
   location: { id: number; label: string };
   contact: { id: number; name: string };
+  /** D49: a merge of two other customers, which only its organization may undo; the merged one's id answers 404 `merged` there only. */
+  merge: { id: number; mergedId: number; survivorName: string };
   member: { userId: number; email: string };
   invitation: { id: number; email: string; token: string };
 }
@@ -38,10 +40,11 @@ interface OrgFixture {
  * Each gives one value or several (every one is tried), with the id's customer for nested notes.
  */
 const ID_SOURCES: Record<string, (f: OrgFixture) => number[]> = {
-  '/v1/customers/:id': (f) => [f.customer.id, f.deletedCustomer.id, f.note.customerId],
+  '/v1/customers/:id': (f) => [f.customer.id, f.deletedCustomer.id, f.note.customerId, f.merge.mergedId],
   '/v1/customers/:id/notes/:note_id': (f) => [f.note.id],
   '/v1/customers/:id/locations/:location_id': (f) => [f.location.id],
   '/v1/customers/:id/contacts/:contact_id': (f) => [f.contact.id],
+  '/v1/customers/merges/:merge_id': (f) => [f.merge.id],
   '/v1/team/members/:user_id': (f) => [f.member.userId],
   '/v1/team/invitations/:id': (f) => [f.invitation.id],
 };
@@ -138,6 +141,12 @@ forEachBackend('Tenant isolation', (backend, label) => {
       const note = await made(token, id, `/v1/customers/${String(customer.id)}/notes/`, { body: `Isolated note ${tag}` });
       const location = await made(token, id, `/v1/customers/${String(customer.id)}/locations/`, { label: `Isolated location ${tag}` });
       const contact = await made(token, id, `/v1/customers/${String(customer.id)}/contacts/`, { name: `Isolated contact ${tag}` });
+      const [kept, merged] = [
+        await made(token, id, '/v1/customers/', { name: `Isolated ${tag} Survivor` }),
+        await made(token, id, '/v1/customers/', { name: `Isolated ${tag} Merged` }),
+      ];
+      const merge = await call(token, id, 'POST', '/v1/customers/merge/', { survivor_id: kept.id, merged_id: merged.id, fields: {} });
+      expect(merge.status, merge.text).toBe(200);
       const invitation = await made(token, id, '/v1/team/invitations/', { email: `invited.${tag}@example.test`, role: 'member' });
       secrets.push({ label: `${name} invitation token`, value: String(invitation.token) });
       const [member] = await db.query<{ id: unknown }>('select id from users where email = $1', [memberEmails[name]]);
@@ -148,6 +157,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
         note: { id: Number(note.id), customerId: Number(customer.id), body: String(note.body) },
         location: { id: Number(location.id), label: String(location.label) },
         contact: { id: Number(contact.id), name: String(contact.name) },
+        merge: { id: Number((JSON.parse(merge.text) as { merge_id: unknown }).merge_id), mergedId: Number(merged.id), survivorName: String(kept.name) },
         member: { userId: Number(member?.id), email: memberEmails[name] },
         invitation: { id: Number(invitation.id), email: String(invitation.email), token: String(invitation.token) },
       });
@@ -167,6 +177,8 @@ forEachBackend('Tenant isolation', (backend, label) => {
       expect(invitations.text).toContain(f.invitation.email);
       const members = await call(token, f.id, 'GET', '/v1/team/members/');
       expect(members.text).toContain(f.member.email);
+      const merged = await call(token, f.id, 'GET', `/v1/customers/${f.merge.mergedId}/`); // D49: names its survivor, here only
+      expect([merged.status, merged.text.includes(f.merge.survivorName)]).toEqual([404, true]);
     }
   });
 
@@ -230,6 +242,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
       f.note.body,
       f.location.label,
       f.contact.name,
+      f.merge.survivorName,
       f.member.email,
       f.invitation.email,
     ];

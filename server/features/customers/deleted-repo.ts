@@ -12,13 +12,13 @@ export async function listDeleted(db: Queryable, orgId: number, page: number, pa
   const rows = await db.query<ItemRow & { deleted_at: Date; deleted_by: unknown; deleted_by_name: unknown }>(
     `select ${ITEM_COLUMNS}, c.deleted_at, c.deleted_by, u.first_name as deleted_by_name, count(*) over () as total
        from customers c left join users u on u.id = c.deleted_by
-      where c.org_id = $1 and c.deleted_at is not null and c.deleted_at > $2
+      where c.org_id = $1 and c.deleted_at is not null and c.deleted_at > $2 and c.merged_into_id is null
       order by c.deleted_at desc, c.id desc limit $3 offset $4`,
     [orgId, since, pageSize, (page - 1) * pageSize],
   );
   let count = rows.length ? num(rows[0]?.total) : 0;
   if (!rows.length && page > 1) {
-    const [row] = await db.query<{ n: unknown }>('select count(*) as n from customers where org_id = $1 and deleted_at > $2', [orgId, since]);
+    const [row] = await db.query<{ n: unknown }>('select count(*) as n from customers where org_id = $1 and deleted_at > $2 and merged_into_id is null', [orgId, since]);
     count = num(row?.n ?? 0);
   }
   return {
@@ -31,8 +31,11 @@ export async function listDeleted(db: Queryable, orgId: number, page: number, pa
   };
 }
 
-/** D25: housekeeping removes customers deleted longer ago than the window, with their notes. */
+/**
+ * D25: housekeeping removes customers deleted longer ago than the window, with their notes. D49: a merged
+ * customer is not in the trash: it stays (its old address leads to the survivor) until the survivor goes.
+ */
 export async function purgeDeleted(db: Queryable, nowMs: number): Promise<number> {
-  const rows = await db.query('delete from customers where deleted_at < $1 returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * DAY_MS)]);
+  const rows = await db.query('delete from customers where deleted_at < $1 and merged_into_id is null returning id', [new Date(nowMs - RESTORE_WINDOW_DAYS * DAY_MS)]);
   return rows.length;
 }

@@ -63,14 +63,23 @@ export async function deleteNote(db: Queryable, orgId: number, customerId: numbe
   await db.query('delete from customer_notes where org_id = $1 and customer_id = $2 and id = $3', [orgId, customerId, noteId]);
 }
 
+/**
+ * D49: the customer and every customer merged into it (and into those, in turn) and not undone: the
+ * survivor's timeline combines theirs (less their merge entries, which the survivor's own tell).
+ */
+const MERGED_INTO = `with recursive m (id) as (
+    select $2::int union all select cm.merged_id from customer_merges cm join m on cm.survivor_id = m.id where cm.org_id = $1 and cm.undone_at is null)
+  select id from m`;
+
 type TimelineRow = AuditRow & { kind: 'note' | 'audit'; body: string | null; updated_at: Date | null };
 
 /**
  * D24: newest first, the customer's notes and every audit entry about it (the one audit view): its own
- * entries, and the imports that created it or, D44, updated it (whose changes for it read as an edit).
+ * entries (D49 with those of the customers merged into it), and the imports that created it or, D44, updated it (whose changes for it read as an edit).
  */
 export async function timeline(db: Queryable, orgId: number, customerId: number, page: number, pageSize: number): Promise<{ count: number; results: TimelineItem[] }> {
   const imported = 'customers.imported' satisfies AuditAction;
+  const [merged, undone] = ['customer.merged', 'customer.merge_undone'] satisfies AuditAction[];
   const items = `
     select 'note' as kind, n.body, n.updated_at, n.id, n.created_at as at, n.author_id as actor_id, u.first_name as actor_name,
            null as action, null as target_type, null::bigint as target_id, null as target_label, null::jsonb as changes
@@ -79,7 +88,8 @@ export async function timeline(db: Queryable, orgId: number, customerId: number,
     union all
     select 'audit', null, null, ${AUDIT_COLUMNS}
       from ${AUDIT_VIEW} v
-     where v.org_id = $1 and ((v.target_type = 'customer' and v.target_id = $2)
+     where v.org_id = $1 and ((v.target_type = 'customer' and v.target_id = any(array(${MERGED_INTO}))
+                               and (v.target_id = $2 or v.action not in ('${merged}', '${undone}')))
         or (v.action = '${imported}' and v.recorded -> 'customer_ids' @> to_jsonb($2::int)))
     union all
     select 'audit', null, null, v.id, v.at, v.actor_id, v.actor_name,

@@ -14,6 +14,7 @@ import { num } from '../../db';
 import { HttpError } from '../../http';
 import { CONTACTS } from './contacts-repo';
 import { LOCATIONS } from './locations-repo';
+import { mergedError } from './merged-repo';
 import { fromJson, partsJson } from './parts-repo';
 
 export { containsPattern } from '../../customer-list';
@@ -84,7 +85,7 @@ export async function findCustomer(db: Queryable, orgId: number, id: number, opt
 
 export async function getCustomer(db: Queryable, orgId: number, id: number, opts: { lock?: boolean } = {}): Promise<Customer> {
   const c = await findCustomer(db, orgId, id, opts);
-  if (!c) throw notFound();
+  if (!c) throw (await mergedError(db, orgId, id)) ?? notFound(); // D49: a merged one names its survivor
   return c;
 }
 
@@ -114,7 +115,7 @@ export const duplicateEmail = (existing: PersonRef | null) =>
  * D23: a unique violation on the live-email index (two saves racing past assertEmailFree) is the same
  * 409 naming the winner, never a 500. A savepoint keeps the transaction usable to look the winner up.
  */
-async function emailSafe<T>(db: Queryable, orgId: number, email: string | null, except: number | null, fn: () => Promise<T>): Promise<T> {
+export async function emailSafe<T>(db: Queryable, orgId: number, email: string | null, except: number | null, fn: () => Promise<T>): Promise<T> {
   if (!email) return fn();
   await db.query('savepoint customer_email');
   try {
@@ -200,10 +201,10 @@ export async function deleteCustomer(db: Queryable, orgId: number, userId: numbe
 /** D25: back from 'Deleted' within the window; refused when its email now belongs to another live customer. */
 export async function restoreCustomer(db: Queryable, orgId: number, userId: number, id: number, now: Date): Promise<Customer> {
   const [row] = await db.query<{ email: string | null }>(
-    'select email from customers where org_id = $1 and id = $2 and deleted_at is not null and deleted_at > $3 for update',
+    'select email from customers where org_id = $1 and id = $2 and deleted_at is not null and deleted_at > $3 and merged_into_id is null for update',
     [orgId, id, new Date(now.getTime() - RESTORE_WINDOW_DAYS * DAY_MS)],
   );
-  if (!row) throw notFound();
+  if (!row) throw (await mergedError(db, orgId, id)) ?? notFound(); // D49: merged is not deleted: undo the merge instead
   await assertEmailFree(db, orgId, row.email, id);
   await emailSafe(db, orgId, row.email, id, () =>
     db.query('update customers set deleted_at = null, deleted_by = null, version = version + 1, updated_at = $3, updated_by = $4 where org_id = $1 and id = $2', [

@@ -15,6 +15,7 @@ import { noteRoutes } from './notes-routes';
 import { contactRoutes } from './contacts-routes';
 import { suggestLeadSources } from './lead-sources';
 import { locationRoutes } from './locations-routes';
+import { mergeRoutes } from './merge-routes';
 
 const idParam = { id: intText() };
 const _noteParams = { id: intText(), note_id: intText() };
@@ -170,4 +171,5 @@ export const customerRoutes = [
   ...noteRoutes,
   ...locationRoutes,
   ...contactRoutes,
+  ...mergeRoutes,
 ];

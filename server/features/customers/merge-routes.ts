@@ -1,0 +1,89 @@
+// D49: merging two customers and undoing a merge (customers:merge). Routes hold no SQL (merge-repo.ts,
+// merge-undo-repo.ts do); each change is one transaction, under the organization's lock as every change
+// is (D38), with its audit entries: one about each customer, so each timeline tells the story.
+import type { Customer } from '../../../contract/customers';
+import { MERGE_FIELDS, type MergeChoice, type MergeField, type MergePreview, type MergeRequest } from '../../../contract/merge';
+import { HttpError } from '../../http';
+import { defineRoute } from '../../route';
+import { describeCheck, int, intText, withDefault, type Check } from '../../schema';
+import { assertMergeable, countMoves, mergeCustomers, sameCustomer } from './merge-repo';
+import { undoMerge } from './merge-undo-repo';
+import { getCustomer } from './repo';
+
+const CHOICES: readonly MergeChoice[] = ['survivor', 'merged'];
+const about = (c: Pick<Customer, 'id' | 'name'>) => ({ type: 'customer', id: c.id, label: c.name });
+const ref = (c: Pick<Customer, 'id' | 'name'>) => ({ id: c.id, name: c.name });
+
+/** D49: field → 'survivor' | 'merged'; every unknown field and bad choice named in `errors` (400 validation_error). */
+const fieldChoices: Check<Partial<Record<MergeField, MergeChoice>>> = describeCheck(
+  (value, field) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new HttpError(
+        400,
+        'validation_error',
+        `${field}: must be an object of field → "survivor" or "merged"`,
+        {},
+        { field, errors: [{ field, detail: 'must be an object' }] },
+      );
+    const errors: { field: string; detail: string }[] = [];
+    for (const [key, choice] of Object.entries(value)) {
+      if (!(MERGE_FIELDS as readonly string[]).includes(key)) errors.push({ field: `${field}.${key}`, detail: 'is not a field a merge chooses' });
+      else if (!(CHOICES as readonly unknown[]).includes(choice)) errors.push({ field: `${field}.${key}`, detail: 'must be "survivor" or "merged"' });
+    }
+    if (errors.length) throw new HttpError(400, 'validation_error', errors.map((e) => `${e.field}: ${e.detail}`).join('; '), {}, { field: errors[0]?.field, errors });
+    return value as Partial<Record<MergeField, MergeChoice>>;
+  },
+  { kind: 'object', keys: MERGE_FIELDS },
+);
+
+/** GET /v1/customers/merge/preview/?survivor_id=&merged_id=: both customers and what would move. */
+const preview = defineRoute({
+  method: 'GET',
+  path: '/v1/customers/merge/preview/',
+  access: 'org',
+  permission: 'customers:merge',
+  query: { survivor_id: intText(), merged_id: intText() },
+  async handler({ tx, caller, query }): Promise<MergePreview> {
+    if (query.survivor_id === query.merged_id) throw sameCustomer();
+    await assertMergeable(tx, caller.org.id, [query.survivor_id, query.merged_id], false);
+    const survivor = await getCustomer(tx, caller.org.id, query.survivor_id);
+    const merged = await getCustomer(tx, caller.org.id, query.merged_id);
+    return { survivor, merged, moves: await countMoves(tx, caller.org.id, survivor, merged) };
+  },
+});
+
+/** POST /v1/customers/merge/: the survivor as GET answers it, with `merge_id` (for the undo). */
+const merge = defineRoute({
+  method: 'POST',
+  path: '/v1/customers/merge/',
+  access: 'org',
+  permission: 'customers:merge',
+  body: { survivor_id: int(), merged_id: int(), fields: withDefault(fieldChoices, {}) },
+  audit: 'customer.merged',
+  async handler({ tx, ctx, caller, body, audit }) {
+    if (body.survivor_id === body.merged_id) throw sameCustomer();
+    const done = await mergeCustomers(tx, caller.org.id, caller.userId, body as MergeRequest, new Date(ctx.now()));
+    const { survivor, merged, mergeId, changes, moved } = done;
+    audit({ target: about(survivor), changes: { merge_id: mergeId, merged_customer: ref(merged), ...changes, ...moved } });
+    audit({ target: about(merged), changes: { merge_id: mergeId, survivor: ref(survivor) } });
+    return { ...survivor, merge_id: mergeId };
+  },
+});
+
+/** POST /v1/customers/merges/{merge_id}/undo/: both customers as GET answers them. */
+const undo = defineRoute({
+  method: 'POST',
+  path: '/v1/customers/merges/:merge_id/undo/',
+  access: 'org',
+  permission: 'customers:merge',
+  params: { merge_id: intText() },
+  audit: 'customer.merge_undone',
+  async handler({ tx, ctx, caller, params, audit }) {
+    const { survivor, merged, restored, kept } = await undoMerge(tx, caller.org.id, caller.userId, params.merge_id, new Date(ctx.now()));
+    audit({ target: about(survivor), changes: { merge_id: params.merge_id, merged_customer: ref(merged), ...restored, ...(kept.length ? { kept } : {}) } });
+    audit({ target: about(merged), changes: { merge_id: params.merge_id, survivor: ref(survivor) } });
+    return { survivor, merged };
+  },
+});
+
+export const mergeRoutes = [preview, merge, undo];
