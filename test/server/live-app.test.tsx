@@ -49,6 +49,10 @@ test('the app signs in against the real server: login â†’ organization picker â†
   expect(localStorage.getItem('access_token')?.split('.')).toHaveLength(3);
   expect(localStorage.getItem('current_org_id')).toBe(String(session.store.getState().currentOrg?.id));
   // the dashboard's data card came from the real customers endpoint of that organization
+  const [beacon] = await server.db.query<{ n: unknown }>(
+    "select count(*)::int as n from customers c join organizations o on o.id = c.org_id where o.name = 'Beacon Electric' and c.deleted_at is null",
+  );
+  expect(Number(beacon?.n)).toBeGreaterThan(0);
   const card = screen.getByRole('region', { name: 'Customers' });
-  await within(card).findByText('30', { selector: '.stat-value' }, { timeout: 10_000 });
+  await within(card).findByText(String(Number(beacon?.n)), { selector: '.stat-value' }, { timeout: 10_000 });
 }, 60_000);

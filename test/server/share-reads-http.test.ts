@@ -37,6 +37,8 @@ forEachBackend('D34 reads shared inside an import through the API', (backend, la
         db.transaction(
           async (tx) => {
             await tx.query("update customers set city = 'Held' where org_id = $1", [importer.org]);
+            // D46: the list shows a primary location's city before the billing city.
+            await tx.query("update customer_locations set city = 'Held' where org_id = $1", [importer.org]);
             ready();
             await released;
             // Its own statements go on (as an import's batches do) until the other member has both answers.
