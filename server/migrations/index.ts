@@ -12,6 +12,7 @@ import { migration007 } from './007-customer-counts-in-key-order';
 import { migration008 } from './008-search-as-people-write';
 import { migration009 } from './009-locations-contacts-type-flag';
 import { migration010 } from './010-search-locations-contacts';
+import { migration012 } from './012-account-sessions-resets';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration012,
 ];
 
 export class SchemaTooNewError extends Error {
