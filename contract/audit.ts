@@ -25,6 +25,11 @@ export const AUDIT_ACTIONS = [
   'invitation.accepted',
   'permissions.changed',
   'permissions.reset',
+  'account.updated', // D51
+  'account.password_changed', // D51
+  'account.session_revoked', // D52
+  'account.reset_link_created', // D53
+  'account.password_reset', // D53
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -13,7 +13,8 @@ export const REDACTED = '[redacted]';
 export const SECRET_PATH_PREFIXES: readonly string[] = [
   '/invite/', // D28 the invitation page: /invite/{token}
   '/v1/invitations/', // D28 its API calls: /v1/invitations/{token}/ and …/accept/
-  '/reset/', // the password-reset page to come: /reset/{token}
+  '/reset/', // D53 the password-reset page: /reset/{token}
+  '/v1/password-resets/', // D53 its API calls: /v1/password-resets/{token}/
 ];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

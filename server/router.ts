@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rememberedReads } from './answer-cache';
 import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
+import { touchSession } from './auth/last-active';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
 import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson, sendJsonText } from './http';
@@ -93,6 +94,8 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const caller: Caller | OrgCaller | null =
       route.access === 'org' ? await requireMember(req, ctx, route.permission!, reads) : route.access === 'user' ? await requireUser(req, ctx, reads) : null;
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
+    const session = caller ?? principal;
+    if (session) await touchSession(ctx, req, session); // D52: last active, at most one write a minute
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
     // D35: a refusal the headers already decide is answered before the body is read (Node discards it).

@@ -35,6 +35,11 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'invitation.accepted': 'Invitation accepted',
   'permissions.changed': 'Permissions changed',
   'permissions.reset': 'Permissions reset',
+  'account.updated': 'Account changed',
+  'account.password_changed': 'Password changed',
+  'account.session_revoked': 'Session signed out',
+  'account.reset_link_created': 'Reset link created',
+  'account.password_reset': 'Password reset',
 };
 export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
 

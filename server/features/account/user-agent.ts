@@ -2,8 +2,9 @@
 // browsers and systems people use (Chrome, Firefox, Safari, Edge; Windows, macOS, iOS, Android, Linux).
 // Anything else is null: the account page says 'Unknown browser' rather than guessing.
 
-/** The longest User-Agent kept with a session; the rest of a longer one is dropped. */
-export const USER_AGENT_MAX_CHARS = 512;
+import { USER_AGENT_MAX_CHARS } from '../../auth/last-active';
+
+export { USER_AGENT_MAX_CHARS };
 
 export interface UserAgentWords {
   browser: string | null;
