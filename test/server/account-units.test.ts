@@ -1,6 +1,10 @@
-// D52: a session's browser and system from its User-Agent, by a parser of our own: real User-Agents of
-// each browser and system we name, and the ones we do not (null rather than a guess).
+// D52's pure parts: a session's browser and system from its User-Agent, by a parser of our own (real
+// User-Agents of each browser and system we name, and the ones we do not: null rather than a guess), and
+// this instance's memory of when it last wrote a session's last activity (no statement within the minute).
 import { describe, expect, test } from 'vitest';
+import { LAST_ACTIVE_WRITE_INTERVAL_MS } from '../../contract/account';
+import { dueForWrite } from '../../server/auth/last-active';
+import type { Ctx } from '../../server/context';
 import { USER_AGENT_MAX_CHARS, userAgentWords } from '../../server/features/account/user-agent';
 
 const CASES: [ua: string, browser: string | null, system: string | null][] = [
@@ -36,5 +40,19 @@ describe('D52 browser and system from the User-Agent', () => {
     expect(userAgentWords(null)).toEqual({ browser: null, system: null });
     expect(userAgentWords('')).toEqual({ browser: null, system: null });
     expect(userAgentWords(`${'x'.repeat(USER_AGENT_MAX_CHARS)} (Windows NT 10.0) Firefox/133.0`)).toEqual({ browser: null, system: null });
+  });
+});
+
+describe('D52 last active: one write per session per minute from this instance', () => {
+  test('D52 the first call of a session is due, the next ones within the minute are not, the first after it is', () => {
+    const ctx = {} as Ctx; // only its identity is used
+    const t = 1_000_000;
+    expect(dueForWrite(ctx, 7, t)).toBe(true);
+    expect(dueForWrite(ctx, 7, t + 1)).toBe(false);
+    expect(dueForWrite(ctx, 7, t + LAST_ACTIVE_WRITE_INTERVAL_MS - 1)).toBe(false);
+    expect(dueForWrite(ctx, 8, t + 1)).toBe(true); // each session on its own
+    expect(dueForWrite(ctx, 7, t + LAST_ACTIVE_WRITE_INTERVAL_MS)).toBe(true);
+    expect(dueForWrite(ctx, 7, t + LAST_ACTIVE_WRITE_INTERVAL_MS + 1)).toBe(false);
+    expect(dueForWrite({} as Ctx, 7, t + 1)).toBe(true); // another server in the process keeps its own
   });
 });
