@@ -29,12 +29,13 @@ export async function mayVouchFor(tx: Queryable, orgId: number, actorId: number,
   if (here.target_role === OWNER && here.actor_role !== OWNER) {
     return { status: 403, code: 'forbidden', detail: "An owner's password and two-step sign-in can be reset by an owner only." };
   }
-  if (rows.some((r) => Number(r.org_id) !== orgId && r.actor_role !== OWNER)) {
+  // Someone in other organizations too: only by an owner in every one of them, this one included.
+  if (rows.length > 1 && rows.some((r) => r.actor_role !== OWNER)) {
     return {
       status: 403,
       code: 'forbidden',
       detail:
-        'This member also belongs to another organization where you are not an owner. Their password and two-step sign-in can be reset only by someone who is an owner in every organization they belong to.',
+        'This member also belongs to another organization. Their password and two-step sign-in can be reset only by someone who is an owner in every organization they belong to.',
     };
   }
   return null;
