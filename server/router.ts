@@ -94,8 +94,6 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const caller: Caller | OrgCaller | null =
       route.access === 'org' ? await requireMember(req, ctx, route.permission!, reads) : route.access === 'user' ? await requireUser(req, ctx, reads) : null;
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
-    const session = caller ?? principal;
-    if (session) await touchSession(ctx, req, session); // D52: last active, at most one write a minute
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
     // D35: a refusal the headers already decide is answered before the body is read (Node discards it).
@@ -145,6 +143,10 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
           }
           return out;
         });
+    // D52: a session that was used: its last activity, at most one write a minute, not waited for (after
+    // the handler, so a `token` route's dead session, which only its handler finds, is never touched).
+    const session = caller ?? principal;
+    if (session) void touchSession(ctx, req, session);
     if (result === RAW) return;
     if (isJsonText(result)) return sendJsonText(res, 200, result.json);
     if (isReply(result)) return sendJson(res, result.status, result.body, result.headers);
