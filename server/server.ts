@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { ScryptCost } from './auth/passwords';
 import { OWASP_SCRYPT } from './auth/passwords';
 import { ENDED_SESSION_RETENTION_MS, pruneSessions } from './auth/sessions';
-import { pruneResets } from './features/account/reset-repo';
+import { pruneResets } from './password-resets';
 import { pruneAttempts } from './auth/throttle';
 import { purgeDeleted } from './features/customers/deleted-repo';
 import { createApp } from './app';

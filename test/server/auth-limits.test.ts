@@ -153,10 +153,11 @@ describe('D37 secret paths in the log', () => {
   const token = 'QTGJx9w2b6Yq0mZpL3vE7rT1kN8sH4dF5gJ2aC0vE7';
 
   test('D37 loggablePath writes every listed secret segment as [redacted], also one the length limit cuts', () => {
-    expect(SECRET_PATH_PREFIXES).toEqual(['/invite/', '/v1/invitations/', '/reset/']);
+    expect(SECRET_PATH_PREFIXES).toEqual(['/invite/', '/v1/invitations/', '/reset/', '/v1/password-resets/']);
     expect(loggablePath(`/invite/${token}`)).toBe('/invite/[redacted]');
     expect(loggablePath(`/api/v1/invitations/${token}/accept/`)).toBe('/api/v1/invitations/[redacted]/accept/');
     expect(loggablePath(`/reset/${token}`)).toBe('/reset/[redacted]');
+    expect(loggablePath(`/api/v1/password-resets/${token}/`)).toBe('/api/v1/password-resets/[redacted]/'); // D53
     expect(loggablePath('/api/v1/team/invitations/12/')).toBe('/api/v1/team/invitations/12/');
     for (let pad = 180; pad < 200; pad++) {
       const shown = loggablePath(`/${'a'.repeat(pad)}/invite/${token}`);

@@ -14,7 +14,7 @@ import { defineRoute } from '../../route';
 import { rawText, text } from '../../schema';
 import { newPasswordHash, newPasswordWords, validationError } from './checks';
 import { revokeSessions, setPasswordHash } from './repo';
-import { markResetUsed, resetByToken, type ResetRow } from './reset-repo';
+import { markResetUsed, resetByToken, type ResetRow } from '../../password-resets';
 
 const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
 const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not a reset link token' }) };

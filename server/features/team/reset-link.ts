@@ -1,7 +1,7 @@
 // D53: a one-time password reset link for another member, made by team:manage where D53's rule allows it
 // (vouch.ts), valid 1 hour, its token answered once (the app shows /reset/{token}); audited here.
 import type { IssuedResetLink } from '../../../contract/account';
-import { createReset } from '../../features/account/reset-repo';
+import { createReset } from '../../password-resets';
 import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { intText } from '../../schema';

@@ -1,9 +1,10 @@
 // D53 password reset links: a random token (256 bits) answered once, stored only as its SHA-256; valid 1
-// hour; used once. Made in one organization, by a member who may vouch for the person (team/vouch.ts).
-import { RESET_LINK_LIFETIME_MS } from '../../../contract/account';
-import { hashToken, newRefreshToken } from '../../auth/tokens';
-import type { Queryable } from '../../db';
-import { num } from '../../db';
+// hour; used once. Made in one organization by a member who may vouch for the person (the team feature:
+// features/team/reset-link.ts), used on the public reset page (the account feature: features/account/).
+import { RESET_LINK_LIFETIME_MS } from '../contract/account';
+import { hashToken, newRefreshToken } from './auth/tokens';
+import type { Queryable } from './db';
+import { num } from './db';
 
 export type ResetRow = {
   id: number;
