@@ -4,7 +4,7 @@
 // person's organizations, never with a password.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { PASSWORD_TOO_SHORT } from '../../contract/account';
-import { expectError, ME } from './api-common';
+import { expectError } from './api-common';
 import { ACCOUNT, as, auditAbout, PASSWORD, signInAgain } from './account-common';
 import { forEachBackend, type Api } from './backends';
 import { MINUTE, type Clock, type TestServer } from './helpers';
