@@ -127,6 +127,22 @@ forEachBackend('API reset links', (backend) => {
       expect(server.logs.some((l) => l.includes('/v1/password-resets/[redacted]/'))).toBe(true);
     });
 
+    test('D53 single use under concurrency: two uses of one link at once, one sets the password, the other is 410 reset_used', async () => {
+      const {
+        people: [owner, member],
+      } = await team('owner', 'member');
+      const { token } = await link(owner!, member!.id);
+      const passwords = ['first-of-two-passwords', 'second-of-two-passwords'];
+      const answers = await Promise.all(passwords.map((password) => api.post(resetPath(token), { password })));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 410]);
+      expect(answers.find((a) => a.status === 410)?.body.code).toBe('reset_used');
+      const won = passwords[answers.findIndex((a) => a.status === 200)]!;
+      const lost = passwords.find((p) => p !== won)!;
+      expect((await api.login(member!.email, won)).status).toBe(200);
+      expectError(await api.login(member!.email, lost), 401, 'invalid_credentials');
+      expect(await auditAbout(server, 'account.password_reset', member!.id)).toHaveLength(1);
+    });
+
     test('D53 an unknown token is 404; after its hour a link is 410 reset_expired and changes nothing', async () => {
       const {
         people: [owner, member],
