@@ -6,7 +6,9 @@ import type { IssuedResetLink } from '../../contract/account';
 import { expectError } from './api-common';
 import { auditAbout, resetLinkPath, resetPath, signInAgain } from './account-common';
 import { forEachBackend, type Api } from './backends';
-import { client, MINUTE, newAddress, sha256, type Clock, type TestServer } from './helpers';
+import { ENDED_SESSION_RETENTION_MS } from '../../server/auth/sessions';
+import { pruneResets } from '../../server/password-resets';
+import { client, DAY, MINUTE, newAddress, sha256, type Clock, type TestServer } from './helpers';
 import { people, type Person } from './people';
 
 const NEW_PASSWORD = 'reset-to-this-password';
@@ -141,6 +143,17 @@ forEachBackend('API reset links', (backend) => {
       expect((await api.login(member!.email, won)).status).toBe(200);
       expectError(await api.login(member!.email, lost), 401, 'invalid_credentials');
       expect(await auditAbout(server, 'account.password_reset', member!.id)).toHaveLength(1);
+    });
+
+    test('D53 housekeeping deletes links whose hour ended more than 30 days ago, and keeps the others', async () => {
+      const {
+        people: [owner, member],
+      } = await team('owner', 'member');
+      const [old, recent] = [await link(owner!, member!.id), await link(owner!, member!.id)];
+      await server.db.query('update password_resets set expires_at = $2 where token_hash = $1', [sha256(old.token), new Date(clock.now() - 31 * DAY)]);
+      await pruneResets(server.db, new Date(clock.now() - ENDED_SESSION_RETENTION_MS));
+      const left = await server.db.query<{ token_hash: string }>('select token_hash from password_resets where user_id = $1', [member!.id]);
+      expect(left.map((r) => r.token_hash)).toEqual([sha256(recent.token)]);
     });
 
     test('D53 an unknown token is 404; after its hour a link is 410 reset_expired and changes nothing', async () => {
