@@ -1,11 +1,11 @@
-// D51–D54: the person's own account, their sessions, reset links, two-step sign-in and the
-// organization's settings, as the API answers them (shared by the server and the app).
+// D51–D54: the person's own account, as the API answers it, shared by the server and the app: the
+// account, its sessions, reset links (D53) and two-step sign-in (D54).
+import { PASSWORD_MIN_LENGTH } from './team';
+import { HOUR_MS, MINUTE_MS } from './time';
 
-import { MINUTE_MS } from './time';
+export { PASSWORD_MIN_LENGTH };
 
-export { PASSWORD_MIN_LENGTH } from './team';
-
-/** GET/PATCH /v1/account/. */
+/** D51 GET /v1/account/ (and PATCH's answer). */
 export interface AccountView {
   id: number;
   email: string;
@@ -14,90 +14,113 @@ export interface AccountView {
   created_at: string;
 }
 
-/** PATCH /v1/account/: the first name, and/or the email with the current password. */
+/** D51 PATCH /v1/account/: a first name, and/or an email with the current password. */
 export interface AccountPatch {
   first_name?: string;
   email?: string;
   current_password?: string;
 }
 
-/** POST /v1/account/password/. */
+/** D51 POST /v1/account/password/. */
 export interface PasswordChange {
   current_password: string;
   new_password: string;
 }
 
-/** POST /v1/account/password/ and /v1/account/sessions/revoke-others/ (D51 D52). */
+/** POST /v1/account/password/ and …/sessions/revoke-others/: how many sessions were ended. */
 export interface EndedSessions {
   ended_sessions: number;
 }
 
-/** D52: one live session of the person (GET /v1/account/sessions/: current first, then by last active). */
+/** D52: last active is written at most once per session in this long. */
+export const LAST_ACTIVE_WRITE_INTERVAL_MS = MINUTE_MS;
+
+/** D52 one live session, as GET /v1/account/sessions/ lists it. */
 export interface SessionView {
   id: number;
+  /** From the User-Agent: 'Chrome', 'Firefox', 'Safari', 'Edge'; null when not recognised. */
   browser: string | null;
+  /** From the User-Agent: 'Windows', 'macOS', 'iOS', 'Android', 'Linux'; null when not recognised. */
   system: string | null;
   address: string | null;
   started_at: string;
-  last_active_at: string;
+  last_active_at: string | null;
+  /** The session of the call that asked ('This browser'). */
   current: boolean;
 }
 
-/** D53: POST /v1/team/members/{user_id}/reset-link/ → 201, shown once. */
+/** GET /v1/account/sessions/: live ones only, the current first, then by last active. */
+export interface SessionList {
+  results: SessionView[];
+}
+
+/** D53 POST /v1/team/members/{user_id}/reset-link/ → 201: the token, shown once; the app opens /reset/{token}. */
 export interface IssuedResetLink {
   token: string;
   expires_at: string;
 }
 
-/** D53: GET /v1/password-resets/{token}/ (public). */
+/** D53 GET /v1/password-resets/{token}/ (public). */
 export interface ResetLookup {
   email: string;
   first_name: string;
   expires_at: string;
 }
 
-/** D53: POST /v1/password-resets/{token}/ → the email to sign in with (no tokens). */
+/** D53 POST /v1/password-resets/{token}/ { password } → 200: no tokens; the person then signs in. */
 export interface ResetDone {
   email: string;
 }
 
-/** D53: a reset link lives this long. */
-export const RESET_LINK_LIFETIME_MINUTES = 60;
+/** D53: a reset link is valid this long. */
+export const RESET_LINK_LIFETIME_MS = HOUR_MS;
 
-/** D54: POST /v1/account/mfa/setup/. */
+/** The words a refused field carries (`errors` of a 400 validation_error). */
+export const PASSWORD_TOO_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
+
+/** A 400 validation_error / wrong_password answer: the field's words under `errors`. */
+export interface FieldErrors {
+  detail: string;
+  code: string;
+  errors?: Record<string, string>;
+}
+
+// D54 two-step sign-in.
+
+/** POST /v1/account/mfa/setup/ → the base32 secret and its otpauth:// address (for the QR code). */
 export interface MfaSetup {
   secret: string;
   otpauth_uri: string;
 }
 
-/** D54: POST /v1/account/mfa/confirm/ → 10 recovery codes, shown once. */
+/** POST /v1/account/mfa/confirm/ { code } → 10 recovery codes, shown once. */
 export interface MfaConfirmed {
   recovery_codes: string[];
 }
 
-/** D54: DELETE /v1/account/mfa/ body. */
+/** DELETE /v1/account/mfa/ body. */
 export interface MfaDisable {
   password: string;
   code: string;
 }
 
-/** D54: the login call's answer for a person with two-step sign-in (202, no tokens). */
+/** POST /v1/auth/login/ → 202 for a person with two-step sign-in on (no tokens). */
 export interface MfaChallenge {
   mfa_required: true;
   challenge: string;
 }
 
-/** D54: POST /v1/auth/mfa/: a code or a recovery code; answers exactly as a login does. */
-export type MfaAnswer = { challenge: string; code: string } | { challenge: string; recovery_code: string };
+/** POST /v1/auth/mfa/ → 200 the login answer. */
+export type MfaVerify = { challenge: string; code: string } | { challenge: string; recovery_code: string };
 
-/** D54: GET/PATCH /v1/organization/settings/ (PATCH by an owner only). */
+/** D54 the challenge of a login lives this long (410 challenge_expired after). */
+export const MFA_CHALLENGE_LIFETIME_MS = 5 * MINUTE_MS;
+/** D54: recovery codes given at enrolment. */
+export const RECOVERY_CODE_COUNT = 10;
+/** D54: digits in a code from an authenticator app. */
+export const MFA_CODE_LENGTH = 6;
+
+/** GET/PATCH /v1/organization/settings/. */
 export interface OrganizationSettings {
   require_mfa: boolean;
 }
-
-/** D54: digits in a code from an authenticator app. */
-export const MFA_CODE_LENGTH = 6;
-/** D54: recovery codes given at enrolment. */
-export const RECOVERY_CODE_COUNT = 10;
-/** D54: how long a login waits for its second step. */
-export const MFA_CHALLENGE_LIFETIME_MS = 5 * MINUTE_MS;

@@ -31,6 +31,11 @@ export const AUDIT_ACTIONS = [
   'account.mfa_disabled',
   'account.mfa_reset',
   'organization.settings_updated',
+  'account.updated', // D51
+  'account.password_changed', // D51
+  'account.session_revoked', // D52
+  'account.reset_link_created', // D53
+  'account.password_reset', // D53
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -5,6 +5,8 @@ import type { Ctx } from './context';
 import { isConnectionError, isStatementTimeout } from './db';
 import { FairShareError, SaturatedError } from './db-gate-types';
 import { DEV_RELOAD_PATH } from './dev-reload';
+import { accountRoutes } from './features/account/routes';
+import { passwordResetRoutes } from './features/account/reset-routes';
 import { authRoutes } from './features/auth/routes';
 import { customerRoutes } from './features/customers/routes';
 import { auditRoutes } from './features/audit/routes';
@@ -26,6 +28,8 @@ import { answerRefusal } from './refusals';
 /** Every API route (SPEC §7 and the CRM), as data. */
 export const API_ROUTES: readonly RouteDef[] = [
   ...authRoutes,
+  ...accountRoutes,
+  ...passwordResetRoutes,
   ...customerRoutes,
   ...dashboardRoutes,
   ...teamRoutes,

@@ -95,12 +95,13 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
   let generation = 0;
   const query = async <R extends Row>(text: string, params: readonly SqlParam[] = []) => {
     const writes = mayWrite(text);
-    if (writes) generation += 1;
+    const bumps = writes && !text.startsWith(UNREAD_BY_KEPT_ANSWERS);
+    if (bumps) generation += 1;
     try {
       // A plain read names its statement, so a transaction sharing reads may run it (db-share.ts).
       return (await gate.run(() => call({ op: 'query', text, params: [...params] }), currentGateKey(), writes ? undefined : { text, params })) as R[];
     } finally {
-      if (writes) generation += 1;
+      if (bumps) generation += 1;
     }
   };
   let closing: Promise<void> | null = null;
@@ -159,6 +160,12 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
       })()),
   };
 }
+
+/**
+ * D34 D52: the start of a statement (outside a transaction) that writes only columns no kept answer reads
+ * (a session's last activity): it leaves the write generation, so the answer cache keeps what it holds.
+ */
+export const UNREAD_BY_KEPT_ANSWERS = '/* unread by kept answers */ ';
 
 /** A statement that only reads (select, or with … select without a data-changing clause) cannot change an answer. */
 export function mayWrite(text: string): boolean {

@@ -8,7 +8,7 @@ import { openPglite, WORKER_STOPPED_CODE } from './db-pglite';
 import { openPostgres } from './db-postgres';
 import type { ShareReads } from './db-share';
 
-export { mayWrite, WORKER_STOPPED_CODE } from './db-pglite';
+export { mayWrite, UNREAD_BY_KEPT_ANSWERS, WORKER_STOPPED_CODE } from './db-pglite';
 export { STATEMENT_TIMEOUT_MS } from './db-postgres';
 
 export type SqlParam = string | number | boolean | null | Date;

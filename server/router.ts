@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rememberedReads } from './answer-cache';
 import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
+import { touchSession } from './auth/last-active';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
 import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson, sendJsonText } from './http';
@@ -142,6 +143,10 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
           }
           return out;
         });
+    // D52: a session that was used: its last activity, at most one write a minute, not waited for (after
+    // the handler, so a `token` route's dead session, which only its handler finds, is never touched).
+    const session = caller ?? principal;
+    if (session) void touchSession(ctx, req, session);
     if (result === RAW) return;
     if (isJsonText(result)) return sendJsonText(res, 200, result.json);
     if (isReply(result)) return sendJson(res, result.status, result.body, result.headers);

@@ -9,7 +9,8 @@ import type { Duplex } from 'node:stream';
 import type { ScryptCost } from './auth/passwords';
 import { OWASP_SCRYPT } from './auth/passwords';
 import { pruneChallenges } from './auth/mfa';
-import { pruneSessions } from './auth/sessions';
+import { ENDED_SESSION_RETENTION_MS, pruneSessions } from './auth/sessions';
+import { pruneResets } from './password-resets';
 import { pruneAttempts } from './auth/throttle';
 import { purgeDeleted } from './features/customers/deleted-repo';
 import { createApp } from './app';
@@ -168,7 +169,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
     let maintaining: Promise<unknown> = Promise.resolve();
     const maintain = (vacuum: boolean) => {
-      maintaining = Promise.all([pruneSessions(db, now()), pruneAttempts(db, config.throttle.windowS, now()), pruneChallenges(db, now()), purgeDeleted(db, now())])
+      maintaining = Promise.all([
+        pruneSessions(db, now()),
+        pruneAttempts(db, config.throttle.windowS, now()),
+        pruneChallenges(db, now()),
+        purgeDeleted(db, now()),
+        pruneResets(db, new Date(now() - ENDED_SESSION_RETENTION_MS)),
+      ])
         // PGlite has no autovacuum: without it, index-only scans (a deep page of the customers list) read
         // the table too, and the planner's statistics go stale. PostgreSQL's own autovacuum does this there.
         // Not at start: it holds PGlite's one connection, and the first requests should not wait for it.

@@ -27,7 +27,7 @@
 // them; the resilience suite checks only the others (counts), so a busy machine cannot fail it.
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { CUSTOMERS, DEMO_ACCOUNTS, DEMO_PASSWORD, HEALTH, ME, authHeaders, loginMany, orgIdOf } from './crm.mjs';
+import { API, CUSTOMERS, DEMO_ACCOUNTS, DEMO_PASSWORD, HEALTH, ME, OWNER, authHeaders, loginMany, orgIdOf } from './crm.mjs';
 import { expectStatus, json, request } from './http.mjs';
 import { runInWorker } from './load.mjs';
 import { READS, REVOKED_CODES, WRITES } from './mixed-clients.mjs';
@@ -112,6 +112,19 @@ export function secretsInLog(output, tokens, password) {
 }
 
 /**
+ * D53: a password reset link for another member of the organization, made by its owner and looked up
+ * (never used: no session ends), so the secrets checks look for its token in the log too. Its token.
+ */
+async function resetLinkInPlay(url, ownerAccess, orgId) {
+  const headers = authHeaders(ownerAccess, orgId);
+  const members = json(expectStatus(await request(`${url}${API}/team/members/`, { headers }), 200, 'GET team members')).results;
+  const member = members.find((m) => m.email !== OWNER);
+  const link = json(expectStatus(await request(`${url}${API}/team/members/${member.user_id}/reset-link/`, { method: 'POST', headers }), 201, 'POST reset link'));
+  expectStatus(await request(`${url}${API}/password-resets/${link.token}/`), 200, 'GET reset link');
+  return [link.token];
+}
+
+/**
  * Runs the load against the built server on PGlite in `dataDir` or on PostgreSQL at `databaseUrl`.
  * @param {{ backend: string, dataDir?: string, databaseUrl?: string, durationS: number, clients: number,
  *   sessions: number, weights?: Record<string, number>, log?: (line: string) => void, keepLog?: string,
@@ -157,6 +170,7 @@ export async function runSustainedLoad({
       expectStatus(await request(`${server.url}${CUSTOMERS}?page_size=${SHARED_RECORDS}`, { headers: authHeaders(logged[0].access, orgId) }), 200, 'GET customers'),
     );
     const sharedIds = listed.results.map((c) => c.id);
+    const resetTokens = await resetLinkInPlay(server.url, logged[emails.indexOf(OWNER)].access, orgId);
     const runId = Date.now().toString(36);
 
     const durationMs = durationS * 1000;
@@ -236,7 +250,7 @@ export async function runSustainedLoad({
     // about 30 s), so a second half that grew less than half as much as the first passes up to a cap.
     const memoryFlat = growth <= RSS_GROWTH_BUDGET ? 'flat' : growth <= RSS_WARMUP_BUDGET && secondHalf < firstHalf / 2 ? 'warming up' : 'growing';
 
-    const secrets = secretsInLog(output, result.tokens, DEMO_PASSWORD);
+    const secrets = secretsInLog(output, [...result.tokens, ...resetTokens], DEMO_PASSWORD);
     const serverErrors = (output.match(/ failed: /g) ?? []).length;
 
     const v = result.verified;
@@ -302,7 +316,7 @@ export async function runSustainedLoad({
       serverAlive,
       checks,
       /** Every token handed out, and a sample of the error answers' bodies (status ≥ 400). */
-      tokens: result.tokens,
+      tokens: [...result.tokens, ...resetTokens],
       errorBodies: result.errorBodies,
       /** The server's whole output, to its stop (set below). */
       serverLog: output,

@@ -13,6 +13,7 @@ import { migration008 } from './008-search-as-people-write';
 import { migration009 } from './009-locations-contacts-type-flag';
 import { migration010 } from './010-search-locations-contacts';
 import { migration011 } from './011-customer-merges';
+import { migration012 } from './012-account-sessions-resets';
 import { migration013 } from './013-two-step-sign-in';
 import type { Migration } from './migration';
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
   migration013,
 ];
 

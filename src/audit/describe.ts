@@ -187,6 +187,17 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       if (required) return [who, required.to ? ' required two-step sign-in for everyone' : ' stopped requiring two-step sign-in'];
       return [who, ' changed the organization settings'];
     }
+    // D51–D53: the person's own account, as their organizations' logs show it.
+    case 'account.updated':
+      return [who, ' changed their account', log ? ` (${Object.keys(c).map(fieldWord).join(' and ')})` : ''];
+    case 'account.password_changed':
+      return [who, ' changed their password'];
+    case 'account.session_revoked':
+      return [who, typeof c.ended_sessions === 'number' ? ' signed out their other sessions' : ' signed out a session'];
+    case 'account.reset_link_created':
+      return [who, ' created a password reset link for ', member];
+    case 'account.password_reset':
+      return [who, ' set a new password with a reset link'];
     default:
       return unknownWords(e);
   }

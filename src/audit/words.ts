@@ -41,6 +41,11 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'account.mfa_disabled': 'Two-step sign-in turned off',
   'account.mfa_reset': 'Two-step sign-in reset',
   'organization.settings_updated': 'Organization settings changed',
+  'account.updated': 'Account changed',
+  'account.password_changed': 'Password changed',
+  'account.session_revoked': 'Session signed out',
+  'account.reset_link_created': 'Reset link created',
+  'account.password_reset': 'Password reset',
 };
 export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
 

@@ -64,6 +64,13 @@ const WORDED: [AuditEntryView, string][] = [
 
 /** D54: two-step sign-in and the organization's settings. */
 const ACCOUNT_WORDED: [AuditEntryView, string][] = [
+  // D51–D53: the person's own account.
+  [entry('account.updated', { type: 'member', id: 1, label: 'Olivia' }, { email: { from: 'a@x.test', to: 'b@x.test' } }), 'Olivia changed their account (email)'],
+  [entry('account.password_changed', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia changed their password'],
+  [entry('account.session_revoked', { type: 'member', id: 1, label: 'Olivia' }, { ended_sessions: 2 }), 'Olivia signed out their other sessions'],
+  [entry('account.session_revoked', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia signed out a session'],
+  [entry('account.reset_link_created', SAM), 'Olivia created a password reset link for Sam'],
+  [entry('account.password_reset', SAM, {}, { id: 5, name: 'Sam' }), 'Sam set a new password with a reset link'],
   [entry('account.mfa_enabled', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia turned on two-step sign-in'],
   [entry('account.mfa_disabled', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia turned off two-step sign-in'],
   [entry('account.mfa_reset', SAM), 'Olivia reset the two-step sign-in of Sam'],

@@ -68,7 +68,14 @@ export async function crashScenario(label: string, db: { dataDir?: string; datab
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
     const accepted = await call(base(), 'POST', `/invitations/${invite.body.token as string}/accept/`, { body: { first_name: 'Crash', password: ownPassword } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    // D53: a reset link for that account, looked up and refused a short password (both logged with its token in the path).
+    const invited = (await call(base(), 'GET', '/account/', { token: accepted.body.access_token as string })).body.id as number;
+    const reset = await call(base(), 'POST', `/team/members/${invited}/reset-link/`, { token: owner.body.access_token as string, org: orgs.get('Beacon Electric') });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(201);
+    const resetPath = `/password-resets/${reset.body.token as string}/`;
+    expect([(await call(base(), 'GET', resetPath)).status, (await call(base(), 'POST', resetPath, { body: { password: 'short' } })).status]).toEqual([200, 400]);
     secrets.push(
+      { label: 'reset link token', value: reset.body.token as string },
       { label: 'owner access token', value: owner.body.access_token as string },
       { label: 'owner refresh token', value: owner.body.refresh_token as string },
       { label: 'invitation token', value: invite.body.token as string },

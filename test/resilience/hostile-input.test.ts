@@ -480,6 +480,21 @@ forEachBackend(
         });
         expect(list.length).toBeLessThanOrEqual(MAX_REQUESTS);
 
+        // D52: a session's first call writes its last activity (then at most once a minute; this clock stands
+        // still), so each session the cases use makes one before the digest.
+        for (const t of [owner, solo, viewer, nobody]) expect((await b.api.me(t.access_token)).status).toBe(200);
+        // D53: a reset link in play, looked up and refused a short password (both logged), so the checks
+        // below look for its token too.
+        const reset = await b.api.request(`${API}/v1/team/members/${String(soloUser?.id)}/reset-link/`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) },
+        });
+        expect(reset.status, reset.text).toBe(201);
+        const resetToken = reset.body.token as string;
+        secrets.push({ label: 'reset link token', value: resetToken });
+        expect((await b.api.get(`${API}/v1/password-resets/${resetToken}/`)).status).toBe(200);
+        expect((await b.api.post(`${API}/v1/password-resets/${resetToken}/`, { password: 'short' })).status).toBe(400);
+
         const before = await digest(db, DIGEST_EXCLUDES);
         const auditBefore = (await auditRows(db)).length;
         const answers = await pooled(

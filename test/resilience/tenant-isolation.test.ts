@@ -56,6 +56,8 @@ const ID_SOURCES: Record<string, (f: OrgFixture) => number[]> = {
  */
 const NOT_TENANT_IDS: Record<string, string> = {
   '/v1/invitations/:token': 'an invitation link is its own capability (D28), not an id within an organization',
+  '/v1/password-resets/:token': 'a reset link is its own capability (D53), like an invitation link; covered by test/server/account-reset.test.ts',
+  '/v1/account/sessions/:id': "a session is a person's own, in no organization (D52): another person's is a 404 (test/server/account-sessions.test.ts)",
 };
 
 /** The routes with params and, per param, its key in ID_SOURCES (the path up to and including it). */
@@ -113,6 +115,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
     const login = async (email: string, password = DEMO_PASSWORD) => {
       const t = tokens(await b.api.login(email, password));
       secrets.push({ label: `${email} access token`, value: t.access_token }, { label: `${email} refresh token`, value: t.refresh_token });
+      expect((await b.api.me(t.access_token)).status).toBe(200); // D52: its last activity written now (the clock stands still), not during a digest's run
       return t.access_token;
     };
     const memberOf = async (email: string) =>

@@ -158,6 +158,7 @@ describe('D37 secret paths in the log', () => {
     expect(loggablePath(`/invite/${token}`)).toBe('/invite/[redacted]');
     expect(loggablePath(`/api/v1/invitations/${token}/accept/`)).toBe('/api/v1/invitations/[redacted]/accept/');
     expect(loggablePath(`/reset/${token}`)).toBe('/reset/[redacted]');
+    expect(loggablePath(`/api/v1/password-resets/${token}/`)).toBe('/api/v1/password-resets/[redacted]/'); // D53
     expect(loggablePath('/api/v1/team/invitations/12/')).toBe('/api/v1/team/invitations/12/');
     for (let pad = 180; pad < 200; pad++) {
       const shown = loggablePath(`/${'a'.repeat(pad)}/invite/${token}`);

@@ -37,6 +37,7 @@ forEachBackend('API two-step sign-in: enrolment', (backend) => {
         p!.id,
       ]);
       expect(row?.enabled_at).toBeNull();
+      expect((await p!.call('GET', '/api/v1/account/')).body.mfa_enabled).toBe(false); // pending is not on
       expect(row?.secret_sealed).not.toContain(secret);
       expect(row?.secret_sealed).not.toContain(base32Decode(secret)!.toString('hex'));
       // pending: the login is not changed yet
@@ -64,6 +65,7 @@ forEachBackend('API two-step sign-in: enrolment', (backend) => {
       for (const c of recoveryCodes) expect(JSON.stringify(stored)).not.toContain(c.replace('-', ''));
       const me = await p.call('GET', '/api/v1/auth/me/');
       expect((me.body.user as { mfa_enabled: boolean }).mfa_enabled).toBe(true);
+      expect((await p.call('GET', '/api/v1/account/')).body.mfa_enabled).toBe(true); // D51 the account page says so too
       const logged = await entries(p.id);
       expect(logged.map((e) => [Number(e.org_id), e.action, e.target_type])).toEqual([
         [a.id, 'account.mfa_enabled', 'member'],

@@ -19,6 +19,7 @@ import { lockOrganization } from '../../organizations';
 import { defineRoute, reply } from '../../route';
 import { intText, oneOf, text } from '../../schema';
 import { invitationPageRoutes } from './public';
+import { resetLink } from './reset-link';
 import {
   createInvitation,
   findInvitation,
@@ -190,4 +191,4 @@ const renew = defineRoute({
   },
 });
 
-export const teamRoutes = [members, changeRole, remove, invitations, invite, revoke, renew, ...invitationPageRoutes];
+export const teamRoutes = [members, changeRole, remove, invitations, invite, revoke, renew, ...invitationPageRoutes, resetLink]; // D53 reset-link.ts

@@ -85,7 +85,7 @@ export default function SessionsSection() {
                 {s.current && <span className="session-this"> This browser</span>}
               </p>
               <p className="muted">
-                {s.address ?? 'Address unknown'} · Started <Day at={s.started_at} /> · Last active <When at={s.last_active_at} />
+                {s.address ?? 'Address unknown'} · Started <Day at={s.started_at} /> · Last active <When at={s.last_active_at ?? s.started_at} />
               </p>
             </div>
             <button
