@@ -15,6 +15,16 @@ export const loadToaster = () => import('../ui/toaster').catch(() => null);
 /** SPEC §8 a page part's load error (ui/page.tsx, loaded lazily): asked for beside the page, not after it. */
 const loadLoadError = () => import('../ui/load-error');
 
+/**
+ * SPEC §4 the session's code that takes in the current-user answer (session/state.ts deferredCode loads
+ * the same file): asked for here with the files it imports, which the session's own import() would find
+ * only once it had the file, after `me` had answered (a round trip before the page's data call).
+ */
+const loadSessionCode = () => import('../session/deferred');
+
+/** D15 the focus work after a route change (router/route-focus.tsx loads the same file): a login changes the route. */
+const loadFocusPage = () => import('../router/focus-page');
+
 /** The page's JSON of each lazily loaded file's imports (build.mjs, lazyImports). */
 const LAZY_IMPORTS_ID = 'lazy-imports';
 let imports: Record<string, string[] | undefined> | undefined;
@@ -48,4 +58,11 @@ export function preloadScreen(path: string): void {
   preload(loadShell);
   preload(match.route.load);
   preload(loadLoadError);
+  preload(loadSessionCode);
+}
+
+/** Log In pressed: the next screen's code (preloadScreen) and the focus work of the route change it makes. */
+export function preloadAfterLogin(path: string): void {
+  preloadScreen(path);
+  if (typeof navigator === 'undefined' || navigator.onLine !== false) preload(loadFocusPage);
 }
