@@ -48,21 +48,23 @@ function preload(load: () => Promise<unknown>): void {
   void keep(load).catch(() => undefined);
 }
 
-/** Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page, nothing. */
-export function preloadScreen(path: string): void {
+/**
+ * Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page,
+ * nothing. `routeChange`: the screen comes by a route change (Log In), whose focus work loads too.
+ */
+export function preloadScreen(path: string, routeChange = false): void {
   // Offline (D7), a failed import could stay failed in the browser's module map: leave it to the real load.
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return;
   const pathname = path.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1');
   const match = findRoute(SHELL_ROUTES, pathname === '/' || pathname === '' ? '/dashboard' : pathname);
   if (!match) return;
+  // First what takes in `me`: nothing renders before it runs (a browser asks a few files of one server at a time).
+  preload(loadSessionCode);
   preload(loadShell);
   preload(match.route.load);
   preload(loadLoadError);
-  preload(loadSessionCode);
+  if (routeChange) preload(loadFocusPage);
 }
 
-/** Log In pressed: the next screen's code (preloadScreen) and the focus work of the route change it makes. */
-export function preloadAfterLogin(path: string): void {
-  preloadScreen(path);
-  if (typeof navigator === 'undefined' || navigator.onLine !== false) preload(loadFocusPage);
-}
+/** Log In pressed: the next screen's code and the focus work of the route change it makes. */
+export const preloadAfterLogin = (path: string) => preloadScreen(path, true);
