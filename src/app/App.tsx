@@ -14,7 +14,7 @@ import { OfflineBanner } from '../ui/offline-banner';
 import { SessionExpiredDialog } from '../ui/session-expired';
 import { Spinner } from '../ui/spinner';
 import { toast, toasts } from '../ui/toast';
-import { loadShell, loadToaster, preloadAfterLogin } from './preload';
+import { loadShell, loadToaster, preloadScreen } from './preload';
 import { lazyLoaded } from './preloaded';
 import { screen, SHELL_ROUTES } from './routes';
 
@@ -65,7 +65,7 @@ export function AppRoutes() {
   if (pathname === '/login') {
     return (
       <PublicOnly>
-        <LoginPage preloadScreen={preloadAfterLogin} />
+        <LoginPage preloadScreen={preloadScreen} />
       </PublicOnly>
     );
   }

@@ -22,9 +22,6 @@ const loadLoadError = () => import('../ui/load-error');
  */
 const loadSessionCode = () => import('../session/deferred');
 
-/** D15 the focus work after a route change (router/route-focus.tsx loads the same file): a login changes the route. */
-const loadFocusPage = () => import('../router/focus-page');
-
 /** The page's JSON of each lazily loaded file's imports (build.mjs, lazyImports). */
 const LAZY_IMPORTS_ID = 'lazy-imports';
 let imports: Record<string, string[] | undefined> | undefined;
@@ -48,11 +45,8 @@ function preload(load: () => Promise<unknown>): void {
   void keep(load).catch(() => undefined);
 }
 
-/**
- * Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page,
- * nothing. `routeChange`: the screen comes by a route change (Log In), whose focus work loads too.
- */
-export function preloadScreen(path: string, routeChange = false): void {
+/** Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page, nothing. */
+export function preloadScreen(path: string): void {
   // Offline (D7), a failed import could stay failed in the browser's module map: leave it to the real load.
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return;
   const pathname = path.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1');
@@ -63,8 +57,4 @@ export function preloadScreen(path: string, routeChange = false): void {
   preload(loadShell);
   preload(match.route.load);
   preload(loadLoadError);
-  if (routeChange) preload(loadFocusPage);
 }
-
-/** Log In pressed: the next screen's code and the focus work of the route change it makes. */
-export const preloadAfterLogin = (path: string) => preloadScreen(path, true);

@@ -58,25 +58,6 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
     expect(hold.heldUntilChunk()).toBe(true);
   });
 
-  test('pressing Log In asks for no script after the login call is answered: the next screen, the session code and the focus work of the route change go beside it', async () => {
-    const { page } = await browser.open();
-    await page.goto('/login');
-    await page.getByLabel('Email').fill('solo@demo.test');
-    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-    let answered = false;
-    const late: string[] = [];
-    page.on('requestfinished', (r) => {
-      if (new URL(r.url()).pathname === '/api/v1/auth/login/') answered = true;
-    });
-    page.on('request', (r) => {
-      if (answered && r.resourceType() === 'script') late.push(new URL(r.url()).pathname);
-    });
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.getByRole('heading', { name: 'By status' }).waitFor({ timeout: HOLD_MS + 15_000 });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1'); // D15 the route change's focus work has run
-    expect(late).toEqual([]);
-  });
-
   test("a signed-in reload asks first for the session's code that takes in the current-user answer, then the shell's and the page's", async () => {
     const first = await browser.signedIn('solo@demo.test');
     const { page } = await browser.open({ storageState: await first.page.context().storageState() });
