@@ -133,6 +133,8 @@ function reportFlow(verdicts, what, flow, runs) {
     runs.every((r) => sameList(r.calls, EXPECTED[flow])),
   );
   verdicts.figure(`${what}: scripts requested after the data call's answer`, `${most('afterData')}`, '0', most('afterData') === 0);
+  // A count, not a time: each six files of one server cost a round trip on HTTP/1.1 (no budget).
+  verdicts.figure(`${what}: scripts requested before the data call`, `${most('beforeData')}`, 'none set', null);
   const late = most('afterFirstCall');
   verdicts.figure(`${what}: scripts requested after the first API answer`, `${late}`, flow === 'reload' ? '0' : 'none set', flow === 'reload' ? late === 0 : null);
 }

@@ -38,7 +38,8 @@ function watch(page) {
   return {
     /**
      * What was sent from `fromMs` on: the calls in order, the scripts, those sent after the first call
-     * was answered and those sent after the data call was answered; and each entry's times from `fromMs`.
+     * was answered, those sent before the data call was sent and those sent after the data call was
+     * answered; and each entry's times from `fromMs`.
      */
     since(fromMs) {
       const entries = log.filter((e) => e.sentMs >= fromMs);
@@ -50,6 +51,8 @@ function watch(page) {
         calls: calls.map((e) => e.name),
         scripts: scripts.map((e) => e.name),
         afterFirstCall: after(calls[0]?.doneMs ?? Infinity),
+        // What the data call waited behind: a browser asks six files of one server at a time (HTTP/1.1).
+        beforeData: scripts.filter((e) => e.sentMs < (calls.find((c) => c.name === DATA_CALL)?.sentMs ?? Infinity)).map((e) => e.name),
         // No data call at all counts as the data never coming: every script is then after it.
         afterData: after(calls.find((e) => e.name === DATA_CALL)?.doneMs ?? -Infinity),
         timeline: entries.map((e) => `${at(e.sentMs).padStart(5)} → ${at(e.doneMs).padStart(5)} ms  ${e.name}`),

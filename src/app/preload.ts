@@ -15,6 +15,13 @@ export const loadToaster = () => import('../ui/toaster').catch(() => null);
 /** SPEC §8 a page part's load error (ui/page.tsx, loaded lazily): asked for beside the page, not after it. */
 const loadLoadError = () => import('../ui/load-error');
 
+/**
+ * SPEC §4 the session's code that takes in the current-user answer (session/state.ts deferredCode loads
+ * the same file): asked for here with the files it imports, which the session's own import() would find
+ * only once it had the file, after `me` had answered (a round trip before the page's data call).
+ */
+const loadSessionCode = () => import('../session/deferred');
+
 /** The page's JSON of each lazily loaded file's imports (build.mjs, lazyImports). */
 const LAZY_IMPORTS_ID = 'lazy-imports';
 let imports: Record<string, string[] | undefined> | undefined;
@@ -45,6 +52,8 @@ export function preloadScreen(path: string): void {
   const pathname = path.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1');
   const match = findRoute(SHELL_ROUTES, pathname === '/' || pathname === '' ? '/dashboard' : pathname);
   if (!match) return;
+  // First what takes in `me`: nothing renders before it runs (a browser asks a few files of one server at a time).
+  preload(loadSessionCode);
   preload(loadShell);
   preload(match.route.load);
   preload(loadLoadError);

@@ -58,6 +58,21 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
     expect(hold.heldUntilChunk()).toBe(true);
   });
 
+  test("a signed-in reload asks first for the session's code that takes in the current-user answer, then the shell's and the page's", async () => {
+    const first = await browser.signedIn('solo@demo.test');
+    const { page } = await browser.open({ storageState: await first.page.context().storageState() });
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname.replace(/^.*\//, '').replace(/-[^-]+\.js$/, ''));
+    });
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'By status' }).waitFor({ timeout: HOLD_MS + 15_000 });
+    // A browser asks a few files of one server at a time: nothing renders before `me` is taken in.
+    expect(scripts.indexOf('deferred'), scripts.join(', ')).toBeGreaterThan(-1);
+    expect(scripts.indexOf('deferred'), scripts.join(', ')).toBeLessThan(scripts.indexOf('lazy'));
+    expect(scripts.indexOf('deferred'), scripts.join(', ')).toBeLessThan(scripts.indexOf('DashboardPage'));
+  });
+
   // Each page's own data shown: its code and the shell's have all run.
   const shown = {
     '/dashboard': (page: Page) => page.getByRole('heading', { name: 'By status' }),
