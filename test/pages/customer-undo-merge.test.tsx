@@ -88,6 +88,20 @@ describe('D49 undo a merge from the timeline', () => {
     expect(undoButtons()).toEqual([]);
   });
 
+  it('not offered when the undo is on a later-loaded page before the merge’s (pages 2 and 3 after "Show more")', async () => {
+    const edits = (from: number) =>
+      Array.from({ length: 20 }, (_, i) => ago(audit(100 + from + i, 'customer.updated', SAM, 0, { city: { from: `C${i}`, to: `C${i + 1}` } }), 1));
+    const items = [...edits(0), undoneEntry(900), ...edits(20), merged(2, 900), CREATED];
+    showCustomer({}, MERGER, items);
+    await loaded();
+    for (const shown of [20, 40, items.length]) {
+      await waitFor(() => expect(timelineTexts()).toHaveLength(shown));
+      if (shown < items.length) fireEvent.click(within(region('Notes and history')).getByRole('button', { name: 'Show more' }));
+    }
+    expect(timelineTexts().at(-2)).toBe('Sam merged Anna Lee into this customer');
+    expect(undoButtons()).toEqual([]);
+  });
+
   it('a later undo of another merge does not hide it', async () => {
     await shown([undoneEntry(899), merged(2, 900), CREATED]);
     expect(undoButtons()).toHaveLength(1);
