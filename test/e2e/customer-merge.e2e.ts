@@ -62,8 +62,9 @@ describe.skipIf(skipReason)('customer merge and undo', () => {
     expect(await choice('Name', p.kept).isChecked()).toBe(true); // the kept customer's value by default
     expect(await choice('Company', p.merged).isChecked()).toBe(true); // an empty value never wins by default
     await choice('Phone', p.merged).check();
-    await page.getByRole('heading', { level: 2, name: `What moves to ${p.kept}` }).waitFor();
-    await page.getByText('1 location').waitFor();
+    const moves = page.getByRole('region', { name: `What moves to ${p.kept}` });
+    await moves.getByText('1 location', { exact: true }).waitFor();
+    await moves.getByText('1 tag: boiler', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Merge', exact: true }).click();
     await expectPath(page, `/customers/${p.keptId}`);
   }
