@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import type { TimelineItem } from '../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../contract/merge';
+import { DAY_MS } from '../../contract/time';
 import { navigate } from '../../src/router/location';
 import { toasts } from '../../src/ui/toast';
 import { audit, janeDoe, OLIVIA, SAM } from '../helpers/fake-customer';
@@ -14,13 +15,12 @@ import { json } from '../helpers/fake-http';
 import { as, EDITOR, loaded, region, showCustomer, timelineTexts, toastTexts } from '../helpers/customer-page';
 
 const MERGER = as('customers:update', 'customers:merge');
-const DAY = 86_400_000;
 const ANNA = { id: 102, name: 'Anna Lee' };
 const UNDO_PATH = '/v1/customers/merges/900/undo/';
 /** An entry made `days` ago (the undo window counts from now). */
 const ago = (item: TimelineItem, days: number): TimelineItem => ({
   ...(item as Extract<TimelineItem, { kind: 'audit' }>),
-  at: new Date(Date.now() - days * DAY).toISOString(),
+  at: new Date(Date.now() - days * DAY_MS).toISOString(),
 });
 const merged = (days = 1, mergeId = 900) => ago(audit(20, 'customer.merged', SAM, 0, { merge_id: mergeId, merged_customer: ANNA }), days);
 const undoneEntry = (mergeId = 900) => ago(audit(21, 'customer.merge_undone', SAM, 0, { merge_id: mergeId, merged_customer: ANNA }), 0);

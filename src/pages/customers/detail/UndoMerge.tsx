@@ -6,6 +6,7 @@ import { lazy, Suspense, useState } from 'react';
 import type { AuditEntryView } from '../../../../contract/audit';
 import type { TimelineItem } from '../../../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../../../contract/merge';
+import { DAY_MS } from '../../../../contract/time';
 import { useMergeApi } from '../../../api/merge';
 import { isHttpError } from '../../../http/errors';
 import { useMutation, useQueryCache } from '../../../query/use-query';
@@ -16,7 +17,6 @@ import { undoFailedWords } from '../merge/merge-toast';
 const ConfirmDialog = lazy(() => import('../../../ui/confirm-dialog').then((m) => ({ default: m.ConfirmDialog })));
 
 export const UNDO_MERGE_LABEL = 'Undo this merge';
-const DAY_MS = 86_400_000;
 
 /** The merge an entry records, if it names one. */
 export const mergeIdOf = (entry: Pick<AuditEntryView, 'changes'>): number | null => (typeof entry.changes?.merge_id === 'number' ? entry.changes.merge_id : null);
