@@ -364,6 +364,32 @@ describe.skipIf(skipReason)('accessibility', () => {
       after: (page) => page.keyboard.press('Escape'),
     },
     {
+      name: "customer page, the 'Undo this merge?' question",
+      // D49: a merge entry of the customer's own, added to its timeline's answer (the merge and its undo are a journey of their own).
+      show: async (page) => {
+        const entry = {
+          kind: 'audit',
+          id: 999_999,
+          at: new Date().toISOString(),
+          actor: { id: null, name: 'Olivia' },
+          action: 'customer.merged',
+          target: { type: 'customer', id: partsId, label: `Dana Wells ${sfx}` },
+          changes: { merge_id: 999_999, merged_customer: { id: conflictId, name: `Jordan Lee ${sfx}` } },
+        };
+        await page.route(
+          (u) => u.pathname === `/api/v1/customers/${partsId}/timeline/`,
+          async (r) => {
+            const real = (await (await r.fetch()).json()) as { count: number; results: unknown[] };
+            await r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ count: real.count + 1, results: [entry, ...real.results] }) });
+          },
+        );
+        await go(page, `/customers/${partsId}`);
+        await page.getByRole('button', { name: 'Undo this merge' }).click();
+        await page.getByRole('dialog', { name: 'Undo this merge?' }).waitFor();
+      },
+      after: async (page) => (await page.keyboard.press('Escape'), await page.unrouteAll()),
+    },
+    {
       name: 'merge screen',
       // D49: the preview answered from the two customers as GET answers them, so this checks the screen
       // whatever the customers hold (the merge itself is a journey of its own).

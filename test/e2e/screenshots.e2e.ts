@@ -3,9 +3,12 @@
 // few of them are also written, small, to docs/screenshots/ for the README.
 // Then the customer page and the customer form (D22 D24) in both themes at desktop and small-phone
 // width (the phone ones of the whole page), and the team and permissions pages (D28 D29), light.
+// D46–D49: the landlord's page (locations, contacts), the do-not-service warning and the merge screen of
+// the demo duplicate pair, in both themes at desktop and small-phone width.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ACME, apiAs } from './api';
 import { DESKTOP, expectPath, launch, newContext, newTab, PHONE, signIn, signInTo, skipReason } from './browser';
 
 const OUT = 'test-results/screenshots';
@@ -115,6 +118,67 @@ describe.skipIf(skipReason)('screenshots', () => {
       await form();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
       await shoot(page, `customer-form-${theme}-phone`, { fullPage: true });
+      expect(errors).toEqual([]);
+      expect(serverErrors).toEqual([]);
+      await ctx.close();
+    });
+  }
+
+  /** The demo customers of D46–D49 (seed-service.ts), found as a person would: by a rental's street, the flag, the duplicate's phone. */
+  async function serviceDemo() {
+    const api = await apiAs('owner@demo.test');
+    type Row = { id: number; name: string; phone: string; email: string };
+    const list = async (q: string) => (await api.call<{ results: Row[] }>('GET', `/v1/customers/?${q}`, { org: ACME })).results;
+    const [landlord] = await list('q=Juniper');
+    const [flagged] = await list('do_not_service=true');
+    const [duplicate] = await list('q=.home%40mail.example');
+    const original = duplicate && (await list(`q=${encodeURIComponent(duplicate.phone)}`)).find((c) => c.id !== duplicate.id);
+    if (!landlord || !flagged || !duplicate || !original) throw new Error('the service demo customers are missing');
+    return { landlord, flagged, duplicate, original };
+  }
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`locations and contacts, the do-not-service warning, the merge screen — ${theme}, desktop and phone`, async () => {
+      const { landlord, flagged, duplicate, original } = await serviceDemo();
+      const ctx = await newContext(browser, { viewport: DESKTOP, colorScheme: theme });
+      const { page, errors, serverErrors } = await newTab(ctx);
+      await signInTo(page, 'owner@demo.test', 'Acme Plumbing');
+      const shots: [string, () => Promise<void>][] = [
+        [
+          'customer-parts',
+          async () => {
+            await page.goto(`/customers/${landlord.id}`);
+            await page.getByRole('region', { name: 'Service locations' }).getByRole('article').first().waitFor();
+            await page.getByRole('region', { name: 'Contacts', exact: true }).getByRole('article').first().waitFor();
+          },
+        ],
+        [
+          'customer-do-not-service',
+          async () => {
+            await page.goto(`/customers/${flagged.id}`);
+            await page.getByRole('heading', { name: flagged.name, level: 1 }).waitFor();
+            await page.getByText('Do not service').first().waitFor();
+          },
+        ],
+        [
+          'merge',
+          async () => {
+            await page.goto(`/customers/merge?survivor=${original.id}&merged=${duplicate.id}`);
+            await page.getByRole('heading', { level: 2, name: 'Values to keep' }).waitFor();
+            await page.getByRole('heading', { level: 2, name: `What moves to ${original.name}` }).waitFor();
+            await page.getByText('Counting what moves…').waitFor({ state: 'detached' });
+          },
+        ],
+      ];
+      for (const [name, open] of shots) {
+        await page.setViewportSize(DESKTOP);
+        await open();
+        await shoot(page, `${name}-${theme}-desktop`);
+        await page.setViewportSize(NARROW);
+        await open();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+        await shoot(page, `${name}-${theme}-phone`, { fullPage: true });
+      }
       expect(errors).toEqual([]);
       expect(serverErrors).toEqual([]);
       await ctx.close();

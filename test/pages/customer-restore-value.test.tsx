@@ -65,6 +65,11 @@ describe('D50 restore a value', () => {
     expect(restoreButtons()).toEqual([]);
   });
 
+  it('D49 not offered on the entries of a customer merged into this one (their target is that customer)', async () => {
+    await shown([audit(12, 'customer.updated', SAM, 50, { phone: { from: '(503) 555-0100', to: '(503) 555-0123' } }, { id: 102, label: 'Anna Lee' }), CREATED]);
+    expect(restoreButtons()).toEqual([]);
+  });
+
   it('an entry of several changes offers each field the customer no longer has; lists (tags) and statuses too', async () => {
     const { record } = await shown([
       audit(15, 'customer.updated', SAM, 55, {

@@ -2,7 +2,7 @@
 // an edit like any other (a PATCH of that one field with the version the page shows, D31), which is a new
 // timeline entry. Not offered when the customer already has that value. A stale version (409 conflict)
 // restores nothing: the page reloads the customer and says so. Location and contact changes have none
-// (docs/behaviour.md).
+// (docs/behaviour.md), nor changes of a customer merged into this one (D49: the entry names that customer).
 import { useState } from 'react';
 import type { AuditEntryView } from '../../../../contract/audit';
 import type { Customer, CustomerInput } from '../../../../contract/customers';
@@ -28,8 +28,10 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 const isChange = (v: unknown): v is { from: unknown; to: unknown } => typeof v === 'object' && v !== null && 'from' in v && 'to' in v;
 
 /** An entry's changes that can be restored on this customer now: edited fields whose old value it no longer has. */
-export function restorable(entry: Pick<AuditEntryView, 'action' | 'changes'>, customer: Customer): { field: string; from: unknown }[] {
-  if (entry.action !== 'customer.updated') return [];
+export function restorable(entry: Pick<AuditEntryView, 'action' | 'changes' | 'target'>, customer: Customer): { field: string; from: unknown }[] {
+  // A survivor's timeline also shows the entries of customers merged into it (their own target, D49): their
+  // values were another customer's, so only the page's own customer's changes are offered.
+  if (entry.action !== 'customer.updated' || entry.target.id !== customer.id) return [];
   const now = customer as unknown as Record<string, unknown>;
   return Object.entries(entry.changes ?? {}).flatMap(([field, c]) =>
     field in now && !NOT_RESTORABLE.has(field) && isChange(c) && !same(now[field], c.from) ? [{ field, from: c.from }] : [],

@@ -1,7 +1,8 @@
 // D24: the customer's timeline, newest first and paged ("Show more"): its notes (added here, edited and
 // deleted in place) and every audit entry about it in plain words, each change before → after; D50 each
-// field change with 'Restore this value' for who has customers:update (RestoreValue.tsx).
-import { useEffect, useRef, useState } from 'react';
+// field change with 'Restore this value' for who has customers:update (RestoreValue.tsx); D49 a merge
+// entry with 'Undo this merge' for who has customers:merge while it can be undone (UndoMerge.tsx).
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TimelineItem } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
 import { AuditChanges, AuditWords } from '../../../audit/AuditWords';
@@ -13,6 +14,7 @@ import { When } from '../../../ui/when';
 import { NoteBox, NoteItem } from './Notes';
 import { RestoreValues } from './RestoreValue';
 import { TimelineSection } from './timeline-section';
+import { mayUndoMerge, UndoMerge, undoneMerges } from './UndoMerge';
 
 /** Items per page of the timeline (the server allows up to 100). */
 export const TIMELINE_PAGE_SIZE = 20;
@@ -26,12 +28,15 @@ interface EntryProps {
   onNoteDeleted: () => void;
   /** D50: who may restore a changed field's old value (customers:update). */
   mayRestore: boolean;
-  /** D15: where the focus goes after a restore (its button goes). */
+  /** D15: where the focus goes after a restore or an undone merge (its button goes). */
   onRestored: () => void;
+  /** D49: who may undo a merge (customers:merge), and the merges undone in the timeline's loaded pages. */
+  mayMerge: boolean;
+  undone: ReadonlySet<number>;
 }
 
 /** `start`: the first item of a page loaded by "Show more", which takes the focus (D15). */
-function Entry({ item, start, customerId, mayEdit, onNoteDeleted, mayRestore, onRestored }: EntryProps & { item: TimelineItem; start?: number }) {
+function Entry({ item, start, customerId, mayEdit, onNoteDeleted, mayRestore, onRestored, mayMerge, undone }: EntryProps & { item: TimelineItem; start?: number }) {
   const mark = start === undefined ? {} : { 'data-page-start': start, tabIndex: -1 };
   if (item.kind === 'note') {
     const { kind: _kind, ...note } = item;
@@ -53,6 +58,7 @@ function Entry({ item, start, customerId, mayEdit, onNoteDeleted, mayRestore, on
       </p>
       <AuditChanges entry={item} />
       {mayRestore && item.action === 'customer.updated' && <RestoreValues entry={item} customerId={customerId} onRestored={onRestored} />}
+      {mayMerge && mayUndoMerge(item, customerId, undone, Date.now()) && <UndoMerge entry={item} onUndone={onRestored} />}
     </li>
   );
 }
@@ -63,9 +69,11 @@ const keyOf = (item: TimelineItem) => `${item.kind}-${item.id}`;
  * Pages after the first, each read on its own (its own cache key). When the page asked for arrives,
  * its first item takes the focus, so a keyboard user reads on where the new items start.
  */
-function LaterPage({ page, ...props }: EntryProps & { page: number }) {
+function LaterPage({ page, onUndone, ...props }: EntryProps & { page: number; onUndone: (page: number, ids: number[]) => void }) {
   const query = useQuery(useCustomersApi().timeline(props.customerId, pageParams(page)));
   const arrived = query.data !== undefined;
+  const ids = undoneMerges(query.data?.results).join();
+  useEffect(() => onUndone(page, ids ? ids.split(',').map(Number) : []), [onUndone, page, ids]);
   useEffect(() => {
     if (arrived) document.querySelector<HTMLElement>(`[data-page-start="${page}"]`)?.focus();
   }, [arrived, page]);
@@ -81,12 +89,17 @@ function LaterPage({ page, ...props }: EntryProps & { page: number }) {
 export function Timeline({ customerId }: { customerId: number }) {
   const api = useCustomersApi();
   const canUpdate = useCan('customers:update');
+  const mayMerge = useCan('customers:merge');
   const userId = useSession().userId;
   const [pages, setPages] = useState(1);
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useQuery(api.timeline(customerId, pageParams(1)));
   // The page asked for last: while it loads "Show more" waits; if it fails, Retry asks again.
   const last = useQuery(api.timeline(customerId, pageParams(pages)));
+  // D49: an undo's entry is newer than its merge's, so it is on the same page or an earlier one.
+  const [laterUndone, setLaterUndone] = useState<Record<number, number[]>>({});
+  const onUndone = useCallback((page: number, ids: number[]) => setLaterUndone((u) => (u[page]?.join() === ids.join() ? u : { ...u, [page]: ids })), []);
+  const undone = new Set([...undoneMerges(first.data?.results), ...Object.values(laterUndone).flat()]);
   const retry = () => void (first.status === 'error' ? first : last).refetch().catch(() => undefined);
 
   const props: EntryProps = {
@@ -95,6 +108,8 @@ export function Timeline({ customerId }: { customerId: number }) {
     onNoteDeleted: () => heading.current?.focus(),
     mayRestore: canUpdate,
     onRestored: () => heading.current?.focus(),
+    mayMerge,
+    undone,
   };
   const count = first.data?.count ?? 0;
   const failed = (first.status === 'error' && !first.data) || (last.status === 'error' && !last.data);
@@ -108,7 +123,7 @@ export function Timeline({ customerId }: { customerId: number }) {
           <Entry key={keyOf(item)} item={item} {...props} />
         ))}
         {Array.from({ length: pages - 1 }, (_, i) => (
-          <LaterPage key={i + 2} page={i + 2} {...props} />
+          <LaterPage key={i + 2} page={i + 2} onUndone={onUndone} {...props} />
         ))}
       </ol>
     );
