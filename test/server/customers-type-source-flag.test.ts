@@ -1,7 +1,7 @@
 // D48 a customer's type, lead source and do-not-service flag: written and read with the record (D22 D31),
 // audited like other fields (D30), filtered and sorted in the list (D26), lead sources suggested (D48).
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Customer, CustomerListItem } from '../../contract/customers';
+import type { CustomerListItem } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { auditAbout, customerPath, expectFieldError, expectNoChange, ownerOfNewOrg, unique, warmUp, type Actor } from './customers-common';

@@ -3,7 +3,7 @@
 // set-based statements, all rows or none: the new customers in one insert per 1,000 rows, the changed
 // duplicates in one update per 1,000 rows that change the same fields (only those whose version is still the one read), and the import's
 // one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
-import { type ImportDuplicateMode, type ImportResult, type PersonRef } from '../../../contract/customers';
+import type { ImportDuplicateMode, ImportResult, PersonRef } from '../../../contract/customers';
 import { importCountsText } from '../../../contract/import-summary';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
