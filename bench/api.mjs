@@ -83,7 +83,14 @@ function combine(phases) {
   const n = entry?.latencies.length ?? 0;
   // CPU per request depends far less on what else the machine runs than req/s does.
   const perRequestUs = (s) => (n && Number.isFinite(s) ? (1e6 * s) / n : NaN);
-  return { ...summarize(entry, seconds), cpuPct: (100 * cpuS) / seconds, generatorPct: (100 * busy) / seconds, cpuUs: perRequestUs(cpuS), pgCpuUs: perRequestUs(pgCpuS) };
+  return {
+    ...summarize(entry, seconds),
+    cpuPct: (100 * cpuS) / seconds,
+    generatorPct: (100 * busy) / seconds,
+    cpuUs: perRequestUs(cpuS),
+    pgCpuUs: perRequestUs(pgCpuS),
+    generatorUs: perRequestUs(busy),
+  };
 }
 
 async function measure(backend, server, verdicts, pgPort) {
@@ -160,6 +167,15 @@ async function measure(backend, server, verdicts, pgPort) {
           `; p99 ${fmtMs(r.p99)} (budget ≤ ${budget.p99Ms} ms) ${verdicts.figure(`${at}: p99`, fmtMs(r.p99), `≤ ${budget.p99Ms} ms`, r.p99 <= budget.p99Ms)}` +
           `; every answer 200 ${verdicts.figure(`${at}: answers other than 200`, String(notOk(r)), '0', answered)}`,
       );
+      // The bare phases keep the load generator's one thread busy, so its req/s is about 1 / G (G: the
+      // generator's time per request); the server's at most CPUS / (G + server + database per answer).
+      const spent = r.cpuUs + (Number.isFinite(r.pgCpuUs) ? r.pgCpuUs : 0);
+      if (Number.isFinite(spent) && Number.isFinite(f.generatorUs)) {
+        const ceiling = (os.cpus().length * f.generatorUs) / (f.generatorUs + spent);
+        lines.push(
+          `  per answer: server ${us(r.cpuUs)}, database ${us(r.pgCpuUs)}; the load generator ${us(f.generatorUs)} a request: on ${os.cpus().length} CPUs the ratio can reach about ${ceiling.toFixed(2)}×`,
+        );
+      }
       if (f.cpuPct < FLOOR_BOUND_PCT) {
         lines.push(
           `  note: the bare server used ${f.cpuPct.toFixed(0)}% of a CPU, so the floor's req/s is bounded by the load generator or the machine, not by node:http; the ratio is then an upper bound`,
