@@ -6,6 +6,7 @@
 // runs in a worker thread of this process; the servers are child processes.
 //   node bench/api.mjs [--check]          (npm run bench:api)
 //   API_PHASE_S=5 API_ROUNDS=2            seconds per phase, rounds of (server, bare) per endpoint
+//   API_BACKENDS=postgres                 one database only (pglite,postgres by default)
 // Budget, each endpoint: PostgreSQL ≥ 0.5× the bare handler's req/s and p99 ≤ 25 ms (issue 21);
 // PGlite ≥ 0.15× and p99 ≤ 60 ms. With --check the exit code is 1 on any MISS.
 import os from 'node:os';
@@ -13,11 +14,11 @@ import { build } from '../build.mjs';
 import { authHeaders, CUSTOMERS, login, ME, orgIdOf, OWNER } from './lib/crm.mjs';
 import { expectStatus, json, request } from './lib/http.mjs';
 import { fixedLoadInWorker } from './lib/load.mjs';
-import { cpuSecondsOf } from './lib/proc.mjs';
+import { cpuSecondsOf, postgresCpuSeconds } from './lib/proc.mjs';
 import { envNumber, table, Verdicts } from './lib/report.mjs';
 import { startBare } from './lib/servers.mjs';
 import { fmtCounts, fmtMs, mergeEntries, summarize } from './lib/stats.mjs';
-import { onBackends, withCrm } from './lib/backends.mjs';
+import { backendsFrom, onBackends, withCrm } from './lib/backends.mjs';
 
 const CONCURRENCY = 50;
 const PHASE_S = envNumber('API_PHASE_S', 5);
@@ -54,13 +55,20 @@ async function variedPaths(url, headers) {
   return pieces.flatMap((q) => SORTS.flatMap((sort) => [25, 100].map((size) => `${CUSTOMERS}?q=${q}&sort=${sort}&page_size=${size}`)));
 }
 
-/** One load phase against `target` (requests to `paths` in turn, from `from` on); adds the target's CPU use over the phase. */
-async function phase(target, paths, headers, seconds, from = 0) {
+/**
+ * One load phase against `target` (requests to `paths` in turn, from `from` on); adds the target's CPU use
+ * over the phase, and PostgreSQL's (every process of the server on `pgPort`) when there is one.
+ */
+async function phase(target, paths, headers, seconds, from = 0, pgPort = null) {
   const cpu0 = cpuSecondsOf(target.pid);
+  const pg0 = pgPort === null ? NaN : postgresCpuSeconds(pgPort);
   const requests = [...paths.slice(from % paths.length), ...paths.slice(0, from % paths.length)].map((path) => ({ path, headers }));
   const r = await fixedLoadInWorker({ url: target.url, concurrency: CONCURRENCY, durationMs: seconds * 1000, requests });
-  return { ...r, cpuS: cpuSecondsOf(target.pid) - cpu0 };
+  return { ...r, cpuS: cpuSecondsOf(target.pid) - cpu0, pgCpuS: pgPort === null ? NaN : postgresCpuSeconds(pgPort) - pg0 };
 }
+
+/** Microseconds of CPU per request, or '-'. */
+const us = (v) => (Number.isFinite(v) ? `${v.toFixed(0)} µs` : '-');
 
 /** Requests answered other than 200, or not at all. */
 const notOk = (s) => Object.entries(s.statuses).reduce((n, [k, v]) => n + (k === '200' ? 0 : v), 0) + s.errors;
@@ -70,11 +78,22 @@ function combine(phases) {
   const seconds = phases.reduce((s, p) => s + p.elapsedMs / 1000, 0);
   const entry = mergeEntries(phases.map((p) => p.labels.all).filter(Boolean));
   const cpuS = phases.reduce((s, p) => s + p.cpuS, 0);
+  const pgCpuS = phases.reduce((s, p) => s + p.pgCpuS, 0);
   const busy = phases.reduce((s, p) => s + p.generatorBusy * (p.elapsedMs / 1000), 0);
-  return { ...summarize(entry, seconds), cpuPct: (100 * cpuS) / seconds, generatorPct: (100 * busy) / seconds };
+  const n = entry?.latencies.length ?? 0;
+  // CPU per request depends far less on what else the machine runs than req/s does.
+  const perRequestUs = (s) => (n && Number.isFinite(s) ? (1e6 * s) / n : NaN);
+  return {
+    ...summarize(entry, seconds),
+    cpuPct: (100 * cpuS) / seconds,
+    generatorPct: (100 * busy) / seconds,
+    cpuUs: perRequestUs(cpuS),
+    pgCpuUs: perRequestUs(pgCpuS),
+    generatorUs: perRequestUs(busy),
+  };
 }
 
-async function measure(backend, server, verdicts) {
+async function measure(backend, server, verdicts, pgPort) {
   const budget = BUDGETS[backend];
   const { access } = await login(server.url, OWNER);
   const orgId = await orgIdOf(server.url, access);
@@ -95,7 +114,7 @@ async function measure(backend, server, verdicts) {
       // The varied endpoint's phases go on through its list where the last stopped (the same for both targets).
       let next = 0;
       const run = async (seconds) => {
-        const r = await phase(server, pathsOf(e), headers, seconds, next);
+        const r = await phase(server, pathsOf(e), headers, seconds, next, pgPort);
         const f = await phase(bare, pathsOf(e), headers, seconds, next);
         next += r.labels.all?.latencies.length ?? 0;
         return [r, f];
@@ -122,10 +141,24 @@ async function measure(backend, server, verdicts) {
         fmtMs(r.p99),
         fmtMs(r.max),
         `${r.cpuPct.toFixed(0)}%`,
+        us(r.cpuUs),
+        us(r.pgCpuUs),
         `${r.generatorPct.toFixed(0)}%`,
         other(r),
       ]);
-      rows.push(['', 'bare node:http', f.rps.toFixed(0), fmtMs(f.p50), fmtMs(f.p99), fmtMs(f.max), `${f.cpuPct.toFixed(0)}%`, `${f.generatorPct.toFixed(0)}%`, other(f)]);
+      rows.push([
+        '',
+        'bare node:http',
+        f.rps.toFixed(0),
+        fmtMs(f.p50),
+        fmtMs(f.p99),
+        fmtMs(f.max),
+        `${f.cpuPct.toFixed(0)}%`,
+        us(f.cpuUs),
+        '',
+        `${f.generatorPct.toFixed(0)}%`,
+        other(f),
+      ]);
       const ratio = r.rps / f.rps;
       const answered = r.errors === 0 && Object.keys(r.statuses).every((k) => k === '200');
       const at = `${backend} ${e.name} at ${CONCURRENCY} clients`;
@@ -134,6 +167,15 @@ async function measure(backend, server, verdicts) {
           `; p99 ${fmtMs(r.p99)} (budget ≤ ${budget.p99Ms} ms) ${verdicts.figure(`${at}: p99`, fmtMs(r.p99), `≤ ${budget.p99Ms} ms`, r.p99 <= budget.p99Ms)}` +
           `; every answer 200 ${verdicts.figure(`${at}: answers other than 200`, String(notOk(r)), '0', answered)}`,
       );
+      // The bare phases keep the load generator's one thread busy, so its req/s is about 1 / G (G: the
+      // generator's time per request); the server's at most CPUS / (G + server + database per answer).
+      const spent = r.cpuUs + (Number.isFinite(r.pgCpuUs) ? r.pgCpuUs : 0);
+      if (Number.isFinite(spent) && Number.isFinite(f.generatorUs)) {
+        const ceiling = (os.cpus().length * f.generatorUs) / (f.generatorUs + spent);
+        lines.push(
+          `  per answer: server ${us(r.cpuUs)}, database ${us(r.pgCpuUs)}; the load generator ${us(f.generatorUs)} a request: on ${os.cpus().length} CPUs the ratio can reach about ${ceiling.toFixed(2)}×`,
+        );
+      }
       if (f.cpuPct < FLOOR_BOUND_PCT) {
         lines.push(
           `  note: the bare server used ${f.cpuPct.toFixed(0)}% of a CPU, so the floor's req/s is bounded by the load generator or the machine, not by node:http; the ratio is then an upper bound`,
@@ -145,15 +187,18 @@ async function measure(backend, server, verdicts) {
   }
   console.log('');
   console.log(`${backend}: ${CONCURRENCY} concurrent keep-alive clients, ${ROUNDS} × ${PHASE_S} s per target, alternating (after ${WARMUP_S} s warm-up each)`);
-  table(['endpoint', 'target', 'req/s', 'p50', 'p99', 'max', 'target CPU', 'generator busy', 'other answers'], rows);
+  table(['endpoint', 'target', 'req/s', 'p50', 'p99', 'max', 'target CPU', 'CPU/req', 'database CPU/req', 'generator busy', 'other answers'], rows);
   for (const l of lines) console.log(l);
 }
 
 await build();
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}; the load generator is a worker thread of this process`);
-console.log("target CPU: the server process's CPU time over the phase (100% = one core); generator busy: the load thread's event-loop utilization");
+console.log(
+  "target CPU: the server process's CPU time over the phase (100% = one core), and per request; database CPU/req: PostgreSQL's processes' per request; generator busy: the load thread's event-loop utilization",
+);
 const verdicts = new Verdicts('api');
 
-await onBackends(verdicts, (label, db) => withCrm(db, (server) => measure(label, server, verdicts)));
+const portOf = (db) => (db.databaseUrl ? Number(new URL(db.databaseUrl).port) : null);
+await onBackends(verdicts, (label, db) => withCrm(db, (server) => measure(label, server, verdicts, portOf(db))), backendsFrom(process.env.API_BACKENDS));
 console.log(`\nload average at the end: ${os.loadavg()[0].toFixed(1)}`);
 verdicts.finish();

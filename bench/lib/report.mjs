@@ -68,7 +68,7 @@ export function figureTable(figures) {
 export function table(header, rows, print = console.log) {
   const all = [header, ...rows].map((r) => r.map((c) => String(c)));
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
-  const right = (s) => /^[-+]?[\d.,]+(\s?(ms|MB|%|×|x|s|B))?$/.test(s);
+  const right = (s) => /^[-+]?[\d.,]+(\s?(ms|µs|MB|%|×|x|s|B))?$/.test(s);
   const line = (r) =>
     r
       .map((c, i) => (right(c) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
