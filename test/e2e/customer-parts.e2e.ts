@@ -90,14 +90,19 @@ describe.skipIf(skipReason)('customer page: locations, contacts, the warning, re
     }
   });
 
-  test('D48 D50 a do-not-service customer’s page says so first; an old phone is restored from the timeline', async () => {
+  test('D48 D50 a do-not-service customer is marked in the list and its page says so first; an old phone is restored from the timeline', async () => {
     const sfx = unique();
     const name = `Rory Vance ${sfx}`;
     try {
       const id = await create({ name, phone: '(415) 555-0111', do_not_service: true, do_not_service_reason: 'Unpaid invoices since March' });
       await (await api()).call('PATCH', `/v1/customers/${id}/`, { org: ACME, body: { version: 1, phone: '(415) 555-0122' } });
       const { page } = await ownerTab();
-      await page.goto(`/customers/${id}`);
+      // D48: the list's 'Do not service only' filter finds it, its row marked in words; the row leads to the page.
+      await page.goto(`/customers?do_not_service=true&q=${encodeURIComponent(sfx)}`);
+      const row = page.getByRole('row').filter({ hasText: name });
+      await row.getByText('Do not service', { exact: true }).waitFor();
+      expect(await page.getByRole('checkbox', { name: 'Do not service only' }).isChecked()).toBe(true);
+      await row.getByRole('link', { name }).click();
       await page.getByRole('alert').filter({ hasText: 'Do not service. Unpaid invoices since March' }).waitFor();
 
       const timeline = page.getByRole('region', { name: 'Notes and history' });
