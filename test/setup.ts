@@ -14,8 +14,8 @@ import { afterAll, afterEach, vi } from 'vitest';
 configure({ asyncUtilTimeout: 4_000, getElementError });
 
 // A getBy* that finds nothing prints the whole document into its error. Inside waitFor and findBy* (which
-// poll until it does) every attempt did so, a twentieth of the suite's time; the last attempt's error is
-// the one a failing test shows, and waitFor's timeout adds the document to it then (as before, once).
+// poll until it does) every attempt did so (2–3 % of the suite's CPU); the last attempt's error is
+// the one a failing test shows, and waitFor's timeout adds the document to it then (once; it used to print it twice).
 function getElementError(message: string | null, container: Element): Error {
   const polling = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })._disableExpensiveErrorDiagnostics;
   const dom = polling ? '' : `Ignored nodes: comments, ${getConfig().defaultIgnore}\n${prettyDOM(container)}`;
@@ -28,26 +28,6 @@ function getElementError(message: string | null, container: Element): Error {
 // the owner in its warnings; a tenth of the suite's time. Test-only: warnings still come, without it.
 const reactInternals = (React as unknown as Record<string, object>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
 if (reactInternals) Object.defineProperty(reactInternals, 'recentlyCreatedOwnerStacks', { get: () => Infinity, set() {}, configurable: true });
-
-// Role queries ask for the computed display and visibility of every element they look at and of its
-// ancestors. happy-dom keeps each element's computed style only through a WeakRef, so a garbage collection
-// between two queries dropped what it had computed and the next query started over (a tenth of the
-// suite's time). Held here until the test ends; happy-dom still forgets an element's style itself when the
-// element, an ancestor or a stylesheet changes, so what a query sees is what it computed before.
-const cacheKey = Object.getOwnPropertySymbols(document.documentElement).find((s) => s.description === 'cache');
-const heldStyles = new Set<object>();
-type StyleCache = { computedStyle?: { result?: WeakRef<object> | null } | null };
-// The window's own, kept on the shared global: this file is evaluated again for every file.
-const realGetComputedStyle = ((globalThis as { __realGetComputedStyle?: typeof getComputedStyle }).__realGetComputedStyle ??= window.getComputedStyle);
-if (cacheKey) {
-  window.getComputedStyle = function getComputedStyle(element: Element, pseudo?: string | null) {
-    for (let node: Node | null = element; node; node = node.parentNode) {
-      const style = (node as unknown as Record<symbol, StyleCache | undefined>)[cacheKey]?.computedStyle?.result?.deref();
-      if (style) heldStyles.add(style);
-    }
-    return realGetComputedStyle.call(window, element, pseudo);
-  };
-}
 
 type HappyWindow = Window & {
   happyDOM?: { abort(): Promise<void>; setURL(url: string): void; setViewport(v: { width: number; height: number }): void };
@@ -72,7 +52,6 @@ function clearCookies(): void {
 // vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();
-  heldStyles.clear();
   localStorage.clear();
   sessionStorage.clear(); // D41 drafts: each test starts without any
   document.documentElement.className = '';
