@@ -4,14 +4,25 @@
 // singletons such as the location store, toasts, the query cache, the lazy page map, and hooks that
 // helpers like test/ui/no-console.ts register when imported), and the shared window is put back as a
 // new one would be (URL, storage, cookies, viewport, document, timers, stubbed globals).
-import { cleanup, configure } from '@testing-library/react';
+import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
 import * as React from 'react';
 import { afterAll, afterEach, vi } from 'vitest';
 
 // findBy*/waitFor give up after this long. It only bounds a wait for something that should appear (a
 // lazy chunk, a fetch), so a test still fails when it never does; 1 s, the default, was too short for a
 // busy machine running two files at once.
-configure({ asyncUtilTimeout: 4_000 });
+configure({ asyncUtilTimeout: 4_000, getElementError });
+
+// A getBy* that finds nothing prints the whole document into its error. Inside waitFor and findBy* (which
+// poll until it does) every attempt did so (2–3 % of the suite's CPU); the last attempt's error is
+// the one a failing test shows, and waitFor's timeout adds the document to it then (once; it used to print it twice).
+function getElementError(message: string | null, container: Element): Error {
+  const polling = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })._disableExpensiveErrorDiagnostics;
+  const dom = polling ? '' : `Ignored nodes: comments, ${getConfig().defaultIgnore}\n${prettyDOM(container)}`;
+  const error = new Error([message, dom].filter(Boolean).join('\n\n'));
+  error.name = 'TestingLibraryElementError';
+  return error;
+}
 
 // React's development build captures a stack (an Error) for every element it creates, only to name
 // the owner in its warnings; a tenth of the suite's time. Test-only: warnings still come, without it.
