@@ -3,7 +3,7 @@
 // The form's code is a chunk of its own (the page ≤ 10 KB gzip, D26): its import starts when this
 // module loads, beside the customer's data call, so neither waits for the other; the Add page carries
 // the same form and holds its budget.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Customer } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { isAbortError, isHttpError } from '../../http/errors';
@@ -12,25 +12,13 @@ import { useQuery } from '../../query/use-query';
 import { Link, Navigate } from '../../router/Link';
 import { customerHref } from '../../router/paths';
 import { LoadError, Page } from '../../ui/page';
+import { earlyModule, useEarlyModule } from '../../ui/early-module';
 import { Spinner } from '../../ui/spinner';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
 
-type FormModule = typeof import('./CustomerForm');
-
-let loaded: FormModule | null = null;
-let loading: Promise<FormModule> | null = null;
-/** Loads the form's code once at a time; a failed load may be asked for again. */
-const load = (): Promise<FormModule> =>
-  (loading ??= import('./CustomerForm').then(
-    (m) => (loaded = m),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  ));
-// Started with the page's module, in parallel with the customer's data call.
-void load().catch(() => undefined);
+// The form's code loads beside the customer's data call (ui/early-module.ts).
+const FORM = earlyModule(() => import('./CustomerForm'));
 
 export default function EditCustomerPage() {
   const id = useCustomerId();
@@ -40,17 +28,7 @@ export default function EditCustomerPage() {
 function EditCustomer({ id }: { id: number }) {
   const api = useCustomersApi();
   const q = useQuery(api.get(id));
-  const [form, setForm] = useState(loaded);
-  const [formError, setFormError] = useState<unknown>(null);
-  useEffect(() => {
-    if (form || formError) return undefined;
-    let live = true;
-    load().then(
-      (m) => live && setForm(m),
-      (error: unknown) => live && setFormError(error ?? new Error('load failed')),
-    );
-    return () => void (live = false);
-  }, [form, formError]);
+  const { mod: form, error: formError, retry: retryForm } = useEarlyModule(FORM);
   // D31: the form starts from a fresh record and keeps it: a later refetch never replaces what the
   // person is typing; a stale version is the save's conflict to show. A record cached longer than the
   // freshness window (D14) is not a start: its refetch is (else a save meets a conflict nobody caused).
@@ -80,7 +58,7 @@ function EditCustomer({ id }: { id: number }) {
       {failed ? (
         <LoadError what="this customer" error={q.error} onRetry={() => void q.refetch().catch(() => undefined)} />
       ) : formError && !form ? (
-        <LoadError what="the form" error={formError} onRetry={() => setFormError(null)} />
+        <LoadError what="the form" error={formError} onRetry={retryForm} />
       ) : (
         <Spinner label="Loading customer…" />
       )}
