@@ -156,8 +156,11 @@ describe.skipIf(skipReason)('screenshots', () => {
         const { page, errors, serverErrors } = await newTab(ctx);
         /** Desktop, then a small phone (nothing may scroll sideways), then desktop again. */
         const both = async (name: string) => {
+          await page.evaluate(() => window.scrollTo(0, 0));
           await shoot(page, `${name}-${theme}-desktop`, { fullPage: true });
           await page.setViewportSize(NARROW);
+          await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header at the top of the whole-page shot
+          await page.waitForTimeout(400); // the sidebar's slide away to a drawer
           expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(NARROW.width);
           await shoot(page, `${name}-${theme}-phone`, { fullPage: true });
           await page.setViewportSize(DESKTOP);
