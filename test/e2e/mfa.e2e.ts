@@ -85,7 +85,7 @@ describe.skipIf(skipReason)('two-step sign-in', () => {
     await page.getByRole('button', { name: 'Use a recovery code' }).click();
     await page.getByLabel('Recovery code').fill(codes[0]!);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('alert').filter({ hasText: /code/i }).waitFor();
+    await page.getByText('That recovery code did not work. Check it, or use another one.').waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 
