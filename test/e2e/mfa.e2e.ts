@@ -112,4 +112,21 @@ describe.skipIf(skipReason)('two-step sign-in', () => {
       await (await owner()).call('PATCH', '/v1/organization/settings/', { org: ACME, body: { require_mfa: false } });
     }
   });
+
+  test("D54 D53 an owner resets a member's two-step sign-in on the team page: the password alone signs in again", async () => {
+    const who = await member('Wim');
+    // Turned on through the API, as the account page does it (the journey above walks that page).
+    const own = await apiAs(who.email, who.password);
+    const { secret } = await own.call<{ secret: string }>('POST', '/v1/account/mfa/setup/');
+    await own.call('POST', '/v1/account/mfa/confirm/', { body: { code: codeAt(secret) } });
+    const admin = await browser.signedIn('owner@demo.test', { org: 'Acme Plumbing', path: '/team' });
+    await admin.page.getByRole('button', { name: `Reset two-step sign-in of ${who.first}` }).click();
+    const dialog = admin.page.getByRole('dialog', { name: `Reset two-step sign-in for ${who.first}?` });
+    await dialog.getByRole('button', { name: 'Reset two-step sign-in' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await admin.page.getByRole('button', { name: `Reset two-step sign-in of ${who.first}` }).waitFor({ state: 'detached' });
+    const { page } = await browser.open();
+    await signIn(page, who.email, who.password);
+    await expectPath(page, '/dashboard');
+  });
 });
