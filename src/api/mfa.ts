@@ -15,8 +15,8 @@ type Calls = Pick<Client, 'post' | 'request'>;
 /** The person's own calls go without X-Organization-ID: an organization that requires two-step sign-in must not refuse its setup. */
 const ACCOUNT = { noOrg: true } as const;
 
-/** D54: a new secret and its otpauth:// URI (409 mfa_enabled when already on). */
-export const setupMfa = (client: Calls) => client.post<MfaSetup>(MFA_SETUP_PATH, {}, ACCOUNT);
+/** D54: a new secret and its otpauth:// URI (409 mfa_enabled when already on). No body: D19 refuses one. */
+export const setupMfa = (client: Calls) => client.post<MfaSetup>(MFA_SETUP_PATH, undefined, ACCOUNT);
 /** D54: the first code from the app turns it on; the 10 recovery codes come back once. */
 export const confirmMfa = (client: Calls, code: string) => client.post<MfaConfirmed>(MFA_CONFIRM_PATH, { code }, ACCOUNT);
 /** D54: turning it off takes the password and a code. */

@@ -300,6 +300,20 @@ describe.skipIf(skipReason)('accessibility', () => {
       },
     },
     {
+      // D54: the login's code step (the login's 202 given here, so no account needs two-step sign-in).
+      name: 'login, the two-step code step',
+      show: async (page) => {
+        await page.route('**/api/v1/auth/login/', (r) => r.fulfill({ status: 202, json: { mfa_required: true, challenge: 'chl0001abcdefghijklmnop' } }));
+        await signIn(page, OWNER);
+        await h1(page, 'Two-step sign-in');
+      },
+      after: async (page) => {
+        await page.unrouteAll();
+        await page.goto('/login');
+        await h1(page, 'Login');
+      },
+    },
+    {
       name: 'organization picker',
       show: async (page) => {
         await page.getByLabel('Email').fill(OWNER);
@@ -309,6 +323,19 @@ describe.skipIf(skipReason)('accessibility', () => {
       },
     },
   ];
+
+  /** D54: the account (two-step sign-in off), its sessions, the setup and its confirmation, given here. */
+  const routeTwoStep = (page: Page) =>
+    page.route(/\/api\/v1\/account\/(sessions\/|mfa\/setup\/|mfa\/confirm\/)?$/, (r) => {
+      const url = r.request().url();
+      if (url.endsWith('/mfa/setup/'))
+        return r.fulfill({
+          json: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauth_uri: `otpauth://totp/CRM:${OWNER}?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=CRM` },
+        });
+      if (url.endsWith('/mfa/confirm/')) return r.fulfill({ json: { recovery_codes: Array.from({ length: 10 }, (_, i) => `r${i}abc-defgh`) } });
+      if (url.endsWith('/sessions/')) return r.fulfill({ json: { results: [] } });
+      return r.fulfill({ json: { id: 1, email: OWNER, first_name: 'Olivia', mfa_enabled: false, created_at: '2024-01-02T10:00:00Z' } });
+    });
 
   /** Signed in as the owner of Acme Plumbing (every page is open to them). */
   const signedIn: Screen[] = [
@@ -505,6 +532,32 @@ describe.skipIf(skipReason)('accessibility', () => {
         );
         await go(page, '/account');
         await page.getByRole('button', { name: /^Sign out Chrome 131/ }).waitFor();
+      },
+      after: (page) => page.unrouteAll(),
+    },
+    {
+      // D54: the setup step (QR code, key typed out, code) and the recovery codes shown once.
+      name: 'two-step sign-in setup',
+      show: async (page) => {
+        await routeTwoStep(page);
+        await go(page, '/account');
+        await page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('button', { name: 'Turn on' }).click();
+        await page.getByRole('img', { name: 'QR code for two-step sign-in' }).waitFor();
+        await page.evaluate(() => window.scrollTo(0, 0)); // the focus moved to the section (D15); checked from the top as every screen
+      },
+      after: (page) => page.unrouteAll(),
+    },
+    {
+      name: 'two-step sign-in recovery codes',
+      show: async (page) => {
+        await routeTwoStep(page);
+        await go(page, '/account');
+        const section = page.getByRole('region', { name: 'Two-step sign-in' });
+        await section.getByRole('button', { name: 'Turn on' }).click();
+        await section.getByLabel('Enter the 6-digit code the app shows').fill('123456');
+        await section.getByRole('button', { name: 'Turn on' }).click();
+        await section.getByRole('list', { name: 'Recovery codes' }).waitFor();
+        await page.evaluate(() => window.scrollTo(0, 0));
       },
       after: (page) => page.unrouteAll(),
     },

@@ -5,11 +5,16 @@
 // width (the phone ones of the whole page), and the team and permissions pages (D28 D29), light.
 // D46–D49: the landlord's page (locations, contacts), the do-not-service warning and the merge screen of
 // the demo duplicate pair, in both themes at desktop and small-phone width.
+// Then the account screens of issue 20 (D51–D54) in both themes at desktop and small-phone width: the
+// account page with two-step sign-in off and on, its setup with the QR code, the recovery codes, the
+// login's code step, /reset/{token}, /settings and the team page's reset-link dialog.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ACME, apiAs } from './api';
+import { base32Decode, totpAt } from '../../server/auth/totp';
+import { ACME, apiAs, removeMember } from './api';
 import { DESKTOP, expectPath, launch, newContext, newTab, PHONE, signIn, signInTo, skipReason } from './browser';
+import { newMember } from './people';
 
 const OUT = 'test-results/screenshots';
 const DOCS = 'docs/screenshots';
@@ -204,4 +209,82 @@ describe.skipIf(skipReason)('screenshots', () => {
     expect(serverErrors).toEqual([]);
     await ctx.close();
   });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`account, two-step sign-in, reset link and settings — ${theme}, desktop and phone`, async () => {
+      const owner = await apiAs('owner@demo.test');
+      const who = await newMember(owner, 'Quinn');
+      try {
+        const ctx = await newContext(browser, { viewport: DESKTOP, colorScheme: theme });
+        const { page, errors, serverErrors } = await newTab(ctx);
+        /** Desktop, then a small phone (nothing may scroll sideways), then desktop again. */
+        const both = async (name: string) => {
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await shoot(page, `${name}-${theme}-desktop`, { fullPage: true });
+          await page.setViewportSize(NARROW);
+          await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header at the top of the whole-page shot
+          await page.waitForTimeout(400); // the sidebar's slide away to a drawer
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(NARROW.width);
+          await shoot(page, `${name}-${theme}-phone`, { fullPage: true });
+          await page.setViewportSize(DESKTOP);
+        };
+        await apiAs(who.email, who.password); // a second session for the list
+        await signIn(page, who.email, who.password);
+        await expectPath(page, '/dashboard');
+        await page.goto('/account');
+        const twoStep = page.getByRole('region', { name: 'Two-step sign-in' });
+        await page.getByRole('button', { name: /\(this browser\)$/ }).waitFor();
+        await shoot(page, `account-${theme}-desktop`, { fullPage: true });
+        await twoStep.getByRole('button', { name: 'Turn on' }).click();
+        await twoStep.getByRole('img', { name: 'QR code for two-step sign-in' }).waitFor();
+        await both('two-step-setup');
+        // D54: the QR code scans: dark modules on a light ground, with a quiet zone, in either theme.
+        const qr = await twoStep.getByRole('img', { name: 'QR code for two-step sign-in' }).evaluate((svg) => {
+          const fill = (el: Element | null) => (el ? getComputedStyle(el).fill : '');
+          const box = svg.getBoundingClientRect();
+          return {
+            ground: fill(svg.querySelector('rect')),
+            ink: fill(svg.querySelector('path')),
+            start: svg.querySelector('path')?.getAttribute('d')?.slice(0, 4),
+            square: box.width === box.height && box.width >= 150,
+          };
+        });
+        expect(qr, 'QR code').toEqual({ ground: 'rgb(255, 255, 255)', ink: 'rgb(0, 0, 0)', start: 'M4 4', square: true }); // 4 modules of quiet zone
+        const key = (await twoStep.getByRole('textbox', { name: 'Or enter this key by hand' }).innerText()).replace(/\s+/g, '');
+        await twoStep.getByLabel('Enter the 6-digit code the app shows').fill(totpAt(base32Decode(key)!, Date.now()));
+        await twoStep.getByRole('button', { name: 'Turn on' }).click();
+        await twoStep.getByRole('list', { name: 'Recovery codes' }).waitFor();
+        await both('recovery-codes');
+        await twoStep.getByRole('button', { name: 'I have saved them' }).click();
+        await twoStep.getByText('On.').waitFor();
+        await both('account-on');
+        await page.getByRole('button', { name: who.email }).click();
+        await page.getByRole('button', { name: 'Logout' }).click();
+        await signIn(page, who.email, who.password);
+        await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+        await both('login-code-step');
+        const { user_id } = (await owner.call<{ results: { user_id: number; email: string }[] }>('GET', '/v1/team/members/', { org: ACME })).results.find(
+          (m) => m.email === who.email,
+        )!;
+        const { token } = await owner.call<{ token: string }>('POST', `/v1/team/members/${user_id}/reset-link/`, { org: ACME });
+        await page.goto(`/reset/${token}`);
+        await page.getByRole('button', { name: 'Set password' }).waitFor();
+        await both('reset');
+
+        await signInTo(page, 'owner@demo.test', 'Acme Plumbing');
+        await page.goto('/settings');
+        await page.getByRole('switch', { name: 'Require two-step sign-in for everyone' }).waitFor();
+        await both('settings');
+        await page.goto('/team');
+        await page.getByRole('button', { name: `Create reset link for ${who.first}` }).click();
+        await page.getByRole('dialog', { name: 'Password reset link' }).waitFor();
+        await both('reset-link-dialog');
+        expect(errors).toEqual([]);
+        expect(serverErrors).toEqual([]);
+        await ctx.close();
+      } finally {
+        await removeMember(owner, ACME, who.email);
+      }
+    });
+  }
 });

@@ -52,6 +52,8 @@ export class FakeMfa {
     if (p === '/v1/auth/mfa/') return this.complete(body);
     if (!authed) return json(401, { detail: 'expired', code: 'token_expired' });
     if (p === '/v1/account/mfa/setup/') {
+      // D19: as the server, a body on a call that takes none is refused.
+      if (call.body !== null) return json(400, { detail: 'This request takes no body', code: 'unexpected_body' });
       return this.enabled ? json(409, { detail: 'Two-step sign-in is already on.', code: 'mfa_enabled' }) : json(200, { secret: SECRET, otpauth_uri: OTPAUTH_URI });
     }
     if (p === '/v1/account/mfa/confirm/') {

@@ -55,6 +55,11 @@ describe('D54 two-step sign-in section', () => {
     expect(codeInput().getAttribute('autocomplete')).toBe('one-time-code');
   });
 
+  it('D54 D19 setup is asked for without a body (the server refuses one on a call that takes none)', async () => {
+    const t = await toSetup();
+    expect(t.api.calls.filter((c) => c.path === '/api/v1/account/mfa/setup/').map((c) => c.body)).toEqual([null]);
+  });
+
   it('D54 Copy falls back to selecting the key when the clipboard refuses', async () => {
     clipboard.writeText.mockRejectedValue(new Error('denied'));
     await toSetup();
