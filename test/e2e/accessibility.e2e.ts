@@ -384,6 +384,10 @@ describe.skipIf(skipReason)('accessibility', () => {
     {
       name: "'Merge with…' customer search",
       show: async (page) => {
+        // Its own start (not the previous screen's page): on a busy machine a click landing while that page
+        // still settled was lost.
+        await go(page, `/customers/${SHOWN_CUSTOMER.id}`);
+        await h1(page, SHOWN_CUSTOMER.name);
         await page.getByRole('button', { name: 'Merge with…' }).click();
         await page.getByRole('searchbox', { name: 'Search customers' }).fill(`Jordan Lee ${sfx}`);
         await page.getByRole('list', { name: 'Customers found' }).waitFor();
