@@ -2,7 +2,8 @@
 // PostgreSQL. The built server starts with SEED=demo; the customers are then inserted with one SQL
 // statement, and their 400,000 locations and 100,000 contacts with one each (lib/list-parts.mjs, which
 // checks that primary cities, city keys and search keys read as the app's writes leave them)
-// (PostgreSQL: through the `postgres` package while the server runs; PGlite: the server is stopped, the data directory opened with @electric-sql/pglite, and the server restarted), followed by
+// (PostgreSQL: through the `postgres` package while the server runs; PGlite: the server is stopped, the
+// data directory opened with @electric-sql/pglite, and the server restarted), followed by
 // VACUUM ANALYZE, as autovacuum or the server's housekeeping would do on a live database. Then GET
 // /api/v1/customers/ as owner@demo.test for: no search (page after page), name fragments, phone digits,
 // the same digits written another way, pages from 4000 on (page size 25), and (D45) a number with its
