@@ -1,15 +1,18 @@
 // The customers list at scale: 200,000 customers in one organization ("Acme Plumbing"), on PGlite and on
 // PostgreSQL. The built server starts with SEED=demo; the customers are then inserted with one SQL
-// statement (PostgreSQL: through the `postgres` package while the server runs; PGlite: the server is
-// stopped, the data directory opened with @electric-sql/pglite, and the server restarted), followed by
+// statement, and their 400,000 locations and 100,000 contacts with one each (lib/list-parts.mjs, which
+// checks that primary cities, city keys and search keys read as the app's writes leave them)
+// (PostgreSQL: through the `postgres` package while the server runs; PGlite: the server is stopped, the
+// data directory opened with @electric-sql/pglite, and the server restarted), followed by
 // VACUUM ANALYZE, as autovacuum or the server's housekeeping would do on a live database. Then GET
 // /api/v1/customers/ as owner@demo.test for: no search (page after page), name fragments, phone digits,
 // the same digits written another way, pages from 4000 on (page size 25), and (D45) a number with its
-// country code, a city, accents folded and a tag in another case; each up to 200 requests one
+// country code, a city, accents folded and a tag in another case, and (issue 19, D46 D47) a location's
+// city that is no billing city, a contact's phone and a contact's email; each up to 200 requests one
 // at a time, then up to 200 at a few at once, no two of a case alike (see CASES); a case stops early
 // after LIST_MAX_S seconds and says how many requests it got.
 //   node bench/list.mjs [--check]          (npm run bench:list)
-//   LIST_COUNT=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
+//   LIST_COUNT=200000 LIST_CONTACTS=100000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
 // Budget (issue 21): p99 ≤ 50 ms on PostgreSQL, ≤ 100 ms on PGlite (checked for both the sequential and the
 // concurrent runs). With --check the exit code is 1 on any MISS.
 import { readFileSync } from 'node:fs';
@@ -22,11 +25,14 @@ import { fixedLoadInWorker } from './lib/load.mjs';
 import { envNumber, table, Verdicts } from './lib/report.mjs';
 import { fmtCounts, fmtMs, summarize } from './lib/stats.mjs';
 import { onBackends, withCrm } from './lib/backends.mjs';
+import { contactEmail, contactPhone, insertParts, LOCATION_CITIES, primaryCitySql } from './lib/list-parts.mjs';
 
 const COUNT = envNumber('LIST_COUNT', 200_000);
 const REQUESTS = envNumber('LIST_REQUESTS', 200);
 const CONCURRENCY = envNumber('LIST_CONCURRENCY', 4);
 const MAX_S = envNumber('LIST_MAX_S', 20);
+/** Issue 19: contacts beside the customers (locations are 2 per customer on average, lib/list-parts.mjs). */
+const CONTACTS = envNumber('LIST_CONTACTS', Math.min(100_000, Math.floor(COUNT / 2)));
 /** LIST_CASES=regex: only the cases whose name matches (e.g. LIST_CASES='phone|city'). */
 const ONLY_CASES = process.env.LIST_CASES ? new RegExp(process.env.LIST_CASES, 'i') : null;
 const BUDGET_P99_MS = { PGlite: 100, PostgreSQL: 50 };
@@ -58,7 +64,16 @@ const CASES = [
   },
   { name: 'accents folded ("orsted", "muller", …), pages', query: (i) => `?q=${FOLDED[i % FOLDED.length]}&page=${1 + Math.floor(i / FOLDED.length)}` },
   { name: 'tag in another case ("BOILER", …), pages', query: (i) => `?tag=${TAGS[i % TAGS.length].toUpperCase()}&page=${1 + Math.floor(i / TAGS.length)}` },
+  // Issue 19 (D46 D47): found through a location or a contact, not the customer's own fields.
+  {
+    name: 'a location\'s city, not the billing city ("yamhill", …), pages',
+    query: (i) => `?q=${encodeURIComponent(LOCATION_CITIES[i % LOCATION_CITIES.length].toLowerCase())}&page=${1 + Math.floor(i / LOCATION_CITIES.length)}`,
+  },
+  { name: 'a contact\'s phone ("(425) 555-0123", …)', query: (i) => `?q=${encodeURIComponent(contactPhone(contactIndex(i)))}` },
+  { name: 'a contact\'s email ("pm.123@property.example", …)', query: (i) => `?q=${encodeURIComponent(contactEmail(contactIndex(i)) ?? '')}` },
 ];
+/** Contact asked for by request i: scattered, never one without an email (every fifth), no two alike. */
+const contactIndex = (i) => 5 * ((123 + i * 7919) % Math.floor(CONTACTS / 5)) + 1 + (i % 4);
 
 // ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // THE BULK INSERT. The one place to change when customers gets new columns: columns not named here take
@@ -88,7 +103,7 @@ const FOLDED = ['orsted', 'muller', 'nunez', 'lukasz', 'aero', 'zoe cafe', 'sohn
 const TAGS = ['Boiler', 'vip', 'North', 'Commercial', 'Annual-Service'];
 const sqlList = (items) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}]`;
 const INSERT_CUSTOMERS_SQL = `
-  insert into customers (org_id, name, email, phone, created_at, company, address_line, city, postal_code, tags)
+  insert into customers (org_id, name, email, phone, created_at, company, address_line, city, postal_code, tags, primary_city)
   select $1::integer,
          v.first || ' ' || v.last,
          case when g % 11 = 0 then null
@@ -103,7 +118,8 @@ const INSERT_CUSTOMERS_SQL = `
          (g % 9973) || ' ' || (array['Oak', 'Hemlock', 'Alder', 'Main', 'Pine'])[1 + g % 5] || ' St',
          (${sqlList(CITIES)})[1 + (g / 3) % ${CITIES.length}],
          '97' || lpad((g % 1000)::text, 3, '0'),
-         case when g % 3 = 0 then array[(${sqlList(TAGS)})[1 + (g / 3) % ${TAGS.length}]] else '{}'::text[] end
+         case when g % 3 = 0 then array[(${sqlList(TAGS)})[1 + (g / 3) % ${TAGS.length}]] else '{}'::text[] end,
+         ${primaryCitySql('g')}
     from generate_series(1, $2::integer) as g,
          lateral (select (${sqlList(FIRST)})[1 + g % ${FIRST.length}] as first,
                          (${sqlList(LAST)})[1 + (g / ${FIRST.length}) % ${LAST.length}] as last,
@@ -115,14 +131,17 @@ async function insertCustomers(query, orgId, count) {
   // The benchmarks' PostgreSQL commits asynchronously, and VACUUM cannot mark a page all-visible while
   // the commit that wrote it is not yet on disk: this one commit waits for it.
   await query('set synchronous_commit = on', []);
+  const [{ base }] = await query('select coalesce(max(id), 0) as base from customers', []);
   await query(INSERT_CUSTOMERS_SQL, [orgId, count]);
+  // Issue 19: their locations and contacts (after the customers, whose ids they name).
+  const parts = await insertParts(query, orgId, Number(base), CONTACTS);
   // VACUUM too, as autovacuum (PostgreSQL) or the server's hourly housekeeping (PGlite) would: it sets the
   // visibility map that lets a deep page read its ids from the index alone.
   await query('vacuum analyze customers', []);
   // Index-only scans skip the table only on pages the map marks all-visible: say how many are, since a
   // deep page's cost depends on it (without the synchronous commit: 1 of 7,773 on PostgreSQL, 300+ ms a page).
   const [vm] = await query("select relallvisible as visible, relpages as pages from pg_class where relname = 'customers'", []);
-  return `visibility map: ${vm.visible} of ${vm.pages} pages all-visible`;
+  return `${parts}; visibility map: ${vm.visible} of ${vm.pages} pages all-visible`;
 }
 // ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
