@@ -60,7 +60,7 @@ describe('SPEC §7 requests', () => {
 
   test('D54 a call about the person (noOrg) goes without X-Organization-ID, with the bearer token', async () => {
     const { api, client, tokens } = setup();
-    await client.post('/v1/account/mfa/setup/', {}, { noOrg: true });
+    await client.post('/v1/account/mfa/setup/', undefined, { noOrg: true }); // D19: setup takes no body
     expect(api.calls[0]?.headers).not.toHaveProperty('x-organization-id');
     expect(api.calls[0]?.headers.authorization).toBe(`Bearer ${tokens.access}`);
   });
