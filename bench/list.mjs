@@ -17,11 +17,11 @@
 // concurrent runs). With --check the exit code is 1 on any MISS.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { build } from '../build.mjs';
 import { authHeaders, CUSTOMERS, login, orgIdOf, ORG_NAME, OWNER } from './lib/crm.mjs';
 import { json, request } from './lib/http.mjs';
 import { fixedLoadInWorker } from './lib/load.mjs';
+import { openPglite } from './lib/fill.mjs';
 import { envNumber, table, Verdicts } from './lib/report.mjs';
 import { fmtCounts, fmtMs, summarize } from './lib/stats.mjs';
 import { onBackends, withCrm } from './lib/backends.mjs';
@@ -36,8 +36,6 @@ const CONTACTS = envNumber('LIST_CONTACTS', Math.min(100_000, Math.floor(COUNT /
 /** LIST_CASES=regex: only the cases whose name matches (e.g. LIST_CASES='phone|city'). */
 const ONLY_CASES = process.env.LIST_CASES ? new RegExp(process.env.LIST_CASES, 'i') : null;
 const BUDGET_P99_MS = { PGlite: 100, PostgreSQL: 50 };
-/** Where the server keeps PGlite's files inside DATA_DIR. */
-const PGLITE_SUBDIR = 'pgdata';
 
 // Every request of a case asks for something else. On PGlite the server keeps each list page it answered
 // until anything is written (server/answer-cache.ts, applied by the router), so a request repeated
@@ -157,26 +155,6 @@ async function fillPostgres(url) {
   } finally {
     await sql.end({ timeout: 5 });
   }
-}
-
-/** PGlite on the server's data directory, with the contrib extensions its schema uses (e.g. pg_trgm). */
-async function openPglite(dataDir) {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const dir = path.join(dataDir, PGLITE_SUBDIR);
-  const probe = await PGlite.create(dir);
-  let names;
-  try {
-    names = (await probe.query("select extname from pg_extension where extname <> 'plpgsql'")).rows.map((r) => r.extname);
-  } finally {
-    await probe.close();
-  }
-  const extensions = {};
-  for (const name of names) {
-    const mod = await import(`@electric-sql/pglite/contrib/${name}`).catch(() => null);
-    if (!mod?.[name]) throw new Error(`the schema uses the extension ${name}, which this script cannot load from @electric-sql/pglite/contrib`);
-    extensions[name] = mod[name];
-  }
-  return PGlite.create(dir, { extensions });
 }
 
 async function fillPglite(dataDir) {
