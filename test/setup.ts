@@ -11,7 +11,10 @@ import { afterAll, afterEach, vi } from 'vitest';
 // findBy*/waitFor give up after this long. It only bounds a wait for something that should appear (a
 // lazy chunk, a fetch), so a test still fails when it never does; 1 s, the default, was too short for a
 // busy machine running two files at once.
-configure({ asyncUtilTimeout: 4_000, getElementError });
+// defaultHidden: role queries skip Testing Library's is-it-hidden walk (a computed style for every
+// element and its ancestors, the largest part of a role query); 6–8 % of the suite's CPU. A test about
+// what is hidden from assistive technology asks with `hidden: false` (or checks the attribute itself).
+configure({ asyncUtilTimeout: 4_000, getElementError, defaultHidden: true });
 
 // A getBy* that finds nothing prints the whole document into its error. Inside waitFor and findBy* (which
 // poll until it does) every attempt did so (2–3 % of the suite's CPU); the last attempt's error is

@@ -103,7 +103,7 @@ describe('sidebar', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
-    expect(within(nav()).queryByRole('link', { name: 'SMS' })).toBeNull();
+    expect(within(nav()).queryByRole('link', { name: 'SMS', hidden: false })).toBeNull();
     expect(within(nav()).getByRole('link', { name: 'Customers' })).toBeTruthy();
     // Leaving and coming back (the shell remounts) keeps the section collapsed.
     cleanup();
@@ -199,9 +199,11 @@ describe('user menu', () => {
     show();
     const button = screen.getByRole('button', { name: 'owner@demo.test' });
     expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(document.getElementById(button.getAttribute('aria-controls')!)!.hidden).toBe(true);
     open();
     expect(button.getAttribute('aria-expanded')).toBe('true');
     const panel = document.getElementById(button.getAttribute('aria-controls')!)!;
+    expect(panel.hidden).toBe(false); // role queries here find hidden elements too (test/setup.ts)
     expect(within(panel).getByText('Signed in as')).toBeTruthy();
     expect(within(panel).getByText('owner@demo.test')).toBeTruthy();
     expect(within(panel).getByText('Current organization').nextElementSibling?.textContent).toBe('Acme Plumbing');
