@@ -11,7 +11,7 @@ import { CHECK, figureTable } from './lib/report.mjs';
 import { root, tempDir } from './lib/servers.mjs';
 
 /** In the order they run: the cheap and the browser ones first, the long load runs last. */
-const SCRIPTS = ['bundle', 'browser', 'server', 'api', 'list', 'import', 'merge', 'auth', 'fair', 'load', 'memory'];
+const SCRIPTS = ['bundle', 'browser', 'server', 'api', 'list', 'import', 'merge', 'auth', 'fair', 'load', 'memory', 'suite'];
 
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const unknown = asked.filter((a) => !SCRIPTS.includes(a));
