@@ -1,7 +1,8 @@
 // D34: answers to reads, kept beside the database gate so a repeated read costs the database nothing.
-// Only PGlite offers a write generation (one process owns its data, so nothing changes behind our back);
-// an answer is kept until anything may have been written, and on PostgreSQL, which other instances
-// share, every call reads afresh so logout and revocation stay immediate everywhere.
+// An answer is kept until anything may have been written (Db.writeGeneration): on PGlite by this process
+// (one process owns its data); on PostgreSQL by any instance sharing it, whose commits PostgreSQL
+// notifies to every other (migration 14), so logout and revocation reach every instance's kept answers
+// as the commit does. While an instance cannot hear those notifications it keeps nothing.
 // The cache is bounded in bytes (ANSWER_CACHE_BYTES, least recently used out), each answer's size
 // estimated from its JSON. It is applied in one place: the router reads through rememberedReads() for
 // the caller look-up and for the GET routes that ask for it (`remember`); a statement's key is its text
@@ -91,7 +92,7 @@ export function answerCacheOf(db: Db): AnswerCache {
 }
 
 /**
- * The answer to a read, kept until the database may have been written to (PGlite only). The key must
+ * The answer to a read, kept until the database may have been written to. The key must
  * name everything the answer depends on, normalized: inputs that give the same answer, one key.
  */
 export async function remembered<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
@@ -107,14 +108,14 @@ export async function remembered<T>(db: Db, key: string, load: () => Promise<T>)
 
 /**
  * D34: the database as the router's reads see it: a statement that only reads is answered from the
- * cache, keyed on its text and parameters, until anything may have been written (PGlite); a statement
- * that may write, and every statement on PostgreSQL, goes to the database.
+ * cache, keyed on its text and parameters, until anything may have been written; a statement that may
+ * write, and every statement while nothing can be kept, goes to the database.
  */
 export function rememberedReads(db: Db): Queryable {
   return {
     query: (text, params = []) =>
       db.writeGeneration() === null || mayWrite(text)
-        ? db.query(text, params) // PostgreSQL: no key to build
+        ? db.query(text, params) // nothing can be kept now: no key to build
         : remembered(db, `${text}\u0000${JSON.stringify(params)}`, () => db.query(text, params)),
   };
 }

@@ -9,6 +9,7 @@ import type { Db, OpenOptions, Queryable, Row, SqlParam } from './db';
 import { DbGate } from './db-gate';
 import { sharingQueryable } from './db-share';
 import { currentGateKey } from './gate-key';
+import { WriteGeneration } from './db-writes';
 
 /** PGlite is one connection: a second operation would only wait in its mutex, out of the gate's sight. */
 const PGLITE_SLOTS = 1;
@@ -90,32 +91,25 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
   worker.unref();
 
   const gate = new DbGate({ slots: PGLITE_SLOTS, ...gateOptions });
-  // Bumped before and after every statement that may write and every transaction, so a reader that
-  // captured the number before its read can tell whether a write could have overtaken it.
-  let generation = 0;
-  const query = async <R extends Row>(text: string, params: readonly SqlParam[] = []) => {
-    const writes = mayWrite(text);
-    const bumps = writes && !text.startsWith(UNREAD_BY_KEPT_ANSWERS);
-    if (bumps) generation += 1;
-    try {
-      // A plain read names its statement, so a transaction sharing reads may run it (db-share.ts).
-      return (await gate.run(() => call({ op: 'query', text, params: [...params] }), currentGateKey(), writes ? undefined : { text, params })) as R[];
-    } finally {
-      if (bumps) generation += 1;
-    }
-  };
+  const generation = new WriteGeneration();
+  const query = <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
+    // A plain read names its statement, so a transaction sharing reads may run it (db-share.ts).
+    generation.around(
+      text,
+      async (writes) => (await gate.run(() => call({ op: 'query', text, params: [...params] }), currentGateKey(), writes ? undefined : { text, params })) as R[],
+    );
   let closing: Promise<void> | null = null;
   return {
     kind: 'pglite',
     query,
-    writeGeneration: () => generation,
+    writeGeneration: () => generation.value,
     // The transaction holds the gate's one slot from BEGIN to COMMIT, so only its own queries reach PGlite.
     transaction: (fn, opts = {}) => {
       // Taken here: a queued operation starts in the context of the one that freed its slot (another key's).
       const own = currentGateKey();
       return gate.run(async () => {
         const tx = nextId++; // the worker knows the transaction by its begin request's id
-        generation += 1;
+        generation.bump();
         await call({ op: 'begin' }, tx);
         const send = (text: string, params: readonly SqlParam[] = []) => call({ op: 'txQuery', tx, text, params: [...params] });
         const shared = opts.shareReads ? sharingQueryable(gate, send, own, opts.shareReads) : null;
@@ -128,12 +122,12 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
           await call({ op: 'rollback', tx }).catch(() => {}); // fn's error is the one worth reporting
           throw err;
         } finally {
-          generation += 1;
+          generation.bump();
         }
         try {
           await call({ op: 'commit', tx });
         } finally {
-          generation += 1; // the commit is when the writes become visible
+          generation.bump(); // the commit is when the writes become visible
         }
         return result;
       }, own);
@@ -159,17 +153,4 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
         }
       })()),
   };
-}
-
-/**
- * D34 D52: the start of a statement (outside a transaction) that writes only columns no kept answer reads
- * (a session's last activity): it leaves the write generation, so the answer cache keeps what it holds.
- */
-export const UNREAD_BY_KEPT_ANSWERS = '/* unread by kept answers */ ';
-
-/** A statement that only reads (select, or with … select without a data-changing clause) cannot change an answer. */
-export function mayWrite(text: string): boolean {
-  const t = text.trimStart().slice(0, 6).toLowerCase();
-  if (t === 'select') return false;
-  return !(t.startsWith('with') && !/\b(insert|update|delete|merge)\b/i.test(text));
 }

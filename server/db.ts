@@ -8,7 +8,8 @@ import { openPglite, WORKER_STOPPED_CODE } from './db-pglite';
 import { openPostgres } from './db-postgres';
 import type { ShareReads } from './db-share';
 
-export { mayWrite, UNREAD_BY_KEPT_ANSWERS, WORKER_STOPPED_CODE } from './db-pglite';
+export { WORKER_STOPPED_CODE } from './db-pglite';
+export { mayWrite, UNREAD_BY_KEPT_ANSWERS } from './db-writes';
 export { STATEMENT_TIMEOUT_MS } from './db-postgres';
 
 export type SqlParam = string | number | boolean | null | Date;
@@ -21,9 +22,10 @@ export interface Queryable {
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
-   * PGlite only (one process owns its data): a number that changes whenever anything may have been
-   * written, so this process can keep answers until then. Null for PostgreSQL, which other instances
-   * write to behind our back.
+   * A number that changes whenever anything may have been written, so this process can keep answers
+   * until then (answer-cache.ts): PGlite's own writes (one process owns its data); on PostgreSQL this
+   * instance's writes and every other instance's, which PostgreSQL notifies at their commit (migration
+   * 14). Null while that notification could be missed (PostgreSQL's listening connection is down).
    */
   writeGeneration(): number | null;
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */

@@ -36,7 +36,7 @@ export interface Router {
 }
 
 export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
-  // D34: the caller look-up and `remember` routes read through the answer cache (PGlite; answer-cache.ts).
+  // D34: the caller look-up and `remember` routes read through the answer cache (answer-cache.ts).
   const reads = rememberedReads(ctx.db);
   const byPath = new Map<string, Compiled>();
   for (const route of routes) {

@@ -15,6 +15,7 @@ import { migration010 } from './010-search-locations-contacts';
 import { migration011 } from './011-customer-merges';
 import { migration012 } from './012-account-sessions-resets';
 import { migration013 } from './013-two-step-sign-in';
+import { migration014 } from './014-write-notifications';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -79,7 +79,7 @@ forEachBackend('API account sessions', (backend) => {
       const org = await newOrg();
       const p = await person(org);
       const other = await signInAgain(api, p);
-      expect((await api.me(other.access_token)).status).toBe(200); // kept by the answer cache on PGlite
+      expect((await api.me(other.access_token)).status).toBe(200); // kept by the answer cache
       const r = await as(api, p.token, 'DELETE', sessionPath(other.session_id));
       expect(r.status, r.text).toBe(204);
       expectError(await api.me(other.access_token), 401);

@@ -168,6 +168,22 @@ describe.skipIf(!inject('postgresUrl'))('PostgreSQL behind the gate', () => {
     expect(err).toMatchObject({ code: '23505' });
   });
 
+  test("D34 D16 another instance's writes move the write generation; while that cannot be heard, nothing is kept", async () => {
+    const other = postgres(database!.url, { max: 1, onnotice: () => {} });
+    try {
+      const before = db.writeGeneration();
+      expect(before).not.toBeNull();
+      await other`select pg_notify('crm_writes', '')`; // what migration 14's triggers send at a commit
+      await expect.poll(() => db.writeGeneration()).not.toBe(before);
+      // The listening connection lost (a restart, a network cut): no number, so the answer cache keeps nothing.
+      await other`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'listen crm_writes'`;
+      await expect.poll(() => db.writeGeneration()).toBeNull();
+      await expect.poll(() => db.writeGeneration(), { timeout: 15_000 }).not.toBeNull(); // listening again
+    } finally {
+      await other.end({ timeout: 5 });
+    }
+  });
+
   test('D2 the health check has a connection of its own: answered while every pooled connection waits on a lock', async () => {
     const slots = db.queueStats().slots;
     // A session outside the server takes a lock; every pooled connection then waits on it, without end.

@@ -1,9 +1,19 @@
 // D2 D16 D18 what only matters on PostgreSQL: several instances on one database share the JWT secret,
 // the sessions and the login throttling, and migrate and seed it once between them.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { SUITE_ENV } from './api-common';
+import { CUSTOMERS, SUITE_ENV } from './api-common';
 import { describePostgres } from './backends';
-import { client, createUser, startTestServer, tokens, type TestServer } from './helpers';
+import { client, createUser, orgId, startTestServer, tokens, type TestServer } from './helpers';
+
+/**
+ * D34: waits until `server` has heard of a write made elsewhere since its generation was `before`: PostgreSQL
+ * notifies every instance at the commit, and the instance's kept answers end when the notification arrives
+ * (a turn of its event loop later; without this wait a test would race that turn).
+ */
+async function hears(server: TestServer, before: number | null): Promise<void> {
+  expect(before).not.toBeNull();
+  await expect.poll(() => server.db.writeGeneration(), { timeout: 5_000, interval: 1 }).not.toBe(before);
+}
 
 describePostgres('D2 D16 D18 several instances on one PostgreSQL', (databaseUrl) => {
   let a: TestServer;
@@ -33,13 +43,38 @@ describePostgres('D2 D16 D18 several instances on one PostgreSQL', (databaseUrl)
     expect((await client(b.url).me(n.access_token)).status).toBe(401);
   });
 
-  test('D16 a session ended on one instance: its next me on the other is a 401 at once', async () => {
+  test('D16 a session ended on one instance: the other refuses its next me as soon as it hears the commit', async () => {
     const t = tokens(await client(a.url).login('solo@demo.test'));
     for (let i = 0; i < 3; i++) expect((await client(b.url).me(t.access_token)).status).toBe(200); // the same call, answered before
+    const heard = b.db.writeGeneration();
     expect((await client(a.url).logout({ refresh_token: t.refresh_token })).status).toBe(204);
+    await hears(b, heard);
     const r = await client(b.url).me(t.access_token);
     expect(r.status).toBe(401);
     expect(r.body.code).toBe('session_ended');
+  });
+
+  test("D34 a change made on one instance is in the other's next answer, however often that was asked before", async () => {
+    const t = tokens(await client(a.url).login('owner@demo.test'));
+    const h = { Authorization: `Bearer ${t.access_token}`, 'X-Organization-ID': String(await orgId(a.db, 'Acme Plumbing')) };
+    const list = `${CUSTOMERS}?q=kept+across+instances`;
+    for (let i = 0; i < 3; i++) expect((await client(b.url).get(list, h)).body.count).toBe(0); // kept by b after the first
+    let heard = b.db.writeGeneration();
+    expect((await client(a.url).post(CUSTOMERS, { name: 'Kept Across Instances' }, h)).status).toBe(201);
+    await hears(b, heard);
+    expect((await client(b.url).get(list, h)).body.count).toBe(1);
+    // Access too: the owner's customers:view taken away on a (straight in the database) refuses b's next list.
+    const org = Number(h['X-Organization-ID']);
+    heard = b.db.writeGeneration();
+    await a.db.query("delete from role_permissions where org_id = $1 and role = 'owner' and permission = 'customers:view'", [org]);
+    try {
+      await hears(b, heard);
+      const r = await client(b.url).get(list, h);
+      expect(r.status).toBe(403);
+      expect(r.body.code).toBe('permission_denied');
+    } finally {
+      await a.db.query("insert into role_permissions (org_id, role, permission) values ($1, 'owner', 'customers:view')", [org]);
+    }
   });
 
   test('D8 D16 a refresh with a rotated-out token racing a logout of its session waits for it, never deadlocks', async () => {

@@ -43,7 +43,7 @@ forEachBackend('round trips per request', (backend) => {
     for (let i = 0; i < 100 && !(await server.db.query('select 1 from sessions where id = $1 and last_active_at is not null', [t.session_id])).length; i++)
       await new Promise((r) => setTimeout(r, 20));
   });
-  // PGlite keeps answers until anything is written (answer-cache.ts); a write first makes it ask, as PostgreSQL always does.
+  // Answers are kept until anything is written (answer-cache.ts); a write first makes the server ask.
   const afresh = () => server.db.query('update users set first_name = first_name where id = 0');
 
   /** The statements one GET sends when nothing is kept; the answer must be 200. */

@@ -27,7 +27,7 @@ const filled = (c: CustomerInput & CustomerServiceInput) =>
 
 /** GET /v1/customers/: D26 one page of the organization's live customers and the total; D25 deleted=true. */
 const list = defineRoute({
-  // On PGlite a page is kept until anything is written (answer-cache.ts): browsing back and forth, and
+  // A page is kept until anything is written (answer-cache.ts): browsing back and forth, and
   // many people looking at the same list, cost the database nothing. D34: the search is case-insensitive
   // and its statement's parameters are folded (customer-list.ts), so 'ACME' and 'acme' share one answer.
   method: 'GET',
