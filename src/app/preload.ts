@@ -3,6 +3,7 @@
 // session (a reload), and when Log In is pressed. React's lazy loaders ask for the same modules later
 // and find them loaded or loading.
 import { findRoute } from '../router/match';
+import type { Session } from '../session/controller';
 import { keep } from './preloaded';
 import { SHELL_ROUTES } from './routes';
 
@@ -21,6 +22,9 @@ const loadLoadError = () => import('../ui/load-error');
  * only once it had the file, after `me` had answered (a round trip before the page's data call).
  */
 const loadSessionCode = () => import('../session/deferred');
+
+/** A reload's page data, asked for once `me` has answered (prefetch.ts). */
+const loadPrefetch = () => import('./prefetch');
 
 /** The page's JSON of each lazily loaded file's imports (build.mjs, lazyImports). */
 const LAZY_IMPORTS_ID = 'lazy-imports';
@@ -45,8 +49,11 @@ function preload(load: () => Promise<unknown>): void {
   void keep(load).catch(() => undefined);
 }
 
-/** Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page, nothing. */
-export function preloadScreen(path: string): void {
+/**
+ * Starts loading the shell and the page at `path` (pathname, maybe with query or hash); no page, nothing.
+ * With the stored `session` of a reload, the page's data too, once the session has loaded (prefetch.ts).
+ */
+export function preloadScreen(path: string, session?: Session): void {
   // Offline (D7), a failed import could stay failed in the browser's module map: leave it to the real load.
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return;
   const pathname = path.replace(/[?#].*$/, '').replace(/(.)\/$/, '$1');
@@ -54,6 +61,13 @@ export function preloadScreen(path: string): void {
   if (!match) return;
   // First what takes in `me`: nothing renders before it runs (a browser asks a few files of one server at a time).
   preload(loadSessionCode);
+  if (session) {
+    preload(loadPrefetch);
+    void loadPrefetch().then(
+      (m) => m.prefetchPageData(session, match.route.path),
+      () => undefined,
+    );
+  }
   preload(loadShell);
   preload(match.route.load);
   preload(loadLoadError);

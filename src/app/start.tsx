@@ -22,7 +22,7 @@ export function start(): void {
 
   startConnectivity();
   // A stored session most likely shows the page at this path: its code loads beside the session's calls.
-  if (session.hasStoredTokens()) preloadScreen(currentPath());
+  if (session.hasStoredTokens()) preloadScreen(currentPath(), session);
   void session.load();
   void keep(loadToaster); // SPEC §9: the toast region is not needed to draw the login form
 

@@ -5,7 +5,8 @@ import { createQueryCache, hashKey, type MutationDef, type QueryCache, type Quer
 // The app's cache is created with the first page that queries (pages load lazily, so the cache
 // costs the login screen nothing); tests pass their own through <QueryProvider>.
 let appCache: QueryCache | null = null;
-function defaultCache(): QueryCache {
+/** The app's cache (created on first use): the one pages read when no <QueryProvider> gives another. */
+export function defaultCache(): QueryCache {
   if (!appCache) {
     appCache = createQueryCache();
     appCache.listen();

@@ -46,7 +46,7 @@ describe('boot on the login page', () => {
     localStorage.setItem('refresh_token', 'stored');
     history.replaceState(null, '', '/customers');
     await boot();
-    expect(preloadScreen).toHaveBeenCalledWith('/customers');
+    expect(preloadScreen).toHaveBeenCalledWith('/customers', expect.objectContaining({ store: expect.anything() })); // and the session, for the page's data (prefetch.ts)
   });
 
   it('D13 error reporting starts once the browser is idle after the first screen, not as it renders', async () => {
