@@ -99,7 +99,9 @@ export function createClient(deps: ClientDeps) {
       setOnline(false); // SPEC §8: no response → offline banner
       throw new NetworkError(path, cause);
     }
-    setOnline(true); // SPEC §4: a later success hides the banner
+    // SPEC §4: a later success hides the banner; unless the browser says it is offline (a response already
+    // on its way when the connection went): its word stands until its online event.
+    setOnline(navigator.onLine);
     // A call sent without a token (optionalAuth) has no session to refresh.
     if (res.status === 401 && !isAuth && token && !replayed) {
       await refreshOnce(token);

@@ -219,6 +219,17 @@ describe('SPEC §8 error handling', () => {
     expect(connectivity.getState()).toBe(true);
   });
 
+  test('SPEC §4 a response that was on its way when the browser went offline leaves the banner up', async () => {
+    const { client } = setup();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    setOnline(false); // the browser's offline event
+    await client.get('/v1/things');
+    expect(connectivity.getState()).toBe(false);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    await client.get('/v1/things');
+    expect(connectivity.getState()).toBe(true);
+  });
+
   test('SPEC §8 status 500 or above is logged and hides the banner', async () => {
     const { api, client, log } = setup();
     setOnline(false);
