@@ -2,9 +2,9 @@
 // session signed out from another browser (D52), a reset link made by an admin and used by the member
 // (D53). Each journey has a person of its own, invited and joined through the API, removed after.
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, test } from 'vitest';
-import { ACME, apiAs, ApiError, removeMember, type Api } from './api';
-import { expectSignedOut, newMember, type Person } from './people';
+import { describe, expect, test } from 'vitest';
+import { apiAs, ApiError } from './api';
+import { expectSignedOut, membersOfTheBlock, type Person } from './people';
 import { DESKTOP, expectPath, pathOf, sidebarNav, signIn, signInTo, skipReason, toasts, useBrowser } from './browser';
 
 /** The login form's refusal of a password that no longer signs in (SPEC §2's message). */
@@ -19,17 +19,7 @@ async function expectLoginRefused(page: Page, email: string, password: string) {
 
 describe.skipIf(skipReason)('the account', () => {
   const browser = useBrowser();
-  let ownerApi: Promise<Api> | undefined;
-  const owner = () => (ownerApi ??= apiAs('owner@demo.test'));
-  const made: string[] = [];
-  const member = async (name: string) => {
-    const who = await newMember(await owner(), name);
-    made.push(who.email);
-    return who;
-  };
-  afterAll(async () => {
-    if (made.length) for (const email of made) await removeMember(await owner(), ACME, email);
-  });
+  const { member } = membersOfTheBlock();
 
   /** A tab in a context of its own, signed in through the form as `who`. */
   const signedInAs = async (who: Person, viewport = DESKTOP) => {

@@ -3,10 +3,10 @@
 // organization that requires it sends a member without it to the account page before its dashboard.
 // Codes are computed as an authenticator app would, from the key the setup shows.
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { base32Decode, totpAt } from '../../server/auth/totp';
-import { ACME, apiAs, removeMember, type Api } from './api';
-import { newMember, type Person } from './people';
+import { ACME, apiAs } from './api';
+import { membersOfTheBlock, type Person } from './people';
 import { expectPath, signIn, skipReason, toasts, useBrowser } from './browser';
 
 /**
@@ -47,17 +47,7 @@ async function codeStep(page: Page, who: Person) {
 
 describe.skipIf(skipReason)('two-step sign-in', () => {
   const browser = useBrowser();
-  let ownerApi: Promise<Api> | undefined;
-  const owner = () => (ownerApi ??= apiAs('owner@demo.test'));
-  const made: string[] = [];
-  const member = async (name: string) => {
-    const who = await newMember(await owner(), name);
-    made.push(who.email);
-    return who;
-  };
-  afterAll(async () => {
-    if (made.length) for (const email of made) await removeMember(await owner(), ACME, email);
-  });
+  const { owner, member } = membersOfTheBlock();
 
   test('D54 turned on from the account page, then signing in with a code and with a recovery code, used once', async () => {
     const who = await member('Tove');

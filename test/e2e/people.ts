@@ -1,8 +1,8 @@
 // The account journeys' people: a new member of Acme of their own (so a journey may change their
 // password or two-step sign-in), and what a tab whose session ended on the server shows (SPEC §8).
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { ACME, unique, type Api } from './api';
+import { afterAll, expect } from 'vitest';
+import { ACME, apiAs, removeMember, unique, type Api } from './api';
 import { baseURL, expectPath, sidebarNav } from './browser';
 
 export interface Person {
@@ -31,6 +31,25 @@ export async function newMember(owner: Api, name: string): Promise<Person> {
     });
   }
   return who;
+}
+
+/**
+ * For a describe block: the owner's API (signed in once, on first use) and `member(name)`, a new member of
+ * Acme made through it; every member made is removed after the block.
+ */
+export function membersOfTheBlock() {
+  let ownerApi: Promise<Api> | undefined;
+  const owner = () => (ownerApi ??= apiAs('owner@demo.test'));
+  const made: string[] = [];
+  const member = async (name: string) => {
+    const who = await newMember(await owner(), name);
+    made.push(who.email);
+    return who;
+  };
+  afterAll(async () => {
+    for (const email of made) await removeMember(await owner(), ACME, email);
+  });
+  return { owner, member };
 }
 
 /** SPEC §8: a session ended on the server — the tab's next call opens 'Session Expired'; 'Log In Again' goes to /login. */
