@@ -1,6 +1,6 @@
 // D26 D45: the customers list (filter, search, sort, page), shared by the customers feature (its list and
 // export) and the dashboard (recently updated). SQL over the indexed columns of migrations 4 and 8
-// (name_key, search_key, phone_digits, phone_tail, tag_keys), every query scoped by organization.
+// (name_key, search_key, phone_digits, phone_tail, tag_keys) and 15 (parts_key), every query scoped by organization.
 import { LIST_COUNT_BOUND, type CustomerListItem, type CustomerSort, type CustomerStatus, type CustomerType, type Page } from '../contract/customers';
 import { fold, phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
 import type { Queryable } from './db';
@@ -19,20 +19,20 @@ export const MIN_FRAGMENT = 3;
 
 /**
  * D26 D45: three or more characters are found anywhere in the customer's folded text (name, company, email
- * and every address field, lower case and without accents: one trigram-indexed column) or, when the search
- * looks like a phone number, in the number's digits however it was written; a number given with a country
- * code also finds it stored without one (the stored digits end the searched ones). One or two characters
- * find names that begin with them (behaviour.md). D46/D47 locations and contacts join by customer id.
- * `walk` (see where()): the rows are tested one by one as the sort's index is walked.
+ * and every address field, lower case and without accents: search_key) or, D46 D47, its locations' and
+ * contacts' (parts_key, migration 15; each its own trigram index), or, when the search looks like a phone
+ * number, in the number's digits however it was written (a contact's in its own table); a number given
+ * with a country code also finds it stored without one (the stored digits end the searched ones). One or
+ * two characters find names that begin with them (behaviour.md).
  */
-export function searchClause(q: string, add: (v: string) => string, walk = false): string {
+export function searchClause(q: string, add: (v: string) => string): string {
   const lower = q.toLowerCase();
   const folded = fold(q);
   // Folding can shorten a search (accents typed as separate marks): under three characters a trigram
   // index cannot serve it, so it is a name prefix too rather than a reading of every row.
   if ([...folded].length < MIN_FRAGMENT) return namePrefix([...lower].length < MIN_FRAGMENT ? lower : folded, add);
   const text = add(containsPattern(folded));
-  const byText = `search_key like ${text}`;
+  const byText = `(search_key like ${text} or parts_key like ${text})`;
   const digits = phoneDigits(q);
   const phone: string[] = [];
   if (PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS) {
@@ -40,14 +40,11 @@ export function searchClause(q: string, add: (v: string) => string, walk = false
     // Digits only, so no LIKE character can be in them.
     if (digits.length > PHONE_MATCH_DIGITS) phone.push(`(phone_tail = ${add(digits.slice(-PHONE_MATCH_DIGITS))} and ${add(digits)} like '%' || phone_digits)`);
   }
-  const any = `(${[byText, ...phone].join(' or ')})`;
-  // D46 D47: the customers whose locations or contacts match, read once through those tables' indexes
-  // (this organization's only): into an array that the ids' index serves beside the customer's own text,
-  // or, for rows tested one by one, into a hash (`in`: a hashed subplan). A test against the array reads
-  // it through, which for a fragment common in addresses (tens of thousands of locations) was seconds.
-  const parts = `select customer_id from customer_locations where org_id = $1 and ${byText}
-                 union all select customer_id from customer_contacts where org_id = $1 and ${any}`;
-  return `(${[byText, ...phone, walk ? `id in (${parts})` : `id = any(array(${parts}))`].join(' or ')})`;
+  if (!phone.length) return byText;
+  // D47: a contact's phone number is searched in its own table's indexes (this organization's only), read
+  // once into an array that the ids' index serves beside the customer's own tests.
+  const contacts = `select customer_id from customer_contacts where org_id = $1 and (${phone.join(' or ')})`;
+  return `(${[byText, ...phone, `id = any(array(${contacts}))`].join(' or ')})`;
 }
 
 const MAX_CODE_POINT = 0x10ffff;
@@ -99,29 +96,17 @@ export function orderBy(sort: CustomerSort, t = ''): string {
   return `${key(t)} ${dir}, ${t}id ${dir}`;
 }
 
-/**
- * D45: a walk reads about (offset + page size) × live customers ÷ matches rows; past this many, a deep page
- * of a broad search (a city, a company on 5% of the customers) gathers and sorts its matches instead.
- */
-const WALK_MAX = 5_000;
-
-/**
- * The where clause and its parameters ($1 is always the organization). `walk` writes the search and tag
- * tests so that no index can serve them (`col || ''`) and the planner takes them to pass half the rows
- * (`coalesce(…, false)` has no statistics): it then walks the sort's index and tests rows as it goes,
- * which is what a page of a search matching thousands of rows wants (not sorting every match).
- */
-export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService'>, walk = false): { sql: string; params: (string | number)[] } {
+/** The where clause and its parameters ($1 is always the organization). */
+export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService'>): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
   const add = (value: string | number) => `$${params.push(value)}`;
-  const test = (sql: string) => (walk ? `coalesce(${sql}, false)` : sql);
   if (f.status) clauses.push(`status = ${add(f.status)}`);
   if (f.type) clauses.push(`type = ${add(f.type)}`); // D48
   if (f.doNotService) clauses.push('do_not_service');
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
-  if (f.tag) clauses.push(test(`${walk ? "(tag_keys || '{}'::text[])" : 'tag_keys'} @> array[${add(fold(f.tag))}]::text[]`));
-  if (f.q) clauses.push(test(searchClause(f.q, add, walk)));
+  if (f.tag) clauses.push(`tag_keys @> array[${add(fold(f.tag))}]::text[]`);
+  if (f.q) clauses.push(searchClause(f.q, add));
   return { sql: clauses.join(' and '), params };
 }
 
@@ -172,29 +157,33 @@ export async function listCustomersJson(db: Queryable, orgId: number, f: PageFil
     );
     return row!.body;
   }
-  // Searching: the matches, up to the bound, are read once through the search indexes (trigram, tags):
-  // counted, and when that is all of them, sorted for the page (a few thousand rows sort in no time, and
-  // matches bunched in the sort's order, 'oli' among names, cost no more). Past the bound, a shallow page
-  // walks the sort's index testing rows as it goes, a deep one gathers every match and sorts. All three
-  // ways are in the statement; one-time filters on the count run only the one chosen.
-  const walk = where(orgId, f, true);
+  // Searching: the matches, up to the bound, are read once through the search indexes (trigram, tags) and
+  // counted; when that is all of them, they are sorted for the page. Past the bound they are a sample of
+  // the matches (in the table's order, not the sort's), and the page's last row can come no later in the
+  // sort than the sample's (offset + page size)th row, its edge: every match up to the edge is then read,
+  // the search's index and the sort's ANDed (a bitmap of each), and sorted. However the matches lie along
+  // the sort ('jam' bunched among first names, 'ann' spread), that reads about (offset + page size) ×
+  // matches ÷ sample rows, and no more of the sort's index than lies before the edge. The edge is given
+  // twice, as a row and as its key alone, so that the planner takes the range for a narrow one (it
+  // prices one open-ended comparison at a third of the table) and ANDs the two indexes.
   const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, offset + f.pageSize) + 1;
   const [p, o, l] = [`$${n + 1}`, `$${n + 2}`, `$${n + 3}`];
   const sorted = `order by ${orderBy(f.sort)} limit ${p} offset ${o}`;
+  const [key, dir] = SORT_KEYS[f.sort];
+  const upTo = dir === 'asc' ? '<=' : '>=';
   const [row] = await db.query<{ body: string }>(
-    `with hits as materialized (select id, name_key, created_at, updated_at, status, city_key from customers where ${w.sql} limit ${l}),
+    `with hits as materialized (select id, ${key('')} from customers where ${w.sql} limit ${l}),
           counted as materialized (select count(*) as n from hits),
-          way as materialized (
-            select ${o} < n as within, n < ${l} as exact,
-                   (${o} + ${p}) * (select coalesce(sum(n), 0) from customer_counts where org_id = $1) <= ${WALK_MAX} * n as walk
-              from counted),
-          every as materialized (select id, name_key, created_at, updated_at, status, city_key from customers where ${w.sql}),
+          way as materialized (select ${o} < n as within, n < ${l} as exact from counted),
+          edge as materialized (select id, ${key('')} as k from hits order by ${orderBy(f.sort)} offset ${o} + ${p} - 1 limit 1),
+          upto as materialized (
+            select id, ${key('')} from customers
+             where ${w.sql} and (select within and not exact from way)
+               and (${key('')}, id) ${upTo} (select k, id from edge) and ${key('')} ${upTo} (select k from edge)),
           page as (
             (select id from hits where (select within and exact from way) ${sorted})
             union all
-            (select id from customers where ${walk.sql} and (select within and not exact and walk from way) ${sorted})
-            union all
-            (select id from every where (select within and not exact and not walk from way) ${sorted}))
+            (select id from upto ${sorted}))
      select '{"count":' || least(n, ${l} - 1) || case when n < ${l} then '' else ',"count_exact":false' end
             || ',"results":[' || ${itemsJson(f.sort)} || ']}' as body
        from counted`,

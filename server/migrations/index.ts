@@ -16,6 +16,7 @@ import { migration011 } from './011-customer-merges';
 import { migration012 } from './012-account-sessions-resets';
 import { migration013 } from './013-two-step-sign-in';
 import { migration014 } from './014-write-notifications';
+import { migration015 } from './015-search-carries-parts';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];
 
 export class SchemaTooNewError extends Error {

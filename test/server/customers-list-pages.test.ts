@@ -3,7 +3,7 @@
 // that keep every sort's order and ties page after page.
 import { ITEM_COLUMNS } from '../../server/customer-list';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMER_SORTS, type CustomerListItem, type CustomerSort } from '../../contract/customers';
+import { CUSTOMER_SORTS, SERVICE_SORTS, type CustomerListItem, type CustomerSort } from '../../contract/customers';
 import { CUSTOMERS, SUITE_ENV } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { signIn, unique, warmUp, type Actor } from './customers-common';
@@ -41,7 +41,7 @@ forEachBackend(
 
     /** The ids of the organization's live customers in a sort's order (id breaks ties), straight from the database. */
     async function idsInOrder(org: number, sort: CustomerSort, where = 'true', params: unknown[] = []): Promise<number[]> {
-      const column = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at' }[sort.replace('-', '') as 'name'];
+      const column = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at', status: 'status', city: 'city_key' }[sort.replace('-', '') as 'name'];
       const dir = sort.startsWith('-') ? 'desc' : 'asc';
       const rows = await b.server.db.query<{ id: unknown }>(
         `select id from customers where org_id = $1 and deleted_at is null and ${where} order by ${column} ${dir}, id ${dir}`,
@@ -123,7 +123,7 @@ forEachBackend(
     });
 
     describe('D26 pages keep the order', () => {
-      test('D26 every sort, with ties on its key, pages through the same rows as the full order (id breaks ties), browsing and searching', async () => {
+      test('D26 D48 every sort, with ties on its key, pages through the same rows as the full order (id breaks ties), browsing and searching past the bound', async () => {
         // Ties everywhere: three names, two creation times, two update times, each shared by several customers.
         const town = unique('Ties');
         const rows = Array.from(
@@ -138,7 +138,7 @@ forEachBackend(
             ],
         );
         const { who, org } = await orgWith(rows);
-        for (const sort of CUSTOMER_SORTS) {
+        for (const sort of [...CUSTOMER_SORTS, ...SERVICE_SORTS]) {
           for (const [filter, where] of [
             ['', 'true'],
             [`&q=${town}`, 'true'],
@@ -156,11 +156,12 @@ forEachBackend(
         }
       });
 
-      test("D26 D45 a search past the bound pages alike whichever way the page is read: its matches up to the bound, a walk of the sort's index, or every match sorted", async () => {
-        // 6,000 customers, 60 of them in the town (with tied names and times): page 1 of 2 walks the name
-        // index (few rows to read), page 10 gathers every match (a walk would read about 5,000 × 11 rows),
-        // and the last page, counted to its end, is exact and sorts the matches read for the count. D46
-        // D47: a third of them are in the town only through a location or a contact's name, however read.
+      test("D26 D45 a search past the bound pages alike however its page is read: its matches up to the bound, or every match up to the page's edge in them", async () => {
+        // 6,000 customers, 60 of them in the town (with tied names and times): the first pages read the
+        // matches up to the edge the bound's sample gives (the sample is in the table's order, so by
+        // -created_at most of the page is not in it), and the last page, counted to its end, is exact and
+        // sorts the matches read for the count. D46 D47: a third of them are in the town only through a
+        // location or a contact's name.
         const { who, org } = await orgWith([]);
         const town = unique('Walk');
         await b.server.db.query(
@@ -191,6 +192,31 @@ forEachBackend(
               `${sort} page ${page}`,
             ).toEqual(expected.slice((page - 1) * 2, page * 2));
             expect([r.body.count, r.body.count_exact], `${sort} page ${page}`).toEqual(page >= 30 ? [60, undefined] : [Math.max(BOUND, page * 2), false]);
+          }
+        }
+      });
+
+      test("D26 D45 matches bunched at either end of the sort page alike past the bound: the page's edge is in its matches, not a share of the table", async () => {
+        // 5,200 names that do not match, then 12 that do, all of them last by name (first by -name): a page
+        // read by walking the sort's order testing rows (as the list once did) would read 5,200 rows for
+        // nothing; the edge the bound's sample gives holds the page whichever end the matches are at.
+        const { who, org } = await orgWith([]);
+        const word = unique('Bunch').toLowerCase();
+        await b.server.db.query(
+          `insert into customers (org_id, name) select $1::integer, case when g > 5200 then 'Zz ' || $2 || ' ' || g else 'Aa ' || g end from generate_series(1, 5212) g`,
+          [org, word] as never,
+        );
+        for (const sort of ['name', '-name'] as const) {
+          const expected = await idsInOrder(org, sort, "name like '%' || $2 || '%'", [word]);
+          expect(expected).toHaveLength(12);
+          for (const page of [1, 2, 3]) {
+            const r = await who.get(`${CUSTOMERS}?q=${word}&sort=${sort}&page_size=2&page=${page}`);
+            expect(r.status, r.text).toBe(200);
+            expect(
+              (r.body.results as CustomerListItem[]).map((c) => c.id),
+              `${sort} page ${page}`,
+            ).toEqual(expected.slice((page - 1) * 2, page * 2));
+            expect([r.body.count, r.body.count_exact]).toEqual([Math.max(BOUND, page * 2), false]);
           }
         }
       });

@@ -16,7 +16,7 @@ forEachBackend('API customers: search through locations and contacts', (backend)
     owner = await signIn(b, 'owner@demo.test', ACME);
     other = await signIn(b, 'owner@demo.test', BEACON);
   });
-  const locations = partsOf('locations');
+  const locations = partsOf<{ id: number }>('locations');
   const contacts = partsOf<{ id: number; name: string }>('contacts');
   const search = async (who: Actor, q: string) => {
     const r = await who.get(`${CUSTOMERS}?q=${encodeURIComponent(q)}&page_size=100`);
@@ -53,6 +53,30 @@ forEachBackend('API customers: search through locations and contacts', (backend)
       const digits = phone.replace(/\D/g, '');
       for (const q of [`pat manager${tag}`, `pm${tag}@agency`, digits.slice(3), `+1 ${phone}`, `1${digits}`]) expect(await search(owner, q), q).toEqual([c.id]);
       expect(await search(other, `pm${tag}@agency`)).toEqual([stranger.id]);
+    });
+    test('D46 D47 the search follows every write of a part: changed, removed, moved by a merge and back by its undo (migration 15 keeps the customer’s search text)', async () => {
+      const tag = unique('').slice(-6);
+      const [a, z] = [await owner.create(), await owner.create()];
+      const place = await locations.add(owner, a.id, { label: `Shed ${tag}`, address_line: `1 Birch${tag} Rd`, city: `Oldtown${tag}` });
+      const person = await contacts.add(owner, a.id, { name: `Robin Keeper${tag}`, email: `robin${tag}@x.test` });
+      expect(await search(owner, `oldtown${tag}`)).toEqual([a.id]);
+      let r = await owner.patch(locations.one(a.id, place.id), { city: `Newtown${tag}` });
+      expect(r.status, r.text).toBe(200);
+      expect(await search(owner, `oldtown${tag}`)).toEqual([]);
+      expect(await search(owner, `newtown${tag}`)).toEqual([a.id]);
+      // Two parts are lines of their own: a search spanning one part's end and the next's start finds nothing.
+      expect(await search(owner, `birch${tag} rd`)).toEqual([a.id]);
+      expect(await search(owner, `newtown${tag} robin`)).toEqual([]);
+      r = await owner.del(contacts.one(a.id, person.id));
+      expect(r.status, r.text).toBe(204);
+      expect(await search(owner, `keeper${tag}`)).toEqual([]);
+      await contacts.add(owner, a.id, { name: `Sam Keeper${tag}` });
+      r = await owner.post(`${CUSTOMERS}merge/`, { survivor_id: z.id, merged_id: a.id, fields: {} });
+      expect(r.status, r.text).toBe(200);
+      for (const q of [`newtown${tag}`, `sam keeper${tag}`]) expect(await search(owner, q), q).toEqual([z.id]);
+      r = await owner.post(`${CUSTOMERS}merges/${r.body.merge_id}/undo/`);
+      expect(r.status, r.text).toBe(200);
+      for (const q of [`newtown${tag}`, `sam keeper${tag}`]) expect(await search(owner, q), q).toEqual([a.id]);
     });
   });
 

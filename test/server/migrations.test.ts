@@ -114,3 +114,33 @@ describePostgres('migration 9 on a database with organizations (PostgreSQL)', (d
     expect(rows.map((r) => r.role).sort()).toEqual(['admin', 'owner']);
   });
 });
+
+describePostgres('migration 15 on a database with locations and contacts (PostgreSQL)', (databaseUrl) => {
+  let db: Db | null = null;
+  afterAll(async () => {
+    await db?.close();
+  });
+  test("D46 D47 a customer's parts_key takes in the search text of the locations and contacts it already has, a line each", async () => {
+    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 15),
+    );
+    const [org] = await db.query<{ id: number }>("insert into organizations (name) values ('Before Fifteen') returning id");
+    const [withParts, without] = await db.query<{ id: number }>(
+      "insert into customers (org_id, name, city) values ($1, 'Ann Lee', 'Portland'), ($1, 'Bo Fay', null) returning id",
+      [org!.id],
+    );
+    await db.query("insert into customer_locations (org_id, customer_id, label, city) values ($1, $2, 'Rental', 'Tigård')", [org!.id, withParts!.id]);
+    await db.query("insert into customer_contacts (org_id, customer_id, name, email) values ($1, $2, 'Pat Manager', 'PM@x.test')", [org!.id, withParts!.id]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 15),
+      ),
+    ).toEqual([15]);
+    const keys = await db.query<{ id: number; parts_key: string | null }>('select id, parts_key from customers where org_id = $1 order by id', [org!.id]);
+    expect(keys.map((k) => k.parts_key?.split('\n').map((line) => line.replace(/ +/g, ' ').trim()) ?? null)).toEqual([['rental tigard', 'pat manager pm@x.test'], null]);
+    expect(keys[1]!.id).toBe(without!.id);
+  });
+});
