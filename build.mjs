@@ -110,6 +110,33 @@ function lazyImports(metafile, loaded, url) {
   return map;
 }
 
+/**
+ * SPEC §4 what src/boot/preload.js asks for on a reload with a stored session, as app/preload.ts's
+ * preloadScreen would (the same files, in its order): each shell route's path segments with its page's
+ * file (from app/routes.ts: an import() of its own, or the lazy group's for screen()), and the files of
+ * the session's code, the reload's data, the shell (before the page) and the load error (after).
+ */
+export function earlyPreload(metafile, url) {
+  const byEntry = new Map();
+  for (const [file, o] of Object.entries(metafile.outputs)) if (o.entryPoint) byEntry.set(o.entryPoint.replace(/\.[jt]sx?$/, ''), url(file));
+  const file = (source) => {
+    const f = byEntry.get(source);
+    if (!f) throw new Error(`build: no output file for ${source}`);
+    return f;
+  };
+  const routesSource = readFileSync(path.join(root, 'src/app/routes.ts'), 'utf8');
+  const routes = [...routesSource.matchAll(/^ {2}'(\/[^']*)': (?:\(\) => import\('([^']+)'\)|screen\()/gm)].map(([, route, module]) => [
+    route.split('/').filter(Boolean),
+    file(module ? path.join('src/app', module) : 'src/app/lazy'),
+  ]);
+  return [routes, ['src/session/deferred', 'src/app/prefetch', 'src/app/lazy'].map(file), [file('src/ui/load-error')]];
+}
+
+const inline = (file) => esbuild.transformSync(readFileSync(path.join(root, file), 'utf8'), { minify: true }).code.trim();
+
+/** src/boot/preload.js as index.html runs it (minified, its arguments written in). */
+export const earlyPreloadScript = (metafile, url) => inline('src/boot/preload.js').replace('...PRELOAD', () => JSON.stringify(earlyPreload(metafile, url)).slice(1, -1));
+
 /** Writes dist/index.html from static/index.html with the theme script inlined and the hashed assets linked. */
 function writeHtml(metafile, dev) {
   const outputs = Object.entries(metafile.outputs);
@@ -117,7 +144,7 @@ function writeHtml(metafile, dev) {
   const js = outputs.find(([, o]) => o.entryPoint?.endsWith('src/main.tsx'))?.[0];
   const css = outputs.find(([f, o]) => f.endsWith('.css') && o.entryPoint?.endsWith('static/app.css'))?.[0];
   if (!js || !css) throw new Error('build: entry outputs not found in metafile');
-  const theme = esbuild.transformSync(readFileSync(path.join(root, 'src/boot/theme.js'), 'utf8'), { minify: true }).code.trim();
+  const theme = inline('src/boot/theme.js');
   // The chunks the entry imports statically (the one shared with the lazy screens, see
   // firstBundleShared) are fetched with it rather than after it: one round trip before the login form.
   const preload = [];
@@ -133,6 +160,7 @@ function writeHtml(metafile, dev) {
   for (const file of preload) tags += `<link rel="modulepreload" href="${url(file)}">\n`;
   tags += `<script type="module" src="${url(js)}"></script>`;
   tags += `\n<script type="application/json" id="${LAZY_IMPORTS_ID}">${JSON.stringify(lazyImports(metafile, [js, ...preload], url))}</script>`;
+  tags += `\n<script>${earlyPreloadScript(metafile, url)}</script>`;
   if (dev) tags += `\n<script type="module">new EventSource('/esbuild').addEventListener('change', () => location.reload())</script>`;
   const html = readFileSync(path.join(root, 'static/index.html'), 'utf8')
     .replace('/*THEME*/', () => theme)

@@ -1,7 +1,8 @@
 // The code of the screen a person is about to see, started before the session's calls are answered,
 // so it loads beside them instead of after them (docs/performance.md): at start with a stored
 // session (a reload), and when Log In is pressed. React's lazy loaders ask for the same modules later
-// and find them loaded or loading.
+// and find them loaded or loading. On a reload the page has asked for the same files already, before
+// this bundle arrived (src/boot/preload.js; build.mjs earlyPreload lists them in this order).
 import { findRoute } from '../router/match';
 import type { Session } from '../session/controller';
 import { keep } from './preloaded';

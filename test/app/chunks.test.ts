@@ -6,7 +6,9 @@ import * as esbuild from 'esbuild';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { SHELL_ROUTES } from '../../src/app/routes';
+import { KEYS } from '../../src/lib/storage';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** D26 / the issue's limit for a screen's own chunk. */
@@ -168,5 +170,65 @@ describe('customer form chunks', () => {
 
   test('none of the form is in the JS loaded before the login form', () => {
     expect(firstBundleInputs().filter((i) => /pages\/customers\/(CustomerForm|form\/|AddCustomerPage|EditCustomerPage)/.test(i))).toEqual([]);
+  });
+});
+
+// SPEC §4 a reload's code asked for from the page itself (src/boot/preload.js, inline in index.html),
+// before the first bundle has run: for every shell route, the page's file and the shell's, as
+// app/preload.ts asks for them; nothing for a signed-out visitor (the login form's load stays as it was).
+describe('early preload (src/boot/preload.js)', () => {
+  type Early = [routes: [string[], string][], before: string[], after: string[]];
+  let early: Early;
+  /** The script as index.html has it. */
+  let script = '';
+  beforeAll(async () => {
+    const built = (await import(/* @vite-ignore */ pathToFileURL(path.join(root, 'build.mjs')).href)) as {
+      earlyPreload: (m: { outputs: Outputs }, url: (f: string) => string) => Early;
+      earlyPreloadScript: (m: { outputs: Outputs }, url: (f: string) => string) => string;
+    };
+    early = built.earlyPreload({ outputs }, (f) => f);
+    script = built.earlyPreloadScript({ outputs }, (f) => f);
+  });
+  /** The modulepreload links the script adds at `pathname`, with the page's #lazy-imports as the build writes it. */
+  function linksAt(pathname: string): string[] {
+    const lazy = document.createElement('script');
+    lazy.id = 'lazy-imports';
+    lazy.type = 'application/json';
+    const imports: Record<string, string[]> = {};
+    for (const f of Object.keys(outputs)) imports[path.basename(f)] = [...closure(f)].filter((g) => g !== f && !firstBundle().has(g));
+    lazy.textContent = JSON.stringify(imports);
+    document.head.append(lazy);
+    window.history.replaceState(null, '', pathname);
+    new Function(script)();
+    const links = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((l) => l.getAttribute('href')!);
+    document.head.replaceChildren();
+    return links;
+  }
+  test('SPEC §2 every shell route, in the route table’s order, with its page’s own file (the lazy group’s for the small screens)', () => {
+    expect(early[0].map(([segments]) => `/${segments.join('/')}`)).toEqual(SHELL_ROUTES.map((r) => r.path));
+    // The loader's import(), as the test's module system writes it ('/src/pages/…/Page.tsx').
+    const imported = /import\w*\(\s*["']\/?([^"']+)["']/;
+    for (const [i, route] of SHELL_ROUTES.entries()) {
+      expect(outputs[early[0][i]![1]]!.entryPoint, route.path).toBe(imported.exec(String(route.load))?.[1]);
+    }
+  });
+
+  test('SPEC §4 with a stored session: the session code, the reload data, the shell, the page and the load error, each with its imports', () => {
+    localStorage.setItem(KEYS.refreshToken, 'stored');
+    const links = linksAt('/customers/12');
+    const files = [...early[1], entry('src/pages/customers/CustomerDashboardPage.tsx')!, ...early[2]];
+    expect(links).toEqual(files.flatMap((f) => [f, ...[...closure(f)].filter((g) => g !== f && !firstBundle().has(g))]));
+    expect(links).toContain(entry('src/session/deferred.ts'));
+    expect(linksAt('/')).toContain(entry('src/pages/dashboard/DashboardPage.tsx'));
+    expect(linksAt('/customers/new/')).toContain(entry('src/pages/customers/AddCustomerPage.tsx'));
+  });
+
+  test('SPEC §4 nothing without a stored session, offline (D7) or at an address that is no screen', () => {
+    expect(linksAt('/dashboard')).toEqual([]);
+    localStorage.setItem(KEYS.accessToken, 'stored'); // a session as the app stores it (SPEC §3), either token
+    expect(linksAt('/dashboard')).toContain(entry('src/pages/dashboard/DashboardPage.tsx'));
+    expect(linksAt('/no-such-page')).toEqual([]);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    expect(linksAt('/dashboard')).toEqual([]);
   });
 });
