@@ -178,7 +178,7 @@ forEachBackend(
           `insert into customer_contacts (org_id, customer_id, name) select org_id, id, 'Site lead at ' || $2 from customers where ${others} order by id desc offset 10 limit 10`,
           [org, town] as never,
         );
-        // Many locations elsewhere, so a walk that read the location matches row by row would show.
+        // Many locations elsewhere (each customer's parts_key, migration 15), none of them in the town.
         await b.server.db.query(`insert into customer_locations (org_id, customer_id, city) select org_id, id, 'Nowhere' from customers where ${others}`, [org] as never);
         for (const sort of ['name', '-created_at'] as const) {
           const inTown = `(city = $2 or id in (select customer_id from customer_locations where city = $2) or id in (select customer_id from customer_contacts where name like '%' || $2))`;

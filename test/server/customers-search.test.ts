@@ -157,7 +157,7 @@ forEachBackend('API customers: search and matching', (backend) => {
     test('D26 D45 a search matching thousands pages alike, shallow pages and deep ones', async () => {
       // An organization of its own with 12,000 customers, 2,100 of them in a town: fewer than the count's
       // bound, so each page sorts the matches read for the count (customers-list-pages.test.ts pages the
-      // other ways: walking the sort's index, gathering every match past the bound).
+      // other way: past the bound, the matches up to the page's edge).
       const db = b.server.db;
       const town = unique('Sherwood');
       const [org] = await db.query<{ id: unknown }>('insert into organizations (name) values ($1) returning id', [unique('Walk Org ')]);
