@@ -28,6 +28,9 @@ async function toSetup() {
   const t = show();
   fireEvent.click(button('Turn on'));
   await screen.findByRole('img', { name: 'QR code for two-step sign-in' });
+  // The step's move of the focus to the heading (a passive effect) can come after the QR code is in the
+  // document; a person cannot click before it, and a click before it had its focus taken back (a flake).
+  await waitFor(() => expect(document.activeElement).toBe(heading()));
   return t;
 }
 const codeInput = () => screen.getByLabelText('Enter the 6-digit code the app shows') as HTMLInputElement;
