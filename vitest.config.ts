@@ -15,11 +15,11 @@ export default defineConfig({
           // One happy-dom window per worker, not per file (a new worker and window per file was most of
           // the run); test/setup.ts gives each file fresh app modules and a window as new.
           isolate: false,
-          // Four workers on two cores: a file spends about a third of its time waiting (a lazy chunk, a
-          // stubbed fetch, a timer), and two workers left the cores half idle (issue 21: 22 s wall with 2,
-          // 15–16 s with 4 and no more CPU; 6 and 8 were no faster). vitest's default (cores − 1) ran the files
-          // one after another.
-          maxWorkers: 4,
+          // Two workers on two cores. Four were faster while a file waited on React's 300 ms fallback hold
+          // (half of a worker's time; test/react-fallback-throttle.ts removes it in tests): without the
+          // wait, the suite is CPU-bound and more workers only add their own start-up (issue 21: 13–14 s
+          // wall with 2, 15–16 s with 4). vitest's default (cores − 1) runs the files one after another.
+          maxWorkers: 2,
           // A bound for a stuck test on a busy shared machine, not a speed requirement (see test/setup.ts).
           testTimeout: 15_000,
         },

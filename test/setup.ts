@@ -4,9 +4,13 @@
 // singletons such as the location store, toasts, the query cache, the lazy page map, and hooks that
 // helpers like test/ui/no-console.ts register when imported), and the shared window is put back as a
 // new one would be (URL, storage, cookies, viewport, document, timers, stubbed globals).
+import { assertFallbackThrottleRemoved } from './react-fallback-throttle';
 import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
 import * as React from 'react';
 import { afterAll, afterEach, vi } from 'vitest';
+
+// Fails the file when React DOM kept its 300 ms fallback hold (see react-fallback-throttle.ts).
+assertFallbackThrottleRemoved();
 
 // findBy*/waitFor give up after this long. It only bounds a wait for something that should appear (a
 // lazy chunk, a fetch), so a test still fails when it never does; 1 s, the default, was too short for a
