@@ -2,7 +2,7 @@
 // main.tsx only calls start(): build.mjs (firstBundleShared) keeps everything the login form needs
 // (React DOM too) in one file shared with the lazily loaded screens (see there).
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import { startConnectivity } from '../http/connectivity';
 import { isChunkError } from '../lib/chunk-error';
 import { whenIdle } from '../lib/idle';
@@ -14,7 +14,8 @@ import { appConfig } from './config';
 import { loadToaster, preloadScreen } from './preload';
 import { keep } from './preloaded';
 
-export function start(): void {
+/** Boots the app into #root; returns the React root (a test unmounts it). */
+export function start(): Root {
   bufferEarlyErrors(); // D13: errors before error reporting loads are kept, then reported
 
   const config = appConfig();
@@ -28,11 +29,12 @@ export function start(): void {
 
   // D40: a page whose code could not load is shown in the page area (app/page-load.tsx), an expected
   // state rather than an error to log; every other caught error is logged as React would.
-  createRoot(document.getElementById('root')!, {
+  const root = createRoot(document.getElementById('root')!, {
     onCaughtError: (error, info) => {
       if (!isChunkError(error)) console.error(error, info.componentStack);
     },
-  }).render(
+  });
+  root.render(
     <StrictMode>
       <App session={session} onError={captureError} />
     </StrictMode>,
@@ -49,4 +51,5 @@ export function start(): void {
       () => undefined,
     );
   });
+  return root;
 }

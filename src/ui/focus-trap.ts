@@ -1,5 +1,5 @@
 // D15: the drawer and dialogs trap focus while open and return it when closed; Escape closes them.
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 
 const FOCUSABLE =
   'a[href],button:not([disabled]),input:not([disabled]):not([type="hidden"]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
@@ -17,13 +17,22 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
   const escape = useRef(onEscape);
   escape.current = onEscape;
 
+  const previous = useRef<HTMLElement | null>(null);
+
+  // In: a layout effect, so the focus is inside in the same commit that shows the dialog or drawer, and
+  // no keystroke typed in between lands behind it.
+  useLayoutEffect(() => {
+    const root = ref.current;
+    if (!active || !root) return;
+    previous.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    (root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root).focus();
+  }, [active, ref]);
+
+  // Out: after the commit, since React gives the focus back to what had it before a commit's DOM changes
+  // (the drawer's close button, still in the document) after a layout effect's cleanup has run.
   useEffect(() => {
     const root = ref.current;
     if (!active || !root) return;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root;
-    first.focus();
-
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -48,7 +57,7 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     document.addEventListener('keydown', onKey, true);
     return () => {
       document.removeEventListener('keydown', onKey, true);
-      (returnTo?.current ?? previous)?.focus();
+      (returnTo?.current ?? previous.current)?.focus();
     };
   }, [active, ref, returnTo]);
 }

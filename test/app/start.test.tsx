@@ -2,6 +2,7 @@
 // with it. The next screen's code is preloaded only with a stored session (app/preload.ts), and error
 // reporting (D13) starts once the browser is idle, not as the first screen loads.
 import { act, screen } from '@testing-library/react';
+import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const preloadScreen = vi.fn();
@@ -23,14 +24,21 @@ beforeEach(() => {
   history.replaceState(null, '', '/login');
 });
 
+// The app booted by a test is unmounted after it: a root left mounted kept its route focus, listeners
+// and session alive in this worker's window, and took the focus in a later file's test.
+let root: Root | undefined;
 afterEach(() => {
+  act(() => root?.unmount());
+  root = undefined;
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
 });
 
 async function boot() {
   const { start } = await import('../../src/app/start');
-  await act(async () => start());
+  await act(async () => {
+    root = start();
+  });
 }
 
 describe('boot on the login page', () => {
