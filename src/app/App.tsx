@@ -15,7 +15,7 @@ import { SessionExpiredDialog } from '../ui/session-expired';
 import { Spinner } from '../ui/spinner';
 import { toast, toasts } from '../ui/toast';
 import { loadShell, loadToaster, preloadScreen } from './preload';
-import { lazyLoaded } from './preloaded';
+import { lazyLoaded } from '../ui/preloaded';
 import { screen, SHELL_ROUTES } from './routes';
 
 // Everything behind the login form comes from the lazy group (lazy.ts).

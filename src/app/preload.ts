@@ -5,7 +5,7 @@
 // this bundle arrived (src/boot/preload.js; build.mjs earlyPreload lists them in this order).
 import { findRoute } from '../router/match';
 import type { Session } from '../session/controller';
-import { keep } from './preloaded';
+import { keep } from '../ui/preloaded';
 import { SHELL_ROUTES } from './routes';
 
 /** The shell and the small screens (lazy.ts); App's lazy shell loads it with this very function (preloaded.ts). */

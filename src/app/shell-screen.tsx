@@ -12,7 +12,7 @@ import { RequirePermission } from '../router/require-permission';
 import Shell from '../shell/Shell';
 import { Spinner } from '../ui/spinner';
 import { PageLoadBoundary, pageLoaded } from './page-load';
-import { lazyLoaded } from './preloaded';
+import { lazyLoaded } from '../ui/preloaded';
 import type { ShellRoute } from './routes';
 
 /** One lazy component per route, made the first time the route is shown. */

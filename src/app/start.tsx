@@ -12,7 +12,7 @@ import { bufferEarlyErrors, captureError, startTelemetry } from '../telemetry';
 import { App } from './App';
 import { appConfig } from './config';
 import { loadToaster, preloadScreen } from './preload';
-import { keep } from './preloaded';
+import { keep } from '../ui/preloaded';
 
 /** Boots the app into #root; returns the React root (a test unmounts it). */
 export function start(): Root {

@@ -18,21 +18,18 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
   escape.current = onEscape;
 
   const previous = useRef<HTMLElement | null>(null);
+  const giveBack = useRef(() => {});
+  giveBack.current = () => (returnTo?.current ?? previous.current)?.focus();
 
-  // In: a layout effect, so the focus is inside in the same commit that shows the dialog or drawer, and
-  // no keystroke typed in between lands behind it.
+  // Layout effects: the focus is inside in the commit that shows the dialog (no keystroke lands behind
+  // it), and back where it was in the commit that removes it, before a dialog shown in its place (the
+  // invitation's link after its form) looks where the focus was.
   useLayoutEffect(() => {
     const root = ref.current;
     if (!active || !root) return;
     previous.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     (root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root).focus();
-  }, [active, ref]);
 
-  // Out: after the commit, since React gives the focus back to what had it before a commit's DOM changes
-  // (the drawer's close button, still in the document) after a layout effect's cleanup has run.
-  useEffect(() => {
-    const root = ref.current;
-    if (!active || !root) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -57,7 +54,19 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     document.addEventListener('keydown', onKey, true);
     return () => {
       document.removeEventListener('keydown', onKey, true);
-      (returnTo?.current ?? previous.current)?.focus();
+      giveBack.current();
     };
-  }, [active, ref, returnTo]);
+  }, [active, ref]);
+
+  // A trap that ends without leaving the page (the drawer closing): React gives the focus back to what had
+  // it before the commit (the drawer's button, still there) after the cleanup above, so it goes back again
+  // once the commit is done.
+  const wasActive = useRef(false);
+  useEffect(() => {
+    if (active) wasActive.current = true;
+    else if (wasActive.current) {
+      wasActive.current = false;
+      giveBack.current();
+    }
+  }, [active]);
 }

@@ -1,11 +1,11 @@
 // Code preloaded beside the session's calls (app/preload.ts) renders in the very render that first shows
-// it (app/preloaded.ts): a lazy screen that showed its fallback instead would be held by React for up to
+// it (ui/preloaded.ts): a lazy screen that showed its fallback instead would be held by React for up to
 // 300 ms after its code arrived, on a reload after the current-user call's answer.
 import { render, screen } from '@testing-library/react';
 import { Suspense, type ComponentType } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadShell, preloadScreen } from '../../src/app/preload';
-import { keep, lazyLoaded } from '../../src/app/preloaded';
+import { keep, lazyLoaded } from '../../src/ui/preloaded';
 import { SHELL_ROUTES } from '../../src/app/routes';
 
 const Screen = () => <h1>Screen</h1>;

@@ -320,6 +320,7 @@ describe('D28 team: invitations', () => {
     fireEvent.change(within(dialog).getByRole('combobox', { name: 'Role' }), { target: { value: 'viewer' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create invitation link' }));
     const shown = await screen.findByRole('dialog', { name: 'Invitation link' });
+    expect(shown.contains(document.activeElement)).toBe(true); // D15: the form's dialog gave it back before this one took it
     expect(calls(api, 'POST', '/v1/team/invitations/')[0]!.body).toEqual({ email: 'Sam@Example.com', role: 'viewer' });
     const token = team.invitations[0]!.token;
     const link = within(shown).getByRole('textbox', { name: 'Invitation link' }) as HTMLInputElement;

@@ -1,8 +1,13 @@
 // ui/early-module.ts: a part's code whose import starts with the page's module, loaded once at a time;
-// a failed load is said, and Retry asks again.
-import { act, renderHook, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { earlyModule, useEarlyModule } from '../../src/ui/early-module';
+// a failed load is said, and Retry asks again. A part shown on a person's action (lazyPart) loads once the
+// browser is idle, and from then on renders in the same commit as what asks for it.
+import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { Suspense, useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IDLE_FALLBACK_MS } from '../../src/lib/idle';
+import { earlyModule, lazyPart, useEarlyModule } from '../../src/ui/early-module';
+
+afterEach(() => vi.useRealTimers());
 
 describe('early module', () => {
   it('starts importing at once, imports once however many ask, and is there for a later reader at first render', async () => {
@@ -30,5 +35,50 @@ describe('early module', () => {
     await waitFor(() => expect(result.current.mod).toEqual({ ok: true }));
     expect(result.current.error).toBeNull();
     expect(calls).toBe(2);
+  });
+
+  it("lazyPart: the part's code loads once the browser is idle, not with the page's module", async () => {
+    vi.useFakeTimers(); // happy-dom has no requestIdleCallback: whenIdle's fallback timer
+    let calls = 0;
+    lazyPart(
+      async () => (calls++, { Part: () => null }),
+      (m) => m.Part,
+    );
+    expect(calls).toBe(0);
+    await vi.advanceTimersByTimeAsync(IDLE_FALLBACK_MS);
+    expect(calls).toBe(1);
+  });
+
+  it('lazyPart: once loaded, the part is shown in the commit that asks for it, never its fallback (React holds a shown fallback 300 ms)', async () => {
+    vi.useFakeTimers();
+    const Part = lazyPart(
+      async () => ({ Dialog: () => <p role="dialog" aria-label="Question" /> }),
+      (m) => m.Dialog,
+    );
+    await vi.advanceTimersByTimeAsync(IDLE_FALLBACK_MS);
+    vi.useRealTimers();
+    let ask = () => {};
+    function Page() {
+      const [open, setOpen] = useState(false);
+      ask = () => setOpen(true);
+      return <Suspense fallback={<p>loading</p>}>{open && <Part />}</Suspense>;
+    }
+    render(<Page />);
+    act(() => ask());
+    expect(screen.queryByText('loading')).toBeNull();
+    expect(screen.getByRole('dialog', { name: 'Question' })).toBeTruthy();
+  });
+
+  it('lazyPart: asked for before it has loaded, the part still comes (after its fallback)', async () => {
+    const Part = lazyPart(
+      async () => ({ Dialog: () => <p role="dialog" aria-label="Question" /> }),
+      (m) => m.Dialog,
+    );
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Part />
+      </Suspense>,
+    );
+    expect(await screen.findByRole('dialog', { name: 'Question' })).toBeTruthy();
   });
 });

@@ -1,7 +1,8 @@
 // D28: the members with role, email and joined date; with team:manage a role menu per member and
 // Remove. D9: what a person may not do is not offered (offers.ts). D15: the table's caption, names
 // that tell members apart, a role menu that keeps the focus while it saves.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyPart } from '../../ui/early-module';
 import type { Role } from '../../../contract/permissions';
 import type { Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
@@ -15,9 +16,12 @@ import { errorWords } from '../../ui/error-words';
 
 export const MSG_ROLE_CHANGED = 'Role changed';
 
-// The role question is rarely asked, so it loads the first time it is (ConfirmRole.tsx); the dialog
-// takes the focus when it appears, and until then the menu keeps it.
-const ConfirmRole = lazy(() => import('./ConfirmRole'));
+// The role question (ConfirmRole.tsx) is a chunk of its own, loaded once the browser is idle after the
+// page (lazyPart), so it appears with the choice that asks it; it takes the focus then.
+const ConfirmRole = lazyPart(
+  () => import('./ConfirmRole'),
+  (m) => m.default,
+);
 
 export function MembersTable({
   members,

@@ -4,7 +4,9 @@
 // is not offered (offers.ts); the server's refusals are shown in words. D15: captions and headers,
 // dialogs that trap and return focus, announcements. The dialogs shown rarely (the link, the role
 // question) load the first time they are needed.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { lazyPart } from '../../ui/early-module';
+import { keep } from '../../ui/preloaded';
 import type { IssuedResetLink } from '../../../contract/account';
 import type { IssuedInvitation, Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
@@ -21,18 +23,29 @@ export { MSG_ROLE_CHANGED } from './MembersTable';
 export const MSG_INVITATION_CREATED = 'Invitation created';
 export const MSG_INVITATION_RENEWED = 'Invitation renewed';
 
-// The link is shown after an invitation is made or renewed: its dialog loads then (LinkDialog.tsx),
-// and opening 'Invite member' starts loading it beside the request.
-const loadLink = () => import('./LinkDialog');
-const LinkDialog = lazy(loadLink);
-// The invite form loads the first time 'Invite member' is pressed (InviteDialogs.tsx).
-const InviteDialog = lazy(() => import('./InviteDialogs').then((m) => ({ default: m.InviteDialog })));
-// Remove's question loads the first time it is asked (RemoveDialog.tsx).
-const RemoveDialog = lazy(() => import('./RemoveDialog'));
-// D54: resetting a member's two-step sign-in asks first (ResetMfaDialog.tsx), loaded when first asked.
-const ResetMfaDialog = lazy(() => import('./ResetMfaDialog'));
-// D53: a member's reset link, shown once, likewise (ResetLinkDialog.tsx).
-const ResetLinkDialog = lazy(() => import('./ResetLinkDialog'));
+// Each dialog's code is a chunk of its own, loaded once the browser is idle after the page (lazyPart),
+// so a first click shows its dialog at once. The link is shown after an invitation is made or renewed
+// (LinkDialog.tsx), the invite form on 'Invite member' (InviteDialogs.tsx), Remove's question
+// (RemoveDialog.tsx), D54 resetting a member's two-step sign-in (ResetMfaDialog.tsx), D53 a member's reset
+// link, shown once (ResetLinkDialog.tsx).
+const loadLink = () => import('./LinkDialog'); // asked for at once when 'Invite member' opens, too
+const LinkDialog = lazyPart(loadLink, (m) => m.default);
+const InviteDialog = lazyPart(
+  () => import('./InviteDialogs'),
+  (m) => m.InviteDialog,
+);
+const RemoveDialog = lazyPart(
+  () => import('./RemoveDialog'),
+  (m) => m.default,
+);
+const ResetMfaDialog = lazyPart(
+  () => import('./ResetMfaDialog'),
+  (m) => m.default,
+);
+const ResetLinkDialog = lazyPart(
+  () => import('./ResetLinkDialog'),
+  (m) => m.default,
+);
 
 type Open =
   | { kind: 'invite' }
@@ -63,7 +76,7 @@ export default function TeamPage() {
   }, [open]);
 
   useEffect(() => {
-    if (open?.kind === 'invite') void loadLink().catch(() => undefined);
+    if (open?.kind === 'invite') void keep(loadLink).catch(() => undefined);
   }, [open]);
 
   const close = () => setOpen(null);

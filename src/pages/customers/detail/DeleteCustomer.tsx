@@ -1,6 +1,7 @@
 // D25: Delete asks first, then goes to the list and confirms with a toast that offers Undo (a restore).
 // The toast outlives this page, so its Undo holds the calls and the cache, not hooks.
-import { lazy, Suspense, useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
+import { lazyPart } from '../../../ui/early-module';
 import type { Customer } from '../../../../contract/customers';
 import { CUSTOMER_RESTORED_EVENT, useCustomersApi, type CustomersApi } from '../../../api/customers';
 import type { QueryCache } from '../../../query/cache';
@@ -12,8 +13,11 @@ import { customerHref, PAGES } from '../../../router/paths';
 import { dismissToast, toast } from '../../../ui/toast';
 import { failedWords } from '../../../ui/failed-words';
 
-// The question's dialog loads the first time it is asked (Confirm.tsx).
-const Confirm = lazy(() => import('./Confirm'));
+// The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart).
+const Confirm = lazyPart(
+  () => import('./Confirm'),
+  (m) => m.default,
+);
 
 /** D25: how long a deleted customer can be restored, as the dialog tells it. */
 export const RESTORE_DAYS = 30;

@@ -2,7 +2,8 @@
 // delete one (the server checks the same). What was typed stays when a save fails. D41: a note being
 // written is kept as a draft should its box go without the person choosing (customers:update taken
 // away, a reload); a 403 permission_denied on Add keeps the box, its text and says so.
-import { lazy, Suspense, useId, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useId, useRef, useState, type FormEvent } from 'react';
+import { lazyPart } from '../../../ui/early-module';
 import { flushSync } from 'react-dom';
 import { NOTE_MAX_LENGTH, type Note } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
@@ -14,8 +15,11 @@ import { When } from '../../../ui/when';
 import { failedWords } from '../../../ui/failed-words';
 import { Problem } from './failure';
 
-// The question's dialog loads the first time it is asked (Confirm.tsx).
-const Confirm = lazy(() => import('./Confirm'));
+// The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart).
+const Confirm = lazyPart(
+  () => import('./Confirm'),
+  (m) => m.default,
+);
 
 export const MSG_NOTE_EMPTY = 'Write something first.';
 const countFormat = new Intl.NumberFormat();

@@ -2,7 +2,8 @@
 // toast's five seconds: for who has customers:merge, while the merge can be undone (within MERGE_UNDO_DAYS
 // of the entry, and no later `customer.merge_undone` entry with its merge_id). Asked first in the app's
 // dialog; a 409 (already undone, a chain) or 410 (too old) is said in a toast and the page is read again.
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyPart } from '../../../ui/early-module';
 import type { AuditEntryView } from '../../../../contract/audit';
 import type { TimelineItem } from '../../../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../../../contract/merge';
@@ -13,8 +14,11 @@ import { useMutation, useQueryCache } from '../../../query/use-query';
 import { toast } from '../../../ui/toast';
 import { undoFailedWords } from '../merge/merge-toast';
 
-// The question's dialog loads the first time it is asked, like the page's other questions.
-const ConfirmDialog = lazy(() => import('../../../ui/confirm-dialog').then((m) => ({ default: m.ConfirmDialog })));
+// The question's dialog loads once the browser is idle after the page (lazyPart), like the page's other questions.
+const ConfirmDialog = lazyPart(
+  () => import('../../../ui/confirm-dialog'),
+  (m) => m.ConfirmDialog,
+);
 
 export const UNDO_MERGE_LABEL = 'Undo this merge';
 

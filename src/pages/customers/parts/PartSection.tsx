@@ -3,13 +3,18 @@
 // form open at a time. D15: a form takes the focus when it opens and gives it back to where the person
 // started (the row's Edit, or Add) after Save or Cancel; a removal asks first in the kit's confirm dialog,
 // then the focus goes to the section's heading (the row is gone).
-import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useId, useRef, useState, type ReactNode } from 'react';
+import { lazyPart } from '../../../ui/early-module';
 import type { MutationDef } from '../../../query/cache';
 import { useMutation } from '../../../query/use-query';
 import { failedWords } from '../../../ui/failed-words';
 import { toast } from '../../../ui/toast';
 
-const ConfirmDialog = lazy(() => import('../../../ui/confirm-dialog').then((m) => ({ default: m.ConfirmDialog })));
+// Remove's question loads once the browser is idle after the page (lazyPart).
+const ConfirmDialog = lazyPart(
+  () => import('../../../ui/confirm-dialog'),
+  (m) => m.ConfirmDialog,
+);
 
 /** What is open: a row's form (its id), the new one, or none. */
 export type Editing = number | 'new' | null;
