@@ -5,8 +5,9 @@
 // spinner). In a test every lazy dialog, section and error card suspends the first time a file opens it
 // (each file imports the app afresh), so a test opening one waited 300 ms on a timer: 49 tests waited
 // 15 s between them, half of the app suite's time on one worker (issue 21). No test is about that hold,
-// so the test build of React DOM goes without it, as fake timers would let it; what is revealed, and in
-// which order, is unchanged. The app in a browser keeps React's hold.
+// so the test build of React DOM goes without it, as fake timers would let it. What is revealed is the
+// same, sooner; parts that arrive within 300 ms of each other may be revealed one by one where React would
+// reveal them together. The app in a browser keeps React's hold.
 //
 // React DOM is CommonJS, loaded once per test worker through Node's own loader; its source is changed
 // as it is compiled. When React's source no longer has the line (an upgrade), the suite fails here

@@ -8,7 +8,7 @@ import type { Session } from '../session/controller';
 import { keep } from '../ui/preloaded';
 import { SHELL_ROUTES } from './routes';
 
-/** The shell and the small screens (lazy.ts); App's lazy shell loads it with this very function (preloaded.ts). */
+/** The shell and the small screens (lazy.ts); App's lazy shell loads it with this very function (ui/preloaded.ts). */
 export const loadShell = () => import('./lazy');
 
 /** SPEC §9: the toast region (App renders it); null when its code could not load. */

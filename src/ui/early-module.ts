@@ -28,15 +28,39 @@ export function earlyModule<M>(importer: () => Promise<M>): EarlyModule<M> {
   return { load, loaded: () => loaded };
 }
 
+/** A lazily loaded part that can be asked to load before it is shown (lazyPart). */
+export type Part<P> = LazyExoticComponent<ComponentType<P>> & { preload(): void };
+
 /**
- * A part shown on a person's action (a dialog, a confirmation): its code loads once the browser is idle
- * after the page, and from then on it renders in the commit that asks for it (ui/preloaded.ts). React keeps
- * a Suspense fallback it has shown for 300 ms before revealing what replaces it, so a dialog whose code was
- * fetched on its first open appeared 300 ms after the click however fast the network.
+ * A part shown on a person's action (a dialog, a confirmation), a chunk of its own: once its code has
+ * arrived (`preload`, usePreloadWhenIdle) it renders in the commit that asks for it (ui/preloaded.ts). React
+ * keeps a Suspense fallback it has shown for 300 ms before revealing what replaces it, so a dialog whose
+ * code was fetched on its first open appeared 300 ms after the click however fast the network. A preload
+ * that fails leaves nothing behind: the part's first showing asks for its code again.
  */
-export function lazyPart<M, P extends object = object>(importer: () => Promise<M>, pick: (m: M) => ComponentType<P>): LazyExoticComponent<ComponentType<P>> {
-  whenIdle(() => void keep(importer).catch(() => undefined));
-  return lazyLoaded(importer, pick);
+export function lazyPart<M, P extends object = object>(importer: () => Promise<M>, pick: (m: M) => ComponentType<P>): Part<P> {
+  let started = false;
+  const preload = () => {
+    if (started || navigator.onLine === false) return; // offline: the part's first showing asks for it
+    started = true;
+    keep(importer).catch(() => {
+      started = false;
+    });
+  };
+  return Object.assign(lazyLoaded(importer, pick), { preload });
+}
+
+/**
+ * Loads `parts`' code once the browser is idle after the page has drawn, while `when` (the person may open
+ * them: a viewer's page never asks for the dialogs it does not offer). `parts` is a module's constant.
+ */
+export function usePreloadWhenIdle(when: boolean, parts: readonly { preload(): void }[]): void {
+  useEffect(() => {
+    if (!when) return;
+    whenIdle(() => {
+      for (const part of parts) part.preload();
+    });
+  }, [when, parts]);
 }
 
 /** The module when here; else `error` (a failed load, until `retry`) or neither while it comes. */

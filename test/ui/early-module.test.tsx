@@ -5,9 +5,12 @@ import { act, render, renderHook, screen, waitFor } from '@testing-library/react
 import { Suspense, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDLE_FALLBACK_MS } from '../../src/lib/idle';
-import { earlyModule, lazyPart, useEarlyModule } from '../../src/ui/early-module';
+import { earlyModule, lazyPart, useEarlyModule, usePreloadWhenIdle } from '../../src/ui/early-module';
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe('early module', () => {
   it('starts importing at once, imports once however many ask, and is there for a later reader at first render', async () => {
@@ -37,26 +40,50 @@ describe('early module', () => {
     expect(calls).toBe(2);
   });
 
-  it("lazyPart: the part's code loads once the browser is idle, not with the page's module", async () => {
+  it("lazyPart: the part's code loads once the browser is idle after the page, only where it is offered, once", async () => {
     vi.useFakeTimers(); // happy-dom has no requestIdleCallback: whenIdle's fallback timer
     let calls = 0;
-    lazyPart(
-      async () => (calls++, { Part: () => null }),
-      (m) => m.Part,
+    const Part = lazyPart(
+      async () => (calls++, { Dialog: () => null }),
+      (m) => m.Dialog,
     );
+    const parts = [Part];
+    renderHook(() => usePreloadWhenIdle(false, parts));
+    await vi.advanceTimersByTimeAsync(IDLE_FALLBACK_MS);
+    expect(calls).toBe(0); // not offered: never asked for
+    renderHook(() => usePreloadWhenIdle(true, parts));
+    renderHook(() => usePreloadWhenIdle(true, parts));
     expect(calls).toBe(0);
     await vi.advanceTimersByTimeAsync(IDLE_FALLBACK_MS);
     expect(calls).toBe(1);
   });
 
+  it('lazyPart: offline at idle, nothing is asked for; the part is asked for when shown', async () => {
+    let calls = 0;
+    const Part = lazyPart(
+      async () => (calls++, { Dialog: () => <p role="dialog" aria-label="Question" /> }),
+      (m) => m.Dialog,
+    );
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    Part.preload();
+    expect(calls).toBe(0);
+    vi.restoreAllMocks();
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Part />
+      </Suspense>,
+    );
+    expect(await screen.findByRole('dialog', { name: 'Question' })).toBeTruthy();
+    expect(calls).toBe(1);
+  });
+
   it('lazyPart: once loaded, the part is shown in the commit that asks for it, never its fallback (React holds a shown fallback 300 ms)', async () => {
-    vi.useFakeTimers();
     const Part = lazyPart(
       async () => ({ Dialog: () => <p role="dialog" aria-label="Question" /> }),
       (m) => m.Dialog,
     );
-    await vi.advanceTimersByTimeAsync(IDLE_FALLBACK_MS);
-    vi.useRealTimers();
+    Part.preload();
+    await act(async () => {}); // the import has answered
     let ask = () => {};
     function Page() {
       const [open, setOpen] = useState(false);
@@ -69,16 +96,25 @@ describe('early module', () => {
     expect(screen.getByRole('dialog', { name: 'Question' })).toBeTruthy();
   });
 
-  it('lazyPart: asked for before it has loaded, the part still comes (after its fallback)', async () => {
+  it('lazyPart: a preload that failed leaves nothing behind: the showing asks for the code again', async () => {
+    let calls = 0;
     const Part = lazyPart(
-      async () => ({ Dialog: () => <p role="dialog" aria-label="Question" /> }),
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('chunk failed');
+        return { Dialog: () => <p role="dialog" aria-label="Question" /> };
+      },
       (m) => m.Dialog,
     );
+    Part.preload(); // fails at idle, unseen
+    await act(async () => {});
+    expect(calls).toBe(1);
     render(
       <Suspense fallback={<p>loading</p>}>
         <Part />
       </Suspense>,
     );
     expect(await screen.findByRole('dialog', { name: 'Question' })).toBeTruthy();
+    expect(calls).toBe(2);
   });
 });

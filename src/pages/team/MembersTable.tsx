@@ -2,7 +2,7 @@
 // Remove. D9: what a person may not do is not offered (offers.ts). D15: the table's caption, names
 // that tell members apart, a role menu that keeps the focus while it saves.
 import { Suspense, useEffect, useState } from 'react';
-import { lazyPart } from '../../ui/early-module';
+import { lazyPart, usePreloadWhenIdle } from '../../ui/early-module';
 import type { Role } from '../../../contract/permissions';
 import type { Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
@@ -17,11 +17,12 @@ import { errorWords } from '../../ui/error-words';
 export const MSG_ROLE_CHANGED = 'Role changed';
 
 // The role question (ConfirmRole.tsx) is a chunk of its own, loaded once the browser is idle after the
-// page (lazyPart), so it appears with the choice that asks it; it takes the focus then.
+// page for who may manage the team (lazyPart), so it appears with the choice that asks it; it takes the focus then.
 const ConfirmRole = lazyPart(
   () => import('./ConfirmRole'),
   (m) => m.default,
 );
+const ROLE_DIALOG = [ConfirmRole];
 
 export function MembersTable({
   members,
@@ -43,6 +44,7 @@ export function MembersTable({
   onResetLink?: (m: Member, issued: IssuedResetLink) => void;
 }) {
   const api = useTeamApi();
+  usePreloadWhenIdle(manage, ROLE_DIALOG);
   const change = useMutation(api.changeRole);
   const [saving, setSaving] = useState<number | null>(null);
   // The role chosen, shown while it is saved and until the refetched list carries it: the select never

@@ -5,8 +5,7 @@
 // dialogs that trap and return focus, announcements. The dialogs shown rarely (the link, the role
 // question) load the first time they are needed.
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { lazyPart } from '../../ui/early-module';
-import { keep } from '../../ui/preloaded';
+import { lazyPart, usePreloadWhenIdle } from '../../ui/early-module';
 import type { IssuedResetLink } from '../../../contract/account';
 import type { IssuedInvitation, Member } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
@@ -23,13 +22,15 @@ export { MSG_ROLE_CHANGED } from './MembersTable';
 export const MSG_INVITATION_CREATED = 'Invitation created';
 export const MSG_INVITATION_RENEWED = 'Invitation renewed';
 
-// Each dialog's code is a chunk of its own, loaded once the browser is idle after the page (lazyPart),
-// so a first click shows its dialog at once. The link is shown after an invitation is made or renewed
+// Each dialog's code is a chunk of its own, loaded once the browser is idle after the page for who may
+// manage the team (lazyPart), so a first click shows its dialog at once. The link is shown after an invitation is made or renewed
 // (LinkDialog.tsx), the invite form on 'Invite member' (InviteDialogs.tsx), Remove's question
 // (RemoveDialog.tsx), D54 resetting a member's two-step sign-in (ResetMfaDialog.tsx), D53 a member's reset
 // link, shown once (ResetLinkDialog.tsx).
-const loadLink = () => import('./LinkDialog'); // asked for at once when 'Invite member' opens, too
-const LinkDialog = lazyPart(loadLink, (m) => m.default);
+const LinkDialog = lazyPart(
+  () => import('./LinkDialog'),
+  (m) => m.default,
+); // asked for when 'Invite member' opens, too
 const InviteDialog = lazyPart(
   () => import('./InviteDialogs'),
   (m) => m.InviteDialog,
@@ -46,6 +47,7 @@ const ResetLinkDialog = lazyPart(
   () => import('./ResetLinkDialog'),
   (m) => m.default,
 );
+const TEAM_DIALOGS = [InviteDialog, LinkDialog, RemoveDialog, ResetMfaDialog, ResetLinkDialog];
 
 type Open =
   | { kind: 'invite' }
@@ -59,6 +61,7 @@ export default function TeamPage() {
   const api = useTeamApi();
   const session = useSession();
   const manage = useCan('team:manage');
+  usePreloadWhenIdle(manage, TEAM_DIALOGS); // D9: only who is offered them
   const viewer: Viewer = { email: session.user?.email ?? null, role: session.role };
   const members = useQuery(api.members());
   const [open, setOpen] = useState<Open>(null);
@@ -76,7 +79,7 @@ export default function TeamPage() {
   }, [open]);
 
   useEffect(() => {
-    if (open?.kind === 'invite') void keep(loadLink).catch(() => undefined);
+    if (open?.kind === 'invite') LinkDialog.preload();
   }, [open]);
 
   const close = () => setOpen(null);

@@ -1,7 +1,7 @@
 // D25: Delete asks first, then goes to the list and confirms with a toast that offers Undo (a restore).
 // The toast outlives this page, so its Undo holds the calls and the cache, not hooks.
 import { Suspense, useRef, useState } from 'react';
-import { lazyPart } from '../../../ui/early-module';
+import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
 import type { Customer } from '../../../../contract/customers';
 import { CUSTOMER_RESTORED_EVENT, useCustomersApi, type CustomersApi } from '../../../api/customers';
 import type { QueryCache } from '../../../query/cache';
@@ -13,11 +13,12 @@ import { customerHref, PAGES } from '../../../router/paths';
 import { dismissToast, toast } from '../../../ui/toast';
 import { failedWords } from '../../../ui/failed-words';
 
-// The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart).
+// The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart), where it is offered.
 const Confirm = lazyPart(
   () => import('./Confirm'),
   (m) => m.default,
 );
+const QUESTION = [Confirm];
 
 /** D25: how long a deleted customer can be restored, as the dialog tells it. */
 export const RESTORE_DAYS = 30;
@@ -65,6 +66,7 @@ export function showDeletedToast(customer: Pick<Customer, 'id' | 'name'>, api: P
 }
 
 export function DeleteCustomer({ customer }: { customer: Customer }) {
+  usePreloadWhenIdle(true, QUESTION);
   const api = useCustomersApi();
   const cache = useQueryCache();
   const remove = useMutation(api.remove);

@@ -3,7 +3,7 @@
 // written is kept as a draft should its box go without the person choosing (customers:update taken
 // away, a reload); a 403 permission_denied on Add keeps the box, its text and says so.
 import { Suspense, useId, useRef, useState, type FormEvent } from 'react';
-import { lazyPart } from '../../../ui/early-module';
+import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
 import { flushSync } from 'react-dom';
 import { NOTE_MAX_LENGTH, type Note } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
@@ -15,11 +15,12 @@ import { When } from '../../../ui/when';
 import { failedWords } from '../../../ui/failed-words';
 import { Problem } from './failure';
 
-// The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart).
+// The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart), where it is offered.
 const Confirm = lazyPart(
   () => import('./Confirm'),
   (m) => m.default,
 );
+const QUESTION = [Confirm];
 
 export const MSG_NOTE_EMPTY = 'Write something first.';
 const countFormat = new Intl.NumberFormat();
@@ -124,6 +125,7 @@ export function NoteComposer({ customerId, onRefused }: { customerId: number; on
  * somewhere that stays (D15): the note and its buttons are about to go.
  */
 export function NoteItem({ customerId, note, editable, onDeleted }: { customerId: number; note: Note; editable: boolean; onDeleted: () => void }) {
+  usePreloadWhenIdle(editable, QUESTION);
   const api = useCustomersApi();
   const edit = useMutation(api.editNote(customerId));
   const remove = useMutation(api.deleteNote(customerId));

@@ -3,7 +3,7 @@
 // of the entry, and no later `customer.merge_undone` entry with its merge_id). Asked first in the app's
 // dialog; a 409 (already undone, a chain) or 410 (too old) is said in a toast and the page is read again.
 import { Suspense, useState } from 'react';
-import { lazyPart } from '../../../ui/early-module';
+import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
 import type { AuditEntryView } from '../../../../contract/audit';
 import type { TimelineItem } from '../../../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../../../contract/merge';
@@ -14,11 +14,12 @@ import { useMutation, useQueryCache } from '../../../query/use-query';
 import { toast } from '../../../ui/toast';
 import { undoFailedWords } from '../merge/merge-toast';
 
-// The question's dialog loads once the browser is idle after the page (lazyPart), like the page's other questions.
+// The question's dialog loads once the browser is idle after the page (lazyPart), where it is offered, like the page's other questions.
 const ConfirmDialog = lazyPart(
   () => import('../../../ui/confirm-dialog'),
   (m) => m.ConfirmDialog,
 );
+const QUESTION = [ConfirmDialog];
 
 export const UNDO_MERGE_LABEL = 'Undo this merge';
 
@@ -45,6 +46,7 @@ const otherName = (entry: AuditEntryView) => {
 };
 
 export function UndoMerge({ entry, onUndone }: { entry: AuditEntryView; onUndone: () => void }) {
+  usePreloadWhenIdle(true, QUESTION);
   const api = useMergeApi();
   const cache = useQueryCache();
   const undo = useMutation(api.undo);

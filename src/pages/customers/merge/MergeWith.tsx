@@ -1,11 +1,18 @@
-// D49: 'Merge with…' on the customer page (customers:merge): a customer search in a dialog, loaded the
-// first time it opens (MergePicker.tsx), whose results lead to the merge screen with this customer kept.
-import { lazy, Suspense, useState } from 'react';
+// D49: 'Merge with…' on the customer page (customers:merge): a customer search in a dialog (MergePicker.tsx),
+// loaded once the browser is idle after the page (lazyPart), whose results lead to the merge screen with
+// this customer kept.
+import { Suspense, useState } from 'react';
 import type { Customer } from '../../../../contract/customers';
+import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
 
-const MergePicker = lazy(() => import('./MergePicker'));
+const MergePicker = lazyPart(
+  () => import('./MergePicker'),
+  (m) => m.default,
+);
+const PICKER = [MergePicker];
 
 export function MergeWith({ customer }: { customer: Pick<Customer, 'id' | 'name'> }) {
+  usePreloadWhenIdle(true, PICKER);
   const [open, setOpen] = useState(false);
   return (
     <>

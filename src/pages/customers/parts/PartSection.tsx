@@ -4,17 +4,18 @@
 // started (the row's Edit, or Add) after Save or Cancel; a removal asks first in the kit's confirm dialog,
 // then the focus goes to the section's heading (the row is gone).
 import { Suspense, useId, useRef, useState, type ReactNode } from 'react';
-import { lazyPart } from '../../../ui/early-module';
+import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
 import type { MutationDef } from '../../../query/cache';
 import { useMutation } from '../../../query/use-query';
 import { failedWords } from '../../../ui/failed-words';
 import { toast } from '../../../ui/toast';
 
-// Remove's question loads once the browser is idle after the page (lazyPart).
+// Remove's question loads once the browser is idle after the page (lazyPart), where it is offered.
 const ConfirmDialog = lazyPart(
   () => import('../../../ui/confirm-dialog'),
   (m) => m.ConfirmDialog,
 );
+const QUESTION = [ConfirmDialog];
 
 /** What is open: a row's form (its id), the new one, or none. */
 export type Editing = number | 'new' | null;
@@ -39,6 +40,7 @@ export interface PartSectionProps<T extends { id: number }> {
 }
 
 export function PartSection<T extends { id: number }>({ title, noun, max, items, canEdit, empty, name, remove, view, action, form }: PartSectionProps<T>) {
+  usePreloadWhenIdle(canEdit, QUESTION);
   const id = useId();
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<T | null>(null);
