@@ -13,6 +13,9 @@ export function focusables(root: HTMLElement): HTMLElement[] {
  * keeps Tab and Shift+Tab inside, and calls `onEscape` on Escape. When it ends, focus goes back to
  * `returnTo` (or to whatever had focus before).
  */
+/** The active traps, the newest last: only it answers Tab and Escape (a dialog over the drawer or over another dialog). */
+const open: object[] = [];
+
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean, onEscape: () => void, returnTo?: RefObject<HTMLElement | null>): void {
   const escape = useRef(onEscape);
   escape.current = onEscape;
@@ -29,8 +32,11 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     if (!active || !root) return;
     previous.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     (root.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(root)[0] ?? root).focus();
+    const me = {};
+    open.push(me);
 
     const onKey = (e: KeyboardEvent) => {
+      if (open[open.length - 1] !== me) return; // a trap opened over this one has the keys
       if (e.key === 'Escape') {
         e.preventDefault();
         e.stopPropagation();
@@ -54,6 +60,7 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     document.addEventListener('keydown', onKey, true);
     return () => {
       document.removeEventListener('keydown', onKey, true);
+      open.splice(open.indexOf(me), 1);
       giveBack.current();
     };
   }, [active, ref]);

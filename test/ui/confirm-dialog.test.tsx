@@ -45,4 +45,33 @@ describe('ConfirmDialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Delete note' }).className).toBe('btn btn-primary');
     expect(within(dialog).getByRole('button', { name: 'Keep it' })).toBeTruthy();
   });
+
+  it('D15 a dialog over another has the keys: Escape cancels the top one only, and Tab stays in it', () => {
+    const below = vi.fn();
+    const above = vi.fn();
+    const { rerender } = render(
+      <ConfirmDialog title="Remove Mo?" confirm="Remove" busyLabel="Removing…" onConfirm={() => {}} onCancel={below}>
+        <p>Mo loses access.</p>
+      </ConfirmDialog>,
+    );
+    rerender(
+      <>
+        <ConfirmDialog title="Remove Mo?" confirm="Remove" busyLabel="Removing…" onConfirm={() => {}} onCancel={below}>
+          <p>Mo loses access.</p>
+        </ConfirmDialog>
+        <ConfirmDialog title="Session expired?" confirm="Sign in" busyLabel="…" onConfirm={() => {}} onCancel={above}>
+          <p>Sign in again.</p>
+        </ConfirmDialog>
+      </>,
+    );
+    const top = screen.getByRole('dialog', { name: 'Session expired?' });
+    const buttons = within(top).getAllByRole('button');
+    expect(document.activeElement).toBe(buttons[0]);
+    buttons[buttons.length - 1]!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'Tab' });
+    expect(document.activeElement).toBe(buttons[0]); // around the top dialog, not into the one below
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(above).toHaveBeenCalledTimes(1);
+    expect(below).not.toHaveBeenCalled();
+  });
 });
