@@ -38,7 +38,9 @@ export type Part<P> = LazyExoticComponent<ComponentType<P>> & { preload(): void 
  * code was fetched on its first open appeared 300 ms after the click however fast the network. A preload
  * that fails leaves nothing behind: the part's first showing asks for its code again.
  */
-export function lazyPart<M, P extends object = object>(importer: () => Promise<M>, pick: (m: M) => ComponentType<P>): Part<P> {
+export function lazyPart<P extends object = object>(importer: () => Promise<{ default: ComponentType<P> }>): Part<P>;
+export function lazyPart<M, P extends object = object>(importer: () => Promise<M>, pick: (m: M) => ComponentType<P>): Part<P>;
+export function lazyPart<M, P extends object = object>(importer: () => Promise<M>, pick = (m: M) => (m as { default: ComponentType<P> }).default): Part<P> {
   let started = false;
   const preload = () => {
     if (started || navigator.onLine === false) return; // offline: the part's first showing asks for it

@@ -18,10 +18,7 @@ export const MSG_ROLE_CHANGED = 'Role changed';
 
 // The role question (ConfirmRole.tsx) is a chunk of its own, loaded once the browser is idle after the
 // page for who may manage the team (lazyPart), so it appears with the choice that asks it; it takes the focus then.
-const ConfirmRole = lazyPart(
-  () => import('./ConfirmRole'),
-  (m) => m.default,
-);
+const ConfirmRole = lazyPart(() => import('./ConfirmRole'));
 const ROLE_DIALOG = [ConfirmRole];
 
 export function MembersTable({

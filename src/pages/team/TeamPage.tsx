@@ -27,26 +27,14 @@ export const MSG_INVITATION_RENEWED = 'Invitation renewed';
 // (LinkDialog.tsx), the invite form on 'Invite member' (InviteDialogs.tsx), Remove's question
 // (RemoveDialog.tsx), D54 resetting a member's two-step sign-in (ResetMfaDialog.tsx), D53 a member's reset
 // link, shown once (ResetLinkDialog.tsx).
-const LinkDialog = lazyPart(
-  () => import('./LinkDialog'),
-  (m) => m.default,
-); // asked for when 'Invite member' opens, too
+const LinkDialog = lazyPart(() => import('./LinkDialog')); // asked for when 'Invite member' opens, too
 const InviteDialog = lazyPart(
   () => import('./InviteDialogs'),
   (m) => m.InviteDialog,
 );
-const RemoveDialog = lazyPart(
-  () => import('./RemoveDialog'),
-  (m) => m.default,
-);
-const ResetMfaDialog = lazyPart(
-  () => import('./ResetMfaDialog'),
-  (m) => m.default,
-);
-const ResetLinkDialog = lazyPart(
-  () => import('./ResetLinkDialog'),
-  (m) => m.default,
-);
+const RemoveDialog = lazyPart(() => import('./RemoveDialog'));
+const ResetMfaDialog = lazyPart(() => import('./ResetMfaDialog'));
+const ResetLinkDialog = lazyPart(() => import('./ResetLinkDialog'));
 const TEAM_DIALOGS = [InviteDialog, LinkDialog, RemoveDialog, ResetMfaDialog, ResetLinkDialog];
 
 type Open =

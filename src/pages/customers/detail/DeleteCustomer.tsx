@@ -14,10 +14,7 @@ import { dismissToast, toast } from '../../../ui/toast';
 import { failedWords } from '../../../ui/failed-words';
 
 // The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart), where it is offered.
-const Confirm = lazyPart(
-  () => import('./Confirm'),
-  (m) => m.default,
-);
+const Confirm = lazyPart(() => import('./Confirm'));
 const QUESTION = [Confirm];
 
 /** D25: how long a deleted customer can be restored, as the dialog tells it. */

@@ -16,10 +16,7 @@ import { failedWords } from '../../../ui/failed-words';
 import { Problem } from './failure';
 
 // The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart), where it is offered.
-const Confirm = lazyPart(
-  () => import('./Confirm'),
-  (m) => m.default,
-);
+const Confirm = lazyPart(() => import('./Confirm'));
 const QUESTION = [Confirm];
 
 export const MSG_NOTE_EMPTY = 'Write something first.';

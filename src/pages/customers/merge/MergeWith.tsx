@@ -5,10 +5,7 @@ import { Suspense, useState } from 'react';
 import type { Customer } from '../../../../contract/customers';
 import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
 
-const MergePicker = lazyPart(
-  () => import('./MergePicker'),
-  (m) => m.default,
-);
+const MergePicker = lazyPart(() => import('./MergePicker'));
 const PICKER = [MergePicker];
 
 export function MergeWith({ customer }: { customer: Pick<Customer, 'id' | 'name'> }) {
