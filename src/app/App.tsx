@@ -16,12 +16,12 @@ import { Spinner } from '../ui/spinner';
 import { toast, toasts } from '../ui/toast';
 import { loadShell, loadToaster, preloadScreen } from './preload';
 import { lazyLoaded } from '../ui/preloaded';
-import { screen, SHELL_ROUTES } from './routes';
+import { SHELL_ROUTES } from './routes';
 
 // Everything behind the login form comes from the lazy group (lazy.ts).
 const ShellScreen = lazyLoaded(loadShell, (m) => m.ShellScreen);
-const SessionExpiredView = lazy(() => import('./lazy').then((m) => ({ default: m.SessionExpiredView })));
-const OrgPickerPage = lazy(screen('OrgPickerPage'));
+const SessionExpiredView = lazyLoaded(loadShell, (m) => m.SessionExpiredView);
+const OrgPickerPage = lazyLoaded(loadShell, (m) => m.OrgPickerPage);
 // D28: the public invitation page, outside the shell, signed in or not; a chunk of its own.
 const InvitePage = lazy(() => import('../pages/invite/InvitePage'));
 // D53: the public reset-link page likewise.
