@@ -5,6 +5,7 @@
 // helpers like test/ui/no-console.ts register when imported), and the shared window is put back as a
 // new one would be (URL, storage, cookies, viewport, document, timers, stubbed globals).
 import { assertFallbackThrottleRemoved } from './react-fallback-throttle';
+import './happy-dom-fast-clone'; // test speed: a cheaper copy in happy-dom's computed styles (see the file)
 import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
 import * as React from 'react';
 import { afterAll, afterEach, vi } from 'vitest';
