@@ -2,7 +2,7 @@
 // 429 that delays no other; one key holds at most its share of slots. The answer cache beside it is
 // bounded in bytes. Order and counts, never durations.
 import { describe, expect, test } from 'vitest';
-import { AnswerCache, estimateBytes } from '../../server/answer-cache';
+import { AnswerCache, estimateBytes, STATEMENT_TEXTS_MAX } from '../../server/answer-cache';
 import { DB_KEY_QUEUE_LIMIT, DbGate } from '../../server/db-gate';
 import { FairShareError, SaturatedError } from '../../server/db-gate-types';
 import { currentGateKey, setGateKey, withGateKey } from '../../server/gate-key';
@@ -133,6 +133,42 @@ describe('D34 the answer cache', () => {
     expect(cache.size).toBeLessThan(bound / one + 1);
     expect(cache.get('page:499', 1)?.value).toEqual(page(499));
     expect(cache.get('page:1', 1)).toBeUndefined(); // long gone
+  });
+
+  test('D34 the oldest unused answers go first, also after the cache was emptied by a write; a used one stays', () => {
+    const bound = 1_000_000;
+    const cache = new AnswerCache(bound);
+    const key = (i: number) => `page:${String(i).padStart(4, '0')}`;
+    const answer = 'x'.repeat(5_000);
+    const fits = Math.floor(bound / estimateBytes(key(0), answer));
+    for (const generation of [1, 2]) {
+      // generation 2 empties the cache (a write): the walk that lets answers go starts again
+      for (let i = 0; i < fits; i++) cache.set(key(i), generation, answer);
+      expect(cache.size).toBe(fits);
+      expect(cache.get(key(0), generation)).toBeDefined(); // the oldest, used: it goes last now
+      for (let i = fits; i < fits + 3; i++) cache.set(key(i), generation, answer);
+      expect(cache.bytes).toBeLessThanOrEqual(bound);
+      expect(cache.get(key(0), generation)).toBeDefined();
+      expect([1, 2, 3].map((i) => cache.get(key(i), generation))).toEqual([undefined, undefined, undefined]);
+      expect(cache.get(key(4), generation)).toBeDefined();
+    }
+  });
+
+  test('D34 a statement key names one text and its parameters, by a number never given to another text', () => {
+    const cache = new AnswerCache();
+    const text = `select ${'x, '.repeat(500)}1 where org_id = $1`;
+    const key = cache.statementKey(text, [1, 'ann']);
+    expect(key.length).toBeLessThan(30); // the text is not in it
+    expect(cache.statementKey(`${text}`, [1, 'ann'])).toBe(key); // the same text, another string
+    expect(cache.statementKey(text, [1, 'anne'])).not.toBe(key);
+    expect(cache.statementKey(`${text} `, [1, 'ann'])).not.toBe(key);
+    // Past the bound the numbering starts over, but no number comes back: a key made before still names only its text.
+    const before = new Set([key]);
+    for (let i = 0; i < STATEMENT_TEXTS_MAX + 10; i++) before.add(cache.statementKey(`select ${i}`, [1, 'ann']));
+    expect(before.size).toBe(STATEMENT_TEXTS_MAX + 11);
+    const after = cache.statementKey(text, [1, 'ann']);
+    expect(after).not.toBe(key);
+    expect(before.has(after)).toBe(false);
   });
 
   test('D34 a write makes every kept answer go; an answer read before the write is not kept; a huge one is not kept', () => {
