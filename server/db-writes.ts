@@ -8,11 +8,24 @@
  */
 export const UNREAD_BY_KEPT_ANSWERS = '/* unread by kept answers */ ';
 
-/** A statement that only reads (select, or with … select without a data-changing clause) cannot change an answer. */
+/** How many statement texts mayWrite() remembers before it starts over (the texts carry no values: a bounded set). */
+const KNOWN_TEXTS_MAX = 10_000;
+const known = new Map<string, boolean>();
+
+/**
+ * A statement that only reads (select, or with … select without a data-changing clause) cannot change an
+ * answer. Asked on every statement, twice for a read kept by the answer cache: each text is scanned once
+ * (a list's statement is 1–2 KB) and its verdict remembered.
+ */
 export function mayWrite(text: string): boolean {
-  const t = text.trimStart().slice(0, 6).toLowerCase();
-  if (t === 'select') return false;
-  return !(t.startsWith('with') && !/\b(insert|update|delete|merge)\b/i.test(text));
+  let writes = known.get(text);
+  if (writes === undefined) {
+    const t = text.trimStart().slice(0, 6).toLowerCase();
+    writes = t !== 'select' && !(t.startsWith('with') && !/\b(insert|update|delete|merge)\b/i.test(text));
+    if (known.size >= KNOWN_TEXTS_MAX) known.clear();
+    known.set(text, writes);
+  }
+  return writes;
 }
 
 /**

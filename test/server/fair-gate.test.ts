@@ -3,6 +3,7 @@
 // bounded in bytes. Order and counts, never durations.
 import { describe, expect, test } from 'vitest';
 import { AnswerCache, estimateBytes, STATEMENT_TEXTS_MAX } from '../../server/answer-cache';
+import { mayWrite } from '../../server/db-writes';
 import { DB_KEY_QUEUE_LIMIT, DbGate } from '../../server/db-gate';
 import { FairShareError, SaturatedError } from '../../server/db-gate-types';
 import { currentGateKey, setGateKey, withGateKey } from '../../server/gate-key';
@@ -152,6 +153,23 @@ describe('D34 the answer cache', () => {
       expect([1, 2, 3].map((i) => cache.get(key(i), generation))).toEqual([undefined, undefined, undefined]);
       expect(cache.get(key(4), generation)).toBeDefined();
     }
+  });
+
+  test('D34 only a statement that cannot write is kept: select, or with … select without a changing clause (asked again, the same)', () => {
+    const cases: [string, boolean][] = [
+      ['select 1', false],
+      ['  SELECT * from customers where org_id = $1', false],
+      ['with page as (select id from customers) select json_agg(id) from page', false],
+      ['WITH x AS (UPDATE sessions SET revoked_at = now() RETURNING id) SELECT * FROM x', true],
+      ['with gone as (delete from customer_notes where id = $1 returning id) select count(*) from gone', true],
+      ['with moved as (insert into audit_log (org_id) values ($1) returning id) select id from moved', true],
+      ['with m as (select 1) merge into t using m on true when matched then do nothing', true],
+      ['insert into customers (name) values ($1)', true],
+      ['update customers set name = $1', true],
+      ['delete from customers', true],
+      ['select pg_advisory_xact_lock($1, $2)', false],
+    ];
+    for (let round = 0; round < 2; round++) for (const [text, writes] of cases) expect(mayWrite(text), `${text} (round ${round})`).toBe(writes);
   });
 
   test('D34 a statement key names one text and its parameters, by a number never given to another text', () => {
