@@ -31,8 +31,8 @@ export function estimateBytes(key: string, value: unknown): number {
   return ENTRY_OVERHEAD_BYTES + 2 * key.length + OBJECT_FACTOR * 2 * (json?.length ?? 0);
 }
 
-/** How many statement texts one cache keeps numbered before it starts over. */
-export const STATEMENT_TEXTS_MAX = 10_000;
+/** How many statement texts one cache keeps numbered before it starts over (the code has some hundreds). */
+export const STATEMENT_TEXTS_MAX = 2_000;
 
 type Entry = { value: unknown; bytes: number; seq: number };
 

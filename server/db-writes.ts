@@ -8,8 +8,12 @@
  */
 export const UNREAD_BY_KEPT_ANSWERS = '/* unread by kept answers */ ';
 
-/** How many statement texts mayWrite() remembers before it starts over (the texts carry no values: a bounded set). */
-const KNOWN_TEXTS_MAX = 10_000;
+/**
+ * How many statement texts mayWrite() remembers before it starts over (the texts carry no values: a
+ * bounded set of some hundreds), and the longest it remembers (a bulk insert's text grows with its rows).
+ */
+const KNOWN_TEXTS_MAX = 2_000;
+const KNOWN_TEXT_CHARS = 16_384;
 const known = new Map<string, boolean>();
 
 /**
@@ -22,8 +26,10 @@ export function mayWrite(text: string): boolean {
   if (writes === undefined) {
     const t = text.trimStart().slice(0, 6).toLowerCase();
     writes = t !== 'select' && !(t.startsWith('with') && !/\b(insert|update|delete|merge)\b/i.test(text));
-    if (known.size >= KNOWN_TEXTS_MAX) known.clear();
-    known.set(text, writes);
+    if (text.length <= KNOWN_TEXT_CHARS) {
+      if (known.size >= KNOWN_TEXTS_MAX) known.clear();
+      known.set(text, writes);
+    }
   }
   return writes;
 }
