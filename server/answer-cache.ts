@@ -43,6 +43,8 @@ export class AnswerCache {
   #seq = 0;
   /** Where letting the oldest answers go has got to (set()). */
   #sweep: MapIterator<[string, Entry]> | undefined;
+  /** Answers moved last since the walk was last dropped (get()). */
+  #moves = 0;
   #bytes = 0;
   #generation: number | null = null;
   /** Each statement text read through the cache, numbered (its texts carry no values: a bounded set). */
@@ -80,7 +82,8 @@ export class AnswerCache {
    * The answer under `key`, when it was kept in this generation. A used answer goes last (the least
    * recently used go first) once it is in the older half of the cache's order: moving the same hot
    * answer (a caller's look-up) on every read made the engine rebuild the whole map every few thousand
-   * reads, about 25 µs a read with 9,000 answers kept. An answer in the newer half is never the next to go.
+   * reads, about 25 µs a read with 9,000 answers kept. An answer in the newer half (by count) is not the
+   * next to go, unless one large answer pushes out more than half of the others at once.
    */
   get(key: string, generation: number): { value: unknown } | undefined {
     if (generation !== this.#generation) return undefined;
@@ -90,6 +93,13 @@ export class AnswerCache {
       this.#entries.delete(key);
       hit.seq = ++this.#seq;
       this.#entries.set(key, hit);
+      // Moves make the engine rebuild the map, and a kept walk holds every old copy alive until it
+      // moves on; after as many moves as there are answers the map has been rebuilt (its empty slots
+      // gone), so a new walk costs nothing and the old one is let go.
+      if (++this.#moves > this.#entries.size) {
+        this.#sweep = undefined;
+        this.#moves = 0;
+      }
     }
     return hit;
   }

@@ -152,6 +152,12 @@ describe('D34 the answer cache', () => {
       expect(cache.get(key(0), generation)).toBeDefined();
       expect([1, 2, 3].map((i) => cache.get(key(i), generation))).toEqual([undefined, undefined, undefined]);
       expect(cache.get(key(4), generation)).toBeDefined();
+      // Once answers are going, one used from the older half is moved past the walk and stays too.
+      expect(cache.get(key(5), generation)).toBeDefined();
+      for (let i = fits + 3; i < fits + 6; i++) cache.set(key(i), generation, answer);
+      expect(cache.get(key(5), generation)).toBeDefined();
+      expect([6, 7, 8].map((i) => cache.get(key(i), generation))).toEqual([undefined, undefined, undefined]);
+      expect(cache.bytes).toBe(cache.size * estimateBytes(key(0), answer)); // what is counted is what is kept
     }
   });
 
