@@ -58,45 +58,49 @@ export async function seedDemo(db: Db, cost: ScryptCost, nowMs: number): Promise
   // D35 queue would give up on a waiting turn after its 5 s on a busy machine, and a start must not fail.
   const hashes: string[] = [];
   for (const _ of DEMO_USERS) hashes.push(await hashPassword(DEMO_PASSWORD, cost));
-  return db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
-    const [row] = await tx.query<{ used: boolean }>('select (exists (select 1 from users) or exists (select 1 from organizations)) as used');
-    if (row?.used) return false; // another instance seeded meanwhile
+  // D34: start-up's bulk work, as the migrations are: hundreds of statements on a busy machine must not
+  // fail a start by meeting an ordinary request's 5 s limit.
+  return db.transaction((tx) => seedInTransaction(tx, hashes, nowMs), { statementTimeoutMs: 0 });
+}
 
-    const orgIds = new Map<OrgKey, number>();
-    for (const org of ORGS) {
-      const [created] = await tx.query<{ id: unknown }>('insert into organizations (name, logo_url) values ($1, $2) returning id', [org.name, org.logoUrl]);
-      orgIds.set(org.key, num(created?.id));
+async function seedInTransaction(tx: Queryable, hashes: string[], nowMs: number): Promise<boolean> {
+  await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK_KEY]);
+  const [row] = await tx.query<{ used: boolean }>('select (exists (select 1 from users) or exists (select 1 from organizations)) as used');
+  if (row?.used) return false; // another instance seeded meanwhile
+
+  const orgIds = new Map<OrgKey, number>();
+  for (const org of ORGS) {
+    const [created] = await tx.query<{ id: unknown }>('insert into organizations (name, logo_url) values ($1, $2) returning id', [org.name, org.logoUrl]);
+    orgIds.set(org.key, num(created?.id));
+  }
+  // Who works where: the people who wrote each organization's customers and notes (not its viewers).
+  const writers = new Map<OrgKey, { id: number; name: string }[]>();
+  for (const [i, user] of DEMO_USERS.entries()) {
+    const [created] = await tx.query<{ id: unknown }>('insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id', [
+      user.email,
+      user.firstName,
+      hashes[i] ?? '',
+    ]);
+    for (const [org, role] of user.memberships) {
+      await tx.query('insert into memberships (user_id, org_id, role) values ($1, $2, $3)', [num(created?.id), orgIds.get(org) ?? 0, role]);
+      if (role !== 'viewer') writers.set(org, [...(writers.get(org) ?? []), { id: num(created?.id), name: user.firstName }]);
     }
-    // Who works where: the people who wrote each organization's customers and notes (not its viewers).
-    const writers = new Map<OrgKey, { id: number; name: string }[]>();
-    for (const [i, user] of DEMO_USERS.entries()) {
-      const [created] = await tx.query<{ id: unknown }>('insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id', [
-        user.email,
-        user.firstName,
-        hashes[i] ?? '',
-      ]);
-      for (const [org, role] of user.memberships) {
-        await tx.query('insert into memberships (user_id, org_id, role) values ($1, $2, $3)', [num(created?.id), orgIds.get(org) ?? 0, role]);
-        if (role !== 'viewer') writers.set(org, [...(writers.get(org) ?? []), { id: num(created?.id), name: user.firstName }]);
-      }
-    }
-    for (const org of ORGS) {
-      const { seed, count, businesses, phoneStart, notes } = org.customers;
-      const [orgId, people] = [orgIds.get(org.key) ?? 0, writers.get(org.key) ?? []];
-      const customers = demoCustomers(seed, count, businesses, phoneStart, notes);
-      const ids = await seedCustomers(tx, orgId, people, customers, nowMs);
-      await seedServiceDemo(
-        tx,
-        orgId,
-        people,
-        customers.map((c, i) => ({ ...c, id: ids[i] ?? 0 })),
-        org.servicePhones,
-        nowMs,
-      ); // D46–D49
-    }
-    return true;
-  });
+  }
+  for (const org of ORGS) {
+    const { seed, count, businesses, phoneStart, notes } = org.customers;
+    const [orgId, people] = [orgIds.get(org.key) ?? 0, writers.get(org.key) ?? []];
+    const customers = demoCustomers(seed, count, businesses, phoneStart, notes);
+    const ids = await seedCustomers(tx, orgId, people, customers, nowMs);
+    await seedServiceDemo(
+      tx,
+      orgId,
+      people,
+      customers.map((c, i) => ({ ...c, id: ids[i] ?? 0 })),
+      org.servicePhones,
+      nowMs,
+    ); // D46–D49
+  }
+  return true;
 }
 
 /**

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_ROLE_PERMISSIONS, ROLES } from '../../contract/permissions';
 import { openDb, type Db } from '../../server/db';
 import { migrate, MIGRATIONS } from '../../server/migrations';
+import { seedDemo } from '../../server/seed';
 import { describePostgres } from './backends';
 import { migratedDataDir, removeDir } from './helpers';
 
@@ -142,5 +143,29 @@ describePostgres('migration 15 on a database with locations and contacts (Postgr
     const keys = await db.query<{ id: number; parts_key: string | null }>('select id, parts_key from customers where org_id = $1 order by id', [org!.id]);
     expect(keys.map((k) => k.parts_key?.split('\n').map((line) => line.replace(/ +/g, ' ').trim()) ?? null)).toEqual([['rental tigard', 'pat manager pm@x.test'], null]);
     expect(keys[1]!.id).toBe(without!.id);
+  });
+});
+
+describePostgres('D34 start-up bulk work under a short statement timeout (PostgreSQL)', (databaseUrl) => {
+  let db: Db | null = null;
+  beforeAll(async () => {
+    // An ordinary statement may take 50 ms here; every new organization's row takes 100.
+    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '', statementTimeoutMs: 50 });
+    await migrate(db);
+    await db.query(`create function slow_row() returns trigger language plpgsql as $$ begin perform pg_sleep(0.1); return new; end $$`);
+    await db.query('create trigger slow_row before insert on organizations for each row execute function slow_row()');
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  test('D34 the ordinary limit holds: a 100 ms statement is cancelled', async () => {
+    await expect(db!.transaction((tx) => tx.query(`insert into organizations (name) values ('Too slow')`))).rejects.toThrow(/statement timeout/);
+  });
+
+  test('D34 the demo seed is start-up bulk work, as a migration: a statement slower than the ordinary limit does not fail a start', async () => {
+    expect(await seedDemo(db!, { log2N: 4, r: 1, p: 1 }, Date.now())).toBe(true);
+    const [row] = await db!.query<{ n: number }>('select count(*)::int as n from organizations');
+    expect(row?.n).toBe(2);
   });
 });
