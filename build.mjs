@@ -114,7 +114,7 @@ function lazyImports(metafile, loaded, url) {
  * SPEC §4 what src/boot/preload.js asks for on a reload with a stored session, as app/preload.ts's
  * preloadScreen would (the same files, in its order): each shell route's path segments with its page's
  * file (from app/routes.ts: an import() of its own, or the lazy group's for screen()), and the files of
- * the session's code, the reload's data, the shell (before the page) and the load error (after).
+ * the session's code, the reload's data, the shell (before the page), the load error and the toast region (after).
  */
 export function earlyPreload(metafile, url) {
   const byEntry = new Map();
@@ -129,7 +129,8 @@ export function earlyPreload(metafile, url) {
     route.split('/').filter(Boolean),
     file(module ? path.join('src/app', module) : 'src/app/lazy'),
   ]);
-  return [routes, ['src/session/deferred', 'src/app/prefetch', 'src/app/lazy'].map(file), [file('src/ui/load-error')]];
+  // After the page: the load error, and the toast region start() asks for (a reload's code all comes from the page).
+  return [routes, ['src/session/deferred', 'src/app/prefetch', 'src/app/lazy'].map(file), ['src/ui/load-error', 'src/ui/toaster'].map(file)];
 }
 
 const inline = (file) => esbuild.transformSync(readFileSync(path.join(root, file), 'utf8'), { minify: true }).code.trim();

@@ -3,9 +3,37 @@
 // run (it asks again; the browser fetches each file once). Runs inline after #lazy-imports (each file's
 // imports); build.mjs writes the arguments in place of `...PRELOAD`: routes as [path segments, file], the
 // files before the page, those after.
+// With an access token the session's load would use as it is, the current-user call goes out here too,
+// and the session's first call takes its answer (src/http/early.ts): the same checks as
+// session/load.ts (well-formed, not about to expire, the refresh lifetime not passed) and the same
+// headers as http/client.ts (the token, this tab's organization as the session restores it).
 try {
   ((routes, before, after) => {
-    if (navigator.onLine === false || !(localStorage.getItem('access_token') || localStorage.getItem('refresh_token'))) return;
+    const stored = (key) => localStorage.getItem(key);
+    if (navigator.onLine === false || !(stored('access_token') || stored('refresh_token'))) return;
+    try {
+      const access = stored('access_token') || '';
+      const parts = access.split('.');
+      const payload = parts.length === 3 && parts.every((p) => /^[A-Za-z0-9_-]+=*$/.test(p)) && JSON.parse(atob(parts[1].replace(/-/g, '+').replace(/_/g, '/')));
+      const whole = (raw) => (raw !== null && /^-?\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null);
+      const refreshEnds = whole(stored('refresh_expires_at'));
+      // A minute's margin over the session's 10 s: the app's own check comes up to a few seconds later.
+      if (
+        typeof payload?.exp === 'number' &&
+        payload.exp * 1000 - Date.now() > 60_000 &&
+        !(stored('refresh_token') && refreshEnds !== null && refreshEnds <= Date.now())
+      ) {
+        const config = window.__APP_CONFIG__ || {};
+        const base = typeof config.apiBase === 'string' ? config.apiBase.replace(/\/+$/, '') : '/api';
+        const headers = { Accept: 'application/json', Authorization: `Bearer ${access}` };
+        const org = whole(stored('current_org_id'));
+        if (org !== null) headers['X-Organization-ID'] = String(org);
+        const url = `${base}/v1/auth/me/`;
+        const response = fetch(url, { method: 'GET', headers, credentials: 'omit' });
+        response.catch(() => {}); // a failure is the app's to see, when it takes the answer
+        window.__earlyMe = { key: url + JSON.stringify(headers), response }; // http/early.ts callKey
+      }
+    } catch {}
     const have = location.pathname.split('/').filter(Boolean);
     if (have.length === 0) have.push('dashboard');
     const page = routes.find(([want]) => want.length === have.length && want.every((w, i) => w[0] === ':' || w === have[i]));

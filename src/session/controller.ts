@@ -3,8 +3,8 @@
 // (login.ts), the timers and cross-tab listeners (watchers.ts). React reads `store` through use-session.tsx.
 // Only the session reads or writes the session's keys in browser storage (SPEC §3).
 import { createClient, type Client } from '../http/client';
-import { subject } from '../lib/jwt';
-import { KEYS, readRedirect, storeRedirect } from '../lib/storage';
+import { withEarlyCall } from '../http/early';
+import { KEYS, readRedirect } from '../lib/storage';
 import type { Permission } from '../../contract/permissions';
 import { createLoader } from './load';
 import { adoptTokens, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastReason } from './login';
@@ -14,8 +14,6 @@ import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './st
 import type { LoginPayload, MfaCode, MfaPending, TokenResponse, User } from './types';
 
 export type { SessionDeps } from './state';
-
-export const LOGOUT_PATH = '/v1/auth/logout/';
 
 export function createSession(deps: SessionDeps) {
   const core = createCore(deps);
@@ -28,30 +26,14 @@ export function createSession(deps: SessionDeps) {
     refresh: () => refreshSession(core, rotate, loadProfile),
     onRefreshFailed: () => expire(core),
     onMissingToken: () => tokenMissing(core),
-    fetch: deps.fetch,
+    // SPEC §4 reload: the first call may take the current-user call the page sent ahead (http/early.ts).
+    fetch: withEarlyCall(() => deps.fetch ?? fetch, core.win),
     log: deps.log,
     onPermissionDenied: reloadOncePerBurst(() => load()), // D29: reload the profile so permissions catch up
     onMfaRequired: () => void deferredCode().then((d) => d.requireMfa(core)), // D54: the router's guard sends the person to enrol
   });
   const rotate = tokenRotation(core, client);
   const { load, loadProfile } = createLoader(core, client, rotate);
-
-  /** SPEC §4 Logout: tell the server (failure ignored), clear, remember the path, go to /login. */
-  async function logout(): Promise<void> {
-    const access = storage.get(KEYS.accessToken);
-    const refreshToken = storage.get(KEYS.refreshToken);
-    const sessionId = storage.getInt(KEYS.sessionId);
-    const path = deps.currentPath();
-    try {
-      if (refreshToken) await client.post(LOGOUT_PATH, { refresh_token: refreshToken, session_id: sessionId });
-    } catch {
-      /* SPEC §4: failure ignored */
-    }
-    core.clear(true); // D41: logout removes this tab's drafts, an expiry keeps them
-    storeRedirect(storage, path, subject(access));
-    core.setLoggedOut();
-    deps.navigate('/login', { replace: true });
-  }
 
   /** Runs a sign-in step from deferred.ts (loaded at idle, else now); code that cannot load is a failed login (SPEC §8). */
   type Deferred = NonNullable<ReturnType<typeof deferredLoaded>>;
@@ -86,7 +68,8 @@ export function createSession(deps: SessionDeps) {
       const user = store.getState().user;
       if (user) core.set({ user: { ...user, ...changes } });
     },
-    logout,
+    /** SPEC §4 Logout (sign-out.ts): a signed-in person's session code has loaded with their session. */
+    logout: async () => (await deferredCode()).logOut(core, client),
     /** Refreshes through the client's single flight; a failed refresh expires the session (SPEC §8). */
     refresh: () => client.refresh(),
     /** SPEC §4 (sign-in.ts): store the organization, load the session, go on; its code loads with the session's. */

@@ -213,12 +213,13 @@ describe('early preload (src/boot/preload.js)', () => {
     }
   });
 
-  test('SPEC §4 with a stored session: the session code, the reload data, the shell, the page and the load error, each with its imports', () => {
+  test('SPEC §4 with a stored session: the session code, the reload data, the shell, the page, the load error and the toast region, each with its imports', () => {
     localStorage.setItem(KEYS.refreshToken, 'stored');
     const links = linksAt('/customers/12');
     const files = [...early[1], entry('src/pages/customers/CustomerDashboardPage.tsx')!, ...early[2]];
     expect(links).toEqual(files.flatMap((f) => [f, ...[...closure(f)].filter((g) => g !== f && !firstBundle().has(g))]));
     expect(links).toContain(entry('src/session/deferred.ts'));
+    expect(links).toContain(entry('src/ui/toaster.tsx')); // start() asks for it: no script of a reload waits for the app to run
     expect(linksAt('/')).toContain(entry('src/pages/dashboard/DashboardPage.tsx'));
     expect(linksAt('/customers/new/')).toContain(entry('src/pages/customers/AddCustomerPage.tsx'));
   });

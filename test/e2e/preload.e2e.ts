@@ -73,6 +73,33 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
     expect(scripts.indexOf('deferred'), scripts.join(', ')).toBeLessThan(scripts.indexOf('DashboardPage'));
   });
 
+  test("SPEC §4 a signed-in reload sends the current-user call from the page itself, before the app's code has arrived, once", async () => {
+    const first = await browser.signedIn('solo@demo.test');
+    const { page } = await browser.open({ storageState: await first.page.context().storageState() });
+    const html = await (await page.request.get('/login')).text();
+    const own = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
+    let meCalls = 0;
+    const me = page
+      .waitForRequest((r) => new URL(r.url()).pathname === ME, { timeout: HOLD_MS })
+      .then(
+        () => true,
+        () => false,
+      );
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === ME) meCalls++;
+    });
+    // The first bundle is held until `me` is asked for: only the page itself can ask before it has run.
+    let sentBeforeCode: boolean | null = null;
+    await page.route('**/assets/**/*.js', async (route: Route) => {
+      if (own.has(new URL(route.request().url()).pathname)) sentBeforeCode = await me;
+      await route.continue();
+    });
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'By status' }).waitFor({ timeout: HOLD_MS + 15_000 });
+    expect(sentBeforeCode).toBe(true);
+    expect(meCalls).toBe(1);
+  });
+
   // Each page's own data shown: its code and the shell's have all run.
   const shown = {
     '/dashboard': (page: Page) => page.getByRole('heading', { name: 'By status' }),

@@ -260,6 +260,7 @@ describe.skipIf(skipReason)('screenshots', () => {
         await both('account-on');
         await page.getByRole('button', { name: who.email }).click();
         await page.getByRole('button', { name: 'Logout' }).click();
+        await expectPath(page, '/login'); // the logout done, as a person sees it: a reload before then is still signed in
         await signIn(page, who.email, who.password);
         await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
         await both('login-code-step');
