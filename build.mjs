@@ -12,6 +12,8 @@ const watch = process.argv.includes('--watch');
 
 /** What main.tsx runs: the whole JS before the login form (see firstBundleShared). */
 const START = path.join(root, 'src/app/start.tsx');
+/** The rest of the app's start, which start.tsx loads as the login form is drawn (see firstBundleShared). */
+const BOOT = path.join(root, 'src/app/boot.tsx');
 
 /** The modules src/ loads with import(): every lazily loaded entry, found by reading the source. */
 function lazyEntries() {
@@ -36,7 +38,9 @@ function lazyEntries() {
  * loaded before the login form (bench/bundle.mjs budget), and an entry without React (session/lock.ts,
  * telemetry/sentry.ts) would split esbuild's CommonJS helpers into one more. So every import() target
  * also imports app/start.tsx (everything main.tsx runs), appended at build time: each reaches the whole
- * first bundle, and esbuild keeps it in ONE file shared by all (loaded already when they are). Nothing
+ * first bundle, and esbuild keeps it in ONE file shared by all (loaded already when they are). The same
+ * for the rest of the app's start (app/boot.tsx, which every screen but the first login form needs):
+ * every other import() target imports it too, so it is ONE more file, loaded before any of them. Nothing
  * to name when a screen is added; test/rules/module-graph.test.ts builds without it (it is no import).
  */
 const firstBundleShared = {
@@ -47,8 +51,9 @@ const firstBundleShared = {
     b.onLoad({ filter: /\.tsx?$/ }, (args) => {
       if (!entries.has(args.path)) return undefined;
       // Appended, so the lines of the file stay where they are in source maps.
+      const shared = args.path === BOOT ? [START] : [START, BOOT];
       return {
-        contents: `${readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(START)};\n`,
+        contents: `${readFileSync(args.path, 'utf8')}\n${shared.map((f) => `import ${JSON.stringify(f)};`).join('')}\n`,
         loader: args.path.endsWith('x') ? 'tsx' : 'ts',
         resolveDir: path.dirname(args.path),
       };
@@ -90,8 +95,14 @@ const LAZY_IMPORTS_ID = 'lazy-imports';
  * For each file the page's own JS loads with import(): the files it imports in turn (all levels), less
  * those the page has loaded. The browser finds them only once it has the file, a round trip per level;
  * app/preload.ts asks for them beside it. Keyed by file name (as the import() in the code names it).
+ * The page's own JS: the first bundle (`loaded`), then the rest of the app's start (`start`, app/boot.tsx
+ * and what it imports), whose import() targets need neither.
  */
-function lazyImports(metafile, loaded, url) {
+function lazyImports(metafile, loaded, start, url) {
+  return { ...lazyImportsFrom(metafile, loaded, url), ...lazyImportsFrom(metafile, [...loaded, ...start], url, start) };
+}
+
+function lazyImportsFrom(metafile, loaded, url, from = loaded) {
   const map = {};
   const closure = (file, seen) => {
     for (const i of metafile.outputs[file].imports) {
@@ -101,7 +112,7 @@ function lazyImports(metafile, loaded, url) {
     }
     return seen;
   };
-  for (const file of loaded) {
+  for (const file of from) {
     for (const i of metafile.outputs[file].imports) {
       const files = i.kind === 'dynamic-import' ? [...closure(i.path, new Set())] : [];
       if (files.length > 0) map[path.basename(i.path)] = files.map(url);
@@ -111,10 +122,12 @@ function lazyImports(metafile, loaded, url) {
 }
 
 /**
- * SPEC §4 what src/boot/preload.js asks for on a reload with a stored session, as app/preload.ts's
- * preloadScreen would (the same files, in its order): each shell route's path segments with its page's
- * file (from app/routes.ts: an import() of its own, or the lazy group's for screen()), and the files of
- * the session's code, the reload's data, the shell (before the page), the load error and the toast region (after).
+ * What src/boot/preload.js asks for beside the first bundle: the rest of the app's start (app/boot.tsx),
+ * wherever the first bundle cannot draw the login form alone; and SPEC §4 on a reload with a stored
+ * session, as app/preload.ts's preloadScreen would (the same files, in its order): each shell route's
+ * path segments with its page's file (from app/routes.ts: an import() of its own, or the lazy group's for
+ * screen()), and the files of the session's code, the reload's data, the shell (before the page), the
+ * load error and the toast region (after).
  */
 export function earlyPreload(metafile, url) {
   const byEntry = new Map();
@@ -130,7 +143,7 @@ export function earlyPreload(metafile, url) {
     file(module ? path.join('src/app', module) : 'src/app/lazy'),
   ]);
   // After the page: the load error, and the toast region start() asks for (a reload's code all comes from the page).
-  return [routes, ['src/session/deferred', 'src/app/prefetch', 'src/app/lazy'].map(file), ['src/ui/load-error', 'src/ui/toaster'].map(file)];
+  return [file('src/app/boot'), routes, ['src/session/deferred', 'src/app/prefetch', 'src/app/lazy'].map(file), ['src/ui/load-error', 'src/ui/toaster'].map(file)];
 }
 
 const inline = (file) => esbuild.transformSync(readFileSync(path.join(root, file), 'utf8'), { minify: true }).code.trim();
@@ -160,7 +173,16 @@ function writeHtml(metafile, dev) {
   let tags = `<link rel="stylesheet" href="${url(css)}">\n`;
   for (const file of preload) tags += `<link rel="modulepreload" href="${url(file)}">\n`;
   tags += `<script type="module" src="${url(js)}"></script>`;
-  tags += `\n<script type="application/json" id="${LAZY_IMPORTS_ID}">${JSON.stringify(lazyImports(metafile, [js, ...preload], url))}</script>`;
+  const boot = outputs.find(([, o]) => o.entryPoint?.endsWith('src/app/boot.tsx'))?.[0];
+  if (!boot) throw new Error('build: app/boot.tsx output not found in metafile');
+  const start = [];
+  const visitStart = (file) => {
+    if (start.includes(file) || file === js || preload.includes(file)) return;
+    start.push(file);
+    for (const i of metafile.outputs[file].imports) if (i.kind === 'import-statement') visitStart(i.path);
+  };
+  visitStart(boot);
+  tags += `\n<script type="application/json" id="${LAZY_IMPORTS_ID}">${JSON.stringify(lazyImports(metafile, [js, ...preload], start, url))}</script>`;
   tags += `\n<script>${earlyPreloadScript(metafile, url)}</script>`;
   if (dev) tags += `\n<script type="module">new EventSource('/esbuild').addEventListener('change', () => location.reload())</script>`;
   const html = readFileSync(path.join(root, 'static/index.html'), 'utf8')

@@ -1,19 +1,19 @@
-// The app: providers, global layers and the route switch (SPEC §2 routes and guards).
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
-import LoginPage from '../pages/login/LoginPage';
-import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg } from '../router/guards';
+// The rest of the app the frame (frame.tsx, in the first bundle) is waiting for: every route but the login
+// form (SPEC §2 routes and guards), and the global layers: the offline banner, toasts, the route
+// announcer, the session-expired dialog. boot.tsx hands them to the frame; tests render App.
+import { lazy, Suspense, useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
+import { OrgPickerGuard, RequireAuth, RequireOrg } from '../router/guards';
 import { Navigate } from '../router/Link';
 import { useLocation } from '../router/location';
 import { PAGES } from '../router/paths';
 import { findRoute } from '../router/match';
 import { RouteFocus } from '../router/route-focus';
 import type { Session } from '../session/controller';
-import { SessionProvider, useSession } from '../session/use-session';
-import { ErrorBoundary } from '../ui/error-boundary';
+import { useSession, useSessionActions } from '../session/use-session';
 import { OfflineBanner } from '../ui/offline-banner';
 import { SessionExpiredDialog } from '../ui/session-expired';
-import { Spinner } from '../ui/spinner';
 import { toast, toasts } from '../ui/toast';
+import { AppFrame, Centered, FrameRoutes, type AppParts, type Loaded } from './frame';
 import { loadShell, loadToaster, preloadScreen } from './preload';
 import { lazyLoaded } from '../ui/preloaded';
 import { SHELL_ROUTES } from './routes';
@@ -28,7 +28,7 @@ const InvitePage = lazy(() => import('../pages/invite/InvitePage'));
 const ResetPage = lazy(() => import('../pages/reset/ResetPage'));
 // D51: the account page before an organization is chosen: the page alone, outside the shell.
 const AccountAlone = lazy(() => import('../pages/account/AccountAlone'));
-// SPEC §9: the toast region loads beside the session's calls (start.tsx); toasts wait in their store.
+// SPEC §9: the toast region loads beside the session's calls (boot.tsx); toasts wait in their store.
 const Toaster = lazyLoaded(loadToaster, (m) => m?.Toaster ?? ToasterLater);
 
 /** The region's code failed to load: the next toast tries again. */
@@ -41,12 +41,6 @@ function ToasterLater() {
   return Region ? <Region /> : null;
 }
 
-const Centered = ({ label }: { label?: string }) => (
-  <div className="center-screen">
-    <Spinner label={label} showLabel={label !== undefined} />
-  </div>
-);
-
 export const MSG_NO_SUCH_PAGE = 'That page does not exist';
 
 /** SPEC §2: an unknown path goes to the dashboard, and says why (a silent redirect puzzles). */
@@ -55,20 +49,10 @@ function UnknownPath() {
   return <Navigate to={PAGES.dashboard} />;
 }
 
-/** SPEC §2: which screen a path shows, behind which guards. */
-export function AppRoutes() {
+/** SPEC §2: which screen a path other than /login shows, behind which guards (the frame has drawn the spinner while the session loads). */
+function OtherRoutes() {
   const { pathname } = useLocation();
   const s = useSession();
-  // SPEC §2: while the session loads a centred spinner replaces all routes; on protected routes it
-  // reads 'Checking session...', on /login nothing else is rendered.
-  if (s.loading) return <Centered label={pathname === '/login' ? undefined : CHECKING_SESSION} />;
-  if (pathname === '/login') {
-    return (
-      <PublicOnly>
-        <LoginPage preloadScreen={preloadScreen} />
-      </PublicOnly>
-    );
-  }
   if (pathname === '/org-picker') {
     return (
       <OrgPickerGuard>
@@ -117,18 +101,42 @@ export function AppRoutes() {
   );
 }
 
-export function App({ session, onError }: { session: Session; onError?: (e: unknown) => void }) {
+function After() {
   return (
-    <ErrorBoundary onError={onError}>
-      <SessionProvider session={session}>
-        <OfflineBanner />
-        <AppRoutes />
-        <Suspense fallback={null}>
-          <Toaster />
-        </Suspense>
-        <RouteFocus />
-        <SessionExpiredDialog View={SessionExpiredView} />
-      </SessionProvider>
-    </ErrorBoundary>
+    <>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
+      <RouteFocus />
+      <SessionExpiredDialog View={SessionExpiredView} />
+    </>
   );
+}
+
+/** What the frame waits for (boot.tsx). */
+export const APP_PARTS: AppParts = {
+  Before: OfflineBanner,
+  Routes: OtherRoutes,
+  After,
+  preloadNext: (session) => preloadScreen(session.returnPath() ?? PAGES.dashboard),
+};
+
+/** The loaded app of `session` for the frame's `loaded`, and its `load`. */
+function useLoaded(session: Session): [Loaded, () => Promise<Loaded>] {
+  return useMemo(() => {
+    const loaded = { session, parts: APP_PARTS };
+    return [loaded, () => Promise.resolve(loaded)];
+  }, [session]);
+}
+
+/** SPEC §2: which screen a path shows, behind which guards (inside a SessionProvider of the app's session). */
+export function AppRoutes() {
+  const [loaded, load] = useLoaded(useSessionActions());
+  return <FrameRoutes loaded={loaded} failed={false} load={load} />;
+}
+
+/** The whole app with its code loaded, as the frame shows it once boot.tsx has run. */
+export function App({ session, onError }: { session: Session; onError?: (e: unknown) => void }) {
+  const [loaded, load] = useLoaded(session);
+  return <AppFrame early={session} loaded={loaded} failed={false} load={load} onError={onError} />;
 }

@@ -3,14 +3,12 @@
 // longer has (404) reloads the app once at the same address (a sessionStorage mark stops a loop).
 // Anything else thrown while rendering goes on to the full-screen error (SPEC §2, ui/error-boundary).
 import { Component, Fragment, type ReactNode } from 'react';
-import { isChunkError } from '../lib/chunk-error';
+import { isChunkError, PAGE_LOAD_FAILED } from '../lib/chunk-error';
 import { currentPath, page } from '../router/location';
-
-export const PAGE_LOAD_FAILED = 'This page could not be loaded.';
 /** sessionStorage: the address reloaded once for a missing file (D40); cleared when a page loads. */
 export const RELOAD_MARK = 'page_reload';
 
-export { isChunkError };
+export { isChunkError, PAGE_LOAD_FAILED };
 
 const mark = {
   get: () => {

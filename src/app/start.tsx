@@ -1,31 +1,47 @@
-// Boot: the theme is already on <html> (inline script, D11); render, then start the background work.
-// main.tsx only calls start(): build.mjs (firstBundleShared) keeps everything the login form needs
-// (React DOM too) in one file shared with the lazily loaded screens (see there).
-import { StrictMode } from 'react';
+// Boot: the theme is already on <html> (inline script, D11). This is all the first bundle runs (main.tsx
+// calls start(); build.mjs, firstBundleShared, keeps it in one file with React): it draws the frame
+// (frame.tsx) with the login form and asks for the rest of the app (boot.tsx). A cold load of /login
+// with no stored session has a usable form before the rest arrives; anything else shows the spinner
+// until it has (the page asked for that code beside this bundle: src/boot/preload.js).
+import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { startConnectivity } from '../http/connectivity';
 import { isChunkError } from '../lib/chunk-error';
-import { whenIdle } from '../lib/idle';
-import { currentPath, navigate, page } from '../router/location';
-import { createSession } from '../session/controller';
-import { bufferEarlyErrors, captureError, startTelemetry } from '../telemetry';
-import { App } from './App';
-import { appConfig } from './config';
-import { loadToaster, preloadScreen } from './preload';
-import { keep } from '../ui/preloaded';
+import { createStore, type Store } from '../lib/store';
+import { earlySession, sessionStored } from '../session/early';
+import { bufferEarlyErrors, captureError } from '../telemetry';
+import { AppFrame, type FrameProps, type Loaded } from './frame';
+
+type View = Store<{ loaded: Loaded | null; failed: boolean }>;
+
+/** The frame, drawn again when the rest of the app has loaded (or could not). */
+function AppRoot({ view, early, load }: { view: View } & Pick<FrameProps, 'early' | 'load'>) {
+  const { loaded, failed } = useSyncExternalStore(view.subscribe, view.getState, view.getState);
+  return <AppFrame early={early} loaded={loaded} failed={failed} load={load} onError={captureError} />;
+}
 
 /** Boots the app into #root; returns the React root (a test unmounts it). */
 export function start(): Root {
   bufferEarlyErrors(); // D13: errors before error reporting loads are kept, then reported
 
-  const config = appConfig();
-  const session = createSession({ base: () => config.apiBase, navigate, currentPath, assign: page.assign });
+  const view: View = createStore<{ loaded: Loaded | null; failed: boolean }>({ loaded: null, failed: false });
+  let loading: Promise<Loaded> | undefined;
+  /** The rest of the app, once (D40: again after its code could not load). */
+  const load = (): Promise<Loaded> =>
+    (loading ??= import('./boot')
+      .then((m) => {
+        const loaded = m.boot();
+        view.setState({ loaded, failed: false });
+        return loaded;
+      })
+      .catch((error: unknown) => {
+        loading = undefined;
+        if (!isChunkError(error)) captureError(error);
+        view.setState({ loaded: null, failed: true });
+        throw error;
+      }));
 
-  startConnectivity();
-  // A stored session most likely shows the page at this path: its code loads beside the session's calls.
-  if (session.hasStoredTokens()) preloadScreen(currentPath(), session);
-  void session.load();
-  void keep(loadToaster); // SPEC §9: the toast region is not needed to draw the login form
+  // SPEC §4: with no token stored the session's load will find nobody signed in: the form is drawn now.
+  const early = earlySession(!sessionStored(), () => load().then((l) => l.session));
 
   // D40: a page whose code could not load is shown in the page area (app/page-load.tsx), an expected
   // state rather than an error to log; every other caught error is logged as React would.
@@ -36,20 +52,9 @@ export function start(): Root {
   });
   root.render(
     <StrictMode>
-      <App session={session} onError={captureError} />
+      <AppRoot view={view} early={early} load={load} />
     </StrictMode>,
   );
-  // D13: error reporting loads after first render, as its own chunk, and only with a DSN: once the
-  // browser is idle, so its 85 KB (brotli) never share the network or the main thread with the first screen
-  // (errors before then are kept by bufferEarlyErrors and reported when it has loaded).
-  // SPEC §4 sliding refresh and cross-tab, D21: the session's timers and listeners start then too,
-  // with the rest of the session's code a signed-out person does not need (session/deferred.ts).
-  whenIdle(() => {
-    void startTelemetry();
-    import('../session/deferred').then(
-      (d) => d.startSessionWatchers(session, { reload: page.reload }),
-      () => undefined,
-    );
-  });
+  void load().catch(() => undefined); // a failure is the frame's to show (D40)
   return root;
 }

@@ -1,16 +1,33 @@
-// SPEC §4 a reload with a stored session: the code of the shell and of this address's page, asked for
-// while the first bundle is still on the wire, where app/preload.ts could ask only once that bundle had
-// run (it asks again; the browser fetches each file once). Runs inline after #lazy-imports (each file's
-// imports); build.mjs writes the arguments in place of `...PRELOAD`: routes as [path segments, file], the
-// files before the page, those after.
+// The code asked for while the first bundle is still on the wire, where the app could ask only once that
+// bundle had run (it asks again; the browser fetches each file once). Runs inline after #lazy-imports
+// (each file's imports); build.mjs writes the arguments in place of `...PRELOAD`: the rest of the app's
+// start, routes as [path segments, file], the files before the page, those after.
+// The first bundle draws a cold load of /login with no stored session alone (app/start.tsx): nothing
+// else shares the network with it. Anywhere else the rest of the app's start is needed at once, and
+// SPEC §4 on a reload with a stored session the code of the shell and of this address's page too.
 // With an access token the session's load would use as it is, the current-user call goes out here too,
 // and the session's first call takes its answer (src/http/early.ts): the same checks as
 // session/load.ts (well-formed, not about to expire, the refresh lifetime not passed) and the same
 // headers as http/client.ts (the token, this tab's organization as the session restores it).
 try {
-  ((routes, before, after) => {
+  ((boot, routes, before, after) => {
     const stored = (key) => localStorage.getItem(key);
-    if (navigator.onLine === false || !(stored('access_token') || stored('refresh_token'))) return;
+    let imports;
+    const preload = (file) => {
+      imports ??= JSON.parse(document.getElementById('lazy-imports')?.textContent || '{}');
+      for (const href of [file, ...(imports[file.split('/').pop()] || [])]) {
+        const link = document.createElement('link');
+        link.rel = 'modulepreload';
+        link.href = href;
+        document.head.append(link);
+      }
+    };
+    if (navigator.onLine === false) return;
+    const signedOut = !(stored('access_token') || stored('refresh_token'));
+    if (signedOut) {
+      if (location.pathname !== '/login') preload(boot);
+      return;
+    }
     try {
       const access = stored('access_token') || '';
       const parts = access.split('.');
@@ -34,18 +51,10 @@ try {
         window.__earlyMe = { key: url + JSON.stringify(headers), response }; // http/early.ts callKey
       }
     } catch {}
+    preload(boot);
     const have = location.pathname.split('/').filter(Boolean);
     if (have.length === 0) have.push('dashboard');
     const page = routes.find(([want]) => want.length === have.length && want.every((w, i) => w[0] === ':' || w === have[i]));
-    if (!page) return;
-    const imports = JSON.parse(document.getElementById('lazy-imports').textContent);
-    for (const file of [...before, page[1], ...after]) {
-      for (const href of [file, ...(imports[file.split('/').pop()] || [])]) {
-        const link = document.createElement('link');
-        link.rel = 'modulepreload';
-        link.href = href;
-        document.head.append(link);
-      }
-    }
+    if (page) for (const file of [...before, page[1], ...after]) preload(file);
   })(...PRELOAD);
 } catch {}

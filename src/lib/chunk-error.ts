@@ -2,3 +2,6 @@
 // differently: Chromium 'Failed to fetch dynamically imported module: URL', Firefox 'error loading
 // dynamically imported module: URL', Safari 'Importing a module script failed.'.
 export const isChunkError = (e: unknown): boolean => e instanceof Error && /dynamically imported module|module script failed|Loading chunk/i.test(e.message);
+
+/** D40: what the page area says when a page's code could not load (app/page-load.tsx, app/frame.tsx). */
+export const PAGE_LOAD_FAILED = 'This page could not be loaded.';

@@ -1,18 +1,8 @@
 // D15: after a route change the new page's heading (h1) takes the focus, so a keyboard user starts
 // at the top of what changed, and the new document title is said in a polite live region. It is in
 // the first bundle (mounted by App): keep it tiny; the work after a route change is in focus-page.ts.
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation } from './location';
-
-export const APP_NAME = 'CRM';
-export const documentTitle = (title: string): string => (title ? `${title} · ${APP_NAME}` : APP_NAME);
-
-/** Sets the document title ('Customers · CRM'); before paint, so the announcer reads the new one. */
-export function useDocumentTitle(title: string): void {
-  useLayoutEffect(() => {
-    document.title = documentTitle(title);
-  }, [title]);
-}
 
 export function RouteFocus() {
   const { pathname } = useLocation();

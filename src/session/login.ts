@@ -5,16 +5,12 @@ import { KEYS, storeRedirect, type AppStorage } from '../lib/storage';
 import { saveTokens } from './tokens';
 import type { TokenResponse } from './types';
 
-/** SPEC §8 messages. */
+export { LoginError, MSG_LOGIN_FAILED } from './login-error';
+
+/** SPEC §8 messages (login-error.ts: MSG_LOGIN_FAILED). */
 export const MSG_LOGIN_BAD_CREDENTIALS = 'Login failed. Check your credentials.';
-export const MSG_LOGIN_FAILED = 'Login failed. Please try again.';
 
 export const LOGIN_PATH = '/v1/auth/login/';
-
-/** A failed login; `message` is the text to show the person. */
-export class LoginError extends Error {
-  override name = 'LoginError';
-}
 
 /**
  * SPEC §3/§4: stores a token answer as the signed-in session (remember_me, the tokens, D36's device

@@ -2,7 +2,7 @@
 // opened from the top bar's menu button. Choosing a link or Escape closes it; D15: while open it
 // traps focus, and focus returns to the menu button.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useDocumentTitle } from '../router/route-focus';
+import { useDocumentTitle } from '../router/title';
 import { useSession } from '../session/use-session';
 import { useFocusTrap } from '../ui/focus-trap';
 import { Icon } from '../ui/icon';

@@ -1,14 +1,19 @@
 // The app's boot (app/start.tsx) on a cold load of the login page: nothing but the login form competes
-// with it. The next screen's code is preloaded only with a stored session (app/preload.ts), and error
-// reporting (D13) starts once the browser is idle, not as the first screen loads.
-import { act, screen } from '@testing-library/react';
+// with it. The first bundle draws the form before the rest of the app's code (app/boot.tsx) arrives, and
+// the form keeps what was typed when it does. The next screen's code is preloaded only with a stored
+// session (app/preload.ts), and error reporting (D13) starts once the browser is idle, not as the first
+// screen loads.
+import { act, fireEvent, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PAGE_LOAD_FAILED } from '../../src/lib/chunk-error';
 
 const preloadScreen = vi.fn();
 const startTelemetry = vi.fn(async () => false);
 vi.mock('../../src/app/preload', async (original) => ({ ...(await original<object>()), preloadScreen }));
 vi.mock('../../src/telemetry', async (original) => ({ ...(await original<object>()), startTelemetry }));
+/** The rest of the app's code arrives once `gate` has resolved; `failures` times it fails to load first. */
+const rest = { gate: Promise.resolve(), failures: 0 };
 
 let idle: Array<() => void>;
 
@@ -17,6 +22,17 @@ beforeEach(() => {
   preloadScreen.mockClear();
   startTelemetry.mockClear();
   idle = [];
+  rest.gate = Promise.resolve();
+  rest.failures = 0;
+  // Each test's own (vi.mock's module would outlive vi.resetModules, and its React contexts with it).
+  vi.doMock('../../src/app/boot', async (original) => {
+    await rest.gate;
+    if (rest.failures > 0) {
+      rest.failures--;
+      throw new TypeError('Failed to fetch dynamically imported module: http://localhost/assets/boot.js');
+    }
+    return original();
+  });
   vi.stubGlobal('requestIdleCallback', (cb: () => void) => idle.push(cb));
   // A stored session's current-user call stays unanswered: these tests are about what starts, not the answer.
   vi.stubGlobal('fetch', () => new Promise(() => undefined));
@@ -40,12 +56,20 @@ async function boot() {
     root = start();
   });
 }
+/** The rest of the app has arrived and filled the frame (its route announcer is one of its parts). */
+const arrived = () => vi.waitFor(() => expect(document.getElementById('route-announcer')).toBeTruthy(), { timeout: 10_000 });
+/** Holds the rest of the app's code back; the function lets it arrive. */
+function holdRest(): () => void {
+  let release!: () => void;
+  rest.gate = new Promise((r) => (release = r));
+  return release;
+}
 
 describe('boot on the login page', () => {
   it('with no stored session, no code of the next screen is preloaded: the login form is all that loads', async () => {
     await boot();
     expect(await screen.findByRole('button', { name: 'Log In' })).toBeTruthy();
-    await act(() => new Promise((r) => setTimeout(r, 20)));
+    await arrived();
     for (const run of idle) run();
     expect(preloadScreen).not.toHaveBeenCalled();
   });
@@ -54,16 +78,82 @@ describe('boot on the login page', () => {
     localStorage.setItem('refresh_token', 'stored');
     history.replaceState(null, '', '/customers');
     await boot();
-    expect(preloadScreen).toHaveBeenCalledWith('/customers', expect.objectContaining({ store: expect.anything() })); // and the session, for the page's data (prefetch.ts)
+    await vi.waitFor(() => expect(preloadScreen).toHaveBeenCalledWith('/customers', expect.objectContaining({ client: expect.anything() })), { timeout: 10_000 }); // and the session, for the page's data (prefetch.ts)
   });
 
   it('D13 error reporting starts once the browser is idle after the first screen, not as it renders', async () => {
     await boot();
     await screen.findByRole('button', { name: 'Log In' });
-    await act(() => new Promise((r) => setTimeout(r, 20)));
+    await arrived();
     expect(startTelemetry).not.toHaveBeenCalled();
     expect(idle).toHaveLength(1);
     idle[0]!();
     expect(startTelemetry).toHaveBeenCalledTimes(1);
+  });
+
+  it("SPEC §2 with no stored session the form is usable before the rest of the app's code arrives, and keeps the typing, focus and caret when it does", async () => {
+    const release = holdRest();
+    await boot();
+    const email = screen.getByLabelText<HTMLInputElement>('Email');
+    const password = screen.getByLabelText<HTMLInputElement>('Password');
+    expect(screen.getByRole('button', { name: 'Log In' }).hasAttribute('disabled')).toBe(false);
+    expect(document.getElementById('route-announcer')).toBeNull(); // the rest has not arrived
+    fireEvent.change(email, { target: { value: 'sam@example.com' } });
+    fireEvent.change(password, { target: { value: 'half-typed' } });
+    password.focus();
+    password.setSelectionRange(2, 5);
+    release();
+    await arrived();
+    expect(screen.getByLabelText('Email')).toBe(email); // the same elements: React kept the form
+    expect(screen.getByLabelText('Password')).toBe(password);
+    expect(email.value).toBe('sam@example.com');
+    expect(password.value).toBe('half-typed');
+    expect(document.activeElement).toBe(password);
+    expect([password.selectionStart, password.selectionEnd]).toEqual([2, 5]);
+  });
+
+  it('SPEC §2 a Log In pressed before the rest of the app has arrived goes out once it has, once', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', (url: string) => {
+      calls.push(String(url));
+      return new Promise(() => undefined);
+    });
+    const release = holdRest();
+    await boot();
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(await screen.findByRole('button', { name: 'Logging in…' })).toBeTruthy();
+    expect(calls).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(calls.filter((c) => c.endsWith('/v1/auth/login/'))).toHaveLength(1), { timeout: 10_000 });
+    expect(screen.getByLabelText<HTMLInputElement>('Email').value).toBe('sam@example.com');
+  });
+
+  it("D40 the rest of the app's code failing to load at another address says so with Retry, and Retry loads it", async () => {
+    rest.failures = 1;
+    history.replaceState(null, '', '/dashboard');
+    await boot();
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert.textContent).toContain(PAGE_LOAD_FAILED);
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await arrived();
+    expect(screen.queryByText(PAGE_LOAD_FAILED)).toBeNull();
+  });
+
+  it('D40 on the drawn login form a failed load leaves the form as it is; its Log In loads the rest again', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', (url: string) => {
+      calls.push(String(url));
+      return new Promise(() => undefined);
+    });
+    rest.failures = 1;
+    await boot();
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'sam@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret' } });
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(screen.queryByText(PAGE_LOAD_FAILED)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await vi.waitFor(() => expect(calls.filter((c) => c.endsWith('/v1/auth/login/'))).toHaveLength(1), { timeout: 10_000 });
   });
 });

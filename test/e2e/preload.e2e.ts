@@ -35,6 +35,31 @@ async function holdUntilDashboardChunk(page: Page, url: string) {
 describe.skipIf(skipReason)('the next screen loads beside the auth calls', () => {
   const browser = useBrowser();
 
+  test("SPEC §2 a cold load of /login draws a usable form before the rest of the app's code arrives; it keeps the typing and focus when it does", async () => {
+    const { page } = await browser.open();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let asked = false;
+    await page.route(/\/assets\/chunks\/boot-[^/]+\.js$/, async (route: Route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('solo@demo.test');
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD.slice(0, 3));
+    expect(asked).toBe(true); // asked for as the form was drawn, and held
+    expect(await page.locator('#route-announcer').count()).toBe(0);
+    release();
+    await page.locator('#route-announcer').waitFor({ state: 'attached' });
+    expect(await page.getByLabel('Email').inputValue()).toBe('solo@demo.test');
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe(DEMO_PASSWORD.slice(0, 3));
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  });
+
   test('pressing Log In asks for the dashboard code while the login call is unanswered', async () => {
     const { page } = await browser.open();
     await page.goto('/login');
@@ -122,13 +147,19 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
 
 /**
  * The scripts `page` asks for after the current-user call is answered. Meanwhile the scripts loaded
- * after the page's own (the lazily loaded ones) are held unanswered, so a file known only from another
+ * after the page's own (the lazily loaded ones; the page's own are those it names, and the rest of the
+ * app's start its inline script asks for) are held unanswered, so a file known only from another
  * file's code cannot be asked for; the call itself is held until the page's chunk (`pageChunk`) is
  * asked for (or HOLD_MS passes), so the preload has started before the answer.
  */
 async function scriptsAfterMe(page: Page, pageChunk: RegExp) {
   const html = await (await page.request.get('/login')).text();
   const own = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
+  // The rest of the app's start (app/boot.tsx, which takes in the answer) is the page's own too: its
+  // inline script asks for it with its imports beside the first bundle (src/boot/preload.js).
+  const imports = JSON.parse(/id="lazy-imports">([^<]*)</.exec(html)![1]!) as Record<string, string[]>;
+  const boot = /"(\/assets\/chunks\/boot-[^"]+\.js)"/.exec(html)![1]!;
+  for (const file of [boot, ...(imports[boot.split('/').pop()!] ?? [])]) own.add(file);
   let meDone = false;
   const late: string[] = [];
   const answered = new Promise<void>((resolve) => {

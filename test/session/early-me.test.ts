@@ -13,7 +13,7 @@ import { makeSession } from '../helpers/session';
 
 const ME = '/api/v1/auth/me/';
 /** The inline script as index.html runs it, with no routes to preload (the early call is the subject here). */
-const script = readFileSync(path.resolve(import.meta.dirname, '../../src/boot/preload.js'), 'utf8').replace('})(...PRELOAD);', '})([], [], []);');
+const script = readFileSync(path.resolve(import.meta.dirname, '../../src/boot/preload.js'), 'utf8').replace('})(...PRELOAD);', "})('/assets/boot.js', [], [], []);");
 
 describe('SPEC §4 the reload’s current-user call, sent by the page before the app has loaded', () => {
   let api: FakeApi;

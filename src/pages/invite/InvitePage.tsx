@@ -9,7 +9,7 @@ import { invitationApi } from '../../api/team';
 import { isAbortError, isHttpError } from '../../http/errors';
 import { Link } from '../../router/Link';
 import { navigate, useLocation } from '../../router/location';
-import { useDocumentTitle } from '../../router/route-focus';
+import { useDocumentTitle } from '../../router/title';
 import type { TokenResponse } from '../../session/types';
 import { useSession, useSessionActions } from '../../session/use-session';
 import { OrgAvatar } from '../../ui/org-avatar';

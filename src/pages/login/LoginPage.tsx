@@ -1,11 +1,10 @@
 // SPEC §2 Login screen, §5 validation, §8 login failures. It is on the first screen, so it is built
 // from the same tiny useForm and Field as every other form (bundle budget).
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { isAbortError } from '../../http/errors';
-import { useDocumentTitle } from '../../router/route-focus';
-import { MSG_LOGIN_FAILED } from '../../session/login';
+import { useDocumentTitle } from '../../router/title';
+import { MSG_LOGIN_FAILED } from '../../session/login-error';
 import type { MfaPending } from '../../session/types';
-import { useSessionActions } from '../../session/use-session';
+import { useLoginSession } from '../../session/use-session';
 import { Field, useForm, type FormErrors } from '../../ui/form';
 import { Spinner } from '../../ui/spinner';
 import { dismissToast, toast } from '../../ui/toast';
@@ -20,6 +19,9 @@ interface LoginValues {
   remember_me: boolean;
 }
 
+/** http/errors.ts's AbortError, known by its name: that module stays out of the first bundle (app/frame.tsx). */
+const aborted = (error: unknown) => error instanceof Error && error.name === 'AbortError';
+
 /** SPEC §5: 'Email is required', 'Password is required'. */
 export function validateLogin({ email, password }: LoginValues): FormErrors<LoginValues> {
   return { email: email.trim() ? undefined : 'Email is required', password: password ? undefined : 'Password is required' };
@@ -28,9 +30,13 @@ export function validateLogin({ email, password }: LoginValues): FormErrors<Logi
 /** D53: what 'Forgot password?' explains. */
 export const MSG_FORGOT_PASSWORD = 'Ask an owner or admin of your organization for a password reset link.';
 
-/** `preloadScreen` starts loading the code of the screen at a path (the app gives it). */
-export default function LoginPage({ preloadScreen = () => undefined }: { preloadScreen?: (path: string) => void }) {
-  const session = useSessionActions();
+/**
+ * `preloadNext` starts loading the code of the screen a login goes on to (the app gives it). On a cold
+ * load this screen is drawn before the app's code has arrived (app/start.tsx): its session is then the
+ * first bundle's (session/early.ts), and the app's takes its place without redrawing the form.
+ */
+export default function LoginPage({ preloadNext = () => undefined }: { preloadNext?: () => void }) {
+  const session = useLoginSession();
   const pending = useRef<AbortController | null>(null);
   useDocumentTitle('Login');
   /** The last failure's toast: a sign-in that then succeeds takes it away (it would cover the next screen's top bar). */
@@ -39,11 +45,12 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
   const [mfa, setMfa] = useState<MfaPending | null>(null);
 
   useEffect(() => {
-    // SPEC §2: a stored toast reason is shown as an error on load, then cleared.
+    // SPEC §2: a stored toast reason is shown as an error on load, then cleared (by the app's session,
+    // so again when it takes the first bundle's place).
     const reason = session.takeToastReason();
     if (reason) toast.error(reason);
-    return () => pending.current?.abort();
   }, [session]);
+  useEffect(() => () => pending.current?.abort(), []);
 
   const form = useForm<LoginValues>({
     initial: { email: '', password: '', remember_me: true }, // SPEC §3: Remember Me ticked by default
@@ -51,7 +58,7 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
     async submit({ email, password, remember_me }) {
       const ctrl = (pending.current = new AbortController());
       // The screen after the login (D6: the stored target, else the dashboard) loads beside its calls.
-      preloadScreen(session.returnPath() ?? '/dashboard');
+      preloadNext();
       try {
         // On success the session navigates away (D54: or asks for the second step; the password goes).
         const { mfa: step } = await session.login({ email: email.trim(), password, remember_me }, ctrl.signal);
@@ -61,7 +68,7 @@ export default function LoginPage({ preloadScreen = () => undefined }: { preload
           setMfa(step);
         }
       } catch (error) {
-        if (ctrl.signal.aborted || isAbortError(error)) return;
+        if (ctrl.signal.aborted || aborted(error)) return;
         // SPEC §8: the session layer's message, as a toast; the email stays, the password goes.
         failure.current = toast.error(error instanceof Error && error.message ? error.message : MSG_LOGIN_FAILED);
         form.set('password', '');

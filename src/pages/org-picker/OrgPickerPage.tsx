@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from '../../router/Link';
 import { PAGES } from '../../router/paths';
-import { useDocumentTitle } from '../../router/route-focus';
+import { useDocumentTitle } from '../../router/title';
 import { useSession, useSessionActions } from '../../session/use-session';
 import { OrgAvatar } from '../../ui/org-avatar';
 import { Spinner } from '../../ui/spinner';

@@ -8,7 +8,7 @@ import { resetApi } from '../../api/account';
 import { isAbortError, isHttpError } from '../../http/errors';
 import { Link } from '../../router/Link';
 import { useLocation } from '../../router/location';
-import { useDocumentTitle } from '../../router/route-focus';
+import { useDocumentTitle } from '../../router/title';
 import { useSessionActions } from '../../session/use-session';
 import { errorWords } from '../../ui/error-words';
 import { Field, useForm, type FormErrors } from '../../ui/form';

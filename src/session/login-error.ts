@@ -1,0 +1,9 @@
+// SPEC §8 a failed login and its message when nothing more is known. Apart from login.ts so the first
+// bundle (the login form and session/early.ts) has them without the rest of the login's code.
+
+export const MSG_LOGIN_FAILED = 'Login failed. Please try again.';
+
+/** A failed login; `message` is the text to show the person. */
+export class LoginError extends Error {
+  override name = 'LoginError';
+}
