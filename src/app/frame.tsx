@@ -4,7 +4,6 @@
 // it arrives it fills the frame's empty places and the session takes the first bundle's place, so React
 // keeps the form as it is: what was typed, the focus, the caret.
 import { useEffect, type ComponentType } from 'react';
-import { PAGE_LOAD_FAILED } from '../lib/chunk-error';
 import LoginPage from '../pages/login/LoginPage';
 import { CHECKING_SESSION, PublicOnly } from '../router/public-only';
 import { useLocation } from '../router/location';
@@ -12,6 +11,7 @@ import type { Session } from '../session/controller';
 import type { LoginSession } from '../session/early';
 import { SessionProvider, useSession } from '../session/use-session';
 import { ErrorBoundary } from '../ui/error-boundary';
+import { LoadFailed } from '../ui/load-failed';
 import { Spinner } from '../ui/spinner';
 
 /** What the rest of the app's code (App.tsx) brings to the frame. */
@@ -57,15 +57,7 @@ function AppLoadFailed({ retry }: { retry: () => void }) {
   }, [retry]);
   return (
     <main className="center-screen">
-      <div className="card list-message" role="alert">
-        <p>{PAGE_LOAD_FAILED}</p>
-        <p className="muted">
-          {navigator.onLine === false ? 'You are offline. It loads by itself when the connection is back.' : 'Check your connection and try again.'}
-        </p>
-        <button type="button" className="btn" onClick={retry}>
-          Retry
-        </button>
-      </div>
+      <LoadFailed onRetry={retry} />
     </main>
   );
 }

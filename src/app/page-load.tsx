@@ -5,6 +5,7 @@
 import { Component, Fragment, type ReactNode } from 'react';
 import { isChunkError, PAGE_LOAD_FAILED } from '../lib/chunk-error';
 import { currentPath, page } from '../router/location';
+import { LoadFailed } from '../ui/load-failed';
 /** sessionStorage: the address reloaded once for a missing file (D40); cleared when a page loads. */
 export const RELOAD_MARK = 'page_reload';
 
@@ -90,16 +91,6 @@ export class PageLoadBoundary extends Component<Props, { error: unknown; attempt
     const { error, attempt } = this.state;
     if (error === null) return <Fragment key={attempt}>{this.props.children()}</Fragment>;
     if (!isChunkError(error)) throw error; // a rendering crash: the app's own error screen (SPEC §2)
-    return (
-      <div className="card list-message page-load-failed" role="alert">
-        <p>{PAGE_LOAD_FAILED}</p>
-        <p className="muted">
-          {navigator.onLine === false ? 'You are offline. It loads by itself when the connection is back.' : 'Check your connection and try again.'}
-        </p>
-        <button type="button" className="btn" onClick={this.retry}>
-          Retry
-        </button>
-      </div>
-    );
+    return <LoadFailed onRetry={this.retry} />;
   }
 }

@@ -141,6 +141,16 @@ describe('boot on the login page', () => {
     expect(screen.queryByText(PAGE_LOAD_FAILED)).toBeNull();
   });
 
+  it("D40 the rest of the app's code that could not load is loaded again by itself when the connection comes back", async () => {
+    rest.failures = 1;
+    history.replaceState(null, '', '/dashboard');
+    await boot();
+    await screen.findByRole('alert', {}, { timeout: 10_000 });
+    act(() => void window.dispatchEvent(new Event('online')));
+    await arrived();
+    expect(screen.queryByText(PAGE_LOAD_FAILED)).toBeNull();
+  });
+
   it('D40 on the drawn login form a failed load leaves the form as it is; its Log In loads the rest again', async () => {
     const calls: string[] = [];
     vi.stubGlobal('fetch', (url: string) => {

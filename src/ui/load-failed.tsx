@@ -1,0 +1,15 @@
+// D40: what the page area says when code could not load, with Retry: a page's (app/page-load.tsx) or
+// the rest of the app's start (app/frame.tsx, so in the first bundle: keep it small).
+import { PAGE_LOAD_FAILED } from '../lib/chunk-error';
+
+export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="card list-message page-load-failed" role="alert">
+      <p>{PAGE_LOAD_FAILED}</p>
+      <p className="muted">{navigator.onLine === false ? 'You are offline. It loads by itself when the connection is back.' : 'Check your connection and try again.'}</p>
+      <button type="button" className="btn" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}
