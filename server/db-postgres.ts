@@ -1,5 +1,6 @@
 // D2: PostgreSQL through postgres.js: a pool behind the gate (db-gate.ts), a connection of its own for
 // health, and one listening for the writes of every instance sharing the database (D34's kept answers).
+import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
 import type { Db, OpenOptions, Row, SqlParam } from './db';
 import { DbGate } from './db-gate';
@@ -15,15 +16,22 @@ const PG_CONNECT_TIMEOUT_S = 10;
 const PG_IDLE_TIMEOUT_S = 60;
 /** D34: migration 14's channel: every committed write of any instance notifies it. */
 const WRITES_CHANNEL = 'crm_writes';
+/**
+ * D34: the setting naming this instance on each of its pooled connections; migration 16's notifications
+ * carry it, so the instance can leave its own writes aside (it moved its generation at their commit).
+ */
+export const INSTANCE_SETTING = 'crm.instance';
 /** How soon a lost listening connection is opened again (answers are not kept meanwhile). */
 const LISTEN_RETRY_MS = 1_000;
 
 /**
  * D34 D16: this instance's write generation, moved on by its own writes (WriteGeneration) and by every
- * other instance's, which PostgreSQL notifies at their commit. While the listening connection is not
- * open, a write elsewhere could go unseen: `listening()` is false and no answer is kept or used.
+ * other instance's, which PostgreSQL notifies at their commit. Its own writes come back too, named by
+ * `instance`: they are left aside, since the generation moved at their commit, and hearing them again
+ * would drop the answers kept since. While the listening connection is not open, a write elsewhere could
+ * go unseen: `listening()` is false and no answer is kept or used.
  */
-function listenForWrites(url: string, generation: WriteGeneration) {
+function listenForWrites(url: string, generation: WriteGeneration, instance: string) {
   let listening = false;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
@@ -34,7 +42,9 @@ function listenForWrites(url: string, generation: WriteGeneration) {
     max_lifetime: null,
     fetch_types: false,
     onnotice: () => {},
-    onnotify: () => generation.bump(),
+    onnotify: (_channel: string, from: string) => {
+      if (from !== instance) generation.bump();
+    },
     onclose: () => {
       listening = false;
       generation.bump();
@@ -72,9 +82,11 @@ function listenForWrites(url: string, generation: WriteGeneration) {
 
 /** D2: a pool of PG_POOL_SIZE connections; the gate hands out its slots, so its queue and deadline are ours. */
 export async function openPostgres(url: string, gateOptions: OpenOptions['gate'], statementTimeoutMs = STATEMENT_TIMEOUT_MS): Promise<Db> {
+  const instance = randomUUID();
   const sql = postgres(url, {
     max: PG_POOL_SIZE,
-    connection: { statement_timeout: statementTimeoutMs }, // D34: set on every pooled connection
+    // D34: set on every pooled connection (the URL cannot name the instance: each process is its own).
+    connection: { statement_timeout: statementTimeoutMs, [INSTANCE_SETTING]: instance },
     connect_timeout: PG_CONNECT_TIMEOUT_S,
     idle_timeout: PG_IDLE_TIMEOUT_S,
     onnotice: () => {}, // "relation already exists, skipping" and the like
@@ -87,7 +99,7 @@ export async function openPostgres(url: string, gateOptions: OpenOptions['gate']
   // D2: as many slots as connections, so the queue (and its deadline) is ours, not postgres.js's.
   const gate = new DbGate({ slots: PG_POOL_SIZE, keySlots: PG_SLOTS_PER_KEY, ...gateOptions });
   const generation = new WriteGeneration();
-  const writes = listenForWrites(url, generation);
+  const writes = listenForWrites(url, generation, instance);
   const db: Db = {
     kind: 'postgres',
     writeGeneration: () => (writes.listening() ? generation.value : null),

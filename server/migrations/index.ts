@@ -17,6 +17,7 @@ import { migration012 } from './012-account-sessions-resets';
 import { migration013 } from './013-two-step-sign-in';
 import { migration014 } from './014-write-notifications';
 import { migration015 } from './015-search-carries-parts';
+import { migration016 } from './016-notifications-name-their-instance';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
 
 export class SchemaTooNewError extends Error {

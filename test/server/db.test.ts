@@ -10,7 +10,10 @@ import type { Db } from '../../server/db';
 import { isConnectionError, openDb, WORKER_STOPPED_CODE } from '../../server/db';
 import { DB_KEY_QUEUE_LIMIT, DB_QUEUE_LIMIT, DB_QUEUE_TIMEOUT_MS, DbGate } from '../../server/db-gate';
 import { SaturatedError } from '../../server/db-gate-types';
+import { INSTANCE_SETTING } from '../../server/db-postgres';
 import { withGateKey } from '../../server/gate-key';
+import { migration014 } from '../../server/migrations/014-write-notifications';
+import { migration016 } from '../../server/migrations/016-notifications-name-their-instance';
 import { freshPostgresDatabase } from './backends';
 import { client, freshDataDir, migratedDataDir, orgId, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
 
@@ -181,6 +184,33 @@ describe.skipIf(!inject('postgresUrl'))('PostgreSQL behind the gate', () => {
       await expect.poll(() => db.writeGeneration(), { timeout: 15_000 }).not.toBeNull(); // listening again
     } finally {
       await other.end({ timeout: 5 });
+    }
+  });
+
+  test("D34 an instance leaves its own writes' notifications aside (migration 16): they moved its generation at the commit", async () => {
+    for (const statement of [...migration014.statements, ...migration016.statements]) await db.query(statement); // items gets the trigger
+    const heard: string[] = [];
+    const listener = postgres(database!.url, { max: 1, onnotice: () => {} });
+    const other = postgres(database!.url, { max: 1, onnotice: () => {} });
+    try {
+      await listener.listen('crm_writes', (payload) => heard.push(payload));
+      const [{ name } = { name: '' }] = await db.query<{ name: string }>(`select current_setting('${INSTANCE_SETTING}') as name`);
+      expect(name).toMatch(/^[0-9a-f-]{36}$/);
+      await db.query('insert into items (id) values (100)');
+      await expect.poll(() => heard).toEqual([name]); // the trigger names the instance that wrote
+      const after = db.writeGeneration()!;
+      await other`insert into items (id) values (101)`;
+      await expect.poll(() => heard).toEqual([name, '']); // a connection without a name (psql, an older instance)
+      await expect.poll(() => db.writeGeneration()).toBe(after + 1); // heard after the own one, which moved nothing
+      const before = db.writeGeneration()!;
+      // The instance's own name and another's, sent at one commit: only the other's moves the number.
+      await other`select pg_notify('crm_writes', ${name}), pg_notify('crm_writes', 'another instance')`;
+      await expect.poll(() => db.writeGeneration()).toBe(before + 1);
+      // Not a timing budget: both arrive together, so a move for the own name would follow at once.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(db.writeGeneration()).toBe(before + 1);
+    } finally {
+      await Promise.all([listener.end({ timeout: 5 }), other.end({ timeout: 5 })]);
     }
   });
 
