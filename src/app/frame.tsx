@@ -3,7 +3,7 @@
 // the app's code has arrived (boot.tsx, App.tsx: the other routes, the banners, toasts and dialogs); when
 // it arrives it fills the frame's empty places and the session takes the first bundle's place, so React
 // keeps the form as it is: what was typed, the focus, the caret.
-import { useEffect, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import LoginPage from '../pages/login/LoginPage';
 import { CHECKING_SESSION, PublicOnly } from '../router/public-only';
 import { useLocation } from '../router/location';
@@ -50,17 +50,11 @@ export const Centered = ({ label }: { label?: string }) => (
 );
 
 /** D40 for the app's own code: said with Retry; coming back online retries by itself. */
-function AppLoadFailed({ retry }: { retry: () => void }) {
-  useEffect(() => {
-    window.addEventListener('online', retry);
-    return () => window.removeEventListener('online', retry);
-  }, [retry]);
-  return (
-    <main className="center-screen">
-      <LoadFailed onRetry={retry} />
-    </main>
-  );
-}
+const AppLoadFailed = ({ retry }: { retry: () => void }) => (
+  <main className="center-screen">
+    <LoadFailed onRetry={retry} />
+  </main>
+);
 
 /** SPEC §2: which screen a path shows; the login form is the frame's own, every other route the app's. */
 export function FrameRoutes({ loaded, failed, load }: Omit<FrameProps, 'early' | 'onError'>) {

@@ -73,16 +73,10 @@ export class PageLoadBoundary extends Component<Props, { error: unknown; attempt
 
   override componentDidCatch(error: unknown) {
     if (!isChunkError(error)) return;
-    window.addEventListener('online', this.retry);
     if (navigator.onLine !== false) void fileGone(error).then((gone) => gone && reloadOnce());
   }
 
-  override componentWillUnmount() {
-    window.removeEventListener('online', this.retry);
-  }
-
   retry = () => {
-    window.removeEventListener('online', this.retry);
     this.props.onRetry();
     this.setState((s) => ({ error: null, attempt: s.attempt + 1 }));
   };

@@ -1,8 +1,14 @@
 // D40: what the page area says when code could not load, with Retry: a page's (app/page-load.tsx) or
-// the rest of the app's start (app/frame.tsx, so in the first bundle: keep it small).
+// the rest of the app's start (app/frame.tsx, so in the first bundle: keep it small). Coming back online
+// retries by itself.
+import { useEffect } from 'react';
 import { PAGE_LOAD_FAILED } from '../lib/chunk-error';
 
 export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  useEffect(() => {
+    window.addEventListener('online', onRetry);
+    return () => window.removeEventListener('online', onRetry);
+  }, [onRetry]);
   return (
     <div className="card list-message page-load-failed" role="alert">
       <p>{PAGE_LOAD_FAILED}</p>
