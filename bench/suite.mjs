@@ -61,6 +61,8 @@ for (let i = 0; i < RUNS; i++) {
   console.log(
     `app suite run ${i + 1}: ${r.code === 0 ? 'passed' : `FAILED (exit ${r.code})`}, ${testCount(r.tail)}, ${r.wallS.toFixed(1)} s wall, ${r.cpuS?.toFixed(1) ?? '?'} s CPU`,
   );
+  // A failed run says which test failed (vitest's summary of failures ends its output).
+  if (r.code !== 0) console.log(plain(r.tail).split('\n').slice(-40).join('\n'));
 }
 const passed = app.every((r) => r.code === 0);
 const wall = median(app.map((r) => r.wallS));
