@@ -67,7 +67,11 @@ const firstBundleShared = {
  */
 export function appOptions({ dev = false, entryPoints, outdir, layout = true } = {}) {
   return {
-    entryPoints: entryPoints ?? { main: path.join(root, 'src/main.tsx'), app: path.join(root, 'static/app.css') },
+    entryPoints: entryPoints ?? {
+      main: path.join(root, 'src/main.tsx'),
+      login: path.join(root, 'static/login.css'),
+      app: path.join(root, 'static/app.css'),
+    },
     outdir: outdir ?? path.join(dist, 'assets'),
     bundle: true,
     format: 'esm',
@@ -156,8 +160,10 @@ function writeHtml(metafile, dev) {
   const outputs = Object.entries(metafile.outputs);
   const url = (file) => '/' + path.relative(dist, path.join(root, file)).split(path.sep).join('/');
   const js = outputs.find(([, o]) => o.entryPoint?.endsWith('src/main.tsx'))?.[0];
-  const css = outputs.find(([f, o]) => f.endsWith('.css') && o.entryPoint?.endsWith('static/app.css'))?.[0];
-  if (!js || !css) throw new Error('build: entry outputs not found in metafile');
+  const css = (name) => outputs.find(([f, o]) => f.endsWith('.css') && o.entryPoint?.endsWith(`static/${name}`))?.[0];
+  const loginCss = css('login.css');
+  const restCss = css('app.css');
+  if (!js || !loginCss || !restCss) throw new Error('build: entry outputs not found in metafile');
   const theme = inline('src/boot/theme.js');
   // The chunks the entry imports statically (the one shared with the lazy screens, see
   // firstBundleShared) are fetched with it rather than after it: one round trip before the login form.
@@ -170,7 +176,9 @@ function writeHtml(metafile, dev) {
     }
   };
   visit(js);
-  let tags = `<link rel="stylesheet" href="${url(css)}">\n`;
+  // The first paint waits for the login form's styles only; the link names the rest's file, which loads
+  // beside the rest of the app's start (src/lib/styles.ts, src/boot/preload.js).
+  let tags = `<link rel="stylesheet" href="${url(loginCss)}" data-rest="${url(restCss)}">\n`;
   for (const file of preload) tags += `<link rel="modulepreload" href="${url(file)}">\n`;
   tags += `<script type="module" src="${url(js)}"></script>`;
   const boot = outputs.find(([, o]) => o.entryPoint?.endsWith('src/app/boot.tsx'))?.[0];
@@ -196,7 +204,7 @@ function copyStatic() {
   mkdirSync(dist, { recursive: true });
   cpSync(path.join(root, 'static'), dist, {
     recursive: true,
-    filter: (src) => !/(index\.html|app\.css)$/.test(src),
+    filter: (src) => !/(index\.html|\.css)$/.test(src),
   });
 }
 

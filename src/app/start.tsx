@@ -1,12 +1,14 @@
 // Boot: the theme is already on <html> (inline script, D11). This is all the first bundle runs (main.tsx
 // calls start(); build.mjs, firstBundleShared, keeps it in one file with React): it draws the frame
-// (frame.tsx) with the login form and asks for the rest of the app (boot.tsx). A cold load of /login
-// with no stored session has a usable form before the rest arrives; anything else shows the spinner
-// until it has (the page asked for that code beside this bundle: src/boot/preload.js).
+// (frame.tsx) with the login form and asks for the rest of the app (boot.tsx) and of its styles
+// (lib/styles.ts). A cold load of /login with no stored session has a usable form before the rest
+// arrives; anything else shows the spinner until it has (the page asked for that code and those styles
+// beside this bundle: src/boot/preload.js).
 import { StrictMode, useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { isChunkError } from '../lib/chunk-error';
 import { createStore, type Store } from '../lib/store';
+import { loadStyles } from '../lib/styles';
 import { earlySession, sessionStored } from '../session/early';
 import { bufferEarlyErrors, captureError } from '../telemetry';
 import { AppFrame, type FrameProps, type Loaded } from './frame';
@@ -25,10 +27,10 @@ export function start(): Root {
 
   const view: View = createStore<{ loaded: Loaded | null; failed: boolean }>({ loaded: null, failed: false });
   let loading: Promise<Loaded> | undefined;
-  /** The rest of the app, once (D40: again after its code could not load). */
+  /** The rest of the app and its styles, once (D40: again after either could not load). */
   const load = (): Promise<Loaded> =>
-    (loading ??= import('./boot')
-      .then((m) => {
+    (loading ??= Promise.all([import('./boot'), loadStyles()])
+      .then(([m]) => {
         const loaded = m.boot();
         view.setState({ loaded, failed: false });
         return loaded;

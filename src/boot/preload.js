@@ -3,7 +3,8 @@
 // (each file's imports); build.mjs writes the arguments in place of `...PRELOAD`: the rest of the app's
 // start, routes as [path segments, file], the files before the page, those after.
 // The first bundle draws a cold load of /login with no stored session alone (app/start.tsx): nothing
-// else shares the network with it. Anywhere else the rest of the app's start is needed at once, and
+// else shares the network with it. Anywhere else the rest of the app's start and of its styles (the page
+// links only the login form's, static/login.css) is needed at once, and
 // SPEC §4 on a reload with a stored session the code of the shell and of this address's page too.
 // With an access token the session's load would use as it is, the current-user call goes out here too,
 // and the session's first call takes its answer (src/http/early.ts): the same checks as
@@ -22,10 +23,26 @@ try {
         document.head.append(link);
       }
     };
+    // The rest of the app's styles (lib/styles.ts makes the same element, and reads how its load went).
+    const styles = () => {
+      const href = document.querySelector('link[data-rest]')?.dataset.rest;
+      if (!href) return;
+      const link = document.createElement('link');
+      link.id = 'rest-styles';
+      link.rel = 'stylesheet';
+      link.href = href;
+      link.addEventListener('load', () => (link.dataset.state = 'loaded'), { once: true });
+      link.addEventListener('error', () => (link.dataset.state = 'failed'), { once: true });
+      document.head.append(link);
+    };
+    const start = () => {
+      styles();
+      preload(boot);
+    };
     if (navigator.onLine === false) return;
     const signedOut = !(stored('access_token') || stored('refresh_token'));
     if (signedOut) {
-      if (location.pathname !== '/login') preload(boot);
+      if (location.pathname !== '/login') start();
       return;
     }
     try {
@@ -51,7 +68,7 @@ try {
         window.__earlyMe = { key: url + JSON.stringify(headers), response }; // http/early.ts callKey
       }
     } catch {}
-    preload(boot);
+    start();
     const have = location.pathname.split('/').filter(Boolean);
     if (have.length === 0) have.push('dashboard');
     const page = routes.find(([want]) => want.length === have.length && want.every((w, i) => w[0] === ':' || w === have[i]));

@@ -118,6 +118,16 @@ describe('chunks', () => {
     expect(rest).toBeLessThan(PAGE_CHUNK_MAX_GZIP);
   });
 
+  test("SPEC §2 the styles the first paint waits for (static/login.css) are under 3 KB gzip; the rest (static/app.css) load beside the app's start", async () => {
+    const gz = async (name: string) => {
+      const out = await esbuild.build({ entryPoints: [path.join(root, 'static', name)], bundle: true, minify: true, write: false, logLevel: 'silent' });
+      return gzipSync(out.outputFiles[0]!.contents, { level: 9 }).length;
+    };
+    const [login, rest] = [await gz('login.css'), await gz('app.css')];
+    expect(login).toBeLessThan(3 * 1024);
+    expect(rest).toBeGreaterThan(login); // the bulk of the styles is not in the way of the first paint
+  });
+
   test('SPEC §9 the toast region (ui/toaster.tsx) is not in the JS before the login form; its store is', () => {
     expect(firstBundleInputs()).not.toContain('src/ui/toaster.tsx');
     expect(firstBundleInputs()).toContain('src/ui/toast.tsx');
@@ -220,8 +230,16 @@ describe('early preload (src/boot/preload.js)', () => {
     early = built.earlyPreload({ outputs }, (f) => f);
     script = built.earlyPreloadScript({ outputs }, (f) => f);
   });
+  const REST_STYLES = '/assets/app-REST.css';
+  /** The stylesheets the script added on the last linksAt: the rest of the app's styles, or none. */
+  let styles: string[] = [];
+  type Settings = { handleDisabledFileLoadingAsSuccess: boolean };
+  const settings = () => (window as unknown as { happyDOM: { settings: Settings } }).happyDOM.settings;
   /** The modulepreload links the script adds at `pathname`, with the page's #lazy-imports as the build writes it. */
   function linksAt(pathname: string): string[] {
+    const login = document.createElement('link'); // the login form's styles (no rel: the test window fetches nothing)
+    login.dataset.rest = REST_STYLES;
+    document.head.append(login);
     const lazy = document.createElement('script');
     lazy.id = 'lazy-imports';
     lazy.type = 'application/json';
@@ -230,8 +248,12 @@ describe('early preload (src/boot/preload.js)', () => {
     lazy.textContent = JSON.stringify(imports);
     document.head.append(lazy);
     window.history.replaceState(null, '', pathname);
+    const loads = settings().handleDisabledFileLoadingAsSuccess;
+    settings().handleDisabledFileLoadingAsSuccess = true;
     new Function(script)();
+    settings().handleDisabledFileLoadingAsSuccess = loads;
     const links = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((l) => l.getAttribute('href')!);
+    styles = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')].map((l) => `${l.id} ${l.getAttribute('href')}`);
     document.head.replaceChildren();
     return links;
   }
@@ -265,7 +287,25 @@ describe('early preload (src/boot/preload.js)', () => {
     expect(linksAt('/login')).toEqual(start); // the stored session's load decides what it shows
     expect(linksAt('/dashboard')).toContain(entry('src/pages/dashboard/DashboardPage.tsx'));
     expect(linksAt('/no-such-page')).toEqual(start);
-    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const offline = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     expect(linksAt('/dashboard')).toEqual([]);
+    offline.mockRestore();
+  });
+
+  test("the rest of the app's styles (lib/styles.ts) are asked for wherever the app's start is: not at /login without a stored session, nothing offline (D7)", () => {
+    const rest = [`rest-styles ${REST_STYLES}`];
+    linksAt('/login');
+    expect(styles).toEqual([]);
+    linksAt('/dashboard');
+    expect(styles).toEqual(rest);
+    localStorage.setItem(KEYS.refreshToken, 'stored');
+    linksAt('/login');
+    expect(styles).toEqual(rest);
+    linksAt('/customers/12');
+    expect(styles).toEqual(rest);
+    const offline = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    linksAt('/dashboard');
+    expect(styles).toEqual([]);
+    offline.mockRestore();
   });
 });

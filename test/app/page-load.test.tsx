@@ -5,6 +5,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isChunkError, PAGE_LOAD_FAILED, PageLoadBoundary, pageLoaded, RELOAD_MARK } from '../../src/app/page-load';
+import { stylesFailed } from '../../src/lib/styles';
 import { navigate, page } from '../../src/router/location';
 import { CRASH_TEXT, ErrorBoundary } from '../../src/ui/error-boundary';
 
@@ -112,10 +113,11 @@ describe('D40 a page whose code cannot load', () => {
     expect(screen.queryByText(PAGE_LOAD_FAILED)).toBeNull();
   });
 
-  it('tells a failed import from other errors, as each browser words it', () => {
+  it('tells a failed import (or the rest of the styles failing to load) from other errors, as each browser words it', () => {
     expect(isChunkError(chunkError())).toBe(true);
     expect(isChunkError(new TypeError('error loading dynamically imported module: x.js'))).toBe(true);
     expect(isChunkError(new TypeError('Importing a module script failed.'))).toBe(true);
+    expect(isChunkError(stylesFailed('/assets/app-X.css'))).toBe(true);
     expect(isChunkError(new Error('boom'))).toBe(false);
     expect(isChunkError('Failed to fetch dynamically imported module')).toBe(false);
   });

@@ -167,3 +167,70 @@ describe('boot on the login page', () => {
     await vi.waitFor(() => expect(calls.filter((c) => c.endsWith('/v1/auth/login/'))).toHaveLength(1), { timeout: 10_000 });
   });
 });
+
+// The page blocks its first paint on the login form's styles only (static/login.css); its link names the
+// rest's file (build.mjs), which loads beside the rest of the app's start (lib/styles.ts). Here the
+// stylesheet is an element whose load the test ends, as the browser would.
+describe("the rest of the app's styles", () => {
+  const REST = '/assets/app-REST.css';
+  type Settings = { handleDisabledFileLoadingAsSuccess: boolean };
+  const settings = () => (window as unknown as { happyDOM: { settings: Settings } }).happyDOM.settings;
+  let loads: boolean;
+  beforeEach(() => {
+    loads = settings().handleDisabledFileLoadingAsSuccess;
+    const login = document.createElement('link'); // no rel: the test window fetches nothing
+    login.dataset.rest = REST;
+    document.head.append(login);
+  });
+  afterEach(() => {
+    settings().handleDisabledFileLoadingAsSuccess = loads;
+    for (const l of document.head.querySelectorAll('link')) l.remove();
+  });
+  /** The stylesheet the inline script (src/boot/preload.js) adds beside the rest of the app's start, still loading. */
+  function askedEarly(): HTMLLinkElement {
+    const link = document.createElement('link');
+    link.id = 'rest-styles';
+    link.rel = 'stylesheet';
+    link.addEventListener('load', () => (link.dataset.state = 'loaded'));
+    link.addEventListener('error', () => (link.dataset.state = 'failed'));
+    document.head.append(link);
+    return link;
+  }
+  const restLinks = () => [...document.querySelectorAll<HTMLLinkElement>('#rest-styles')];
+
+  it('nothing but the login form is drawn before they apply: the rest of the app waits for them, and uses the stylesheet the page asked for', async () => {
+    const early = askedEarly();
+    history.replaceState(null, '', '/dashboard');
+    await boot();
+    await act(() => new Promise((r) => setTimeout(r, 50))); // the rest's code has arrived by now
+    expect(document.getElementById('route-announcer')).toBeNull();
+    act(() => void early.dispatchEvent(new Event('load')));
+    await arrived();
+    expect(restLinks()).toEqual([early]); // asked for once
+  });
+
+  it('at /login with no stored session the start asks for them itself, after the login form, in the cascade after its styles', async () => {
+    settings().handleDisabledFileLoadingAsSuccess = true;
+    await boot();
+    expect(screen.getByRole('button', { name: 'Log In' })).toBeTruthy();
+    await arrived();
+    const [link] = restLinks();
+    expect(link?.getAttribute('href')).toBe(REST);
+    expect(link?.rel).toBe('stylesheet');
+    expect(document.head.lastElementChild).toBe(link); // after the login form's link
+  });
+
+  it('D40 failing to load at another address says so with Retry, and Retry asks for them again', async () => {
+    const early = askedEarly();
+    history.replaceState(null, '', '/dashboard');
+    await boot();
+    act(() => void early.dispatchEvent(new Event('error')));
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert.textContent).toContain(PAGE_LOAD_FAILED);
+    settings().handleDisabledFileLoadingAsSuccess = true; // the file loads this time
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await arrived();
+    expect(restLinks().map((l) => l.getAttribute('href'))).toEqual([REST]); // a new request, the failed one gone
+    expect(early.isConnected).toBe(false);
+  });
+});

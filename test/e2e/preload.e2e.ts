@@ -60,6 +60,67 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   });
 
+  // The first paint waits for the login form's styles only (static/login.css); the rest (static/app.css)
+  // load beside the rest of the app's start, which waits for them (src/lib/styles.ts).
+  test('SPEC §2 D11 D15 the login form looks the same before and after the rest of the styles apply, in both themes and at phone width; the rest of the app waits for them', async () => {
+    for (const opts of [{}, { colorScheme: 'dark' as const, viewport: { width: 390, height: 844 } }]) {
+      const { page } = await browser.open(opts);
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let asked = false;
+      await page.route(/\/assets\/app-[^/]+\.css$/, async (route: Route) => {
+        asked = true;
+        await held;
+        await route.continue();
+      });
+      const boot = page.waitForResponse((r) => /\/assets\/chunks\/boot-[^/]+\.js$/.test(new URL(r.url()).pathname));
+      await page.goto('/login', { waitUntil: 'commit' }); // the load event waits for the held stylesheet
+      await page.getByRole('button', { name: 'Log In' }).waitFor();
+      await boot;
+      await page.waitForTimeout(300); // the rest's code has run by now; it still waits for its styles
+      expect(asked).toBe(true);
+      expect(await page.locator('#route-announcer').count()).toBe(0);
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(opts.colorScheme === 'dark');
+      // Every computed property (in one order: custom properties come in any) and the box of every element of the form.
+      const look = () =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('#root main, #root main *')].map((el) => {
+            const style = getComputedStyle(el);
+            const box = el.getBoundingClientRect();
+            return [el.tagName, box.x, box.y, box.width, box.height, ...[...style].sort().map((p) => `${p}:${style.getPropertyValue(p)}`)].join('|');
+          }),
+        );
+      const before = await look();
+      expect(before.length).toBeGreaterThan(10);
+      release();
+      await page.locator('#route-announcer').waitFor({ state: 'attached' });
+      expect(await page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href!).pathname.replace(/-[^-]+\.css$/, '')))).toEqual([
+        '/assets/login',
+        '/assets/app',
+      ]);
+      expect(await look()).toEqual(before);
+    }
+  });
+
+  test('a signed-in reload draws the shell only once the rest of the styles apply', async () => {
+    const first = await browser.signedIn('solo@demo.test');
+    const { page } = await browser.open({ storageState: await first.page.context().storageState() });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/app-[^/]+\.css$/, async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    const boot = page.waitForResponse((r) => /\/assets\/chunks\/boot-[^/]+\.js$/.test(new URL(r.url()).pathname));
+    await page.goto('/dashboard', { waitUntil: 'commit' });
+    await boot;
+    await page.waitForTimeout(500);
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    expect(await page.getByRole('status').count()).toBeGreaterThan(0); // the spinner, styled by the login form's styles
+    release();
+    await page.getByRole('heading', { name: 'By status' }).waitFor({ timeout: HOLD_MS + 15_000 });
+  });
+
   test('pressing Log In asks for the dashboard code while the login call is unanswered', async () => {
     const { page } = await browser.open();
     await page.goto('/login');
@@ -134,7 +195,7 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
     ['/dashboard', 'DashboardPage'],
     ['/customers', 'CustomersPage'],
   ] as const) {
-    test(`a signed-in reload of ${path} asks for no script after the current-user call is answered, though each file's imports are found only in the file`, async () => {
+    test(`a signed-in reload of ${path} asks for no script or stylesheet after the current-user call is answered, though each file's imports are found only in the file`, async () => {
       const first = await browser.signedIn('solo@demo.test');
       const { page } = await browser.open({ storageState: await first.page.context().storageState() });
       const late = await scriptsAfterMe(page, new RegExp(`/assets/chunks/${chunk}-[^/]+\\.js$`));
@@ -168,7 +229,7 @@ async function scriptsAfterMe(page: Page, pageChunk: RegExp) {
     });
   });
   page.on('request', (r) => {
-    if (meDone && r.resourceType() === 'script') late.push(new URL(r.url()).pathname);
+    if (meDone && ['script', 'stylesheet'].includes(r.resourceType())) late.push(new URL(r.url()).pathname);
   });
   const chunk = page.waitForRequest((r) => pageChunk.test(new URL(r.url()).pathname), { timeout: HOLD_MS }).catch(() => null);
   await page.route(`**${ME}`, async (route: Route) => {

@@ -6,7 +6,7 @@ import { expect, test } from 'vitest';
 const root = path.resolve(__dirname, '../..');
 
 test('D25 the stylesheet has one danger class (btn-danger) and the screens use no other', () => {
-  const css = readFileSync(path.join(root, 'static/app.css'), 'utf8');
+  const css = ['login.css', 'app.css'].map((f) => readFileSync(path.join(root, 'static', f), 'utf8')).join('\n');
   const classes = new Set([...css.matchAll(/\.([a-z][\w-]*(?:danger|delete)[\w-]*)/g)].map((m) => m[1]));
   expect([...classes]).toEqual(['btn-danger']);
   const src = path.join(root, 'src');

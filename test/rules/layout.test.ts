@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { NARROW_MAX_PX } from '../../src/shell/Shell';
 
-const css = readFileSync(path.join(import.meta.dirname, '../../static/app.css'), 'utf8');
+// The login form's styles, then the rest, as the page applies them (src/lib/styles.ts).
+const css = ['login.css', 'app.css'].map((f) => readFileSync(path.join(import.meta.dirname, '../../static', f), 'utf8')).join('\n');
 type HappyWindow = Window & { happyDOM?: { setViewport(v: { width: number; height: number }): void } };
 
 /** Lays out a skeleton of the shell at `width` (styles are computed afresh for the new width). */
