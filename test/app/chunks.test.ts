@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { SHELL_ROUTES } from '../../src/app/routes';
 import { KEYS } from '../../src/lib/storage';
+import { REST_STYLES_ID } from '../../src/lib/styles';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** D26 / the issue's limit for a screen's own chunk. */
@@ -293,7 +294,7 @@ describe('early preload (src/boot/preload.js)', () => {
   });
 
   test("the rest of the app's styles (lib/styles.ts) are asked for wherever the app's start is: not at /login without a stored session, nothing offline (D7)", () => {
-    const rest = [`rest-styles ${REST_STYLES}`];
+    const rest = [`${REST_STYLES_ID} ${REST_STYLES}`]; // the element lib/styles.ts looks for
     linksAt('/login');
     expect(styles).toEqual([]);
     linksAt('/dashboard');

@@ -7,6 +7,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_LOAD_FAILED } from '../../src/lib/chunk-error';
+import { REST_STYLES_ID } from '../../src/lib/styles';
 
 const preloadScreen = vi.fn();
 const startTelemetry = vi.fn(async () => false);
@@ -189,14 +190,14 @@ describe("the rest of the app's styles", () => {
   /** The stylesheet the inline script (src/boot/preload.js) adds beside the rest of the app's start, still loading. */
   function askedEarly(): HTMLLinkElement {
     const link = document.createElement('link');
-    link.id = 'rest-styles';
+    link.id = REST_STYLES_ID;
     link.rel = 'stylesheet';
     link.addEventListener('load', () => (link.dataset.state = 'loaded'));
     link.addEventListener('error', () => (link.dataset.state = 'failed'));
     document.head.append(link);
     return link;
   }
-  const restLinks = () => [...document.querySelectorAll<HTMLLinkElement>('#rest-styles')];
+  const restLinks = () => [...document.querySelectorAll<HTMLLinkElement>(`#${REST_STYLES_ID}`)];
 
   it('nothing but the login form is drawn before they apply: the rest of the app waits for them, and uses the stylesheet the page asked for', async () => {
     const early = askedEarly();
