@@ -39,6 +39,11 @@ forEachBackend(
       return { who: await signIn(b, 'owner@demo.test', org.name), org: org.id };
     }
 
+    /** Set-up, bulk work: without the server's statement timeout, which a starved machine can pass (D34). */
+    async function bulk(sql: string, params: unknown[]): Promise<void> {
+      await b.server.db.transaction((tx) => tx.query(sql, params as never), { statementTimeoutMs: 0 });
+    }
+
     /** The ids of the organization's live customers in a sort's order (id breaks ties), straight from the database. */
     async function idsInOrder(org: number, sort: CustomerSort, where = 'true', params: unknown[] = []): Promise<number[]> {
       const column = { name: 'name_key', created_at: 'created_at', updated_at: 'updated_at', status: 'status', city: 'city_key' }[sort.replace('-', '') as 'name'];
@@ -164,22 +169,22 @@ forEachBackend(
         // location or a contact's name.
         const { who, org } = await orgWith([]);
         const town = unique('Walk');
-        await b.server.db.query(
+        await bulk(
           `insert into customers (org_id, name, city, created_at) select $1::integer, 'P ' || (g % 7), case when g % 100 = 0 and g % 300 <> 0 then $2 else 'Elsewhere' end,
                 '2024-01-01'::timestamptz + make_interval(days => g % 5) from generate_series(1, 6000) g`,
-          [org, town] as never,
+          [org, town],
         );
         const others = `org_id = $1 and city = 'Elsewhere'`;
-        await b.server.db.query(
-          `insert into customer_locations (org_id, customer_id, city) select org_id, id, $2 from customers where ${others} order by id offset 10 limit 10`,
-          [org, town] as never,
-        );
-        await b.server.db.query(
+        await bulk(`insert into customer_locations (org_id, customer_id, city) select org_id, id, $2 from customers where ${others} order by id offset 10 limit 10`, [
+          org,
+          town,
+        ]);
+        await bulk(
           `insert into customer_contacts (org_id, customer_id, name) select org_id, id, 'Site lead at ' || $2 from customers where ${others} order by id desc offset 10 limit 10`,
-          [org, town] as never,
+          [org, town],
         );
         // Many locations elsewhere (each customer's parts_key, migration 15), none of them in the town.
-        await b.server.db.query(`insert into customer_locations (org_id, customer_id, city) select org_id, id, 'Nowhere' from customers where ${others}`, [org] as never);
+        await bulk(`insert into customer_locations (org_id, customer_id, city) select org_id, id, 'Nowhere' from customers where ${others}`, [org]);
         for (const sort of ['name', '-created_at'] as const) {
           const inTown = `(city = $2 or id in (select customer_id from customer_locations where city = $2) or id in (select customer_id from customer_contacts where name like '%' || $2))`;
           const expected = await idsInOrder(org, sort, inTown, [town]);
@@ -202,9 +207,9 @@ forEachBackend(
         // nothing; the edge the bound's sample gives holds the page whichever end the matches are at.
         const { who, org } = await orgWith([]);
         const word = unique('Bunch').toLowerCase();
-        await b.server.db.query(
+        await bulk(
           `insert into customers (org_id, name) select $1::integer, case when g > 5200 then 'Zz ' || $2 || ' ' || g else 'Aa ' || g end from generate_series(1, 5212) g`,
-          [org, word] as never,
+          [org, word],
         );
         for (const sort of ['name', '-name'] as const) {
           const expected = await idsInOrder(org, sort, "name like '%' || $2 || '%'", [word]);
