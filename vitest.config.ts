@@ -76,6 +76,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.e2e.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           fileParallelism: false,
+          // expect.poll waits for a state, bounded like a test, not by vitest's 1 s default (a busy machine
+          // passed that second between a click and its answer's drawing).
+          expect: { poll: { timeout: 20_000 } },
           testTimeout: 60_000,
           hookTimeout: 180_000,
         },

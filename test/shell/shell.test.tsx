@@ -134,7 +134,7 @@ describe('drawer (under 1024px)', () => {
     expect(document.activeElement).toBe(menuButton());
   });
 
-  it('SPEC §2 choosing a link closes the drawer, navigates, and focus returns to the menu button', () => {
+  it('SPEC §2 choosing a link closes the drawer, navigates, and the drawer gives the focus back to the menu button (the new page’s h1 takes it once shown: test/e2e/shell.e2e.ts)', () => {
     show();
     fireEvent.click(menuButton());
     fireEvent.click(within(nav()).getByRole('link', { name: 'Customers' }));
