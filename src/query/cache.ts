@@ -45,6 +45,8 @@ interface Entry {
   inflight: Promise<unknown> | null;
   /** Aborts the fetch in flight; null when none is. */
   controller: AbortController | null;
+  /** A write invalidated the key while this fetch was in flight: its answer may be from before the write. */
+  invalidated: boolean;
   listeners: Set<() => void>;
   gc?: ReturnType<typeof setTimeout>;
 }
@@ -75,7 +77,7 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
   function entry(key: QueryKey): Entry {
     const hash = hashKey(key);
     let e = entries.get(hash);
-    if (!e) entries.set(hash, (e = { key, hash, snap: EMPTY, fetcher: null, inflight: null, controller: null, listeners: new Set() }));
+    if (!e) entries.set(hash, (e = { key, hash, snap: EMPTY, fetcher: null, inflight: null, controller: null, invalidated: false, listeners: new Set() }));
     return e;
   }
   function update(e: Entry, patch: Partial<QuerySnapshot<unknown>>) {
@@ -102,6 +104,7 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     // An aborted fetch (its key unwatched) leaves the entry to the next fetch: no error, no clean-up.
     const controller = (e.controller = new AbortController());
     const current = () => e.controller === controller;
+    e.invalidated = false;
     update(e, { fetching: true });
     const run = async (): Promise<T> => {
       for (let attempt = 0; ; attempt++) {
@@ -115,7 +118,8 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     };
     const p = run().then(
       (data) => {
-        if (current()) update(e, { status: 'success', data, error: null, fetching: false, updatedAt: Date.now() });
+        // Asked before a write that invalidated it: shown, but stale (fetched again just below).
+        if (current()) update(e, { status: 'success', data, error: null, fetching: false, updatedAt: e.invalidated ? 0 : Date.now() });
         return data;
       },
       (error: unknown) => {
@@ -126,7 +130,8 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     e.inflight = p.finally(() => {
       if (!current()) return;
       e.controller = e.inflight = null;
-      collectLater(e); // fetched with nobody watching (a prefetch)
+      if (e.invalidated && e.listeners.size > 0 && e.fetcher) fetchQuery(e.key, e.fetcher).catch(() => undefined);
+      else collectLater(e); // fetched with nobody watching (a prefetch)
     });
     e.inflight.catch(() => undefined);
     return p;
@@ -173,12 +178,17 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     }
   }
 
-  /** Marks every entry under `prefix` stale and refetches the observed ones (after a write). */
+  /**
+   * Marks every entry under `prefix` stale and refetches the observed ones (after a write). A fetch in
+   * flight may have been answered before the write: its answer is kept as stale, and an observed key is
+   * fetched again once it settles, so the screen ends with what the write made.
+   */
   function invalidate(prefix: QueryKey): void {
     for (const e of entries.values()) {
       if (!startsWith(e.key, prefix)) continue;
       e.snap = { ...e.snap, updatedAt: 0 };
-      if (e.listeners.size > 0 && e.fetcher && !e.inflight) fetchQuery(e.key, e.fetcher).catch(() => undefined);
+      if (e.inflight) e.invalidated = true;
+      else if (e.listeners.size > 0 && e.fetcher) fetchQuery(e.key, e.fetcher).catch(() => undefined);
     }
   }
 

@@ -169,6 +169,40 @@ describe('STYLE array keys and prefix invalidation', () => {
     expect(other).toHaveBeenCalledTimes(1);
     unsub();
   });
+
+  test('STYLE a write while a key is being fetched: the answer asked before it is kept as stale, and the observed key is fetched again', async () => {
+    const cache = createQueryCache();
+    const answers: ((v: string) => void)[] = [];
+    const timeline = vi.fn(() => new Promise<string>((resolve) => answers.push(resolve)));
+    const key = ['customers', 1, 'detail', 7, 'timeline'];
+    const unsub = cache.subscribe(key, () => undefined);
+    const first = cache.fetchQuery(key, timeline); // asked before the write
+    cache.invalidate(['customers', 1]); // the write's answer came first
+    answers[0]!('before the write');
+    expect(await first).toBe('before the write');
+    await vi.waitFor(() => expect(timeline).toHaveBeenCalledTimes(2));
+    expect(cache.snapshot(key).data).toBe('before the write'); // shown meanwhile, but stale
+    expect(cache.isStale(key)).toBe(true);
+    answers[1]!('after the write');
+    await vi.waitFor(() => expect(cache.snapshot(key).data).toBe('after the write'));
+    expect(cache.isStale(key)).toBe(false);
+    expect(timeline).toHaveBeenCalledTimes(2); // once again, not again and again
+    unsub();
+  });
+
+  test('STYLE a write while an unobserved key is being fetched (a prefetch): its answer is stale, fetched when next shown', async () => {
+    const cache = createQueryCache();
+    let answer: (v: string) => void = () => undefined;
+    const detail = vi.fn(() => new Promise<string>((resolve) => (answer = resolve)));
+    const key = ['customers', 1, 'detail', 7];
+    const prefetch = cache.fetchQuery(key, detail);
+    cache.invalidate(['customers', 1]);
+    answer('before the write');
+    await prefetch;
+    await Promise.resolve();
+    expect(detail).toHaveBeenCalledTimes(1);
+    expect(cache.isStale(key)).toBe(true);
+  });
 });
 
 describe('the clean-up timer and clear()', () => {
