@@ -310,3 +310,14 @@ describe('early preload (src/boot/preload.js)', () => {
     offline.mockRestore();
   });
 });
+
+// D13: error reporting loads after first render, so it costs the login screen nothing (this build is the
+// real one: build.mjs's options and chunk layout).
+describe('D13 error reporting and the first load', () => {
+  test('D13 no @sentry code in the JS loaded before first render; it is reachable only by dynamic import', () => {
+    expect(firstBundleInputs()).toContain('src/pages/login/LoginPage.tsx'); // this is the first load
+    expect(firstBundleInputs().filter((i) => i.includes('@sentry'))).toEqual([]);
+    const sentryChunks = Object.keys(outputs).filter((f) => Object.keys(outputs[f]!.inputs).some((i) => i.includes('@sentry/browser')));
+    expect(sentryChunks.length).toBeGreaterThan(0); // bundled, outside the static closure of the entry: only import() reaches it
+  });
+});

@@ -7,6 +7,16 @@ import { makeSession } from '../helpers/session';
 
 afterEach(() => vi.useRealTimers());
 
+/**
+ * Waits for `work` on fake timers: the locks' polls (25 ms), their holders' work and the hand-off pause
+ * (at most HANDOFF_MS) run in moments, not in real time; far short of a token's expiry.
+ */
+async function onFakeTimers<T>(work: () => Promise<T>): Promise<T> {
+  const p = work();
+  await vi.advanceTimersByTimeAsync(HANDOFF_MS + 1_000);
+  return p;
+}
+
 /** Two tabs: two sessions over one storage and one server, each with the real storage lock. */
 function twoTabs() {
   const api = new FakeApi();
@@ -20,26 +30,29 @@ function twoTabs() {
 
 describe('D8 one refresh at a time, across tabs too', () => {
   test('D8 two tabs refreshing at once make one refresh call; the waiting tab adopts the new tokens', async () => {
+    vi.useFakeTimers();
     const { api, a, b } = twoTabs();
-    await Promise.all([a.session.load(), b.session.load()]);
-    await Promise.all([a.session.refresh(), b.session.refresh()]);
+    await onFakeTimers(() => Promise.all([a.session.load(), b.session.load()]));
+    await onFakeTimers(() => Promise.all([a.session.refresh(), b.session.refresh()]));
     expect(api.count('/api/v1/auth/refresh/')).toBe(1);
     expect(a.session.store.getState().isAuthenticated).toBe(true);
     expect(b.session.store.getState().isAuthenticated).toBe(true);
   });
 
   test('D8 three tabs loading with an expired access token refresh once', async () => {
+    vi.useFakeTimers();
     const api = new FakeApi();
     const kv = new MemoryStorage();
     const tabs = [0, 1, 2].map(() => makeSession({ api, kv, lock: storageLock(kv) }));
     tabs[0]!.seed();
     tabs[0]!.storage.set(KEYS.accessToken, 'expired.x.y');
-    await Promise.all(tabs.map((t) => t.session.load()));
+    await onFakeTimers(() => Promise.all(tabs.map((t) => t.session.load())));
     expect(api.count('/api/v1/auth/refresh/')).toBe(1);
     for (const t of tabs) expect(t.session.store.getState().isAuthenticated).toBe(true);
   });
 
   test('D8 the storage lock runs holders one at a time', async () => {
+    vi.useFakeTimers();
     const kv = new MemoryStorage();
     const l1 = storageLock(kv);
     const l2 = storageLock(kv);
@@ -50,8 +63,33 @@ describe('D8 one refresh at a time, across tabs too', () => {
       await new Promise((r) => setTimeout(r, 30));
       inside--;
     };
-    await Promise.all([l1(work), l2(work), l1(work)]);
+    await onFakeTimers(() => Promise.all([l1(work), l2(work), l1(work)]));
     expect(max).toBe(1);
+    expect(kv.getItem(LOCK_NAME)).toBeNull();
+  });
+
+  test('D8 two tabs that both found the storage lock free: the later record wins, the other tab waits its turn', async () => {
+    vi.useFakeTimers();
+    const kv = new MemoryStorage();
+    // The second tab reads the lock once before the first tab's record has reached it (another process).
+    let unseen = 1;
+    const lagging = {
+      getItem: (k: string) => (k === LOCK_NAME && unseen-- > 0 ? null : kv.getItem(k)),
+      setItem: (k: string, v: string) => kv.setItem(k, v),
+      removeItem: (k: string) => kv.removeItem(k),
+    };
+    let inside = 0;
+    let max = 0;
+    const order: string[] = [];
+    const work = (tab: string) => async (waited: boolean) => {
+      max = Math.max(max, ++inside);
+      order.push(`${tab}${waited ? ' after waiting' : ''}`);
+      await new Promise((r) => setTimeout(r, 30));
+      inside--;
+    };
+    await onFakeTimers(() => Promise.all([storageLock(kv)(work('first')), storageLock(lagging)(work('second'))]));
+    expect(max).toBe(1);
+    expect(order).toEqual(['second', 'first after waiting']); // the record read back is the second's
     expect(kv.getItem(LOCK_NAME)).toBeNull();
   });
 
@@ -95,6 +133,7 @@ describe('D8 one refresh at a time, across tabs too', () => {
   });
 
   test('D8 the Web Lock runs holders one at a time and tells a holder that another had it first', async () => {
+    vi.useFakeTimers();
     const locks = new FakeLocks();
     const lock = webLock(locks.asManager());
     const order: string[] = [];
@@ -103,22 +142,24 @@ describe('D8 one refresh at a time, across tabs too', () => {
       await new Promise((r) => setTimeout(r, 10));
       order.push(`${name} out`);
     };
-    await Promise.all([lock(work('a')), lock(work('b'))]);
+    await onFakeTimers(() => Promise.all([lock(work('a')), lock(work('b'))]));
     expect(order).toEqual(['a in', 'a out', 'b in after waiting', 'b out']);
   });
 
   test('D8 the storage lock tells a holder that another had it first', async () => {
+    vi.useFakeTimers();
     const kv = new MemoryStorage();
     const waited: boolean[] = [];
     const work = async (w: boolean) => {
       waited.push(w);
       await new Promise((r) => setTimeout(r, 30));
     };
-    await Promise.all([storageLock(kv)(work), storageLock(kv)(work)]);
+    await onFakeTimers(() => Promise.all([storageLock(kv)(work), storageLock(kv)(work)]));
     expect(waited).toEqual([false, true]);
   });
 
   test("D8 a tab that waited for the lock gets the other tab's new tokens even when they reach its storage after the lock does", async () => {
+    vi.useFakeTimers();
     const api = new FakeApi();
     const tabsStorage = new LaggingStorage(60);
     const locks = new FakeLocks();
@@ -127,7 +168,7 @@ describe('D8 one refresh at a time, across tabs too', () => {
     a.storage.set(KEYS.accessToken, 'expired.x.y');
     a.storage.set(KEYS.currentOrgId, '1');
     const b = makeSession({ api, kv: tabsStorage.tab(), lock: webLock(locks.asManager()) });
-    await Promise.all([a.session.load(), b.session.load()]);
+    await onFakeTimers(() => Promise.all([a.session.load(), b.session.load()]));
     expect(api.count('/api/v1/auth/refresh/')).toBe(1);
     expect(a.session.store.getState().isAuthenticated).toBe(true);
     expect(b.session.store.getState().isAuthenticated).toBe(true);
