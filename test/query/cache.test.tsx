@@ -180,11 +180,11 @@ describe('STYLE array keys and prefix invalidation', () => {
     cache.invalidate(['customers', 1]); // the write's answer came first
     answers[0]!('before the write');
     expect(await first).toBe('before the write');
-    await vi.waitFor(() => expect(timeline).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(timeline).toHaveBeenCalledTimes(2), { interval: 1 });
     expect(cache.snapshot(key).data).toBe('before the write'); // shown meanwhile, but stale
     expect(cache.isStale(key)).toBe(true);
     answers[1]!('after the write');
-    await vi.waitFor(() => expect(cache.snapshot(key).data).toBe('after the write'));
+    await vi.waitFor(() => expect(cache.snapshot(key).data).toBe('after the write'), { interval: 1 });
     expect(cache.isStale(key)).toBe(false);
     expect(timeline).toHaveBeenCalledTimes(2); // once again, not again and again
     unsub();
