@@ -1,7 +1,7 @@
 // API throughput against its floor, all figures from one run. For PGlite and then PostgreSQL: the built
 // server with SEED=demo, logged in as owner@demo.test acting in "Acme Plumbing" (X-Organization-ID).
 // GET /api/v1/auth/me/ and GET /api/v1/customers/ (the first page, and a different search each request) are each loaded by 50 concurrent keep-alive clients
-// (the first two are the same request again and again: kept answers on both databases, D34; the third is never the same),
+// (the first two are the same request again and again; the third is never the same),
 // in rounds alternating with a bare node:http server that answers the same captured bytes (status,
 // headers, body), so the ratio compares like with like on the same machine at the same time. The load
 // runs in a worker thread of this process; the servers are child processes.
@@ -48,11 +48,8 @@ const CAPTURE_CONCURRENCY = 8;
 
 /**
  * D26 D34: every request of the varied endpoint asks for another list (a three-letter piece of a
- * customer's name, a sort, a page size), so the answer cache (keyed on the query) cannot answer it from
- * memory: before each of the server's phases a login (a write) ends whatever was kept, capturing the
- * answers included, and a phase asks for fewer lists than there are (checked, printed). The caller
- * look-up is kept, as it is for any member working on. The bare server answers each with the bytes
- * captured for that very query.
+ * customer's name, a sort, a page size); a phase asks for fewer lists than there are (checked, printed).
+ * The bare server answers each with the bytes captured for that very query.
  */
 async function variedPaths(url, headers) {
   const all = json(expectStatus(await request(`${url}${CUSTOMERS}?page_size=100`, { headers }), 200, 'GET customers'));

@@ -37,9 +37,8 @@ const CONTACTS = envNumber('LIST_CONTACTS', Math.min(100_000, Math.floor(COUNT /
 const ONLY_CASES = process.env.LIST_CASES ? new RegExp(process.env.LIST_CASES, 'i') : null;
 const BUDGET_P99_MS = { PGlite: 100, PostgreSQL: 50 };
 
-// Every request of a case asks for something else. The server keeps each list page it answered until
-// anything is written (server/answer-cache.ts, applied by the router; D34), so a request repeated
-// word for word is answered from memory: the figures would then show that memory, not the database.
+// Every request of a case asks for something else, as people do (the database's own caches would flatter
+// a request repeated word for word).
 // `query(i)` is request i's query string (i counts on across the sequential and the concurrent runs, so
 // no two requests of a case are the same); `first` is shown as the example.
 const pad4 = (n) => String(n).padStart(4, '0');

@@ -7,9 +7,8 @@ import { Worker } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock';
 import type { Db, OpenOptions, Queryable, Row, SqlParam } from './db';
 import { DbGate } from './db-gate';
-import { sharingQueryable } from './db-share';
+import { mayWrite, sharingQueryable } from './db-share';
 import { currentGateKey } from './gate-key';
-import { WriteGeneration } from './db-writes';
 
 /** PGlite is one connection: a second operation would only wait in its mutex, out of the gate's sight. */
 const PGLITE_SLOTS = 1;
@@ -91,25 +90,19 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
   worker.unref();
 
   const gate = new DbGate({ slots: PGLITE_SLOTS, ...gateOptions });
-  const generation = new WriteGeneration();
-  const query = <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
+  const query = async <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
     // A plain read names its statement, so a transaction sharing reads may run it (db-share.ts).
-    generation.around(
-      text,
-      async (writes) => (await gate.run(() => call({ op: 'query', text, params: [...params] }), currentGateKey(), writes ? undefined : { text, params })) as R[],
-    );
+    (await gate.run(() => call({ op: 'query', text, params: [...params] }), currentGateKey(), mayWrite(text) ? undefined : { text, params })) as R[];
   let closing: Promise<void> | null = null;
   return {
     kind: 'pglite',
     query,
-    writeGeneration: () => generation.value,
     // The transaction holds the gate's one slot from BEGIN to COMMIT, so only its own queries reach PGlite.
     transaction: (fn, opts = {}) => {
       // Taken here: a queued operation starts in the context of the one that freed its slot (another key's).
       const own = currentGateKey();
       return gate.run(async () => {
         const tx = nextId++; // the worker knows the transaction by its begin request's id
-        generation.bump();
         await call({ op: 'begin' }, tx);
         const send = (text: string, params: readonly SqlParam[] = []) => call({ op: 'txQuery', tx, text, params: [...params] });
         const shared = opts.shareReads ? sharingQueryable(gate, send, own, opts.shareReads) : null;
@@ -121,14 +114,8 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
           await shared?.settled();
           await call({ op: 'rollback', tx }).catch(() => {}); // fn's error is the one worth reporting
           throw err;
-        } finally {
-          generation.bump();
         }
-        try {
-          await call({ op: 'commit', tx });
-        } finally {
-          generation.bump(); // the commit is when the writes become visible
-        }
+        await call({ op: 'commit', tx });
         return result;
       }, own);
     },

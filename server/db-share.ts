@@ -39,6 +39,25 @@ export function mayShare(key: string, own: string, text: string, writes: readonl
 
 type Send = (text: string, params: readonly SqlParam[]) => Promise<Row[]>;
 
+/** Statement texts mayWrite() remembers (some hundreds in the code), and the longest (a bulk insert's grows with its rows). */
+const KNOWN_TEXTS_MAX = 2_000;
+const KNOWN_TEXT_CHARS = 16_384;
+const known = new Map<string, boolean>();
+
+/** A statement that only reads (select, or with … select without a data-changing clause); each text scanned once. */
+export function mayWrite(text: string): boolean {
+  let writes = known.get(text);
+  if (writes === undefined) {
+    const t = text.trimStart().slice(0, 6).toLowerCase();
+    writes = t !== 'select' && !(t.startsWith('with') && !/\b(insert|update|delete|merge)\b/i.test(text));
+    if (text.length <= KNOWN_TEXT_CHARS) {
+      if (known.size >= KNOWN_TEXTS_MAX) known.clear();
+      known.set(text, writes);
+    }
+  }
+  return writes;
+}
+
 /**
  * The transaction's statements as `fn` sees them, with waiting reads lent between them. `settled()` ends
  * the lending and resolves once no read is in its savepoint (to be awaited before COMMIT or ROLLBACK).

@@ -9,7 +9,7 @@ import { openPostgres } from './db-postgres';
 import type { ShareReads } from './db-share';
 
 export { WORKER_STOPPED_CODE } from './db-pglite';
-export { mayWrite, UNREAD_BY_KEPT_ANSWERS } from './db-writes';
+export { mayWrite } from './db-share';
 export { STATEMENT_TIMEOUT_MS } from './db-postgres';
 
 export type SqlParam = string | number | boolean | null | Date;
@@ -21,13 +21,6 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /**
-   * A number that changes whenever anything may have been written, so this process can keep answers
-   * until then (answer-cache.ts): PGlite's own writes (one process owns its data); on PostgreSQL this
-   * instance's writes and every other instance's, which PostgreSQL notifies at their commit (migration
-   * 14). Null while that notification could be missed (PostgreSQL's listening connection is down).
-   */
-  writeGeneration(): number | null;
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** D2 health: resolves when the database answers; never waits in the gate's queue. */

@@ -53,7 +53,7 @@ interface BaseInput<P extends Shape, Q extends Shape, B extends Shape> {
   text: string;
   /** The undecoded body of a `textBody` route with `raw` (empty otherwise). */
   bytes: Buffer;
-  /** The transaction of a change (POST, PUT, PATCH, DELETE), or the database for a read (through the answer cache with `remember`). */
+  /** The transaction of a change (POST, PUT, PATCH, DELETE), or the database for a read. */
   tx: Queryable;
   /** D30: records an audit entry, written in the same transaction before it commits. */
   audit(entry: AuditEntry): void;
@@ -90,11 +90,6 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   /** Changes run in a transaction unless this is false (auth routes manage their own). */
   transaction?: boolean;
   /**
-   * D34, a GET only: its reads through `tx` (and the caller look-up, always) are answered from the answer
-   * cache until anything is written (PGlite; answer-cache.ts). For reads whose statements name no clock.
-   */
-  remember?: boolean;
-  /**
    * D35: a refusal known from the request line and headers alone (a flooding address), answered before
    * the body is read or parsed, so refusing costs no more than it must. Null to go on as usual.
    */
@@ -116,7 +111,6 @@ const KNOWN_FIELDS = new Set([
   'ignoreUnknownFields',
   'audit',
   'transaction',
-  'remember',
   'refuseEarly',
   'handler',
 ]);
@@ -134,7 +128,6 @@ export function unhonoured(route: RouteDef): string[] {
   // D30: entries are written in the route's own transaction; a read or a route managing its own has none.
   if (route.audit !== undefined && !runsInTransaction(route)) found.push(`'audit' needs a transaction, and ${route.method === 'GET' ? 'a GET' : 'this route'} has none`);
   if (route.method === 'GET' && route.transaction !== undefined) found.push("'transaction' is not for a GET: reads run outside one");
-  if (route.remember !== undefined && route.method !== 'GET') found.push("'remember' is for a GET: a change's reads are never kept");
   if (route.permission !== undefined && route.access !== 'org') found.push(`'permission' needs access 'org', not '${route.access}'`);
   if (route.method === 'GET' && (route.body || route.textBody)) found.push('a GET has no body');
   if (route.body && route.textBody) found.push("'body' and 'textBody' both describe the body");

@@ -3,7 +3,6 @@
 // → input → transaction (changes; D38 the caller checked again inside it) → handler → audit entry in the
 // same transaction (D30) → JSON.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { rememberedReads } from './answer-cache';
 import { writeAudit, type AuditEntry } from './audit';
 import { recheckMember, requireMember, requireUser, verifyBearer, type Caller, type OrgCaller } from './auth/access';
 import { touchSession } from './auth/last-active';
@@ -36,8 +35,6 @@ export interface Router {
 }
 
 export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
-  // D34: the caller look-up and `remember` routes read through the answer cache (answer-cache.ts).
-  const reads = rememberedReads(ctx.db);
   const byPath = new Map<string, Compiled>();
   for (const route of routes) {
     // SPEC §7: paths end with a slash; a file download names its file instead (export.csv).
@@ -92,7 +89,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
   async function run(route: RouteDef, req: IncomingMessage, res: ServerResponse, rawParams: Record<string, string>, search: URLSearchParams) {
     // Who: a dead session is a 401 before anything about the input is said.
     const caller: Caller | OrgCaller | null =
-      route.access === 'org' ? await requireMember(req, ctx, route.permission!, reads) : route.access === 'user' ? await requireUser(req, ctx, reads) : null;
+      route.access === 'org' ? await requireMember(req, ctx, route.permission!) : route.access === 'user' ? await requireUser(req, ctx) : null;
     const principal = route.access === 'token' ? verifyBearer(req, ctx) : null;
     const params = parseShape((route.params ?? {}) as Shape, rawParams, { where: 'path parameter' });
     const query = parseShape((route.query ?? {}) as Shape, queryValues(search, route.query ?? {}), { where: 'query parameter' });
@@ -124,7 +121,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
       return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit, ...who } as never);
     };
     const result = !inTransaction
-      ? await invoke(route.remember ? reads : ctx.db)
+      ? await invoke(ctx.db)
       : await ctx.db.transaction(async (tx) => {
           // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
           const current =

@@ -68,8 +68,7 @@ export function organizationIdFrom(req: IncomingMessage): number | null {
 
 type CallerRow = { email: string; first_name: string; role: string | null; permissions: unknown; expires_at: Date; mfa_missing: boolean | null };
 
-// $1 session, $2 user, $3 organization or null. No row: no such session, or revoked. Its expiry is checked
-// in callerRow(), so the statement names no time and a kept answer (answer-cache.ts) still ends on time.
+// $1 session, $2 user, $3 organization or null. No row: no such session, or revoked.
 const CALLER_SQL = `
   select u.email, u.first_name, m.role, s.expires_at,
          (select coalesce(json_agg(rp.permission), '[]'::json)
@@ -90,7 +89,7 @@ async function callerRow(db: Queryable, p: TokenPrincipal, orgId: number | null,
 
 const asCaller = (p: TokenPrincipal, row: CallerRow): Caller => ({ ...p, email: row.email, firstName: row.first_name });
 
-/** A live session's user, or a 401. `db` is where the look-up reads (the router's reads answer-cache.ts may keep). */
+/** A live session's user, or a 401. */
 export async function requireUser(req: IncomingMessage, ctx: Ctx, db: Queryable = ctx.db): Promise<Caller> {
   const principal = verifyBearer(req, ctx);
   return asCaller(principal, await callerRow(db, principal, null, ctx.now()));

@@ -2,12 +2,9 @@
 // most one write per session per minute. This instance remembers when it last wrote each session, so
 // the calls in between cost nothing (not even a statement); the statement's own condition keeps other
 // instances on the same database within the same bound (an update that matches no row writes nothing).
-// D34: no kept answer (answer-cache.ts) reads these columns, so the write leaves the answer cache as it
-// is; the sessions list, which shows them, is never kept.
 import type { IncomingMessage } from 'node:http';
 import { LAST_ACTIVE_WRITE_INTERVAL_MS } from '../../contract/account';
 import type { Ctx } from '../context';
-import { UNREAD_BY_KEPT_ANSWERS } from '../db';
 import { clientAddress } from '../http';
 import type { TokenPrincipal } from './access';
 
@@ -50,7 +47,7 @@ export async function touchSession(ctx: Ctx, req: IncomingMessage, who: TokenPri
   const now = new Date(nowMs);
   await ctx.db
     .query(
-      `${UNREAD_BY_KEPT_ANSWERS}update sessions set last_active_at = $3, user_agent = $4, address = $5
+      `update sessions set last_active_at = $3, user_agent = $4, address = $5
         where id = $1 and user_id = $2 and revoked_at is null and (last_active_at is null or last_active_at <= $6)`,
       [who.sessionId, who.userId, now, agent, address, new Date(nowMs - LAST_ACTIVE_WRITE_INTERVAL_MS)],
     )

@@ -1,6 +1,6 @@
 // D52 the person's own sessions: the live ones listed (browser and system from the User-Agent, address,
 // started, last active, the current first), one signed out, or every other; a signed-out session's next
-// request is a 401 and its refresh fails, also where the answer cache kept its `me`. Last active is
+// request is a 401 and its refresh fails. Last active is
 // written at most once per session per minute: counted by the row's versions, not timed.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { SessionView } from '../../contract/account';
@@ -75,11 +75,11 @@ forEachBackend('API account sessions', (backend) => {
   });
 
   describe('D52 signing sessions out', () => {
-    test('D52 D16 a signed-out session: its next request 401 (its kept `me` too), its refresh fails; the others go on', async () => {
+    test('D52 D16 a signed-out session: its next request 401, its refresh fails; the others go on', async () => {
       const org = await newOrg();
       const p = await person(org);
       const other = await signInAgain(api, p);
-      expect((await api.me(other.access_token)).status).toBe(200); // kept by the answer cache
+      expect((await api.me(other.access_token)).status).toBe(200);
       const r = await as(api, p.token, 'DELETE', sessionPath(other.session_id));
       expect(r.status, r.text).toBe(204);
       expectError(await api.me(other.access_token), 401);

@@ -68,7 +68,7 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
   if (label === 'PGlite') {
     test('D38 a change whose caller check passed, queued behind a demotion, is refused 403 in its own transaction', async () => {
       const { orgId, owner, member, customer } = await setUp();
-      // The one slot is held; a transaction makes every kept answer stale, so both callers are looked up afresh.
+      // The one slot is held, so both callers' checks wait for it.
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       const hold = withGateKey(() => server.db.transaction(() => released), 'test');

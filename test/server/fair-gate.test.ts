@@ -1,9 +1,7 @@
 // D34: the database gate serves keys (organizations, users, anon) in turn; a full queue of one key is a
-// 429 that delays no other; one key holds at most its share of slots. The answer cache beside it is
-// bounded in bytes. Order and counts, never durations.
+// 429 that delays no other; one key holds at most its share of slots. Order and counts, never durations.
 import { describe, expect, test } from 'vitest';
-import { AnswerCache, estimateBytes, STATEMENT_TEXTS_MAX } from '../../server/answer-cache';
-import { mayWrite } from '../../server/db-writes';
+import { mayWrite } from '../../server/db-share';
 import { DB_KEY_QUEUE_LIMIT, DbGate } from '../../server/db-gate';
 import { FairShareError, SaturatedError } from '../../server/db-gate-types';
 import { currentGateKey, setGateKey, withGateKey } from '../../server/gate-key';
@@ -114,54 +112,8 @@ describe('D34 the fair gate', () => {
   });
 });
 
-describe('D34 the answer cache', () => {
-  const page = (i: number) => ({
-    count: 1000,
-    results: Array.from({ length: 25 }, (_, j) => ({ id: i * 100 + j, name: `Customer ${i}-${j}`, email: `c${i}.${j}@example.test` })),
-  });
-
-  test('D34 the cache never weighs more than its bound; the least recently used answers go first', () => {
-    const bound = 200_000;
-    const cache = new AnswerCache(bound);
-    const one = estimateBytes('page:0', page(0));
-    expect(one).toBeGreaterThan(2 * JSON.stringify(page(0)).length); // an estimate of the heap, not of the JSON
-    for (let i = 0; i < 500; i++) {
-      cache.set(`page:${i}`, 1, page(i));
-      expect(cache.get('page:0', 1)).toBeDefined(); // used again and again: always the most recent
-      expect(cache.bytes).toBeLessThanOrEqual(bound);
-    }
-    expect(cache.size).toBeGreaterThan(bound / one / 2); // full, not emptied
-    expect(cache.size).toBeLessThan(bound / one + 1);
-    expect(cache.get('page:499', 1)?.value).toEqual(page(499));
-    expect(cache.get('page:1', 1)).toBeUndefined(); // long gone
-  });
-
-  test('D34 the oldest unused answers go first, also after the cache was emptied by a write; a used one stays', () => {
-    const bound = 1_000_000;
-    const cache = new AnswerCache(bound);
-    const key = (i: number) => `page:${String(i).padStart(4, '0')}`;
-    const answer = 'x'.repeat(5_000);
-    const fits = Math.floor(bound / estimateBytes(key(0), answer));
-    for (const generation of [1, 2]) {
-      // generation 2 empties the cache (a write): the walk that lets answers go starts again
-      for (let i = 0; i < fits; i++) cache.set(key(i), generation, answer);
-      expect(cache.size).toBe(fits);
-      expect(cache.get(key(0), generation)).toBeDefined(); // the oldest, used: it goes last now
-      for (let i = fits; i < fits + 3; i++) cache.set(key(i), generation, answer);
-      expect(cache.bytes).toBeLessThanOrEqual(bound);
-      expect(cache.get(key(0), generation)).toBeDefined();
-      expect([1, 2, 3].map((i) => cache.get(key(i), generation))).toEqual([undefined, undefined, undefined]);
-      expect(cache.get(key(4), generation)).toBeDefined();
-      // Once answers are going, one used from the older half is moved past the walk and stays too.
-      expect(cache.get(key(5), generation)).toBeDefined();
-      for (let i = fits + 3; i < fits + 6; i++) cache.set(key(i), generation, answer);
-      expect(cache.get(key(5), generation)).toBeDefined();
-      expect([6, 7, 8].map((i) => cache.get(key(i), generation))).toEqual([undefined, undefined, undefined]);
-      expect(cache.bytes).toBe(cache.size * estimateBytes(key(0), answer)); // what is counted is what is kept
-    }
-  });
-
-  test('D34 only a statement that cannot write is kept: select, or with … select without a changing clause (asked again, the same)', () => {
+describe('D34 which statements only read', () => {
+  test('D34 only a statement that cannot write may share another transaction: select, or with … select without a changing clause (asked again, the same)', () => {
     const cases: [string, boolean][] = [
       ['select 1', false],
       ['  SELECT * from customers where org_id = $1', false],
@@ -179,36 +131,5 @@ describe('D34 the answer cache', () => {
       [`with x as (select ${'a, '.repeat(6_000)}1) select * from x`, false],
     ];
     for (let round = 0; round < 2; round++) for (const [text, writes] of cases) expect(mayWrite(text), `${text} (round ${round})`).toBe(writes);
-  });
-
-  test('D34 a statement key names one text and its parameters, by a number never given to another text', () => {
-    const cache = new AnswerCache();
-    const text = `select ${'x, '.repeat(500)}1 where org_id = $1`;
-    const key = cache.statementKey(text, [1, 'ann']);
-    expect(key.length).toBeLessThan(30); // the text is not in it
-    expect(cache.statementKey(`${text}`, [1, 'ann'])).toBe(key); // the same text, another string
-    expect(cache.statementKey(text, [1, 'anne'])).not.toBe(key);
-    expect(cache.statementKey(`${text} `, [1, 'ann'])).not.toBe(key);
-    // Past the bound the numbering starts over, but no number comes back: a key made before still names only its text.
-    const before = new Set([key]);
-    for (let i = 0; i < STATEMENT_TEXTS_MAX + 10; i++) before.add(cache.statementKey(`select ${i}`, [1, 'ann']));
-    expect(before.size).toBe(STATEMENT_TEXTS_MAX + 11);
-    const after = cache.statementKey(text, [1, 'ann']);
-    expect(after).not.toBe(key);
-    expect(before.has(after)).toBe(false);
-  });
-
-  test('D34 a write makes every kept answer go; an answer read before the write is not kept; a huge one is not kept', () => {
-    const cache = new AnswerCache(1_000_000);
-    cache.set('a', 1, page(1));
-    expect(cache.get('a', 1)).toBeDefined();
-    expect(cache.get('a', 2)).toBeUndefined();
-    cache.set('b', 2, page(2));
-    expect(cache.size).toBe(1); // generation 1's answers went
-    cache.set('a', 1, page(1)); // read before the write: stale
-    expect(cache.get('a', 2)).toBeUndefined();
-    cache.set('huge', 2, 'x'.repeat(200_000));
-    expect(cache.get('huge', 2)).toBeUndefined();
-    expect(cache.bytes).toBe(estimateBytes('b', page(2)));
   });
 });

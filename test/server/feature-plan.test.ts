@@ -89,13 +89,6 @@ describe('STYLE the server matches its plan', () => {
     ]);
   });
 
-  test('D34 the answer cache is applied in one place: the router (answer-cache.ts beside the gate)', () => {
-    const importers = files(path.join(ROOT, 'server'))
-      .filter((f) => /from\s*['"][./]*answer-cache['"]/.test(readFileSync(f, 'utf8')))
-      .map((f) => path.relative(ROOT, f));
-    expect(importers).toEqual(['server/router.ts']);
-  });
-
   test('STYLE no feature imports another feature (what two share is a server module)', () => {
     const found = files(FEATURES).flatMap(crossings);
     expect(found.filter((c) => !KNOWN_CROSSINGS.includes(c))).toEqual([]);

@@ -5,16 +5,6 @@ import { CUSTOMERS, SUITE_ENV } from './api-common';
 import { describePostgres } from './backends';
 import { client, createUser, orgId, startTestServer, tokens, type TestServer } from './helpers';
 
-/**
- * D34: waits until `server` has heard of a write made elsewhere since its generation was `before`: PostgreSQL
- * notifies every instance at the commit, and the instance's kept answers end when the notification arrives
- * (a turn of its event loop later; without this wait a test would race that turn).
- */
-async function hears(server: TestServer, before: number | null): Promise<void> {
-  expect(before).not.toBeNull();
-  await expect.poll(() => server.db.writeGeneration(), { timeout: 5_000, interval: 1 }).not.toBe(before);
-}
-
 describePostgres('D2 D16 D18 several instances on one PostgreSQL', (databaseUrl) => {
   let a: TestServer;
   let b: TestServer;
@@ -43,32 +33,28 @@ describePostgres('D2 D16 D18 several instances on one PostgreSQL', (databaseUrl)
     expect((await client(b.url).me(n.access_token)).status).toBe(401);
   });
 
-  test('D16 a session ended on one instance: the other refuses its next me as soon as it hears the commit', async () => {
-    const t = tokens(await client(a.url).login('solo@demo.test'));
-    for (let i = 0; i < 3; i++) expect((await client(b.url).me(t.access_token)).status).toBe(200); // the same call, answered before
-    const heard = b.db.writeGeneration();
-    expect((await client(a.url).logout({ refresh_token: t.refresh_token })).status).toBe(204);
-    await hears(b, heard);
-    const r = await client(b.url).me(t.access_token);
-    expect(r.status).toBe(401);
-    expect(r.body.code).toBe('session_ended');
+  test('D16 a session ended on one instance: the other refuses its very next me (nothing kept to serve stale)', async () => {
+    for (let i = 0; i < 10; i++) {
+      const t = tokens(await client(a.url).login('solo@demo.test'));
+      for (let j = 0; j < 3; j++) expect((await client(b.url).me(t.access_token)).status).toBe(200); // the same call, answered before
+      expect((await client(a.url).logout({ refresh_token: t.refresh_token })).status).toBe(204);
+      const r = await client(b.url).me(t.access_token); // at once: no wait for any notification
+      expect(r.status).toBe(401);
+      expect(r.body.code).toBe('session_ended');
+    }
   });
 
-  test("D34 a change made on one instance is in the other's next answer, however often that was asked before", async () => {
+  test("a change made on one instance is in the other's very next answer, however often that was asked before", async () => {
     const t = tokens(await client(a.url).login('owner@demo.test'));
     const h = { Authorization: `Bearer ${t.access_token}`, 'X-Organization-ID': String(await orgId(a.db, 'Acme Plumbing')) };
     const list = `${CUSTOMERS}?q=kept+across+instances`;
-    for (let i = 0; i < 3; i++) expect((await client(b.url).get(list, h)).body.count).toBe(0); // kept by b after the first
-    let heard = b.db.writeGeneration();
+    for (let i = 0; i < 3; i++) expect((await client(b.url).get(list, h)).body.count).toBe(0);
     expect((await client(a.url).post(CUSTOMERS, { name: 'Kept Across Instances' }, h)).status).toBe(201);
-    await hears(b, heard);
     expect((await client(b.url).get(list, h)).body.count).toBe(1);
     // Access too: the owner's customers:view taken away on a (straight in the database) refuses b's next list.
     const org = Number(h['X-Organization-ID']);
-    heard = b.db.writeGeneration();
     await a.db.query("delete from role_permissions where org_id = $1 and role = 'owner' and permission = 'customers:view'", [org]);
     try {
-      await hears(b, heard);
       const r = await client(b.url).get(list, h);
       expect(r.status).toBe(403);
       expect(r.body.code).toBe('permission_denied');

@@ -45,11 +45,6 @@ describe('D30 the router refuses a definition it cannot honour', () => {
     expect(start(route)).toThrow(/GET \/v1\/things\/.*'transaction' is not for a GET/);
   });
 
-  test("D34 'remember' on a change is refused (a change's reads are never kept)", () => {
-    const route = defineRoute({ method: 'POST', path: '/v1/things/', access: 'public', remember: true, handler });
-    expect(start(route)).toThrow(/POST \/v1\/things\/.*'remember' is for a GET/);
-  });
-
   test('D9 a permission on a route that is not an organization route is refused', () => {
     const route = { method: 'GET', path: '/v1/things/', access: 'user', permission: 'customers:view', handler } as unknown as RouteDef;
     expect(start(route)).toThrow(/GET \/v1\/things\/.*'permission' needs access 'org', not 'user'/);

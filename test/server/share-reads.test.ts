@@ -3,7 +3,6 @@
 // (db-share.ts), each in a savepoint. PGlite only; on PostgreSQL (a pool) nothing changes and such a read
 // never waited. Order and counts, never durations: the transaction is held open by the test.
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { remembered } from '../../server/answer-cache';
 import type { Db } from '../../server/db';
 import { openDb } from '../../server/db';
 import { mayShare } from '../../server/db-share';
@@ -185,20 +184,6 @@ function suite(label: 'PGlite' | 'PostgreSQL', open: () => Promise<{ db: Db; cle
       await second;
       await Promise.all([late, after]);
       expect(later).toEqual(['second statement', 'read waiting before the second statement', 'committed', 'read after the last statement']);
-    });
-
-    test('D34 an answer read inside the transaction is not kept past its commit', async () => {
-      const events: string[] = [];
-      let loads = 0;
-      const load = () => withGateKey(() => remembered(db, 'shared-reads:org2', async () => (loads++, db.query(count(2)))), 'org:2');
-      const held = await holdImport(db, events);
-      const inside = load().then(() => void events.push('remembered'));
-      await queued(1);
-      held.release();
-      await Promise.all([held.done, inside]);
-      expect(events.indexOf('remembered')).toBeLessThan(events.indexOf('committed'));
-      await load();
-      expect(loads).toBe(2); // read again after the commit, not answered from the window
     });
   });
 }

@@ -17,7 +17,7 @@ export async function replacePasswordHash(db: Queryable, userId: number, hash: s
 export type MeRow = { expires_at: Date; picked: number | null; body: string };
 
 // $1 user, $2 session, $3 the organization asked for (or null). No row: no such session, or revoked; its
-// expiry is checked by the caller, so the statement names no time (a kept answer still ends on time).
+// expiry is checked by the caller.
 // The answer's JSON comes from row_to_json and array_to_json, compact as JSON.stringify writes it; prefs
 // is jsonb, whose text has a space after each comma and colon outside strings, taken out here. Issue 21:
 // the session and user are the statement's one row and the organization picked a lateral join on it

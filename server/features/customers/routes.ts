@@ -27,19 +27,14 @@ const filled = (c: CustomerInput & CustomerServiceInput) =>
 
 /** GET /v1/customers/: D26 one page of the organization's live customers and the total; D25 deleted=true. */
 const list = defineRoute({
-  // A page is kept until anything is written (answer-cache.ts): browsing back and forth, and
-  // many people looking at the same list, cost the database nothing. D34: the search is case-insensitive
-  // and its statement's parameters are folded (customer-list.ts), so 'ACME' and 'acme' share one answer.
   method: 'GET',
   path: '/v1/customers/',
   access: 'org',
   permission: 'customers:view',
   query: listQuery,
-  remember: true,
   handler: async ({ tx, ctx, caller, query: q }) => {
     if (q.deleted === 'true') {
-      // D25: only who may delete sees what was deleted (and may restore it). Read afresh: its window moves
-      // with the clock, so a kept answer would never be asked for again.
+      // D25: only who may delete sees what was deleted (and may restore it).
       if (!caller.org.permissions.has('customers:delete')) throw permissionDenied(caller.org.role, 'customers:delete');
       return listDeleted(ctx.db, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
     }
