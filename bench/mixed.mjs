@@ -4,12 +4,16 @@
 //   readers  Beacon Electric's viewer, 20 keep-alive clients, each request another one: `me`, the list
 //            with another search piece, sort and page size, or one customer's page, in turn
 //   writer   Acme Plumbing's owner adds a note every WRITE_EVERY_MS (another organization's work)
-// Two phases, the writer on and then off, each PHASE_S seconds. The server's CPU (and PostgreSQL's) per
-// 1,000 reader answers and the readers' p99 are printed. The writer-off phase is the most any cache could
-// save the readers (nothing they read is ever written): run this on a build with a cache and on one
-// without, and compare that phase.
+// Two shapes of reading: a closed loop (20 clients of one session, each asking again as soon as answered,
+// the shape of the API benchmark's rows) and people (PEOPLE sessions, each loading a page: its three calls
+// at once, then a pause of 0–2×THINK_MS before the next page). Two phases each, the writer on and then off,
+// each PHASE_S seconds. The server's CPU (and PostgreSQL's) per reader answer
+// and the readers' p99 are printed. The writer-off phase is the most any cache could
+// save the readers (nothing they read is ever written). To judge a cache, run this on a build with it and
+// on one without, back to back (docs/performance.md, 2026-12-02).
 //   node bench/mixed.mjs          (npm run bench:mixed)
 //   MIXED_PHASE_S=10 MIXED_BACKENDS=postgres
+import http from 'node:http';
 import { build } from '../build.mjs';
 import { authHeaders, CUSTOMERS, login, ME, orgIdOf } from './lib/crm.mjs';
 import { expectStatus, json, request } from './lib/http.mjs';
@@ -17,11 +21,13 @@ import { fixedLoadInWorker } from './lib/load.mjs';
 import { cpuSecondsOf, postgresCpuSeconds } from './lib/proc.mjs';
 import { envNumber, table } from './lib/report.mjs';
 import { backendsFrom, onBackends, withCrm } from './lib/backends.mjs';
-import { fmtMs, mergeEntries, summarize } from './lib/stats.mjs';
+import { fmtMs, mergeEntries, Recorder, summarize } from './lib/stats.mjs';
 
 const READERS = 20;
 const PHASE_S = envNumber('MIXED_PHASE_S', 10);
 const WRITE_EVERY_MS = 50;
+const PEOPLE = 40;
+const THINK_MS = envNumber('MIXED_THINK_MS', 200);
 const SORTS = ['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'];
 /** More than a phase asks for (about 8,000 a second at most here), so no list is asked for twice. */
 const PHASE_REQUESTS = 150_000;
@@ -39,6 +45,27 @@ function readerRequests(headers, customerIds, count) {
     out.push({ label: 'customer', path: `${CUSTOMERS}${customerIds[i % customerIds.length]}/`, headers });
   }
   return out;
+}
+
+/** PEOPLE sessions loading pages for `ms`: each page's calls at once, then a pause. */
+async function people(url, sessions, requests, ms) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: PEOPLE * 3 });
+  const rec = new Recorder();
+  const deadline = performance.now() + ms;
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    sessions.map(async (headers) => {
+      while (performance.now() < deadline) {
+        const page = [0, 1, 2].map(() => requests[next++ % requests.length]);
+        const answers = await Promise.all(page.map((spec) => request(url + spec.path, { headers, agent })));
+        for (const [i, a] of answers.entries()) rec.record(page[i].label, a);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * THINK_MS));
+      }
+    }),
+  );
+  agent.destroy();
+  return { elapsedMs: performance.now() - t0, labels: rec.toJSON() };
 }
 
 async function writer(url, headers, ids, stop) {
@@ -71,13 +98,23 @@ async function measure(label, db) {
     const pgPort = db.databaseUrl ? Number(new URL(db.databaseUrl).port) : null;
     const rows = [];
     let offset = 0;
-    for (const writing of [true, false]) {
+    const peopleHeaders = [];
+    for (let i = 0; i < PEOPLE; i++) peopleHeaders.push(authHeaders((await login(url, 'viewer@demo.test')).access, readerHeaders['X-Organization-ID']));
+    for (const [shape, writing] of [
+      ['closed loop', true],
+      ['closed loop', false],
+      ['people', true],
+      ['people', false],
+    ]) {
       const requests = readerRequests(readerHeaders, beacon, offset + PHASE_REQUESTS).slice(offset);
       offset += PHASE_REQUESTS;
       const stop = { done: false };
       const cpu0 = cpuSecondsOf(server.pid) + (pgPort ? postgresCpuSeconds(pgPort) : 0);
       const writes = writing ? writer(url, writerHeaders, acme, stop) : Promise.resolve({ writes: 0, failed: 0 });
-      const load = await fixedLoadInWorker({ url, concurrency: READERS, durationMs: PHASE_S * 1000, requests });
+      const load =
+        shape === 'people'
+          ? await people(url, peopleHeaders, requests, PHASE_S * 1000)
+          : await fixedLoadInWorker({ url, concurrency: READERS, durationMs: PHASE_S * 1000, requests });
       stop.done = true;
       const w = await writes;
       const cpu = cpuSecondsOf(server.pid) + (pgPort ? postgresCpuSeconds(pgPort) : 0) - cpu0;
@@ -87,6 +124,7 @@ async function measure(label, db) {
         .reduce((n, [, v]) => n + v, 0);
       rows.push([
         label,
+        shape,
         writing ? `on (${w.writes} notes, ${w.failed} failed)` : 'off',
         String(all.count),
         all.rps.toFixed(0),
@@ -109,5 +147,7 @@ await onBackends(
   },
   backendsFrom(process.env.MIXED_BACKENDS),
 );
-console.log(`\nMixed traffic: ${READERS} readers (every request another one), a writer in another organization every ${WRITE_EVERY_MS} ms; ${PHASE_S} s a phase`);
-table(['database', 'writer', 'reader answers', 'req/s', 'p50', 'p99', 'CPU per answer (server + PostgreSQL)', 'not 200'], rows);
+console.log(
+  `\nMixed traffic: ${READERS} clients of one session, or ${PEOPLE} people pausing 0–${2 * THINK_MS} ms between pages (every request another one), a writer in another organization every ${WRITE_EVERY_MS} ms; ${PHASE_S} s a phase`,
+);
+table(['database', 'readers', 'writer', 'reader answers', 'req/s', 'p50', 'p99', 'CPU per answer (server + PostgreSQL)', 'not 200'], rows);

@@ -4,14 +4,8 @@
 // singletons such as the location store, toasts, the query cache, the lazy page map, and hooks that
 // helpers like test/ui/no-console.ts register when imported), and the shared window is put back as a
 // new one would be (URL, storage, cookies, viewport, document, timers, stubbed globals).
-import { assertFallbackThrottleRemoved } from './react-fallback-throttle';
-import './happy-dom-fast-clone'; // test speed: a cheaper copy in happy-dom's computed styles (see the file)
 import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
-import * as React from 'react';
 import { afterAll, afterEach, vi } from 'vitest';
-
-// Fails the file when React DOM kept its 300 ms fallback hold (see react-fallback-throttle.ts).
-assertFallbackThrottleRemoved();
 
 // findBy*/waitFor give up after this long. It only bounds a wait for something that should appear (a
 // lazy chunk, a fetch), so a test still fails when it never does; 1 s, the default, was too short for a
@@ -31,11 +25,6 @@ function getElementError(message: string | null, container: Element): Error {
   error.name = 'TestingLibraryElementError';
   return error;
 }
-
-// React's development build captures a stack (an Error) for every element it creates, only to name
-// the owner in its warnings; a tenth of the suite's time. Test-only: warnings still come, without it.
-const reactInternals = (React as unknown as Record<string, object>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
-if (reactInternals) Object.defineProperty(reactInternals, 'recentlyCreatedOwnerStacks', { get: () => Infinity, set() {}, configurable: true });
 
 type HappyWindow = Window & {
   happyDOM?: { abort(): Promise<void>; setURL(url: string): void; setViewport(v: { width: number; height: number }): void };
