@@ -20,10 +20,8 @@ export default defineConfig({
           // One happy-dom window per worker, not per file (a new worker and window per file was most of
           // the run); test/setup.ts gives each file fresh app modules and a window as new.
           isolate: false,
-          // Two workers on two cores. Four were faster while a file waited on React's 300 ms fallback hold
-          // (half of a worker's time; test/react-fallback-throttle.ts removes it in tests): without the
-          // wait, the suite is CPU-bound and more workers only add their own start-up (issue 21: 13–14 s
-          // wall with 2, 15–16 s with 4). vitest's default (cores − 1) runs the files one after another.
+          // Two workers on two cores: the suite is CPU-bound, more workers only add their own start-up;
+          // vitest's default (cores − 1) runs the files one after another.
           maxWorkers: 2,
           // A young generation of 32 MB a semi-space (Node 20's V8 stops at 16): rendering and role queries
           // make short-lived garbage fast, and with the suite CPU-bound, fewer scavenges are time saved. In 5

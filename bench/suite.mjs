@@ -14,7 +14,7 @@ import { root } from './lib/servers.mjs';
 
 const RUNS = Number(process.env.SUITE_RUNS ?? 3);
 const LOADED = process.env.SUITE_LOADED !== '0';
-const APP_BUDGET_S = 12;
+const APP_BUDGET_S = 20; // issue 35: on this 2-CPU machine, React and happy-dom as published
 const BURNERS = 2;
 
 /** CPU seconds of this process's finished children (Linux: /proc/self/stat's cutime + cstime), or null. */
