@@ -7,6 +7,7 @@ import { LAST_ACTIVE_WRITE_INTERVAL_MS } from '../../contract/account';
 import type { Ctx } from '../context';
 import { clientAddress } from '../http';
 import type { TokenPrincipal } from './access';
+import type { SessionOrigin } from './sessions';
 
 /** The most sessions one instance remembers; beyond it the longest-unwritten go first (they may be written once more). */
 export const MAX_REMEMBERED_SESSIONS = 50_000;
@@ -35,6 +36,11 @@ export function dueForWrite(ctx: Ctx, sessionId: number, nowMs: number): boolean
   return true;
 }
 
+/** D52 D63: the browser and address of a request, as a session records them. */
+export function requestOrigin(ctx: Ctx, req: IncomingMessage): SessionOrigin {
+  return { agent: req.headers['user-agent']?.slice(0, USER_AGENT_MAX_CHARS) ?? null, address: clientAddress(req, ctx.config.trustProxy).slice(0, 64) };
+}
+
 /**
  * D52: records the session's last activity, browser and address, at most once a minute. A failed write
  * fails no request.
@@ -42,8 +48,7 @@ export function dueForWrite(ctx: Ctx, sessionId: number, nowMs: number): boolean
 export async function touchSession(ctx: Ctx, req: IncomingMessage, who: TokenPrincipal): Promise<void> {
   const nowMs = ctx.now();
   if (!dueForWrite(ctx, who.sessionId, nowMs)) return;
-  const agent = req.headers['user-agent']?.slice(0, USER_AGENT_MAX_CHARS) ?? null;
-  const address = clientAddress(req, ctx.config.trustProxy).slice(0, 64);
+  const { agent, address } = requestOrigin(ctx, req);
   const now = new Date(nowMs);
   await ctx.db
     .query(

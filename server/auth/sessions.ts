@@ -32,16 +32,22 @@ async function insertRefreshToken(tx: Queryable, sessionId: number, now: Date): 
   return { id: num(row?.id), token };
 }
 
-export function createSession(db: Db, userId: number, rememberMe: boolean, nowMs: number): Promise<IssuedSession> {
+/** D52 D63: the browser (User-Agent) and address a session was made from. */
+export interface SessionOrigin {
+  agent: string | null;
+  address: string;
+}
+
+/** D63: the session names its browser, system and address from the first moment. */
+export function createSession(db: Db, userId: number, rememberMe: boolean, nowMs: number, origin: SessionOrigin): Promise<IssuedSession> {
   const now = new Date(nowMs);
   const expiresAt = new Date(sessionExpiry(nowMs, nowMs, rememberMe));
   return db.transaction(async (tx) => {
-    const [row] = await tx.query<{ id: unknown }>('insert into sessions (user_id, remember_me, created_at, expires_at) values ($1, $2, $3, $4) returning id', [
-      userId,
-      rememberMe,
-      now,
-      expiresAt,
-    ]);
+    const [row] = await tx.query<{ id: unknown }>(
+      `insert into sessions (user_id, remember_me, created_at, expires_at, last_active_at, user_agent, address)
+       values ($1, $2, $3, $4, $3, $5, $6) returning id`,
+      [userId, rememberMe, now, expiresAt, origin.agent, origin.address],
+    );
     const sessionId = num(row?.id);
     const { token } = await insertRefreshToken(tx, sessionId, now);
     return { sessionId, userId, refreshToken: token, expiresAt };

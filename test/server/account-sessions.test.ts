@@ -29,9 +29,11 @@ forEachBackend('API account sessions', (backend) => {
     return row!;
   };
 
-  /** The session's last activity once written (the call that used it does not wait for the write). */
-  const written = async (sessionId: number) => {
-    await expect.poll(async () => (await version(sessionId)).last_active_at).not.toBeNull();
+  /** The session's row once a call wrote it anew (the call that used it does not wait for the write). */
+  const rewritten = async (sessionId: number, call: () => Promise<unknown>) => {
+    const before = (await version(sessionId)).v;
+    await call();
+    await expect.poll(async () => (await version(sessionId)).v).not.toBe(before);
     return version(sessionId);
   };
 
@@ -42,11 +44,14 @@ forEachBackend('API account sessions', (backend) => {
       const iphone = await signInAgain(api, p, SAFARI_IPHONE);
       const ended = await signInAgain(api, p, FIREFOX_LINUX);
       expect((await as(api, ended.access_token, 'DELETE', sessionPath(ended.session_id))).status).toBe(204);
-      await as(api, iphone.access_token, 'GET', ACCOUNT, undefined, { 'User-Agent': SAFARI_IPHONE, 'X-Forwarded-For': '203.0.113.9' });
-      await written(iphone.session_id); // the write is not waited for by the call
+      clock.advance(MINUTE); // past the minute the logins wrote (D52: at most one write a minute)
+      await rewritten(iphone.session_id, () =>
+        as(api, iphone.access_token, 'GET', ACCOUNT, undefined, { 'User-Agent': SAFARI_IPHONE, 'X-Forwarded-For': '203.0.113.9' }),
+      );
       clock.advance(2 * SECOND);
-      await as(api, firefox.access_token, 'GET', ACCOUNT, undefined, { 'User-Agent': FIREFOX_LINUX, 'X-Forwarded-For': '203.0.113.7' });
-      await written(firefox.session_id);
+      await rewritten(firefox.session_id, () =>
+        as(api, firefox.access_token, 'GET', ACCOUNT, undefined, { 'User-Agent': FIREFOX_LINUX, 'X-Forwarded-For': '203.0.113.7' }),
+      );
       clock.advance(2 * SECOND);
       const mine = await list(p.token);
       const ids = mine.map((s) => s.id);
@@ -63,14 +68,35 @@ forEachBackend('API account sessions', (backend) => {
       expect((await list(firefox.access_token)).map((s) => [s.id, s.current])[0]).toEqual([firefox.session_id, true]);
     });
 
-    test('D52 a session never used since its login lists without browser or last activity, and an expired one not at all', async () => {
+    test('D63 a session names its browser, system and address from its login, before any other call; an expired one not listed', async () => {
       const p = await person(null);
-      const other = await api.post('/api/v1/auth/login/', { email: p.email, password: p.password, remember_me: false });
-      const idle = other.body.session_id as number;
-      const found = (await list(p.token)).find((s) => s.id === idle);
-      expect(found).toMatchObject({ browser: null, system: null, address: null, last_active_at: null, current: false });
-      await server.db.query('update sessions set expires_at = $2 where id = $1', [idle, new Date(clock.now() - SECOND)]);
-      expect((await list(p.token)).map((s) => s.id)).not.toContain(idle);
+      const other = await api.post(
+        '/api/v1/auth/login/',
+        { email: p.email, password: p.password, remember_me: false },
+        { 'User-Agent': SAFARI_IPHONE, 'X-Forwarded-For': '203.0.113.21' },
+      );
+      const fresh = other.body.session_id as number;
+      const found = (await list(p.token)).find((s) => s.id === fresh);
+      expect(found).toMatchObject({ browser: 'Safari', system: 'iOS', address: '203.0.113.21', current: false });
+      expect(found!.last_active_at).toBe(found!.started_at);
+      await server.db.query('update sessions set expires_at = $2 where id = $1', [fresh, new Date(clock.now() - SECOND)]);
+      expect((await list(p.token)).map((s) => s.id)).not.toContain(fresh);
+    });
+
+    test('D63 a session made by accepting an invitation names its browser at once', async () => {
+      const org = await newOrg();
+      const owner = await person(org, 'owner');
+      const email = `d63-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+      const issued = await owner.call('POST', '/api/v1/team/invitations/', { email, role: 'member' });
+      expect(issued.status, issued.text).toBe(201);
+      const accepted = await api.post(
+        `/api/v1/invitations/${issued.body.token as string}/accept/`,
+        { first_name: 'Dee', password: 'a-long-enough-password' },
+        { 'User-Agent': FIREFOX_LINUX, 'X-Forwarded-For': '203.0.113.22' },
+      );
+      expect(accepted.status, accepted.text).toBe(200);
+      const [mine] = await list(accepted.body.access_token as string);
+      expect(mine).toMatchObject({ browser: 'Firefox', system: 'Linux', address: '203.0.113.22', current: true });
     });
   });
 
@@ -130,15 +156,11 @@ forEachBackend('API account sessions', (backend) => {
   });
 
   describe('D52 last active', () => {
-    test('D52 at most one write per session per minute: the first call writes, the next ones within the minute write nothing', async () => {
+    test('D52 D63 at most one write per session per minute: the login writes, the calls within the minute write nothing', async () => {
       const p = await person(await newOrg());
       const s = await signInAgain(api, p);
-      const before = await version(s.session_id);
-      expect(before.last_active_at).toBeNull();
-      await as(api, s.access_token, 'GET', ACCOUNT);
-      const first = await written(s.session_id);
-      expect(first.v).not.toBe(before.v);
-      expect(first.last_active_at?.getTime()).toBe(clock.now());
+      const first = await version(s.session_id);
+      expect(first.last_active_at?.getTime()).toBe(clock.now()); // D63: written by the login itself
       const writtenAt = clock.now();
       for (let i = 0; i < 6; i++) {
         clock.advance(9 * SECOND); // 54 s in all: still within the minute

@@ -14,17 +14,21 @@ import { defineRoute } from '../../route';
 import { rawText, text } from '../../schema';
 import { newPasswordHash, newPasswordWords, validationError } from './checks';
 import { revokeSessions, setPasswordHash } from './repo';
-import { markResetUsed, resetByToken, type ResetRow } from '../../password-resets';
+import type { Queryable } from '../../db';
+import { endResetsFor, markResetUsed, resetByToken, stillHolds, type ResetRow } from '../../password-resets';
 
 const TOKEN_PARAM = /^[A-Za-z0-9_-]{20,100}$/;
 const tokenParam = { token: text({ max: 100, pattern: TOKEN_PARAM, patternMessage: 'is not a reset link token' }) };
 
 const unknownLink = () => new HttpError(404, 'not_found', 'This reset link is not valid. Check that you copied all of it, or ask for a new one.');
 
-/** 410 for a link that was used or has expired; null while it may be used. */
-function unusable(found: ResetRow, nowMs: number): HttpError | null {
+const expired = () => new HttpError(410, 'reset_expired', 'This reset link has expired. Ask an owner or admin for a new one.');
+
+/** 410 for a link that was used, has expired or no longer holds (D62: answered as expired, naming no reason); null while it may be used. */
+async function unusable(db: Queryable, found: ResetRow, nowMs: number): Promise<HttpError | null> {
   if (found.used_at) return new HttpError(410, 'reset_used', 'This reset link has already been used. Ask an owner or admin for a new one.');
-  if (found.expires_at.getTime() <= nowMs) return new HttpError(410, 'reset_expired', 'This reset link has expired. Ask an owner or admin for a new one.');
+  if (found.expires_at.getTime() <= nowMs) return expired();
+  if (!(await stillHolds(db, found))) return expired();
   return null;
 }
 
@@ -48,7 +52,7 @@ async function usableLink(ctx: Ctx, address: string, limiter: AddressLimiter, to
     throw unknownLink();
   }
   await markAttemptSucceeded(ctx.db, attempt);
-  const refusal = unusable(found, ctx.now());
+  const refusal = await unusable(ctx.db, found, ctx.now());
   if (refusal) throw refusal;
   return { found, attempt };
 }
@@ -83,11 +87,12 @@ const use = defineRoute({
       return ctx.db.transaction(async (tx) => {
         const found = await resetByToken(tx, params.token, { lock: true }); // single use: a second use at once waits, then sees it used
         if (!found) throw unknownLink();
-        const refusal = unusable(found, ctx.now());
+        const refusal = await unusable(tx, found, ctx.now()); // D62: the rule as it is now, under the membership's lock
         if (refusal) throw refusal;
         const now = new Date(ctx.now());
         await setPasswordHash(tx, found.user_id, hash);
         await markResetUsed(tx, found.id, now);
+        await endResetsFor(tx, found.user_id, now); // D62: the person's other open links
         const ended = await revokeSessions(tx, found.user_id, 'password_reset', now);
         const who = { id: found.user_id, label: found.first_name };
         await writeAudit(tx, found.org_id, who, 'account.password_reset', { target: { type: 'member', ...who }, changes: { ended_sessions: ended.length } }, now);

@@ -10,6 +10,7 @@ import { isSessionLive } from '../../auth/sessions';
 import type { Ctx } from '../../context';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
+import { endResetsFor } from '../../password-resets';
 import { defineRoute } from '../../route';
 import { optional, rawText, text } from '../../schema';
 import { auditAccount } from './audit';
@@ -111,6 +112,7 @@ const changePassword = defineRoute({
         const now = new Date(ctx.now());
         await setPasswordHash(tx, caller.userId, hash);
         const ended = await revokeSessions(tx, caller.userId, 'password_changed', now, { keep: caller.sessionId });
+        await endResetsFor(tx, caller.userId, now); // D62
         await auditAccount(tx, caller, 'account.password_changed', { ended_sessions: ended.length }, now);
         return { ended_sessions: ended.length };
       });

@@ -92,7 +92,7 @@ const login = defineRoute({
         // D54: with two-step sign-in on, the password alone opens nothing (a device token never skips this):
         // 202 with a challenge, which POST /v1/auth/mfa/ and a code finish as this login would have.
         if (await mfaEnabled(ctx.db, userId)) return reply(202, { mfa_required: true, challenge: await createChallenge(ctx.db, finish, ctx.now()) });
-        return signedIn(ctx, finish);
+        return signedIn(ctx, req, finish);
       },
       device !== null,
     );

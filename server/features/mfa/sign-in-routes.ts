@@ -62,7 +62,7 @@ const complete = defineRoute({
           throw invalidCode(field);
         }
         await markAttemptSucceeded(ctx.db, attempt.attemptId);
-        return signedIn(ctx, found);
+        return signedIn(ctx, req, found);
       },
       true,
     );

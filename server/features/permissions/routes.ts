@@ -4,6 +4,7 @@
 import { PERMISSIONS, ROLES, isPermission, type Permission, type Role } from '../../../contract/permissions';
 import { fieldError } from '../../http';
 import { lockOrganization } from '../../organizations';
+import { endResetsOfFormerManagers } from '../../password-resets';
 import { defineRoute } from '../../route';
 import { describeCheck, type Check } from '../../schema';
 import { defaultMatrix, FIXED, readMatrix, writeMatrix } from './repo';
@@ -59,12 +60,13 @@ const replace = defineRoute({
   access: 'org',
   permission: 'permissions:manage',
   body: { matrix: matrixCheck },
-  async handler({ tx, caller, body, audit }) {
+  async handler({ tx, ctx, caller, body, audit }) {
     await lockOrganization(tx, caller.org.id); // one matrix change at a time
     const before = await readMatrix(tx, caller.org.id);
     const changes = diff(before.matrix, body.matrix);
     if (Object.keys(changes).length === 0) return before; // nothing changed: nothing written, nothing audited
     await writeMatrix(tx, caller.org.id, body.matrix);
+    await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now())); // D62
     audit({ action: 'permissions.changed', target: { type: 'permissions', id: null, label: 'Permissions' }, changes });
     return readMatrix(tx, caller.org.id);
   },
@@ -75,13 +77,14 @@ const reset = defineRoute({
   path: '/v1/permissions/reset/',
   access: 'org',
   permission: 'permissions:manage',
-  async handler({ tx, caller, audit }) {
+  async handler({ tx, ctx, caller, audit }) {
     await lockOrganization(tx, caller.org.id);
     const before = await readMatrix(tx, caller.org.id);
     const matrix = await defaultMatrix(tx);
     const changes = diff(before.matrix, matrix);
     if (Object.keys(changes).length === 0) return before;
     await writeMatrix(tx, caller.org.id, matrix);
+    await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now())); // D62
     audit({ action: 'permissions.reset', target: { type: 'permissions', id: null, label: 'Permissions' }, changes });
     return readMatrix(tx, caller.org.id);
   },

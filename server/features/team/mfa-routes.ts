@@ -6,7 +6,7 @@ import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { intText } from '../../schema';
 import { findMember } from './repo';
-import { mayVouchFor } from './vouch';
+import { mayVouchFor } from '../../vouch';
 
 /** DELETE /v1/team/members/{user_id}/mfa/ → 204. */
 const resetMfa = defineRoute({

@@ -15,12 +15,14 @@ import { requireUser } from '../../auth/access';
 import { tokenAnswer } from '../../auth/authenticate';
 import { admitted, hashingRefusal, tooMany } from '../../auth/guards';
 import type { AddressLimiter } from '../../auth/limiter';
+import { dueForWrite, requestOrigin } from '../../auth/last-active';
 import { hashPassword } from '../../auth/passwords';
 import { createSession } from '../../auth/sessions';
 import { cancelAttempt, markAttemptSucceeded, startAttempt } from '../../auth/throttle';
 import { writeAudit } from '../../audit';
 import type { Ctx } from '../../context';
 import { HttpError } from '../../http';
+import { endResetsFor } from '../../password-resets';
 import { defineRoute } from '../../route';
 import { optional, rawText, text } from '../../schema';
 import { addMembership, createAccount, hasAccount, invitationByToken, invitationStatus, markAccepted } from './repo';
@@ -140,6 +142,7 @@ const accept = defineRoute({
           label = body.first_name!;
         }
         await addMembership(tx, found.org_id, userId, found.role as Role, now);
+        await endResetsFor(tx, userId, now); // D62: a new membership changes who may vouch for them
         await markAccepted(tx, found.org_id, found.id, userId, now);
         await writeAudit(
           tx,
@@ -156,7 +159,8 @@ const accept = defineRoute({
       });
       await markAttemptSucceeded(ctx.db, attempt);
       if (signedIn) return { org_id: joined.orgId };
-      const session = await createSession(ctx.db, joined.userId, true, ctx.now());
+      const session = await createSession(ctx.db, joined.userId, true, ctx.now(), requestOrigin(ctx, req));
+      dueForWrite(ctx, session.sessionId, ctx.now()); // D52: just written
       return { org_id: joined.orgId, ...tokenAnswer(ctx, session) };
     }),
 });

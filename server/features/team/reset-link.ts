@@ -6,7 +6,7 @@ import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { intText } from '../../schema';
 import { findMember } from './repo';
-import { mayVouchFor } from './vouch';
+import { mayVouchFor } from '../../vouch';
 
 export const resetLink = defineRoute({
   method: 'POST',

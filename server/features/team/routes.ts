@@ -16,6 +16,7 @@ import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
 import { lockOrganization } from '../../organizations';
+import { endResetsFor, endResetsOfFormerManagers } from '../../password-resets';
 import { defineRoute, reply } from '../../route';
 import { intText, oneOf, text } from '../../schema';
 import { invitationPageRoutes } from './public';
@@ -62,7 +63,7 @@ const changeRole = defineRoute({
   permission: 'team:manage',
   params: { user_id: intText() },
   body: { role },
-  async handler({ tx, caller, params, body, audit }) {
+  async handler({ tx, ctx, caller, params, body, audit }) {
     await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
@@ -71,6 +72,8 @@ const changeRole = defineRoute({
     if (refusal) throw refused(refusal, { owner_required: 'make or unmake an owner', last_owner: 'be demoted' });
     if (member.role !== body.role) {
       await setRole(tx, caller.org.id, member.user_id, body.role);
+      await endResetsFor(tx, member.user_id, new Date(ctx.now())); // D62
+      await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now()));
       audit({ action: 'member.role_changed', target: memberTarget(member), changes: { role: { from: member.role, to: body.role } } });
     }
     return { ...member, role: body.role };
@@ -85,13 +88,15 @@ const remove = defineRoute({
   permission: 'team:manage',
   params: { user_id: intText() },
   audit: 'member.removed',
-  async handler({ tx, caller, params, audit }) {
+  async handler({ tx, ctx, caller, params, audit }) {
     await lockOrganization(tx, caller.org.id);
     const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
     if (!member) throw memberNotFound();
     const refusal = removalRefusal({ actor: caller.org.role, role: member.role, owners: await ownerCount(tx, caller.org.id) });
     if (refusal) throw refused(refusal, { owner_required: 'remove an owner', last_owner: member.user_id === caller.userId ? 'leave' : 'be removed' });
     await removeMember(tx, caller.org.id, member.user_id);
+    await endResetsFor(tx, member.user_id, new Date(ctx.now())); // D62
+    await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now()));
     audit({ target: memberTarget(member), changes: { role: member.role, email: member.email } });
     return reply(204);
   },

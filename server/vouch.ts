@@ -2,7 +2,7 @@
 // is allowed only to a member with team:manage (the route's permission) when the person belongs to no
 // other organization, or when the caller is an owner in every organization the person belongs to; an
 // owner's only by an owner. Written once: reset links and two-step sign-in resets both ask here.
-import type { Queryable } from '../../db';
+import type { Queryable } from './db';
 
 export interface VouchRefusal {
   status: 403 | 404;
