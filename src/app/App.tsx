@@ -53,6 +53,8 @@ function UnknownPath() {
 function OtherRoutes() {
   const { pathname } = useLocation();
   const s = useSession();
+  const session = useSessionActions();
+  useEffect(() => session.recheckPermissions(), [session, pathname]); // D64: on navigation (at most every 30 s)
   if (pathname === '/org-picker') {
     return (
       <OrgPickerGuard>
@@ -102,13 +104,14 @@ function OtherRoutes() {
 }
 
 function After() {
+  const session = useSessionActions();
   return (
     <>
       <Suspense fallback={null}>
         <Toaster />
       </Suspense>
       <RouteFocus />
-      <SessionExpiredDialog View={SessionExpiredView} />
+      <SessionExpiredDialog View={SessionExpiredView} onClosed={session.closeExpired} />
     </>
   );
 }

@@ -59,7 +59,9 @@ export function useDraft<T>({ form, data, dirty, onRestore }: DraftOptions<T>): 
   /** Writes now what would be kept: not while the question is open, after the person ended it, or logged out. */
   const flush = () => {
     const c = now.current;
-    if (c.key && !c.kept && c.dirty && ended.current !== c.json && store.getState().isAuthenticated) writeDraft(c.key, c.data);
+    const { isAuthenticated, expired } = store.getState();
+    // D65: a form the Session Expired dialog's closing takes away is still the person's typing (D41).
+    if (c.key && !c.kept && c.dirty && ended.current !== c.json && (isAuthenticated || expired)) writeDraft(c.key, c.data);
   };
   const end = () => {
     ended.current = now.current.json;

@@ -1,13 +1,14 @@
 // Guards are components that render <Navigate replace/> or their children (STYLE, SPEC §2, D9).
 // The permission guard is in require-permission.tsx: only screens behind the login form use it.
-import { useEffect, useLayoutEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { mustEnrolMfa } from '../session/mfa';
 import { useSession, useSessionActions } from '../session/use-session';
 import { toast } from '../ui/toast';
-import { Navigate } from './Link';
+import { Link, Navigate } from './Link';
 import { currentPath } from './location';
 import { PAGES } from './paths';
 import { CHECKING_SESSION, type Children } from './public-only';
+import { useDocumentTitle } from './title';
 
 export { CHECKING_SESSION, PublicOnly, type Children } from './public-only';
 
@@ -19,6 +20,32 @@ function ToLogin() {
   return <Navigate to="/login" />;
 }
 
+export const MSG_SIGNED_OUT = 'You are signed out.';
+
+/**
+ * D65: after the Session Expired dialog, the page at this address says so instead of the screen that can
+ * no longer load; 'Log In Again' comes back here (D6: the path is kept for whoever was signed in).
+ */
+function SignedOut() {
+  const session = useSessionActions();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useDocumentTitle('Signed out');
+  useEffect(() => heading.current?.focus(), []); // D15: what was focused went with the page
+  return (
+    <main className="auth-screen">
+      <section className="card auth-card invite-card" aria-labelledby="signed-out-title">
+        <h1 id="signed-out-title" ref={heading} tabIndex={-1}>
+          {MSG_SIGNED_OUT}
+        </h1>
+        <p className="invite-message">Your session has ended. Log in again to carry on where you were.</p>
+        <Link to="/login" className="btn btn-primary btn-block" onClick={() => session.returnAfterLogin(currentPath())}>
+          Log In Again
+        </Link>
+      </section>
+    </main>
+  );
+}
+
 /** SPEC §2 Other routes: 'Checking session...' while loading; /login when loading failed or signed out. */
 export function RequireAuth({ children }: Children) {
   const s = useSession();
@@ -28,6 +55,7 @@ export function RequireAuth({ children }: Children) {
         {CHECKING_SESSION}
       </p>
     );
+  if (s.signedOut) return <SignedOut />;
   if (s.hydrationError || !s.isAuthenticated) return <ToLogin />;
   return <>{children}</>;
 }
@@ -48,6 +76,7 @@ function ToEnrol({ org }: { org: string }) {
  */
 export function RequireOrg({ children }: Children) {
   const s = useSession();
+  if (s.signedOut) return <SignedOut />;
   if (s.hydrationError || !s.isAuthenticated) return <ToLogin />;
   if (!s.currentOrg) return <Navigate to="/org-picker" />;
   if (mustEnrolMfa(s) && currentPath() !== ACCOUNT_PATH) return <ToEnrol org={s.currentOrg.name} />;
@@ -58,6 +87,7 @@ export function RequireOrg({ children }: Children) {
 export function OrgPickerGuard({ children }: Children) {
   const s = useSession();
   if (s.loading) return null;
+  if (s.signedOut) return <SignedOut />;
   if (s.isAuthenticated && !s.hydrationError && !s.currentOrg) return <>{children}</>;
   return <Navigate to={s.isAuthenticated && !s.hydrationError ? '/dashboard' : '/login'} />;
 }

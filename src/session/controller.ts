@@ -8,7 +8,7 @@ import { KEYS, readRedirect } from '../lib/storage';
 import type { Permission } from '../../contract/permissions';
 import { createLoader } from './load';
 import { adoptTokens, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastReason } from './login';
-import { reloadOncePerBurst } from './permission-sync';
+import { recheckAtMost, reloadOncePerBurst } from './permission-sync';
 import { expire, refreshSession, tokenMissing, tokenRotation } from './refresh';
 import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './state';
 import type { LoginPayload, MfaCode, MfaPending, TokenResponse, User } from './types';
@@ -33,7 +33,16 @@ export function createSession(deps: SessionDeps) {
     onMfaRequired: () => void deferredCode().then((d) => d.requireMfa(core)), // D54: the router's guard sends the person to enrol
   });
   const rotate = tokenRotation(core, client);
-  const { load, loadProfile } = createLoader(core, client, rotate);
+  const { load, loadProfile, profileAskedAt } = createLoader(core, client, rotate);
+
+  // D64: only a signed-in tab in an organization, its session up, has permissions to catch up with.
+  const signedInHere = () => {
+    const s = store.getState();
+    return s.isAuthenticated && !s.expired && !s.loading && s.currentOrg !== null;
+  };
+  const recheckPermissions = recheckAtMost(loadProfile, profileAskedAt, signedInHere);
+  /** D65: screens that show a completed one-time action, kept through another tab's session change. */
+  let keptScreens = 0;
 
   /** Runs a sign-in step from deferred.ts (loaded at idle, else now); code that cannot load is a failed login (SPEC §8). */
   type Deferred = NonNullable<ReturnType<typeof deferredLoaded>>;
@@ -80,6 +89,28 @@ export function createSession(deps: SessionDeps) {
       deps.assign('/dashboard');
     },
     can,
+    /** D64: a tab became visible, or the person navigated: ask for the current permissions (at most every 30 s). */
+    recheckPermissions,
+    /**
+     * D65: the Session Expired dialog was closed (either button): nobody is signed in here any more. The
+     * pages say so (router/guards.tsx) instead of spinning or retrying; `expired` stays, so drafts are kept (D41).
+     */
+    closeExpired: () => {
+      if (store.getState().expired) core.setLoggedOut({ expired: true, signedOut: true });
+    },
+    /**
+     * D65: while a screen shows a completed one-time action (a reset link used), another tab's session
+     * change does not reload this tab (watchers.ts), which would ask for the used link again. Returns the release.
+     */
+    keepScreen: () => {
+      keptScreens++;
+      let released = false;
+      return () => {
+        if (!released) keptScreens--;
+        released = true;
+      };
+    },
+    screenKept: () => keptScreens > 0,
     /** D21: the organization this tab sends as X-Organization-ID. */
     tabOrgId: core.tabOrgId,
     /** SPEC §2: the stored toast reason, once (the login screen shows it). */

@@ -18,14 +18,18 @@ export interface Loader {
   load(): Promise<void>;
   /** SPEC §4: the current user and this tab's organization into the store. */
   loadProfile(): Promise<void>;
+  /** When the current-user call was last sent (Date.now()), for D64's throttle. */
+  profileAskedAt(): number;
 }
 
 export function createLoader(core: SessionCore, client: Pick<Client, 'get'>, rotateTokens: () => Promise<void>): Loader {
   const { deps, storage, win, set } = core;
   const online = deps.online ?? (() => win.navigator.onLine !== false);
 
+  let askedAt = -Infinity;
   /** The call goes out at once; what takes its answer in loads beside it (deferred.ts, profile.ts). */
   async function loadProfile(): Promise<void> {
+    askedAt = Date.now();
     const me = () => client.get(ME_PATH);
     const first = me();
     first.catch(() => undefined); // taken in (or its failure thrown) below
@@ -91,5 +95,5 @@ export function createLoader(core: SessionCore, client: Pick<Client, 'get'>, rot
   // `loading` means the first restore of the stored session only: later loads (after login, an
   // organization choice, back online) keep the current screen.
   const load = singleLoad(hydrate, (message) => deps.log?.warn(message));
-  return { load, loadProfile };
+  return { load, loadProfile, profileAskedAt: () => askedAt };
 }

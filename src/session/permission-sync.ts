@@ -21,3 +21,17 @@ export function reloadOncePerBurst(reload: () => Promise<unknown>, delayMs = PER
     }, delayMs);
   };
 }
+
+/** D64: a tab becoming visible or a navigation asks for the current permissions at most this often. */
+export const PERMISSION_RECHECK_MS = 30_000;
+
+/**
+ * D64: runs `ask` (the current-user call) unless it was last sent under PERMISSION_RECHECK_MS ago
+ * (`askedAt`: a load, a refresh or an earlier check all count) or `due()` says there is nothing to ask for.
+ */
+export function recheckAtMost(ask: () => Promise<unknown>, askedAt: () => number, due: () => boolean, everyMs = PERMISSION_RECHECK_MS): () => void {
+  return () => {
+    if (!due() || Date.now() - askedAt() < everyMs) return;
+    void ask().catch(() => undefined); // a refresh that fails expires the session itself (SPEC §8); anything else waits for the next check
+  };
+}

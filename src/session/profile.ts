@@ -67,6 +67,7 @@ export async function takeProfile(core: SessionCore, me: () => Promise<unknown>,
   core.set({
     isAuthenticated: true,
     expired: false,
+    signedOut: false,
     currentOrg: org,
     user: p.user,
     userId: userIdOf(core.storage.get(KEYS.accessToken)),

@@ -44,6 +44,8 @@ export interface SessionState {
   hydrationError: string | null;
   /** The refresh failed while signed in: storage is cleared, the Session Expired dialog is up. */
   expired: boolean;
+  /** D65: the Session Expired dialog was closed: nobody is signed in, and every page says so. */
+  signedOut: boolean;
   /** A login is handing over to its destination (post_login_triggered); /login must not redirect. */
   postLogin: boolean;
   user: User | null;
@@ -61,6 +63,7 @@ export const LOGGED_OUT: Omit<SessionState, 'loading' | 'hydrationComplete' | 'h
   isAuthenticated: false,
   currentOrg: null,
   expired: false,
+  signedOut: false,
   postLogin: false,
   user: null,
   userId: null,

@@ -34,12 +34,15 @@ export function startSessionWatchers(session: Session, { win = window, reload = 
     if (Date.now() - lastVisibleCheck < VISIBILITY_THROTTLE_MS) return;
     lastVisibleCheck = Date.now();
     const access = storage.get(KEYS.accessToken);
+    // D64: a refresh reloads the profile; without one, the permissions are asked for (at most every 30 s).
     if (!isWellFormed(access) || isExpired(access) || expiryNear()) void refresh();
+    else session.recheckPermissions();
   };
 
   // SPEC §4 Cross-tab: another tab removing a token reloads this one. D21: so does another tab
   // switching organization, so this tab never writes to an organization it does not show.
   const onStorage = (e: StorageEvent) => {
+    if (session.screenKept()) return; // D65: a completed one-time action stays on screen
     if (e.key === null) return reload(); // storage.clear() in another tab
     if ((e.key === KEYS.accessToken || e.key === KEYS.refreshToken) && e.newValue === null) return reload();
     if (e.key === KEYS.currentOrgId && e.newValue !== null && e.newValue !== String(session.tabOrgId())) return reload();
@@ -50,7 +53,7 @@ export function startSessionWatchers(session: Session, { win = window, reload = 
   // The watchers start once the browser is idle after the first screen: what another tab did before
   // then (a logout, an organization switch) is caught up with now, as its event would have been.
   const state = store.getState();
-  if (state.isAuthenticated && !state.expired) {
+  if (state.isAuthenticated && !state.expired && !session.screenKept()) {
     const stored = storage.get(KEYS.currentOrgId);
     const tabOrg = session.tabOrgId();
     if (storage.get(KEYS.accessToken) === null || storage.get(KEYS.refreshToken) === null) reload();

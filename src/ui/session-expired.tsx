@@ -3,8 +3,11 @@
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { SESSION_EXPIRED_EVENT } from '../lib/events';
 
-/** Mount once, near the root. `View` is session-expired-view.tsx (lazily loaded by the app). */
-export function SessionExpiredDialog({ View }: { View: ComponentType<{ onClose: () => void }> }) {
+/**
+ * Mount once, near the root. `View` is session-expired-view.tsx (lazily loaded by the app); `onClosed`
+ * runs when either of its buttons closes it (D65: the app then says the person is signed out).
+ */
+export function SessionExpiredDialog({ View, onClosed }: { View: ComponentType<{ onClose: () => void }>; onClosed?: () => void }) {
   const [open, setOpen] = useState(false);
   useEffect(() => {
     const show = () => setOpen(true);
@@ -14,7 +17,12 @@ export function SessionExpiredDialog({ View }: { View: ComponentType<{ onClose: 
   if (!open) return null;
   return (
     <Suspense fallback={null}>
-      <View onClose={() => setOpen(false)} />
+      <View
+        onClose={() => {
+          setOpen(false);
+          onClosed?.();
+        }}
+      />
     </Suspense>
   );
 }

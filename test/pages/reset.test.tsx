@@ -2,7 +2,7 @@
 // then 'Password set' with the way to sign in; an unknown, used or expired link in words; the token
 // kept out of logs and error reports (D37). Against the fake account API (fake-account.ts).
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
 import { PASSWORD_MIN_LENGTH } from '../../contract/account';
 import { redactSecretPaths, unredactedSecretPaths } from '../../contract/secret-paths';
@@ -18,6 +18,7 @@ import ResetPage, {
 } from '../../src/pages/reset/ResetPage';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
+import { startSessionWatchers } from '../../src/session/watchers';
 import { SessionProvider } from '../../src/session/use-session';
 import { FakeApi } from '../helpers/fake-api';
 import { type FakeAccount, RESET_TOKEN } from '../helpers/fake-account';
@@ -148,5 +149,28 @@ describe('D53 reset page', () => {
       expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull();
       view.unmount();
     }
+  });
+
+  it("D65 'Password set' stays when another tab's session ends or changes: this tab is not reloaded into 'already used'", async () => {
+    const api = new FakeApi();
+    api.account.resets.get(RESET_TOKEN)!.email = 'owner@demo.test';
+    const t = renderPage(PATH, <ResetPage />, { as: WITH_ORG, fake: api });
+    const reload = vi.fn();
+    const stop = startSessionWatchers(t.session, { win: window, reload });
+    const otherTab = (key: string | null, newValue: string | null) => window.dispatchEvent(new StorageEvent('storage', { key, newValue, oldValue: 'x' }));
+    await screen.findByLabelText(NEW);
+    fill(NEW, LONG_ENOUGH);
+    fill('New password again', LONG_ENOUGH);
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    await screen.findByRole('heading', { name: 'Password set' });
+    otherTab('access_token', null); // another tab's session ended (this reset ended it)
+    otherTab(null, null);
+    otherTab('current_org_id', '2');
+    expect(reload).not.toHaveBeenCalled();
+    expect(screen.getByRole('heading', { name: 'Password set' })).toBeTruthy();
+    t.view.unmount(); // the page left: another tab's logout reloads this one again (SPEC §4)
+    otherTab('access_token', null);
+    expect(reload).toHaveBeenCalledTimes(1);
+    stop();
   });
 });

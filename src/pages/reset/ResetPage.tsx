@@ -92,6 +92,10 @@ export default function ResetPage() {
     },
   });
 
+  // D65: 'Password set' stays through another tab's session ending (this very reset may end it).
+  const set = done !== null;
+  useEffect(() => (set ? session.keepScreen() : undefined), [session, set]);
+
   const gone = token ? goneWords(error) : MSG_RESET_UNKNOWN;
   // D15: a screen that replaces the form (set, or the link refused on submit) takes the focus at its heading.
   const ended = done !== null || gone !== null;
