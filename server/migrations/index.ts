@@ -18,6 +18,7 @@ import { migration013 } from './013-two-step-sign-in';
 import { migration014 } from './014-write-notifications';
 import { migration015 } from './015-search-carries-parts';
 import { migration016 } from './016-notifications-name-their-instance';
+import { migration017 } from './017-fold-quotes-and-dashes';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];
 
 export class SchemaTooNewError extends Error {
