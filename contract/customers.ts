@@ -133,13 +133,13 @@ export interface Page<T> {
   results: T[];
 }
 
-/** D23: GET /v1/customers/duplicates/ rows: live customers sharing the email or the phone digits. */
+/** D23: GET /v1/customers/duplicates/ rows: live customers sharing the email, the phone digits or the name (folded). */
 export interface DuplicateMatch {
   id: number;
   name: string;
   email: string | null;
   phone: string | null;
-  match: 'email' | 'phone';
+  match: 'email' | 'phone' | 'name';
   /** D47: the contact whose email or phone matched; null when it was the customer's own. */
   contact: { id: number; name: string } | null;
 }

@@ -43,7 +43,7 @@ export function samePhone(a: string, b: string): boolean {
 // ---- D45 folding: case and accents ----
 
 /** Letters that do not decompose into a base letter and marks (lower case), and the letters people type for them. */
-export const FOLD_SPECIAL: Readonly<Record<string, string>> = {
+export const FOLD_LETTERS: Readonly<Record<string, string>> = {
   ß: 'ss',
   æ: 'ae',
   œ: 'oe',
@@ -60,6 +60,23 @@ export const FOLD_SPECIAL: Readonly<Record<string, string>> = {
   ƒ: 'f',
   ς: 'σ',
 };
+
+/**
+ * D43 D45: typographic quotes and dashes (what a word processor or Excel puts in 'O’Brien') and the keys
+ * people type for them, so `O'Brien` finds `O’Brien` and the other way round.
+ */
+export const FOLD_PUNCTUATION: Readonly<Record<string, string>> = {
+  '\u2018': "'", // ‘
+  '\u2019': "'", // ’
+  '\u02bc': "'", // ʼ
+  '\u201c': '"', // “
+  '\u201d': '"', // ”
+  '\u2013': '-', // –
+  '\u2014': '-', // —
+};
+
+/** Everything folding writes otherwise: FOLD_LETTERS and FOLD_PUNCTUATION. */
+export const FOLD_SPECIAL: Readonly<Record<string, string>> = { ...FOLD_LETTERS, ...FOLD_PUNCTUATION };
 const SPECIAL_CHARS = new RegExp(`[${Object.keys(FOLD_SPECIAL).join('')}]`, 'g');
 /** Combining diacritical marks: what a decomposed accent is made of. */
 const MARKS = /[\u0300-\u036f]/g;
@@ -67,8 +84,9 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
  * D45: text as search compares it: decomposed (NFD), without combining marks, lower case, and FOLD_SPECIAL's
- * letters written as people type them ('Ørsted' → 'orsted', 'Straße' → 'strasse'). The SQL twin is
- * `crm_fold` (server/search-sql.ts); a change here needs a migration that makes it anew.
+ * letters and marks written as people type them ('Ørsted' → 'orsted', 'Straße' → 'strasse', 'O’Brien' →
+ * "o'brien"). The SQL twin is `crm_fold` (server/search-sql.ts); a change here needs a migration that makes
+ * it anew and refolds the stored text (as migration 18 did).
  */
 export function fold(text: string): string {
   if (!NOT_ASCII.test(text)) return text.toLowerCase();

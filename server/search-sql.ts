@@ -1,6 +1,5 @@
 // D45: the SQL twins of contract/matching.ts, so stored text is folded and phone digits are taken exactly as
 // the app and the server fold a search (test/server/customers-search.test.ts compares both on each database).
-import { FOLD_SPECIAL } from '../contract/matching';
 
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
@@ -30,18 +29,18 @@ function capitals(): [string, string] {
 }
 
 /**
- * crm_fold(text) and crm_fold_tags(text[]) (each tag folded). crm_fold is contract `fold` in PL/pgSQL (cheaper per call than translate() over a long table: ASCII
- * text, most of it, is lower() alone). Where the database's lower() knows only A–Z (the C locale), the
- * capitals of CASED_BLOCKS are lowered by a table, so stored text folds alike whatever the locale.
+ * crm_fold(text): contract `fold` over the given table of special letters and marks, in PL/pgSQL (cheaper
+ * per call than translate() over a long table: ASCII text, most of it, is lower() alone). Where the
+ * database's lower() knows only A–Z (the C locale), the capitals of CASED_BLOCKS are lowered by a table,
+ * so stored text folds alike whatever the locale. `replace` for a migration that makes it anew.
  */
-export function foldFunctionsSql(): string[] {
+export function foldFunctionSql(special: Readonly<Record<string, string>>, replace = false): string {
   const [upper, lower] = capitals();
-  const doubles = Object.entries(FOLD_SPECIAL).filter(([, to]) => to.length === 2);
-  const singles = Object.entries(FOLD_SPECIAL).filter(([, to]) => to.length === 1);
+  const doubles = Object.entries(special).filter(([, to]) => to.length === 2);
+  const singles = Object.entries(special).filter(([, to]) => to.length === 1);
   let replaced = 't';
   for (const [f, to] of doubles) replaced = `replace(${replaced}, ${literal(f)}, ${literal(to)})`;
-  return [
-    `create function crm_fold(t text) returns text language plpgsql immutable strict parallel safe as $fold$
+  return `create ${replace ? 'or replace ' : ''}function crm_fold(t text) returns text language plpgsql immutable strict parallel safe as $fold$
      begin
        if octet_length(t) = char_length(t) then
          return lower(t);
@@ -51,7 +50,13 @@ export function foldFunctionsSql(): string[] {
          t := translate(t, ${literal(upper)}, ${literal(lower)});
        end if;
        return translate(${replaced}, ${literal(singles.map(([f]) => f).join(''))}, ${literal(singles.map(([, to]) => to).join(''))});
-     end $fold$`,
+     end $fold$`;
+}
+
+/** crm_fold(text) (over `special`) and crm_fold_tags(text[]) (each tag folded), as migration 8 made them. */
+export function foldFunctionsSql(special: Readonly<Record<string, string>>): string[] {
+  return [
+    foldFunctionSql(special),
     // Its own search_path: a restore computes generated columns with an empty one, and this calls crm_fold.
     `create function crm_fold_tags(tags text[]) returns text[] language sql immutable strict parallel safe set search_path from current as $tags$
        select coalesce(array_agg(crm_fold(u.t) order by u.n), '{}') from unnest($1) with ordinality as u(t, n)

@@ -2,6 +2,25 @@
 import { foldFunctionsSql, PHONE_DIGITS_FUNCTION_SQL } from '../search-sql';
 import type { Migration } from './migration';
 
+/** D45 as of migration 8, frozen: the special letters crm_fold wrote then (migration 18 adds punctuation). */
+export const FOLD_LETTERS_8: Readonly<Record<string, string>> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ĳ: 'ij',
+  þ: 'th',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  ħ: 'h',
+  ı: 'i',
+  ŧ: 't',
+  ŋ: 'n',
+  ƒ: 'f',
+  ς: 'σ',
+};
+
 /** D45 (migration 8): adds the summed tag moves of `moves` (org_id, t, d) to customer_tags, in key order. */
 const upsertTagCounts = (moves: string) => `insert into customer_tags (org_id, tag_key, tag, n)
              select org_id, crm_fold(t), min(t), sum(d) from (${moves}) as moves
@@ -17,7 +36,7 @@ export const migration008: Migration = {
     // D45: case and accents folded by one immutable function (contract/matching.ts `fold`; `unaccent`
     // is not in every build), phone digits without the extension (D39), and the last 7 of them: two
     // numbers are the same when one's digits end the other's, so they share these 7.
-    ...foldFunctionsSql(),
+    ...foldFunctionsSql(FOLD_LETTERS_8),
     PHONE_DIGITS_FUNCTION_SQL,
     // One rewrite of the table: the old search columns go (their indexes with them), the new ones come.
     // search_key is the customer's searchable text; D46/D47 locations and contacts get a search_key and

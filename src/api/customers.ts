@@ -64,6 +64,8 @@ export interface PageParams {
 export interface DuplicateQuery {
   email?: string;
   phone?: string;
+  /** D23: the same name, case and accents folded. */
+  name?: string;
   /** The customer being edited, who is not a duplicate of themselves. */
   exclude?: number;
 }

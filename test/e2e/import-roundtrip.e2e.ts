@@ -1,6 +1,7 @@
 // D43 D44 through real files in Chromium: a file the product exported imports back with "update" and
 // changes nothing; a Windows-1252 file (Excel's 'CSV' on Windows) and a semicolon-separated one import
-// with their accents intact, and the preview says how it read them. Names carry a random suffix and the
+// with their accents intact (D43: its curly quotes, apostrophe and € too, and D45 a straight apostrophe finds
+// them), and the preview says how it read them. Names carry a random suffix and the
 // customers made are deleted at the end, so the demo data looks as before.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
@@ -97,6 +98,36 @@ describe.skipIf(skipReason)('import round trip', () => {
 
       const names = (await stored(sfx)).map((c) => (c as unknown as Stored).name).sort();
       expect(names).toEqual([`José Núñez ${sfx}`, `Renée M. Dupré ${sfx}`]);
+    } finally {
+      await cleanUp(sfx);
+    }
+  });
+
+  test("D43 D45 a semicolon Windows-1252 file with curly quotes, an apostrophe and € imports as written; typing O'Brien with a straight apostrophe finds it", async () => {
+    const sfx = unique();
+    // Excel on Windows writes these as single bytes (Windows-1252), not as UTF-8.
+    const WINDOWS_1252: Record<string, number> = { '“': 0x93, '”': 0x94, '’': 0x92, '–': 0x96, '€': 0x80, é: 0xe9 };
+    const cp1252 = (text: string) => Buffer.from([...text].map((ch) => WINDOWS_1252[ch] ?? ch.charCodeAt(0)));
+    const name = `Renée “Ree” O’Brien ${sfx}`;
+    const company = `O’Brien – Sons €50 ${sfx}`;
+    try {
+      const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing' });
+      await page.goto('/customers/import');
+      const buffer = cp1252(`Name;Company;City\r\n${name};${company};Cork\r\n`);
+      expect(buffer.includes(0xc2)).toBe(false); // no UTF-8 in it
+      await page.getByLabel('CSV file').setInputFiles({ name: `excel-${sfx}.csv`, mimeType: 'application/vnd.ms-excel', buffer });
+      await page.getByText('Read as Windows-1252 (Excel on Windows), columns separated by semicolons.').waitFor();
+      await page.getByRole('table').getByText(name).waitFor();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByText('1 created, 0 updated, 0 skipped', { exact: true }).waitFor();
+
+      await sidebarNav(page).getByRole('link', { name: 'Customers' }).click();
+      await page.getByRole('searchbox', { name: 'Search customers' }).fill(`O'Brien ${sfx}`);
+      await page.getByRole('table').getByRole('link', { name }).click();
+      await page.getByRole('heading', { level: 1, name }).waitFor();
+      await page.getByText(company).first().waitFor();
+      const [made] = await stored(sfx);
+      expect(await record(made!.id)).toMatchObject({ name, company, city: 'Cork' });
     } finally {
       await cleanUp(sfx);
     }

@@ -1,7 +1,9 @@
 // D49 merge and undo as the fake API answers them (test/helpers/fake-api.ts routes), on two duplicates,
 // Ann Lee and Anna Lee: the preview, the merge, its undo, each customer's record (404 `merged` once
-// merged into the other), an empty timeline, and the customers list's search for the merge picker.
-import type { Customer, CustomerListItem } from '../../contract/customers';
+// merged into the other), an empty timeline, the customers list's search for the merge picker and D23's
+// duplicates look-up.
+import { phoneDigits, type Customer, type CustomerListItem } from '../../contract/customers';
+import { fold } from '../../contract/matching';
 import { MERGE_FIELDS, type MergePreview, type MergeRequest } from '../../contract/merge';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
@@ -92,6 +94,7 @@ export class FakeMerge {
     this.route('/v1/customers/merge/preview/', (c) => this.preview(new URLSearchParams(c.search)));
     this.route('/v1/customers/merge/', (c) => this.merge(c.body as MergeRequest));
     this.route('/v1/customers/', (c) => this.list(new URLSearchParams(c.search)));
+    this.route('/v1/customers/duplicates/', (c) => this.duplicates(new URLSearchParams(c.search)));
     for (const id of this.rows.keys()) {
       this.route(`/v1/customers/${id}/`, () => this.record(id));
       this.route(`/v1/customers/${id}/timeline/`, () => json(200, { count: 0, results: [] }));
@@ -178,9 +181,20 @@ export class FakeMerge {
     return json(200, { survivor: this.rows.get(s.id), merged: m });
   }
 
+  /** D23: the live customers with the email, the phone's digits or the name (folded), as the server orders the reasons. */
+  private duplicates(q: URLSearchParams): Response {
+    const [email, digits, name] = [q.get('email'), phoneDigits(q.get('phone') ?? ''), fold(q.get('name') ?? '')];
+    const results = [...this.rows.values()].flatMap((c) => {
+      if (this.mergedInto.has(c.id) || c.id === Number(q.get('exclude'))) return [];
+      const match = email && c.email === email ? 'email' : digits && phoneDigits(c.phone ?? '') === digits ? 'phone' : name && fold(c.name) === name ? 'name' : null;
+      return match ? [{ id: c.id, name: c.name, email: c.email, phone: c.phone, match, contact: null }] : [];
+    });
+    return json(200, { results });
+  }
+
   private list(q: URLSearchParams): Response {
-    const text = (q.get('q') ?? '').toLowerCase();
-    const rows = [...this.rows.values()].filter((c) => !this.mergedInto.has(c.id) && (!text || c.name.toLowerCase().includes(text)));
+    const text = fold(q.get('q') ?? '');
+    const rows = [...this.rows.values()].filter((c) => !this.mergedInto.has(c.id) && (!text || fold(c.name).includes(text))).sort((a, b) => a.name.localeCompare(b.name)); // by name, as the list is
     return json(200, { count: rows.length, results: rows.map(listItem) });
   }
 }

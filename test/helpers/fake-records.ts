@@ -1,6 +1,7 @@
 // Add and Edit Customer's endpoints as the fake API answers them (FakeApi.records): create, the record by
 // id with D31's version check, and D23's duplicate check, on two customers (Ann and Ben).
 import { phoneDigits, type Customer, type CustomerInput } from '../../contract/customers';
+import { fold } from '../../contract/matching';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
 
@@ -100,10 +101,12 @@ export class FakeRecords {
   private duplicates(q: URLSearchParams): Response {
     const email = q.get('email');
     const digits = phoneDigits(q.get('phone') ?? '');
+    const name = fold(q.get('name')?.trim() ?? '');
     const exclude = Number(q.get('exclude') ?? 0);
+    const byPhone = (c: Customer) => digits && phoneDigits(c.phone ?? '') === digits;
     const results = [...this.rows.values()]
-      .filter((c) => c.id !== exclude && ((email && c.email === email) || (digits && phoneDigits(c.phone ?? '') === digits)))
-      .map((c) => ({ id: c.id, name: c.name, email: c.email, phone: c.phone, match: email && c.email === email ? 'email' : 'phone' }));
+      .filter((c) => c.id !== exclude && ((email && c.email === email) || byPhone(c) || (name && fold(c.name) === name)))
+      .map((c) => ({ id: c.id, name: c.name, email: c.email, phone: c.phone, match: email && c.email === email ? 'email' : byPhone(c) ? 'phone' : 'name' }));
     return json(200, { results });
   }
 

@@ -288,7 +288,26 @@ describe('D23 possible duplicates while typing', () => {
     expect(link.closest('p')!.textContent).toBe('Possible duplicate: Ben Okafor (same phone)');
   });
 
-  it('D23 Edit leaves out the customer being edited, and looks nothing up until email or phone changes', async () => {
+  it('D23 an existing customer’s exact name, typed in another case and without its accents, warns too; a warning, never a refusal', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { api } = showAdd();
+    type('Name', 'ben okafor');
+    await act(() => vi.advanceTimersByTimeAsync(DUPLICATE_DEBOUNCE_MS));
+    const link = await screen.findByRole('link', { name: 'Ben Okafor' });
+    expect(link.closest('p')!.textContent).toBe('Possible duplicate: Ben Okafor (same name)');
+    expect(link.closest('[role="status"]')).toBeTruthy();
+    expect(dupCalls(api).map((c) => c.search)).toEqual(['?name=ben+okafor']);
+    type('Name', 'Bén Okafor Jr');
+    await act(() => vi.advanceTimersByTimeAsync(DUPLICATE_DEBOUNCE_MS));
+    await waitFor(() => expect(screen.queryByText(/Possible duplicate:/)).toBeNull());
+    type('Name', 'BÉN OKAFOR');
+    await act(() => vi.advanceTimersByTimeAsync(DUPLICATE_DEBOUNCE_MS));
+    expect(await screen.findByText(/same name/)).toBeTruthy();
+    await save();
+    await waitFor(() => expect(writes(api).map((c) => [c.method, (c.body as { name?: string }).name])).toEqual([['POST', 'BÉN OKAFOR']]));
+  });
+
+  it('D23 Edit leaves out the customer being edited, and looks nothing up until email, phone or name changes', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const { api } = await showEdit();
     await act(() => vi.advanceTimersByTimeAsync(DUPLICATE_DEBOUNCE_MS));

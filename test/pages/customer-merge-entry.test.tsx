@@ -17,6 +17,7 @@ import { ALL_PERMISSIONS } from '../helpers/session';
 import { FakeApi } from '../helpers/fake-api';
 import { ANNA_LEE, FakeMerge } from '../helpers/fake-merge';
 import { ANN } from '../helpers/fake-records';
+import type { Customer } from '../../contract/customers';
 import { renderPage } from '../helpers/render';
 
 const WITHOUT_MERGE = ALL_PERMISSIONS.filter((p) => p !== 'customers:merge');
@@ -80,7 +81,9 @@ describe("D49 the customer page's 'Merge with…'", () => {
     const found = await within(dialog).findByRole('list', { name: 'Customers found' });
     expect(merge.calls('/v1/customers/', 'GET').map((c) => c.search)).toEqual(['?q=lee&page_size=10']);
     const links = within(found).getAllByRole('link');
-    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([['Anna Lee (503) 555-0142 · Tigard', '/customers/merge?survivor=21&merged=22']]);
+    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+      ['Anna Lee Same phone (503) 555-0142 · Tigard', '/customers/merge?survivor=21&merged=22'],
+    ]);
     expect(within(dialog).getByRole('status').textContent).toBe('1 found');
     fireEvent.change(search, { target: { value: 'ann lee' } }); // only this customer: none to merge with
     await act(() => vi.advanceTimersByTimeAsync(PICKER_DEBOUNCE_MS));
@@ -88,6 +91,40 @@ describe("D49 the customer page's 'Merge with…'", () => {
     expect(within(dialog).queryByRole('list')).toBeNull();
     fireEvent.keyDown(dialog, { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("D23 D49 'Merge with…' offers the likely duplicates (same email, phone or name) before anything is typed, and first among the results, each saying why", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = new FakeApi();
+    const merge = new FakeMerge(api);
+    const other = (id: number, name: string, extra: Partial<Customer> = {}): Customer => ({ ...ANNA_LEE, id, name, email: null, phone: `(971) 555-01${id}`, ...extra });
+    for (const c of [other(23, 'Aaron Lee'), other(24, 'ANN LÉE'), other(25, 'Zed Lee', { email: 'ann@example.com' })]) merge.rows.set(c.id, c);
+    renderPage('/customers/21', <CustomerDashboardPage />, { fake: api, params: { id: '21' } });
+    await screen.findByRole('heading', { level: 1, name: 'Ann Lee' });
+    fireEvent.click(screen.getByRole('button', { name: 'Merge with…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Merge Ann Lee with…' });
+    const offered = async (label: string) =>
+      within(await within(dialog).findByRole('list', { name: label }))
+        .getAllByRole('link')
+        .map((l) => [l.textContent, l.getAttribute('href')]);
+    expect(await offered('Likely duplicates')).toEqual([
+      ['Anna Lee Same phone (503) 555-0142', '/customers/merge?survivor=21&merged=22'],
+      ['ANN LÉE Same name (971) 555-0124', '/customers/merge?survivor=21&merged=24'],
+      ['Zed Lee Same email ann@example.com · (971) 555-0125', '/customers/merge?survivor=21&merged=25'],
+    ]);
+    expect(within(dialog).getByRole('status').textContent).toBe('3 likely duplicates: the same email, phone or name.');
+    expect(new URLSearchParams(merge.calls('/v1/customers/duplicates/')[0]!.search).get('exclude')).toBe('21');
+    fireEvent.change(within(dialog).getByRole('searchbox', { name: 'Search customers' }), { target: { value: 'lee' } });
+    await act(() => vi.advanceTimersByTimeAsync(PICKER_DEBOUNCE_MS));
+    // By name otherwise (Aaron Lee would come first): the likely duplicates lead, each with why.
+    await waitFor(async () =>
+      expect((await offered('Customers found')).map(([t]) => t)).toEqual([
+        'Anna Lee Same phone (503) 555-0142 · Tigard',
+        'ANN LÉE Same name (971) 555-0124 · Tigard',
+        'Zed Lee Same email ann@example.com · (971) 555-0125 · Tigard',
+        'Aaron Lee (971) 555-0123 · Tigard',
+      ]),
+    );
   });
 
   it('D49 D9 without customers:merge the customer page offers no Merge with…', async () => {

@@ -356,6 +356,36 @@ forEachBackend('API customers: one customer', (backend) => {
       for (const query of ['exclude=abc', 'exclude=-1', `email=${'x'.repeat(300)}`, 'phone=%00', 'email=a&email=b'])
         expectClientError(await owner.get(`${CUSTOMERS}duplicates/?${query}`), query);
     });
+
+    test('D23 the same name (case and accents folded, curly apostrophes as typed) is a possible duplicate too, reported after email and phone matches', async () => {
+      const sfx = unique('');
+      const named = await owner.create({ name: `Renée O’Brien ${sfx}` });
+      const look = async (query: Record<string, string>) => {
+        const r = await owner.get(`${CUSTOMERS}duplicates/?${new URLSearchParams(query)}`);
+        expect(r.status, r.text).toBe(200);
+        return (r.body.results as DuplicateMatch[]).map((m) => [m.id, m.match]);
+      };
+      for (const name of [`Renée O’Brien ${sfx}`, `RENEE O'BRIEN ${sfx}`, `  renée o'brien ${sfx} `, `Rene\u0301e O’brien ${sfx}`])
+        expect(await look({ name }), name).toEqual([[named.id, 'name']]);
+      // Only the whole name: a part of it, or more, is another name.
+      expect(await look({ name: `Renée ${sfx}` })).toEqual([]);
+      expect(await look({ name: `Renée O’Brien ${sfx} Jr` })).toEqual([]);
+      expect(await look({ name: named.name, exclude: String(named.id) })).toEqual([]);
+      // A customer matching by email is reported so, once, before one matching only by name.
+      const mailed = await owner.create({ name: `Other ${sfx}` });
+      const both = await owner.create({ name: `Renée O’Brien ${sfx}`, email: uniqueEmail() });
+      expect(await look({ name: named.name, email: both.email!, exclude: String(mailed.id) })).toEqual([
+        [both.id, 'email'],
+        [named.id, 'name'],
+      ]);
+      // A warning, never a refusal: the same name saves; deleted customers and other organizations' never match.
+      expect((await owner.post(CUSTOMERS, { name: named.name })).status).toBe(201);
+      await owner.del(customerPath(both.id));
+      const beacon = await signIn(b, 'owner@demo.test', BEACON);
+      await beacon.create({ name: named.name });
+      expect((await look({ name: named.name })).map(([, m]) => m)).toEqual(['name', 'name']);
+      expectClientError(await owner.get(`${CUSTOMERS}duplicates/?name=${'x'.repeat(201)}`), 'a name over 200 characters');
+    });
   });
 
   describe('D25 delete and restore', () => {

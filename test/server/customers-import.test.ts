@@ -205,6 +205,68 @@ forEachBackend('API customers import', (backend) => {
       expect((await customersOf(who)).map((c) => [c.name, c.city])).toEqual([['Renée Dupré', 'Zürich']]);
     });
 
+    test('D43 Windows-1252 bytes 0x80–0x9F are its curly quotes, apostrophe, dashes and euro sign, not control characters; the name is found as typed', async () => {
+      const who = await ownerOfNewOrg(b);
+      // The bytes Excel on Windows writes for a semicolon 'CSV' of Renée “Ree” O’Brien (é 0xE9, “ 0x93, ” 0x94,
+      // ’ 0x92, – 0x96, — 0x97, € 0x80, … 0x85, ™ 0x99, Ÿ 0x9F).
+      const bytes = Buffer.concat([
+        Buffer.from('Name;Company;City\r\nRen', 'latin1'),
+        Buffer.from([0xe9]),
+        Buffer.from('e ', 'latin1'),
+        Buffer.from([0x93]),
+        Buffer.from('Ree', 'latin1'),
+        Buffer.from([0x94]),
+        Buffer.from(' O', 'latin1'),
+        Buffer.from([0x92]),
+        Buffer.from('Brien;Smith ', 'latin1'),
+        Buffer.from([0x96]),
+        Buffer.from(' Sons ', 'latin1'),
+        Buffer.from([0x97, 0x20, 0x80, 0x35, 0x85, 0x99, 0x9f]),
+        Buffer.from(';Lyon\r\n', 'latin1'),
+      ]);
+      const p = await previewOf(who, bytes);
+      expect([p.encoding, p.delimiter, p.rows[0]!.values, p.rows[0]!.errors]).toEqual([
+        'windows-1252',
+        ';',
+        { name: 'Renée “Ree” O’Brien', company: 'Smith – Sons — €5…™Ÿ', city: 'Lyon' },
+        [],
+      ]);
+      expect((await previewOf(who, bytes, 'text/csv; charset=windows-1252')).rows[0]!.values.name).toBe('Renée “Ree” O’Brien');
+      expect(await importOf(who, bytes)).toMatchObject({ created: 1 });
+      const [made] = await customersOf(who);
+      expect([made!.name, made!.company]).toEqual(['Renée “Ree” O’Brien', 'Smith – Sons — €5…™Ÿ']);
+      // D45: typed with a straight apostrophe, quotes and a hyphen, or as written, it is found.
+      for (const q of ["O'Brien", 'o’brien', 'renee "ree"', 'Renée “Ree” O’Brien', 'smith - sons', 'Smith – Sons']) {
+        const r = await who.get(`${CUSTOMERS}?q=${encodeURIComponent(q)}`);
+        expect(
+          (r.body.results as { id: unknown }[]).map((c) => c.id),
+          q,
+        ).toEqual([made!.id]);
+      }
+    });
+
+    test('D43 the five bytes Windows-1252 does not define (0x81, 0x8D, 0x8F, 0x90, 0x9D) are a 400 naming the line; nothing is written', async () => {
+      const who = await ownerOfNewOrg(b);
+      for (const byte of [0x81, 0x8d, 0x8f, 0x90, 0x9d]) {
+        const bytes = Buffer.concat([Buffer.from('name;city\r\nAnn Lee;Lyon\nBo ', 'latin1'), Buffer.from([0xe9, byte]), Buffer.from(';Paris\r\n', 'latin1')]);
+        const hex = `0x${byte.toString(16).toUpperCase()}`;
+        await expectNoChange(b.server.db, async () => {
+          for (const [path, type] of [
+            [PREVIEW, 'text/csv'],
+            [IMPORT, 'text/csv'],
+            [PREVIEW, 'text/csv; charset=windows-1252'],
+          ] as const) {
+            const r = await upload(who, path, bytes, type);
+            expectError(r, 400, 'invalid_body');
+            expect(r.body.detail, `${hex} ${path} ${type}`).toBe(
+              `The file is not valid Windows-1252: line 3 has the byte ${hex}, which Windows-1252 does not define (save the file as 'CSV UTF-8' and import it again)`,
+            );
+          }
+        });
+      }
+      expect(await customersOf(who)).toEqual([]);
+    });
+
     test('D43 semicolon and tab delimiters are recognised from the header row; a comma inside a cell stays', async () => {
       const who = await ownerOfNewOrg(b);
       const semi = await previewOf(who, cp1252('Name;Email;City;Tags\r\n"Dupré, Renée";renee@example.test;Lyon;a,b\r\n'));

@@ -214,7 +214,19 @@ forEachBackend('API customers: search and matching', (backend) => {
         .filter((c, i) => each?.f[i] !== fold(c))
         .map((c) => `${c} U+${c.codePointAt(0)!.toString(16)}: ${fold(c)} vs ${each?.f[letters.indexOf(c)]}`);
       expect(differ.slice(0, 10)).toEqual([]);
-      const samples = [letters.join(' '), 'Ørsted Family Trust', 'ŁÓDŹ', 'Straße', 'Ærøskøbing', 'МОСКВА', 'Ελληνικά', 'e\u0301', 'plain ascii 123', '😀 Ünïcödé 漢字'];
+      const samples = [
+        letters.join(' '),
+        'Renée “Ree” O’Brien – Smith—Sons ‘x’ Oʼ',
+        'Ørsted Family Trust',
+        'ŁÓDŹ',
+        'Straße',
+        'Ærøskøbing',
+        'МОСКВА',
+        'Ελληνικά',
+        'e\u0301',
+        'plain ascii 123',
+        '😀 Ünïcödé 漢字',
+      ];
       for (const s of samples) {
         const [row] = await b.server.db.query<{ f: string }>('select crm_fold($1) as f', [s]);
         expect(row?.f, s.slice(0, 40)).toBe(fold(s));
@@ -226,6 +238,20 @@ forEachBackend('API customers: search and matching', (backend) => {
         const [row] = await b.server.db.query<{ d: string }>('select crm_phone_digits($1) as d', [phone]);
         expect(row?.d, phone).toBe(phoneDigits(phone));
       }
+    });
+
+    test('D45 a typed \' " - finds the curly quotes and dashes ’ ‘ ʼ “ ” – — and the other way round, in names, contacts and locations', async () => {
+      const sfx = unique('');
+      const curly = await owner.create({ name: `Renée “Ree” O’Brien ${sfx}`, company: `Smith – Sons ${sfx}` });
+      const straight = await owner.create({ name: `Dan O'Hara ${sfx}` });
+      const parts = await owner.create({ name: `Parts ${sfx}` });
+      expect((await owner.post(`${CUSTOMERS}${parts.id}/contacts/`, { name: `Pat Oʼ Neil ${sfx}` })).status).toBe(201);
+      expect((await owner.post(`${CUSTOMERS}${parts.id}/locations/`, { label: `‘Oak’ rental ${sfx}` })).status).toBe(201);
+      const found = async (q: string) => search(owner, `q=${encodeURIComponent(`${q}`)}`);
+      for (const q of ["O'Brien", 'o’brien', 'oʼbrien', 'o‘brien', '"ree" o\'brien', '“Ree”', 'smith - sons', 'Smith — Sons'])
+        expect(await found(q), q).toEqual([curly.id]);
+      for (const q of ["o'hara", 'O’Hara']) expect(await found(q), q).toEqual([straight.id]);
+      for (const q of ["pat o' neil", 'Pat O’ Neil', "'oak' rental", '’Oak’ rental']) expect(await found(q), q).toEqual([parts.id]);
     });
 
     test('D45 the tag filter ignores case and accents', async () => {

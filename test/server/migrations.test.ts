@@ -10,7 +10,7 @@ import { openDb, type Db } from '../../server/db';
 import { migrate, MIGRATIONS } from '../../server/migrations';
 import { seedDemo } from '../../server/seed';
 import { describePostgres } from './backends';
-import { migratedDataDir, removeDir } from './helpers';
+import { freshDataDir, migratedDataDir, removeDir } from './helpers';
 
 const byRole = (rows: { role: string; permission: string }[]) =>
   Object.fromEntries(
@@ -129,6 +129,73 @@ describePostgres('migration 15 on a database with locations and contacts (Postgr
     const keys = await db.query<{ id: number; parts_key: string | null }>('select id, parts_key from customers where org_id = $1 order by id', [org!.id]);
     expect(keys.map((k) => k.parts_key?.split('\n').map((line) => line.replace(/ +/g, ' ').trim()) ?? null)).toEqual([['rental tigard', 'pat manager pm@x.test'], null]);
     expect(keys[1]!.id).toBe(without!.id);
+  });
+});
+
+/**
+ * D45 migration 18 on a database whose stored text has curly quotes and dashes (an import of a Windows-1252
+ * file, a pasted name): afterwards its search text, parts text, tag keys and lead-source index fold them as
+ * typed, and nothing else moved (no version, no updated_at).
+ */
+async function refoldsStoredText(db: Db) {
+  await migrate(
+    db,
+    MIGRATIONS.filter((m) => m.version < 18),
+  );
+  const [org] = await db.query<{ id: number }>("insert into organizations (name) values ('Before Eighteen') returning id");
+  const [marked, plain] = await db.query<{ id: number }>(
+    `insert into customers (org_id, name, company, tags, lead_source) values
+       ($1, 'Renée “Ree” O’Brien', 'Smith – Sons', array['O’Brien job'], 'Word—of—mouth'), ($1, 'Bo Fay', null, array['o''brien job'], null) returning id`,
+    [org!.id],
+  );
+  await db.query("insert into customer_locations (org_id, customer_id, label, city) values ($1, $2, 'Rental ‘Oak’', 'Tigard')", [org!.id, marked!.id]);
+  await db.query("insert into customer_contacts (org_id, customer_id, name) values ($1, $2, 'Pat Oʼ Neil')", [org!.id, plain!.id]);
+  const before = await db.query<{ version: number; updated_at: Date }>('select version, updated_at from customers where org_id = $1 order by id', [org!.id]);
+  expect(
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= 18),
+    ),
+  ).toEqual([18]);
+  const rows = await db.query<{ search_key: string; parts_key: string | null; tag_keys: string[]; version: number; updated_at: Date }>(
+    'select search_key, parts_key, tag_keys, version, updated_at from customers where org_id = $1 order by id',
+    [org!.id],
+  );
+  expect(rows.map((r) => r.search_key.replace(/ +/g, ' ').trim())).toEqual(['renee "ree" o\'brien smith - sons', 'bo fay']);
+  expect(rows.map((r) => r.parts_key?.replace(/ +/g, ' ').trim() ?? null)).toEqual(["rental 'oak' tigard", "pat o' neil"]);
+  expect(rows.map((r) => r.tag_keys)).toEqual([["o'brien job"], ["o'brien job"]]);
+  expect(rows.map((r) => [r.version, r.updated_at])).toEqual(before.map((r) => [r.version, r.updated_at]));
+  // One tag key for the tag however its apostrophe was written, counting both customers.
+  expect(await db.query('select tag_key, n::int as n from customer_tags where org_id = $1', [org!.id])).toEqual([{ tag_key: "o'brien job", n: 2 }]);
+  const [source] = await db.query<{ n: number }>(
+    "select count(*)::int as n from customers where org_id = $1 and deleted_at is null and lead_source is not null and crm_fold(lead_source) = 'word-of-mouth'",
+    [org!.id],
+  );
+  expect(source!.n).toBe(1);
+}
+
+describe('migration 18 on a database with curly quotes and dashes (PGlite)', () => {
+  let dataDir = '';
+  let db: Db | null = null;
+  afterAll(async () => {
+    await db?.close();
+    if (dataDir) removeDir(dataDir);
+  });
+  test('D45 stored text is folded anew: ’ “ ” – — as \' " -, in search text, parts, tag keys and the lead-source index', async () => {
+    dataDir = await freshDataDir('pglite-migration-18');
+    db = await openDb({ databaseUrl: null, dataDir });
+    await refoldsStoredText(db);
+  });
+});
+
+describePostgres('migration 18 on a database with curly quotes and dashes (PostgreSQL)', (databaseUrl) => {
+  let db: Db | null = null;
+  afterAll(async () => {
+    await db?.close();
+  });
+  test('D45 stored text is folded anew: ’ “ ” – — as \' " -, in search text, parts, tag keys and the lead-source index', async () => {
+    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
+    await refoldsStoredText(db);
   });
 });
 

@@ -129,7 +129,7 @@ const duplicates = defineRoute({
   access: 'org',
   permission: 'customers:view',
   query: duplicatesQuery,
-  handler: async ({ tx, caller, query }) => ({ results: await findDuplicates(tx, caller.org.id, query.email, query.phone, query.exclude) }),
+  handler: async ({ tx, caller, query }) => ({ results: await findDuplicates(tx, caller.org.id, query.email, query.phone, query.exclude, query.name) }),
 });
 
 /** GET /v1/customers/tags/?q=: D45 the organization's tags as one types in the tag filter, most used first. */

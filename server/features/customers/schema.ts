@@ -116,6 +116,7 @@ export const noteBody = { body: text({ max: NOTE_MAX_LENGTH, multiline: true }) 
 /** D23: the look-up while a person types. */
 export const duplicatesQuery = {
   email: optional(text({ max: CUSTOMER_TEXT_LIMITS.email })),
+  name: optional(text({ max: CUSTOMER_TEXT_LIMITS.name })),
   phone: optional(text({ max: CUSTOMER_TEXT_LIMITS.phone })),
   exclude: optional(intText()),
 };

@@ -8,42 +8,54 @@ import type { Queryable } from '../../db';
 import { num } from '../../db';
 
 /**
- * D23 D45: live customers with this email or the same phone number (one's digits, at least 7, end the
- * other's: with or without a country code; extensions aside), for the warning while typing. The number's
- * last 7 digits are indexed (phone_tail), so the look-up reads only the numbers that could match. D47: a
- * customer's contacts match too, named in `contact` (the customer's own email or phone is reported first).
+ * D23 D45: live customers with this email, the same phone number (one's digits, at least 7, end the
+ * other's: with or without a country code; extensions aside) or this name (case and accents folded,
+ * migration 18's index), for the warning while typing. The number's last 7 digits are indexed (phone_tail),
+ * so the look-up reads only the numbers that could match. D47: a customer's contacts' emails and phones
+ * match too, named in `contact`. Each customer is reported by its strongest match (its own email, its own
+ * phone, a contact's, then its name); those matched by name alone come last.
  */
-export async function findDuplicates(db: Queryable, orgId: number, email: string | null, phone: string | null, exclude: number | null): Promise<DuplicateMatch[]> {
+export async function findDuplicates(
+  db: Queryable,
+  orgId: number,
+  email: string | null,
+  phone: string | null,
+  exclude: number | null,
+  name: string | null = null,
+): Promise<DuplicateMatch[]> {
   const digits = phone ? phoneDigits(phone) : '';
   const mail = email?.trim().toLowerCase() || null;
-  if (!mail && digits.length < PHONE_MATCH_DIGITS) return [];
+  const named = name?.trim() ? fold(name.trim()) : null;
+  if (!mail && digits.length < PHONE_MATCH_DIGITS && !named) return [];
   const matches = `(email = $2 or (phone_tail = right($3::text, ${PHONE_MATCH_DIGITS}) and (phone_digits like '%' || $3::text or $3::text like '%' || phone_digits)))`;
   const rows = await db.query<{
     id: unknown;
     name: string;
     email: string | null;
     phone: string | null;
-    by_email: boolean;
+    by: 'email' | 'phone' | 'name';
     contact_id: unknown;
     contact_name: string | null;
   }>(
     `select * from (
-       select distinct on (c.id) c.id, c.name, c.email, c.phone, c.name_key, m.by_email, m.contact_id, m.contact_name
-         from (select id as customer_id, (email = $2) as by_email, null::integer as contact_id, null::text as contact_name, 0 as rank
+       select distinct on (c.id) c.id, c.name, c.email, c.phone, c.name_key, m.by, m.contact_id, m.contact_name, m.rank
+         from (select id as customer_id, case when email = $2 then 'email' else 'phone' end as by, null::integer as contact_id, null::text as contact_name, 0 as rank
                  from customers where org_id = $1 and ${matches}
                union all
-               select customer_id, (email = $2), id, name, 1 from customer_contacts where org_id = $1 and ${matches}) m
+               select customer_id, case when email = $2 then 'email' else 'phone' end, id, name, 1 from customer_contacts where org_id = $1 and ${matches}
+               union all
+               select id, 'name', null, null, 2 from customers where org_id = $1 and deleted_at is null and crm_fold(name) = $5) m
          join customers c on c.id = m.customer_id and c.org_id = $1 and c.deleted_at is null and c.id <> coalesce($4, 0)
-        order by c.id, m.rank, m.by_email desc, m.contact_id) d
-      order by name_key, id limit 5`,
-    [orgId, mail, digits.length >= PHONE_MATCH_DIGITS ? digits : null, exclude],
+        order by c.id, m.rank, m.by = 'email' desc, m.contact_id) d
+      order by rank = 2, name_key, id limit 5`,
+    [orgId, mail, digits.length >= PHONE_MATCH_DIGITS ? digits : null, exclude, named],
   );
   return rows.map((r) => ({
     id: num(r.id),
     name: r.name,
     email: r.email,
     phone: r.phone,
-    match: r.by_email ? 'email' : 'phone',
+    match: r.by,
     contact: r.contact_id == null ? null : { id: num(r.contact_id), name: r.contact_name ?? '' },
   }));
 }

@@ -184,8 +184,14 @@ export function CustomerForm(props: CustomerFormProps) {
           <DuplicateWarning
             email={form.values.email}
             phone={form.values.phone}
+            name={form.values.name}
             exclude={editing?.id}
-            enabled={!editing || form.values.email.trim() !== (base.email ?? '') || form.values.phone.trim() !== (base.phone ?? '')}
+            enabled={
+              !editing ||
+              form.values.email.trim() !== (base.email ?? '') ||
+              form.values.phone.trim() !== (base.phone ?? '') ||
+              form.values.name.trim() !== (base.name ?? '')
+            }
           />
         </fieldset>
         <fieldset className="cf-section">

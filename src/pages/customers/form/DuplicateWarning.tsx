@@ -1,5 +1,5 @@
-// D23: while a person types an email or a phone, the customers who already have it are shown as links
-// ("Possible duplicate: …") before anything is saved. Only a complete-looking value is looked up, after
+// D23: while a person types an email, a phone or a name, the customers who already have it are shown as
+// links ("Possible duplicate: …", a warning, never a refusal) before anything is saved. Only a complete-looking value is looked up, after
 // a pause in typing; the answer is a polite live region, so it is heard without taking the focus. D49:
 // on the edit form, where the person may merge, each match offers 'Merge' (this customer kept; the merge
 // screen can swap). The add form has no customer yet to merge (behaviour.md).
@@ -17,16 +17,18 @@ export const DUPLICATE_DEBOUNCE_MS = 400;
 export interface DuplicateWarningProps {
   email: string;
   phone: string;
+  /** D23: the same name (case and accents folded by the server) warns too. */
+  name?: string;
   /** The customer being edited, who is not a duplicate of themselves. */
   exclude?: number;
   /** False while the values are the ones the form started from (an edit not yet touched). */
   enabled: boolean;
 }
 
-export function DuplicateWarning({ email, phone, exclude, enabled }: DuplicateWarningProps) {
+export function DuplicateWarning({ email, phone, name = '', exclude, enabled }: DuplicateWarningProps) {
   const api = useCustomersApi();
   const merge = useCan('customers:merge') && exclude;
-  const wanted = enabled ? duplicateQuery({ email, phone }) : null;
+  const wanted = enabled ? duplicateQuery({ email, phone, name }) : null;
   const wantedKey = wanted && JSON.stringify(wanted);
   const [query, setQuery] = useState<DuplicateQuery | null>(null);
 

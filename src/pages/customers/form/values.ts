@@ -179,14 +179,18 @@ export function validateCustomer(v: CustomerValues, tagDraft = ''): FormErrors<C
 /** The tags with a typed, not yet added tag appended (when there is one). */
 export const withDraft = (tags: readonly string[], draft: string): string[] => (draft.trim() ? [...tags, draft.trim()] : [...tags]);
 
-/** Whether the email or phone looks complete enough to look for duplicates (D23). */
-export function duplicateQuery(v: Pick<CustomerValues, 'email' | 'phone'>): { email?: string; phone?: string } | null {
+/** D23: what of the email, phone and name looks complete enough to look for duplicates (null when nothing). */
+export function duplicateQuery(
+  v: Pick<CustomerValues, 'email' | 'phone'> & Partial<Pick<CustomerValues, 'name'>>,
+): { email?: string; phone?: string; name?: string } | null {
   const email = v.email.trim().toLowerCase();
   const phone = v.phone.trim();
-  const q: { email?: string; phone?: string } = {};
+  const name = (v.name ?? '').trim();
+  const q: { email?: string; phone?: string; name?: string } = {};
   if (EMAIL_SHAPE.test(email) && email.length <= CUSTOMER_TEXT_LIMITS.email) q.email = email;
   if (phoneDigits(phone).length >= PHONE_MIN_DIGITS && phone.length <= CUSTOMER_TEXT_LIMITS.phone) q.phone = phone;
-  return q.email || q.phone ? q : null;
+  if (name && name.length <= CUSTOMER_TEXT_LIMITS.name && !CONTROL_CHARS.test(name)) q.name = name; // the server folds case and accents
+  return q.email || q.phone || q.name ? q : null;
 }
 
 /**

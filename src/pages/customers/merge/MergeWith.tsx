@@ -8,7 +8,7 @@ import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
 const MergePicker = lazyPart(() => import('./MergePicker'));
 const PICKER = [MergePicker];
 
-export function MergeWith({ customer }: { customer: Pick<Customer, 'id' | 'name'> }) {
+export function MergeWith({ customer }: { customer: Pick<Customer, 'id' | 'name' | 'email' | 'phone'> }) {
   usePreloadWhenIdle(true, PICKER);
   const [open, setOpen] = useState(false);
   return (
