@@ -25,8 +25,9 @@ function Parts({ parts }: { parts: Part[] }) {
   );
 }
 
-export function AuditWords({ entry, view, rights }: { entry: AuditEntryView; view: AuditView; rights?: LinkRights }) {
-  return <Parts parts={describe(entry, view, rights)} />;
+/** `timelineOf`: on a customer's timeline, whose it is (D49: a merged customer's entries name it). */
+export function AuditWords({ entry, view, rights, timelineOf }: { entry: AuditEntryView; view: AuditView; rights?: LinkRights; timelineOf?: number }) {
+  return <Parts parts={describe(entry, view, rights, timelineOf)} />;
 }
 
 /** An update's entry: a customer's (D24), or one of its locations or contacts (D46 D47). */

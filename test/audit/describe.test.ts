@@ -109,3 +109,44 @@ describe('D49 merges in words', () => {
 });
 
 const ALL_RIGHTS: LinkRights = { customers: true, team: true, permissions: true };
+
+describe('D29 D55 permission changes in the matrix’s words', () => {
+  const MATRIX = { type: 'permissions', id: null, label: 'Permissions' };
+  it('D29 D55 the activity log says what each role may now and may no longer do as the matrix names it, never a code', () => {
+    const changed = entry('permissions.changed', MATRIX, { member: { added: ['customers:export'], removed: [] } });
+    expect(describeText(changed, 'log')).toBe('Olivia changed the permissions: the member role may now “Export customers to a spreadsheet (CSV)”');
+    const both = entry('permissions.changed', MATRIX, { viewer: { added: ['jobs:view', 'calls:view'], removed: ['customers:view'] } });
+    expect(describeText(both, 'log')).toBe(
+      'Olivia changed the permissions: the viewer role may now “View jobs” and “View calls”, and no longer “View customers and their notes”',
+    );
+    const reset = entry('permissions.reset', MATRIX, { member: { added: [], removed: ['customers:merge'] } });
+    expect(describeText(reset, 'log')).toBe('Olivia reset the permissions to the defaults (the member role may no longer “Merge duplicate customers”)');
+    for (const e of [changed, both, reset]) expect(describeText(e, 'log')).not.toMatch(/[a-z]+:[a-z]+/);
+    expect(links(changed, 'log', ALL_RIGHTS)).toEqual([{ text: 'the permissions', to: '/permissions' }]);
+  });
+
+  it('a permission this app does not know (a newer server’s) is named by its code', () => {
+    const e = entry('permissions.changed', MATRIX, { member: { added: ['invoices:view'], removed: [] } });
+    expect(describeText(e, 'log')).toBe('Olivia changed the permissions: the member role may now “invoices:view”');
+  });
+});
+
+describe('D49 a merged customer’s entries on the survivor’s timeline', () => {
+  const ANN = { type: 'customer', id: 7, label: 'Ann Lee' };
+  it('D49 the merged customer’s creation and changes say they were Ann Lee’s, merged into this customer', () => {
+    expect(describeText(entry('customer.created', ANN), 'timeline', ALL_RIGHTS, JANE.id)).toBe('Olivia added Ann Lee (merged into this customer)');
+    expect(describeText(entry('customer.created', JANE), 'timeline', ALL_RIGHTS, JANE.id)).toBe('Olivia added this customer');
+    expect(describeText(entry('customer.updated', ANN, { phone: { from: '1', to: '2' } }), 'timeline', ALL_RIGHTS, JANE.id)).toBe(
+      'Olivia changed phone from 1 to 2 on Ann Lee (merged into this customer)',
+    );
+    expect(describeText(entry('customer.updated', ANN, { phone: { from: '1', to: '2' }, city: { from: 'a', to: 'b' } }), 'timeline', ALL_RIGHTS, JANE.id)).toBe(
+      'Olivia made 2 changes on Ann Lee (merged into this customer):',
+    );
+    expect(describeText(entry('location.added', ANN, { location_id: 3, location: 'Home' }), 'timeline', ALL_RIGHTS, JANE.id)).toBe(
+      'Olivia added the location “Home” to Ann Lee (merged into this customer)',
+    );
+    // Its own page (or no page given) still says "this customer".
+    expect(describeText(entry('customer.created', ANN), 'timeline', ALL_RIGHTS, ANN.id)).toBe('Olivia added this customer');
+    expect(describeText(entry('customer.created', ANN), 'timeline')).toBe('Olivia added this customer');
+  });
+});
