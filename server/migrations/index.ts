@@ -19,6 +19,7 @@ import { migration014 } from './014-write-notifications';
 import { migration015 } from './015-search-carries-parts';
 import { migration016 } from './016-notifications-name-their-instance';
 import { migration017 } from './017-fold-quotes-and-dashes';
+import { migration018 } from './018-merge-keeps-contact-details';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];
 
 export class SchemaTooNewError extends Error {
