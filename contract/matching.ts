@@ -42,8 +42,12 @@ export function samePhone(a: string, b: string): boolean {
 
 // ---- D45 folding: case and accents ----
 
-/** Letters that do not decompose into a base letter and marks (lower case), and the letters people type for them. */
-export const FOLD_LETTERS: Readonly<Record<string, string>> = {
+/**
+ * Letters that do not decompose into a base letter and marks (lower case), and the letters people type for
+ * them; D43 D45: then the typographic quotes and dashes (what a word processor or Excel puts in 'O’Brien')
+ * and the keys people type for them, so `O'Brien` finds `O’Brien` and the other way round.
+ */
+export const FOLD_SPECIAL: Readonly<Record<string, string>> = {
   ß: 'ss',
   æ: 'ae',
   œ: 'oe',
@@ -59,13 +63,6 @@ export const FOLD_LETTERS: Readonly<Record<string, string>> = {
   ŋ: 'n',
   ƒ: 'f',
   ς: 'σ',
-};
-
-/**
- * D43 D45: typographic quotes and dashes (what a word processor or Excel puts in 'O’Brien') and the keys
- * people type for them, so `O'Brien` finds `O’Brien` and the other way round.
- */
-export const FOLD_PUNCTUATION: Readonly<Record<string, string>> = {
   '\u2018': "'", // ‘
   '\u2019': "'", // ’
   '\u02bc': "'", // ʼ
@@ -74,10 +71,8 @@ export const FOLD_PUNCTUATION: Readonly<Record<string, string>> = {
   '\u2013': '-', // –
   '\u2014': '-', // —
 };
-
-/** Everything folding writes otherwise: FOLD_LETTERS and FOLD_PUNCTUATION. */
-export const FOLD_SPECIAL: Readonly<Record<string, string>> = { ...FOLD_LETTERS, ...FOLD_PUNCTUATION };
-const SPECIAL_CHARS = new RegExp(`[${Object.keys(FOLD_SPECIAL).join('')}]`, 'g');
+/** FOLD_SPECIAL's keys as one pattern, made at the first fold (so a bundle that never folds leaves the table out). */
+let specialChars: RegExp | null = null;
 /** Combining diacritical marks: what a decomposed accent is made of. */
 const MARKS = /[\u0300-\u036f]/g;
 const NOT_ASCII = /[^\x00-\x7f]/;
@@ -90,9 +85,10 @@ const NOT_ASCII = /[^\x00-\x7f]/;
  */
 export function fold(text: string): string {
   if (!NOT_ASCII.test(text)) return text.toLowerCase();
+  specialChars ??= new RegExp(`[${Object.keys(FOLD_SPECIAL).join('')}]`, 'g');
   return text
     .normalize('NFD')
     .replace(MARKS, '')
     .toLowerCase()
-    .replace(SPECIAL_CHARS, (c) => FOLD_SPECIAL[c] ?? c);
+    .replace(specialChars, (c) => FOLD_SPECIAL[c] ?? c);
 }

@@ -3,7 +3,7 @@ import { foldFunctionSql } from '../search-sql';
 import { FOLD_LETTERS_8 } from './008-search-as-people-write';
 import type { Migration } from './migration';
 
-/** D45 as of migration 18, frozen: the typographic marks crm_fold writes as typed (contract FOLD_PUNCTUATION). */
+/** D45 as of migration 18, frozen: the typographic marks crm_fold writes as typed (the marks of contract FOLD_SPECIAL). */
 const FOLD_PUNCTUATION_17: Readonly<Record<string, string>> = {
   '\u2018': "'",
   '\u2019': "'",

@@ -20,6 +20,7 @@ import { migration015 } from './015-search-carries-parts';
 import { migration016 } from './016-notifications-name-their-instance';
 import { migration017 } from './017-no-write-notifications';
 import { migration018 } from './018-fold-quotes-and-dashes';
+import { migration019 } from './019-merge-keeps-contact-details';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];
 
 export class SchemaTooNewError extends Error {

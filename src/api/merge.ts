@@ -21,16 +21,23 @@ export interface UndoResult {
 }
 
 export const mergeKeys = {
-  preview: (orgId: number | null, survivorId: number, mergedId: number): QueryKey => [...customerKeys.all(orgId), 'merge', survivorId, mergedId],
+  preview: (orgId: number | null, survivorId: number, mergedId: number, propose: boolean): QueryKey => [
+    ...customerKeys.all(orgId),
+    'merge',
+    survivorId,
+    mergedId,
+    propose,
+  ],
 };
 
 /** The merge calls of one organization. */
 export function mergeApi({ client, orgId }: ApiContext) {
   const written = [customerKeys.all(orgId), customerKeys.dashboard(orgId)];
   return {
-    preview: (survivorId: number, mergedId: number): QueryDef<MergePreview> => ({
-      key: mergeKeys.preview(orgId, survivorId, mergedId),
-      fetch: (signal) => client.get<MergePreview>(MERGE_PREVIEW_PATH + queryString({ survivor_id: survivorId, merged_id: mergedId }), { signal }),
+    /** D66: with `propose`, the server answers the customer with more history as the survivor, whichever came first. */
+    preview: (survivorId: number, mergedId: number, propose = false): QueryDef<MergePreview> => ({
+      key: mergeKeys.preview(orgId, survivorId, mergedId, propose),
+      fetch: (signal) => client.get<MergePreview>(MERGE_PREVIEW_PATH + queryString({ survivor_id: survivorId, merged_id: mergedId, propose }), { signal }),
     }),
     merge: { run: (body: MergeRequest) => client.post<MergeResult>(MERGE_PATH, body), invalidates: written } satisfies MutationDef<MergeRequest, MergeResult>,
     undo: { run: (mergeId: number) => client.post<UndoResult>(mergeUndoPath(mergeId)), invalidates: written } satisfies MutationDef<number, UndoResult>,

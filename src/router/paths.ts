@@ -21,5 +21,9 @@ export const customerHref = (id: number) => `/customers/${id}`;
 export const editCustomerHref = (id: number) => `/customers/${id}/edit`;
 /** D53: the public page a reset link opens (like an invitation's /invite/{token}). */
 export const resetHref = (token: string) => `/reset/${encodeURIComponent(token)}`;
-/** D49: the merge screen for two customers: `survivor` is kept, `merged` is merged into it. */
-export const mergeCustomersHref = (survivor: number, merged: number) => `/customers/merge?survivor=${survivor}&merged=${merged}`;
+/**
+ * D49: the merge screen for two customers: `survivor` is kept, `merged` is merged into it, once the person
+ * has `chosen` so (Swap); until then the screen proposes the one with more history (D66).
+ */
+export const mergeCustomersHref = (survivor: number, merged: number, chosen = false) =>
+  `/customers/merge?survivor=${survivor}&merged=${merged}${chosen ? '&chosen=1' : ''}`;

@@ -39,9 +39,19 @@ describe('D49 api/merge.ts', () => {
     const def = t.calls.preview(21, 22);
     await def.fetch(signal);
     expect(t.seen[0]).toMatchObject({ method: 'GET', search: '?survivor_id=21&merged_id=22' });
-    expect(def.key).toEqual(mergeKeys.preview(1, 21, 22));
+    expect(def.key).toEqual(mergeKeys.preview(1, 21, 22, false));
     expect(startsWith(def.key, customerKeys.all(1))).toBe(true);
     expect(def.key).not.toEqual(t.calls.preview(22, 21).key); // the order matters: what moves is the merged one's
+  });
+
+  test('D66 preview with propose: the server picks the survivor (propose=true), under a key of its own', async () => {
+    const t = setup();
+    t.answer('/v1/customers/merge/preview/', { survivor: { id: 22 }, merged: { id: 21 }, moves: {} });
+    const def = t.calls.preview(21, 22, true);
+    await def.fetch(signal);
+    expect(t.seen[0]).toMatchObject({ method: 'GET', search: '?survivor_id=21&merged_id=22&propose=true' });
+    expect(def.key).toEqual(mergeKeys.preview(1, 21, 22, true));
+    expect(def.key).not.toEqual(t.calls.preview(21, 22).key);
   });
 
   test('D49 merge: POST /v1/customers/merge/ with the request as given; undo: POST /v1/customers/merges/{id}/undo/', async () => {

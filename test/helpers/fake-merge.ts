@@ -4,7 +4,7 @@
 // duplicates look-up.
 import { phoneDigits, type Customer, type CustomerListItem } from '../../contract/customers';
 import { fold } from '../../contract/matching';
-import { MERGE_FIELDS, type MergePreview, type MergeRequest } from '../../contract/merge';
+import { keptDetailNote, keptDetails, MERGE_FIELDS, type MergeHistory, type MergePreview, type MergeRequest, proposedSurvivor } from '../../contract/merge';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
 import { OLIVE, PLAIN_EXTRAS } from './fake-records';
@@ -88,7 +88,13 @@ export class FakeMerge {
   /** "METHOD path" → answers to give before the normal ones, in order ('network': fetch fails). */
   next = new Map<string, (Response | 'network')[]>();
   notes = 3;
+  /** D66: each customer's history (Ann Lee has more: the preview proposes her). */
+  history = new Map<number, MergeHistory>([
+    [21, { notes: 4, entries: 6 }],
+    [22, { notes: 3, entries: 2 }],
+  ]);
   private nextMergeId = 900;
+  private nextContactId = 700;
 
   constructor(readonly api: FakeApi) {
     this.route('/v1/customers/merge/preview/', (c) => this.preview(new URLSearchParams(c.search)));
@@ -139,21 +145,38 @@ export class FakeMerge {
     if (s === m) return json(400, { detail: 'A customer cannot be merged into itself.', code: 'same_customer' });
     const refused = this.gone(s) ?? this.gone(m);
     if (refused) return refused;
-    const [survivor, merged] = [this.rows.get(s)!, this.rows.get(m)!];
+    let [survivor, merged] = [this.rows.get(s)!, this.rows.get(m)!];
+    const historyOf = (id: number) => this.history.get(id) ?? { notes: 0, entries: 1 };
+    // D66: propose=true answers the customer with more history as the survivor.
+    if (q.get('propose') === 'true' && proposedSurvivor(survivor, historyOf(s), merged, historyOf(m)) === merged) [survivor, merged] = [merged, survivor];
     const moves = {
       notes: this.notes,
       locations: merged.locations.length,
       contacts: merged.contacts.length,
       tags: merged.tags.filter((t) => !survivor.tags.includes(t)),
     };
-    return json(200, { survivor, merged, moves } satisfies MergePreview);
+    const history = { survivor: historyOf(survivor.id), merged: historyOf(merged.id) };
+    return json(200, { survivor, merged, moves, history } satisfies MergePreview);
   }
 
   private merge(body: MergeRequest): Response {
     const refused = this.gone(body.survivor_id) ?? this.gone(body.merged_id);
     if (refused) return refused;
     const [s, m] = [this.rows.get(body.survivor_id)!, this.rows.get(body.merged_id)!];
-    const after: Customer = { ...s, tags: [...new Set([...s.tags, ...m.tags])], locations: [...s.locations, ...m.locations], contacts: [...s.contacts, ...m.contacts] };
+    // D66: the emails and phones the choices leave off, kept as contacts (as the server makes them).
+    const kept = keptDetails(s, m, body.fields).map((k) => ({
+      ...contact(this.nextContactId++, k.name),
+      role: null,
+      email: k.email,
+      phone: k.phone,
+      note: keptDetailNote(m.name),
+    }));
+    const after: Customer = {
+      ...s,
+      tags: [...new Set([...s.tags, ...m.tags])],
+      locations: [...s.locations, ...m.locations],
+      contacts: [...s.contacts, ...m.contacts, ...kept],
+    };
     for (const f of MERGE_FIELDS) {
       if (body.fields[f] !== 'merged') continue;
       Object.assign(after, { [f]: m[f] }, f === 'do_not_service' ? { do_not_service_reason: m.do_not_service_reason } : {});

@@ -79,7 +79,7 @@ describe('D49 the merge screen', () => {
     const swap = screen.getByRole('button', { name: 'Swap: keep Anna Lee instead' });
     swap.focus();
     await act(async () => fireEvent.click(swap));
-    expect(window.location.search).toBe('?survivor=22&merged=21');
+    expect(window.location.search).toBe('?survivor=22&merged=21&chosen=1'); // D66: chosen, no longer proposed
     await screen.findByRole('region', { name: 'What moves to Anna Lee' });
     await waitFor(() => expect(screen.getByRole('region', { name: 'Kept Anna Lee' })).toBeTruthy());
     expect(document.activeElement?.textContent).toBe('Swap: keep Ann Lee instead'); // the focus stays on Swap
@@ -88,6 +88,49 @@ describe('D49 the merge screen', () => {
     expect(radio('Email', /ann@example.com from Ann Lee/).checked).toBe(true);
     await act(async () => fireEvent.click(mergeButton()));
     expect(mergeBodies(merge)[0]).toMatchObject({ survivor_id: 22, merged_id: 21, fields: { city: 'survivor', email: 'merged', status: 'survivor' } });
+  });
+
+  it('D66 the customer with more history is proposed as kept, whichever the address names first, and the screen says why; Swap is the person’s choice and stays', async () => {
+    const { merge } = show('?survivor=22&merged=21'); // started from Anna Lee, the misspelled one
+    await loaded();
+    expect(screen.getByRole('region', { name: 'Kept Ann Lee' })).toBeTruthy();
+    const why = () => document.querySelector('.merge-proposal')!;
+    expect(why().textContent).toBe('Proposed to keep: it has more history (4 notes and 6 other entries against 3 and 2).');
+    expect(why().getAttribute('role')).toBe('status');
+    expect(within(screen.getByRole('region', { name: 'Kept Ann Lee' })).getByText('4 notes and 6 other timeline entries')).toBeTruthy();
+    expect(merge.calls('/v1/customers/merge/preview/').map((c) => c.search)).toEqual(['?survivor_id=22&merged_id=21&propose=true']);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Swap: keep Anna Lee instead' })));
+    expect(window.location.search).toBe('?survivor=22&merged=21&chosen=1');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Kept Anna Lee' })).toBeTruthy());
+    await screen.findByRole('region', { name: 'What moves to Anna Lee' });
+    expect(why().textContent).toBe('Ann Lee has more history (4 notes and 6 other entries against 3 and 2); you chose to keep Anna Lee.');
+    expect(merge.calls('/v1/customers/merge/preview/').at(-1)!.search).toBe('?survivor_id=22&merged_id=21');
+    await act(async () => fireEvent.click(mergeButton()));
+    expect(mergeBodies(merge)[0]).toMatchObject({ survivor_id: 22, merged_id: 21 });
+  });
+
+  it('D66 with as much history the older record is proposed, and the screen says so', async () => {
+    show('?survivor=22&merged=21', (m) => {
+      m.history.set(21, { notes: 1, entries: 1 });
+      m.history.set(22, { notes: 0, entries: 2 });
+      m.rows.get(22)!.created_at = '2024-01-01T09:00:00Z'; // Anna Lee was entered first
+    });
+    await loaded();
+    expect(screen.getByRole('region', { name: 'Kept Anna Lee' })).toBeTruthy();
+    expect(document.querySelector('.merge-proposal')!.textContent).toBe('Proposed to keep: it is the older record, with as much history.');
+  });
+
+  it('D66 the summary says which email or phone the choices leave off the kept customer, kept as a contact named after whose it was', async () => {
+    const { merge } = show('?survivor=21&merged=22', (m) => void (m.rows.get(22)!.phone = '(971) 555-0100'));
+    const summary = await screen.findByRole('region', { name: 'What moves to Ann Lee' });
+    const kept = () => [...summary.querySelectorAll('li')].map((li) => li.textContent).filter((t) => t!.startsWith('Kept'));
+    expect(kept()).toEqual(['Kept as a contact named Anna Lee: (971) 555-0100']);
+    fireEvent.click(radio('Phone', /\(971\) 555-0100 from Anna Lee/));
+    fireEvent.click(radio('Email', /None from Anna Lee/));
+    expect(kept()).toEqual(['Kept as a contact named Ann Lee: ann@example.com and (503) 555-0142']);
+    await act(async () => fireEvent.click(mergeButton()));
+    expect(merge.rows.get(21)!.contacts.map((c) => c.name)).toEqual(['Tom Tenant', 'Pat Manager', 'Ann Lee']);
+    expect(mergeBodies(merge)[0]).toMatchObject({ fields: { email: 'merged', phone: 'merged' } });
   });
 
   it('D49 Merge goes to the kept customer’s page with a toast offering Undo; Undo restores both, says so, refreshes them and keeps the focus in the notifications', async () => {

@@ -7,8 +7,8 @@ import { MERGE_UNDO_DAYS } from '../../contract/merge';
 import { purgeDeleted } from '../../server/features/customers/deleted-repo';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, auditAbout, BEACON, customerPath, expectNoChange, ownerOfNewOrg, signIn, warmedUp } from './customers-common';
-import { addNote, duplicatePair, locations, merged, notesOf, read, timelineActions, undoPath } from './customers-merge-common';
+import { ACME, auditAbout, BEACON, customerPath, expectNoChange, ownerOfNewOrg, signIn, uniqueNumber, warmedUp } from './customers-common';
+import { addNote, contacts, duplicatePair, locations, merged, notesOf, read, timelineActions, undoPath } from './customers-merge-common';
 import { DAY, MINUTE } from './helpers';
 
 /** A customer without what every save moves (its version and when and by whom it was last changed). */
@@ -82,6 +82,35 @@ forEachBackend('API customer merge undo', (backend) => {
       expect((await who.post(undoPath(mergeId))).status).toBe(200);
       expect(await read(who, m.id)).toEqual(before);
       expect((await read(who, s.id)).locations.map((l) => [l.id, l.primary])).toEqual([[shop.id, true]]);
+    });
+  });
+
+  describe('D66 undo takes back the contacts the merge kept', () => {
+    test('D66 an undo removes exactly the contacts the merge made for the details not picked: the survivor reads back as before, search no longer finds it by them', async () => {
+      const who = await owner();
+      const { survivor, other } = await duplicatePair(who);
+      const otherPhone = uniqueNumber();
+      expect((await who.patch(customerPath(other.id), { phone: otherPhone, version: other.version })).status).toBe(200);
+      const otherNow = await read(who, other.id);
+      const mergeId = await merged(who, survivor.id, other.id, { phone: 'merged' });
+      const afterMerge = await read(who, survivor.id);
+      const kept = afterMerge.contacts.filter((c) => c.note?.startsWith('Kept when'));
+      expect(kept.map((c) => [c.name, c.email, c.phone])).toEqual([
+        [other.name, other.email, null],
+        [survivor.name, null, survivor.phone],
+      ]);
+      // A contact the survivor gets after the merge stays; the kept ones go, however they were edited since.
+      const later = await contacts.add(who, survivor.id, { name: 'Added later' });
+      expect((await who.patch(customerPath(survivor.id, `contacts/${kept[0]!.id}/`), { role: 'old email' })).status).toBe(200);
+      const r = await who.post(undoPath(mergeId));
+      expect(r.status, r.text).toBe(200);
+      const back = await read(who, survivor.id);
+      expect(back.contacts.map((c) => c.id)).toEqual([later.id]);
+      expect(fields({ ...back, contacts: [] })).toEqual(fields({ ...survivor, contacts: [] }));
+      expect(await read(who, other.id)).toEqual(otherNow);
+      expect(((await who.get(`${CUSTOMERS}?q=${encodeURIComponent(other.email!)}`)).body.results as { id: number }[]).map((c) => c.id)).toEqual([other.id]);
+      const [entry] = (await auditAbout(b.server.db, 'customer', survivor.id)).filter((e) => e.action === 'customer.merge_undone');
+      expect(entry!.changes.removed_contacts).toEqual(kept.map(({ id, name, email, phone }) => ({ id, name, email, phone })));
     });
   });
 

@@ -1,13 +1,29 @@
 // D49 merging two customers through the API: the preview, the merge (fields chosen, the rest combined),
 // the merged id's 404 naming the survivor, the merged customer gone from every list; D9 D55 D30 refusals,
-// other organizations' ids, audit entries on both timelines.
+// other organizations' ids, audit entries on both timelines; D66 the emails and phones not picked kept as
+// contacts of the survivor, and the survivor proposed by history.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Customer, CustomerListItem, DashboardData, TimelineItem } from '../../contract/customers';
-import type { MergePreview } from '../../contract/merge';
+import { phoneDigits } from '../../contract/matching';
+import type { MergePreview, MergeRequest } from '../../contract/merge';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, auditAbout, BEACON, customerPath, customRole, expectNoChange, newActor, ownerOfNewOrg, signIn, warmedUp, type Actor } from './customers-common';
-import { addNote, duplicatePair, locations, merge, merged, MERGE, notesOf, previewPath, read, timelineActions, undoPath } from './customers-merge-common';
+import {
+  ACME,
+  auditAbout,
+  BEACON,
+  customerPath,
+  customRole,
+  expectNoChange,
+  newActor,
+  ownerOfNewOrg,
+  signIn,
+  uniqueEmail,
+  uniqueNumber,
+  warmedUp,
+  type Actor,
+} from './customers-common';
+import { addNote, contacts, duplicatePair, locations, merge, merged, MERGE, notesOf, previewPath, read, timelineActions, undoPath } from './customers-merge-common';
 
 forEachBackend('API customer merge', (backend) => {
   let b: Backend;
@@ -53,7 +69,11 @@ forEachBackend('API customer merge', (backend) => {
         ['Rental on Oak St', false],
         ['Rental on Elm St', false],
       ]);
-      expect(after.contacts.map((c) => c.name)).toEqual(['Pat Manager']);
+      // D66: the email not taken is kept as a contact named after its customer (the phone is the same).
+      expect(after.contacts.map((c) => [c.name, c.email, c.phone])).toEqual([
+        ['Pat Manager', null, other.contacts[0]!.phone],
+        [other.name, other.email, null],
+      ]);
       expect((await notesOf(who, survivor.id)).map((n) => n.body)).toEqual(['Survivor note', 'Other note one', 'Other note two']);
     });
 
@@ -117,8 +137,9 @@ forEachBackend('API customer merge', (backend) => {
       await merged(who, survivor.id, other.id);
       expect(await ids('')).toEqual([survivor.id]);
       expect(await count()).toBe(1);
-      expect(await ids(`&q=${encodeURIComponent(other.email!)}`)).toEqual([]);
-      expect(await ids(`&q=${encodeURIComponent(other.name)}`)).toEqual([]);
+      // D66: its email is kept as a contact of the survivor, named after it: both find the survivor, never it.
+      expect(await ids(`&q=${encodeURIComponent(other.email!)}`)).toEqual([survivor.id]);
+      expect(await ids(`&q=${encodeURIComponent(other.name)}`)).toEqual([survivor.id]);
       expect(await ids('&q=Salem')).toEqual([survivor.id]); // its location came along
       expect(await ids('&status=lead')).toEqual([]);
       expect(await ids('&type=commercial')).toEqual([]);
@@ -148,6 +169,7 @@ forEachBackend('API customer merge', (backend) => {
         notes: 2,
         locations: 2,
         contacts: 1,
+        kept_contacts: [{ id: expect.any(Number), name: other.name, email: other.email, phone: null }], // D66
       });
       const [onMerged] = (await auditAbout(b.server.db, 'customer', other.id)).filter((e) => e.action === 'customer.merged');
       expect(onMerged).toMatchObject({ target_label: other.name, changes: { merge_id: mergeId, survivor: { id: survivor.id, name: survivor.name } } });
@@ -161,6 +183,93 @@ forEachBackend('API customer merge', (backend) => {
       expect(await about(survivor.id)).toEqual(['customer.merged', 'location.added', 'customer.created']);
       expect((await who.post(undoPath(mergeId))).status).toBe(200);
       expect(await about(other.id)).toEqual([]);
+    });
+  });
+
+  describe('D66 a merge loses no contact detail', () => {
+    const search = async (who: Actor, q: string) => ((await who.get(`${CUSTOMERS}?q=${encodeURIComponent(q)}`)).body.results as CustomerListItem[]).map((c) => c.id);
+
+    test('D66 an email and a phone not picked for the survivor are kept as its contacts, named after the customer they were; search and the duplicate warning find the survivor by them', async () => {
+      const who = await owner();
+      const [phoneS, phoneM] = [uniqueNumber(), uniqueNumber()];
+      const survivor = await who.create({ name: 'Ann Lee', phone: phoneS });
+      const other = await who.create({ name: 'Anna Lee', phone: phoneM });
+      const r = await merge(who, survivor.id, other.id, { phone: 'merged' });
+      expect(r.status, r.text).toBe(200);
+      const after = r.body as unknown as Customer;
+      expect([after.email, after.phone]).toEqual([survivor.email, phoneM]);
+      const note = 'Kept when Anna Lee was merged into this customer';
+      expect(after.contacts.map(({ name, role, email, phone, note }) => ({ name, role, email, phone, note }))).toEqual([
+        { name: 'Anna Lee', role: null, email: other.email, phone: null, note },
+        { name: 'Ann Lee', role: null, email: null, phone: phoneS, note },
+      ]);
+      for (const q of [other.email!, phoneS, phoneDigits(phoneS)]) expect(await search(who, q), q).toEqual([survivor.id]);
+      const dupes = await who.get(`${CUSTOMERS}duplicates/?email=${encodeURIComponent(other.email!)}`);
+      expect(dupes.body.results).toEqual([expect.objectContaining({ id: survivor.id, match: 'email', contact: { id: after.contacts[0]!.id, name: 'Anna Lee' } })]);
+      // One audit entry, in the merge's transaction, names the contacts it kept.
+      const [entry] = (await auditAbout(b.server.db, 'customer', survivor.id)).filter((e) => e.action === 'customer.merged');
+      expect(entry!.changes.kept_contacts).toEqual(after.contacts.map(({ id, name, email, phone }) => ({ id, name, email, phone })));
+    });
+
+    test('D66 nothing is kept that the survivor still has: the same number written otherwise, an email it keeps, one a contact already holds, none at all', async () => {
+      const who = await owner();
+      const digits = phoneDigits(uniqueNumber());
+      const pairs: [Record<string, unknown>, Record<string, unknown>, MergeRequest['fields']][] = [
+        [{ phone: `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` }, { phone: `+1 ${digits}`, email: null }, {}],
+        [{ email: null, phone: null }, { email: null, phone: null }, {}],
+        [{}, { email: null }, { email: 'merged' }], // the survivor's email gives way to none: kept
+      ];
+      const keptOf = async (s: Record<string, unknown>, m: Record<string, unknown>, fields: MergeRequest['fields']) => {
+        const [a, c] = [await who.create(s), await who.create(m)];
+        return (((await merge(who, a.id, c.id, fields)).body as unknown as Customer).contacts ?? []).map((k) => [k.email, k.phone]);
+      };
+      expect(await keptOf(...pairs[0]!)).toEqual([]);
+      expect(await keptOf(...pairs[1]!)).toEqual([]);
+      expect(await keptOf(...pairs[2]!)).toEqual([[expect.stringContaining('@'), null]]);
+      // The merged customer's email already a contact of the survivor's: not twice.
+      const [a, c] = [await who.create(), await who.create({ email: null })];
+      const email = uniqueEmail();
+      await contacts.add(who, a.id, { name: 'Billing', email });
+      await who.patch(customerPath(c.id), { email, version: c.version });
+      expect((((await merge(who, a.id, c.id)).body as unknown as Customer).contacts ?? []).map((k) => k.name)).toEqual(['Billing']);
+    });
+
+    test('D66 D47 the kept contacts count toward the limit: a survivor that would pass 20 contacts with them is a 409, nothing changed', async () => {
+      const who = await owner();
+      const [a, c] = [await who.create(), await who.create()]; // two emails: the merged one's would be kept
+      await b.server.db.query(`insert into customer_contacts (org_id, customer_id, name) select $1::int, $2::int, 'P' || g from generate_series(1, 20) g`, [
+        who.org,
+        a.id,
+      ]);
+      await expectNoChange(b.server.db, async () => expectError(await merge(who, a.id, c.id), 409, 'too_many_contacts'));
+      await b.server.db.query("delete from customer_contacts where org_id = $1 and customer_id = $2 and name = 'P20'", [who.org, a.id]);
+      expect((await merge(who, a.id, c.id)).status).toBe(200);
+    });
+
+    test('D66 the preview weighs each customer’s history (notes, other timeline entries); with propose=true the one with more is the survivor, with as much the older', async () => {
+      const who = await owner();
+      const started = await who.create({ name: 'Anna Lee' }); // the misspelled one, the person started from
+      const rich = await who.create({ name: 'Ann Lee' });
+      for (const body of ['one', 'two', 'three']) await addNote(who, rich.id, body);
+      await locations.add(who, rich.id, { label: 'Home' });
+      await who.patch(customerPath(rich.id), { city: 'Salem', version: rich.version });
+      await addNote(who, started.id, 'only');
+      const preview = async (s: number, m: number, propose = '') => {
+        const r = await who.get(`${previewPath(s, m)}${propose}`);
+        expect(r.status, r.text).toBe(200);
+        const p = r.body as unknown as MergePreview;
+        return [p.survivor.id, p.merged.id, p.history, p.moves.notes];
+      };
+      const richHistory = { notes: 3, entries: 3 }; // created, the location added, the city changed
+      const startedHistory = { notes: 1, entries: 1 };
+      expect(await preview(started.id, rich.id)).toEqual([started.id, rich.id, { survivor: startedHistory, merged: richHistory }, 3]);
+      expect(await preview(started.id, rich.id, '&propose=true')).toEqual([rich.id, started.id, { survivor: richHistory, merged: startedHistory }, 1]);
+      expect(await preview(rich.id, started.id, '&propose=true')).toEqual([rich.id, started.id, { survivor: richHistory, merged: startedHistory }, 1]);
+      expect(await preview(started.id, rich.id, '&propose=false')).toEqual([started.id, rich.id, { survivor: startedHistory, merged: richHistory }, 3]);
+      // As much history: the older record.
+      const [first, second] = [await who.create(), await who.create()];
+      expect((await preview(second.id, first.id, '&propose=true')).slice(0, 2)).toEqual([first.id, second.id]);
+      expectError(await who.get(`${previewPath(first.id, second.id)}&propose=yes`), 400);
     });
   });
 

@@ -2,12 +2,15 @@
 // the live set as a deleted one does (deleted_at, so every list, search, count and index leaves it out)
 // and is marked merged_into_id; its own fields stay as they were, so an undo gives them back exactly.
 // Its notes, locations and contacts move to the survivor by id, recorded in customer_merges for the undo.
-import { MAX_CONTACTS, MAX_LOCATIONS } from '../../../contract/customer-parts';
+// D66: an email or phone the choices leave off the survivor becomes a contact of it, recorded there too.
+import { type CustomerContact, MAX_CONTACTS, MAX_LOCATIONS } from '../../../contract/customer-parts';
 import { MAX_TAGS, type Customer } from '../../../contract/customers';
-import { MERGE_FIELDS, type MergeRequest } from '../../../contract/merge';
+import { keptDetailNote, keptDetails, MERGE_FIELDS, type MergeHistory, type MergeRequest } from '../../../contract/merge';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
+import { addContact } from './contacts-repo';
+import { timeline } from './notes-repo';
 import { emailSafe, getCustomer, notFound, type Changes } from './repo';
 
 export const sameCustomer = () => new HttpError(400, 'same_customer', 'A customer cannot be merged with itself: choose another');
@@ -73,13 +76,20 @@ export async function countMoves(db: Queryable, orgId: number, survivor: Custome
   return { notes: num(row?.n ?? 0), locations: merged.locations.length, contacts: merged.contacts.length, tags };
 }
 
-/** D46 D47: 409, nothing changed, when the survivor would have more locations or contacts than a customer may. */
-export function assertRoom(survivor: Customer, merged: Customer): void {
+/** D66: a customer's history, as its timeline shows it (D24: with what was merged into it): its notes and the other entries. */
+export async function historyOf(db: Queryable, orgId: number, customerId: number): Promise<MergeHistory> {
+  const [row] = await db.query<{ n: unknown }>('select count(*) as n from customer_notes where org_id = $1 and customer_id = $2', [orgId, customerId]);
+  const notes = num(row?.n ?? 0);
+  return { notes, entries: (await timeline(db, orgId, customerId, 1, 1)).count - notes };
+}
+
+/** D46 D47: 409, nothing changed, when the survivor would have more locations or contacts than a customer may (D66: with those kept). */
+export function assertRoom(survivor: Customer, merged: Customer, keptContacts = 0): void {
   const over = (noun: string, n: number, max: number) =>
     n > max ? new HttpError(409, `too_many_${noun}s`, `Together they have ${n} ${noun}s; a customer has at most ${max}: remove some first`, {}, { limit: max }) : null;
   const refusal =
     over('location', survivor.locations.length + merged.locations.length, MAX_LOCATIONS) ??
-    over('contact', survivor.contacts.length + merged.contacts.length, MAX_CONTACTS);
+    over('contact', survivor.contacts.length + merged.contacts.length + keptContacts, MAX_CONTACTS);
   if (refusal) throw refusal;
 }
 
@@ -99,6 +109,8 @@ export interface Merged {
   merged: Customer;
   changes: Changes;
   moved: { notes: number; locations: number; contacts: number };
+  /** D66: the contacts made on the survivor for the emails and phones it would otherwise lose. */
+  kept: CustomerContact[];
 }
 
 /** D49: merges `merged` into `survivor` (both locked, checked, room checked); the caller writes the audit entries. */
@@ -106,7 +118,8 @@ export async function mergeCustomers(db: Queryable, orgId: number, userId: numbe
   await assertMergeable(db, orgId, [req.survivor_id, req.merged_id], true);
   const survivor = await getCustomer(db, orgId, req.survivor_id);
   const merged = await getCustomer(db, orgId, req.merged_id);
-  assertRoom(survivor, merged);
+  const details = keptDetails(survivor, merged, req.fields);
+  assertRoom(survivor, merged, details.length);
   const changes = chosenChanges(survivor, merged, req.fields);
   const [s, m] = [survivor.id, merged.id];
   // First out of the live set, so the survivor may take its email (the live-email index).
@@ -121,10 +134,14 @@ export async function mergeCustomers(db: Queryable, orgId: number, userId: numbe
   // D46: the survivor's primary stays primary; without one, the merged customer's becomes its primary.
   const locationIds = await move('customer_locations', survivorPrimary === null ? '' : ', is_primary = false');
   await emailSafe(db, orgId, (changes.email?.to as string | null) ?? null, s, () => writeFields(db, orgId, s, changes, userId, now, 'to'));
+  const kept: CustomerContact[] = [];
+  for (const d of details)
+    kept.push(await addContact(db, orgId, s, { name: d.name, role: null, email: d.email, phone: d.phone, note: keptDetailNote(merged.name) }, now));
   const [row] = await db.query<{ id: unknown }>(
     `insert into customer_merges (org_id, survivor_id, merged_id, fields, changes, merged_snapshot, note_ids, location_ids, contact_ids,
-                                  survivor_primary_location_id, merged_primary_location_id, created_at, created_by)
-     values ($1, $2, $3, $4::text::jsonb, $5::text::jsonb, $6::text::jsonb, string_to_array($7, ',')::int[], string_to_array($8, ',')::int[], string_to_array($9, ',')::int[], $10, $11, $12, $13) returning id`,
+                                  survivor_primary_location_id, merged_primary_location_id, created_at, created_by, kept_contact_ids)
+     values ($1, $2, $3, $4::text::jsonb, $5::text::jsonb, $6::text::jsonb, string_to_array($7, ',')::int[], string_to_array($8, ',')::int[], string_to_array($9, ',')::int[], $10, $11, $12, $13,
+             string_to_array($14, ',')::int[]) returning id`,
     [
       orgId,
       s,
@@ -139,6 +156,7 @@ export async function mergeCustomers(db: Queryable, orgId: number, userId: numbe
       merged.locations.find((l) => l.primary)?.id ?? null,
       now,
       userId,
+      kept.map((c) => c.id).join(','),
     ],
   );
   return {
@@ -147,5 +165,6 @@ export async function mergeCustomers(db: Queryable, orgId: number, userId: numbe
     merged,
     changes,
     moved: { notes: noteIds.length, locations: locationIds.length, contacts: contactIds.length },
+    kept,
   };
 }

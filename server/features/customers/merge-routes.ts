@@ -2,11 +2,11 @@
 // merge-undo-repo.ts do); each change is one transaction, under the organization's lock as every change
 // is (D38), with its audit entries: one about each customer, so each timeline tells the story.
 import type { Customer } from '../../../contract/customers';
-import { MERGE_FIELDS, type MergeChoice, type MergeField, type MergePreview, type MergeRequest } from '../../../contract/merge';
+import { MERGE_FIELDS, type MergeChoice, type MergeField, type MergePreview, type MergeRequest, proposedSurvivor } from '../../../contract/merge';
 import { HttpError } from '../../http';
 import { defineRoute } from '../../route';
-import { describeCheck, int, intText, withDefault, type Check } from '../../schema';
-import { assertMergeable, countMoves, mergeCustomers, sameCustomer } from './merge-repo';
+import { describeCheck, int, intText, oneOf, optional, withDefault, type Check } from '../../schema';
+import { assertMergeable, countMoves, historyOf, mergeCustomers, sameCustomer } from './merge-repo';
 import { undoMerge } from './merge-undo-repo';
 import { getCustomer } from './repo';
 
@@ -36,19 +36,27 @@ const fieldChoices: Check<Partial<Record<MergeField, MergeChoice>>> = describeCh
   { kind: 'object', keys: MERGE_FIELDS },
 );
 
-/** GET /v1/customers/merge/preview/?survivor_id=&merged_id=: both customers and what would move. */
+/**
+ * GET /v1/customers/merge/preview/?survivor_id=&merged_id=[&propose=true]: both customers, their history
+ * and what would move. D66: with propose=true the survivor is the one with more history, whichever came first.
+ */
 const preview = defineRoute({
   method: 'GET',
   path: '/v1/customers/merge/preview/',
   access: 'org',
   permission: 'customers:merge',
-  query: { survivor_id: intText(), merged_id: intText() },
+  query: { survivor_id: intText(), merged_id: intText(), propose: optional(oneOf(['true', 'false'] as const)) },
   async handler({ tx, caller, query }): Promise<MergePreview> {
     if (query.survivor_id === query.merged_id) throw sameCustomer();
-    await assertMergeable(tx, caller.org.id, [query.survivor_id, query.merged_id], false);
-    const survivor = await getCustomer(tx, caller.org.id, query.survivor_id);
-    const merged = await getCustomer(tx, caller.org.id, query.merged_id);
-    return { survivor, merged, moves: await countMoves(tx, caller.org.id, survivor, merged) };
+    const org = caller.org.id;
+    await assertMergeable(tx, org, [query.survivor_id, query.merged_id], false);
+    let [survivor, merged] = [await getCustomer(tx, org, query.survivor_id), await getCustomer(tx, org, query.merged_id)];
+    let history = { survivor: await historyOf(tx, org, survivor.id), merged: await historyOf(tx, org, merged.id) };
+    if (query.propose === 'true' && proposedSurvivor(survivor, history.survivor, merged, history.merged) === merged) {
+      [survivor, merged] = [merged, survivor];
+      history = { survivor: history.merged, merged: history.survivor };
+    }
+    return { survivor, merged, moves: await countMoves(tx, org, survivor, merged), history };
   },
 });
 
@@ -63,8 +71,12 @@ const merge = defineRoute({
   async handler({ tx, ctx, caller, body, audit }) {
     if (body.survivor_id === body.merged_id) throw sameCustomer();
     const done = await mergeCustomers(tx, caller.org.id, caller.userId, body as MergeRequest, new Date(ctx.now()));
-    const { survivor, merged, mergeId, changes, moved } = done;
-    audit({ target: about(survivor), changes: { merge_id: mergeId, merged_customer: ref(merged), ...changes, ...moved } });
+    const { survivor, merged, mergeId, changes, moved, kept } = done;
+    const keptContacts = kept.map(({ id, name, email, phone }) => ({ id, name, email, phone })); // D66
+    audit({
+      target: about(survivor),
+      changes: { merge_id: mergeId, merged_customer: ref(merged), ...changes, ...moved, ...(kept.length ? { kept_contacts: keptContacts } : {}) },
+    });
     audit({ target: about(merged), changes: { merge_id: mergeId, survivor: ref(survivor) } });
     return { ...survivor, merge_id: mergeId };
   },
@@ -79,8 +91,9 @@ const undo = defineRoute({
   params: { merge_id: intText() },
   audit: 'customer.merge_undone',
   async handler({ tx, ctx, caller, params, audit }) {
-    const { survivor, merged, restored, kept } = await undoMerge(tx, caller.org.id, caller.userId, params.merge_id, new Date(ctx.now()));
-    audit({ target: about(survivor), changes: { merge_id: params.merge_id, merged_customer: ref(merged), ...restored, ...(kept.length ? { kept } : {}) } });
+    const { survivor, merged, restored, kept, removedContacts } = await undoMerge(tx, caller.org.id, caller.userId, params.merge_id, new Date(ctx.now()));
+    const removed = removedContacts.length ? { removed_contacts: removedContacts } : {}; // D66
+    audit({ target: about(survivor), changes: { merge_id: params.merge_id, merged_customer: ref(merged), ...restored, ...(kept.length ? { kept } : {}), ...removed } });
     audit({ target: about(merged), changes: { merge_id: params.merge_id, survivor: ref(survivor) } });
     return { survivor, merged };
   },

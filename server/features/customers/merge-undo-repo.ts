@@ -1,7 +1,7 @@
 // D49: undoing a merge within MERGE_UNDO_DAYS, SQL only, scoped by organization. The merged customer comes
 // back as it was (its row was never changed but for the merge's marks) with the rows that moved, by id;
 // the survivor gets back the values the merge gave it, except those changed since, and keeps what was
-// added since.
+// added since. D66: the contacts the merge made on the survivor for the details it left off go again.
 import type { Customer } from '../../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../../contract/merge';
 import { DAY_MS } from '../../../contract/time';
@@ -23,6 +23,9 @@ type MergeRow = {
   merged_primary_location_id: unknown;
 };
 
+/** D66: a contact the merge had kept on the survivor, as the undo removed it. */
+export type KeptContact = { id: number; name: string; email: string | null; phone: string | null };
+
 export interface Undone {
   survivor: Customer;
   merged: Customer;
@@ -30,6 +33,8 @@ export interface Undone {
   restored: Changes;
   /** The survivor's fields the merge changed and someone changed again since: kept as they are. */
   kept: string[];
+  /** D66: the contacts the merge made on the survivor, removed. */
+  removedContacts: KeptContact[];
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -88,6 +93,12 @@ export async function undoMerge(db: Queryable, orgId: number, userId: number, me
   await moveBack('customer_notes', 'note_ids');
   await moveBack('customer_contacts', 'contact_ids');
   await moveBack('customer_locations', 'location_ids', ', is_primary = (id is not distinct from $5::int)');
+  // D66: exactly the contacts the merge made (by id), as they are now: the survivor is as it was before.
+  const removed = await db.query<{ id: unknown; name: string; email: string | null; phone: string | null }>(
+    `delete from customer_contacts where org_id = $1 and customer_id = $2
+        and id in (select unnest(kept_contact_ids) from customer_merges where org_id = $1 and id = $3) returning id, name, email, phone`,
+    [orgId, s, mergeId],
+  );
   await ensurePrimary(db, orgId, s, m.survivor_primary_location_id === null ? null : num(m.survivor_primary_location_id));
   await ensurePrimary(db, orgId, mid, m.merged_primary_location_id === null ? null : num(m.merged_primary_location_id));
   await emailSafe(db, orgId, survivorEmail, s, () => writeFields(db, orgId, s, restored, userId, now, 'to'));
@@ -98,5 +109,6 @@ export async function undoMerge(db: Queryable, orgId: number, userId: number, me
     db.query('update customers set deleted_at = null, deleted_by = null, merged_into_id = null where org_id = $1 and id = $2', [orgId, mid]),
   );
   await db.query('update customer_merges set undone_at = $3, undone_by = $4 where org_id = $1 and id = $2', [orgId, mergeId, now, userId]);
-  return { survivor: await getCustomer(db, orgId, s), merged: await getCustomer(db, orgId, mid), restored, kept };
+  const removedContacts = removed.map((r) => ({ ...r, id: num(r.id) })).sort((a, b) => a.id - b.id);
+  return { survivor: await getCustomer(db, orgId, s), merged: await getCustomer(db, orgId, mid), restored, kept, removedContacts };
 }

@@ -1,8 +1,9 @@
 // D23: while a person types an email, a phone or a name, the customers who already have it are shown as
-// links ("Possible duplicate: …", a warning, never a refusal) before anything is saved. Only a complete-looking value is looked up, after
-// a pause in typing; the answer is a polite live region, so it is heard without taking the focus. D49:
-// on the edit form, where the person may merge, each match offers 'Merge' (this customer kept; the merge
-// screen can swap). The add form has no customer yet to merge (behaviour.md).
+// links ("Possible duplicate: …", a warning, never a refusal) before anything is saved. Only a
+// complete-looking value is looked up, after a pause in typing; the answer is a polite live region, so it
+// is heard without taking the focus. D49: on the edit form, where the person may merge, each match offers
+// 'Merge' (the merge screen proposes which is kept, D66, and can swap). The add form has no customer yet
+// to merge (behaviour.md).
 import { Fragment, useEffect, useState } from 'react';
 import { useCustomersApi, type DuplicateQuery } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';

@@ -2,13 +2,13 @@
 // fieldset with its legend, so a screen reader hears the field with each value), and what moves.
 import { useId } from 'react';
 import type { Customer } from '../../../../contract/customers';
-import { MERGE_FIELDS, MERGE_UNDO_DAYS, type MergeField, type MergePreview } from '../../../../contract/merge';
-import { counted, differingFields, keptFrom, MERGE_FIELD_LABELS, type Picks, valueWords } from './merge-fields';
+import { type KeptDetail, MERGE_FIELDS, MERGE_UNDO_DAYS, type MergeField, type MergeHistory, type MergePreview } from '../../../../contract/merge';
+import { counted, differingFields, historyWords, keptFrom, keptWords, MERGE_FIELD_LABELS, type Picks, valueWords } from './merge-fields';
 
 const SHOWN: readonly MergeField[] = ['email', 'phone', 'company', 'city', 'status', 'type'];
 
-/** One customer as it is now: its main fields, tags, locations and contacts. */
-export function MergeSide({ customer: c, heading }: { customer: Customer; heading: string }) {
+/** One customer as it is now: its main fields, tags, locations and contacts, D66 and its history. */
+export function MergeSide({ customer: c, history, heading }: { customer: Customer; history: MergeHistory; heading: string }) {
   const id = useId();
   return (
     <section className="card merge-side" aria-labelledby={id}>
@@ -31,6 +31,10 @@ export function MergeSide({ customer: c, heading }: { customer: Customer; headin
           <dd>
             {counted(c.locations.length, 'location')}, {counted(c.contacts.length, 'contact')}
           </dd>
+        </div>
+        <div className="merge-row">
+          <dt>History</dt>
+          <dd>{historyWords(history)}</dd>
         </div>
       </dl>
     </section>
@@ -74,8 +78,11 @@ export function FieldChoices({ survivor, merged, picks, onPick }: FieldChoicesPr
   );
 }
 
-/** D49: what the merged customer brings (its notes, locations, contacts, the tags the kept one lacks). */
-export function MergeSummary({ preview: { survivor, merged, moves }, known }: { preview: MergePreview; known: boolean }) {
+/**
+ * D49: what the merged customer brings (its notes, locations, contacts, the tags the kept one lacks); D66
+ * the emails and phones the choices leave off the kept one, kept as its contacts (they follow the choices).
+ */
+export function MergeSummary({ preview: { survivor, merged, moves }, known, kept }: { preview: MergePreview; known: boolean; kept: readonly KeptDetail[] }) {
   const id = useId();
   const parts = [counted(moves.notes, 'note'), counted(moves.locations, 'location'), counted(moves.contacts, 'contact')];
   return (
@@ -87,6 +94,9 @@ export function MergeSummary({ preview: { survivor, merged, moves }, known }: { 
             <li key={p}>{p}</li>
           ))}
           <li>{moves.tags.length ? `${counted(moves.tags.length, 'tag')}: ${moves.tags.join(', ')}` : 'No new tags'}</li>
+          {kept.map((k) => (
+            <li key={k.from}>{keptWords(k)}</li>
+          ))}
         </ul>
       ) : (
         <p className="muted">Counting what moves…</p>

@@ -1,6 +1,7 @@
-// D49 the merge screen: which customer is kept (Swap), which value each differing field keeps, what
-// moves, then Merge → the kept customer's page with a toast offering Undo. A refusal or a lost
-// connection is said beside the button; the choices stay.
+// D49 the merge screen: which customer is kept (D66 proposed by history, with why; Swap), which value
+// each differing field keeps, what moves (D66 and which emails and phones are kept as contacts), then
+// Merge → the kept customer's page with a toast offering Undo. A refusal or a lost connection is said
+// beside the button; the choices stay.
 import { useId, useRef, useState, useSyncExternalStore } from 'react';
 import type { MergePreview } from '../../../../contract/merge';
 import { useMergeApi } from '../../../api/merge';
@@ -11,14 +12,15 @@ import { navigate } from '../../../router/location';
 import { customerHref, mergeCustomersHref } from '../../../router/paths';
 import { failedWords } from '../../../ui/failed-words';
 import { Page } from '../../../ui/page';
+import { keptDetails } from '../../../../contract/merge';
 import { FieldChoices, MergeSide, MergeSummary } from './MergeParts';
-import { mergeRequest, type Picks } from './merge-fields';
+import { mergeRequest, type Picks, proposalWords } from './merge-fields';
 import { showMergedToast } from './merge-toast';
 
 export const MSG_MERGE_OFFLINE = "You're offline — your choices are kept and you can merge when the connection is back";
 
 export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; movesKnown: boolean }) {
-  const { survivor, merged } = preview;
+  const { survivor, merged, history } = preview;
   const api = useMergeApi();
   const cache = useQueryCache();
   // The connectivity store, read here rather than through the form's hook: the form's chunk stays its own.
@@ -31,7 +33,7 @@ export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; mo
 
   const swap = () => {
     setFailure(null);
-    navigate(mergeCustomersHref(merged.id, survivor.id), { replace: true });
+    navigate(mergeCustomersHref(merged.id, survivor.id, true), { replace: true });
   };
 
   const run = async () => {
@@ -56,16 +58,19 @@ export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; mo
   return (
     <Page title="Merge Customers" description="Choose which customer is kept and which value each field keeps.">
       <div className="merge-sides">
-        <MergeSide customer={survivor} heading="Kept" />
-        <MergeSide customer={merged} heading="Merged into it" />
+        <MergeSide customer={survivor} history={history.survivor} heading="Kept" />
+        <MergeSide customer={merged} history={history.merged} heading="Merged into it" />
       </div>
+      <p className="merge-proposal" role="status">
+        {proposalWords(preview)}
+      </p>
       <p className="merge-swap">
         <button type="button" className="btn" onClick={swap} disabled={busy}>
           Swap: keep {merged.name} instead
         </button>
       </p>
       <FieldChoices survivor={survivor} merged={merged} picks={picks} onPick={(field, customerId) => setPicks((p) => ({ ...p, [field]: customerId }))} />
-      <MergeSummary preview={preview} known={movesKnown} />
+      <MergeSummary preview={preview} known={movesKnown} kept={keptDetails(survivor, merged, mergeRequest(survivor, merged, picks).fields)} />
       <div className="merge-actions">
         <p id={`${id}o`} className="cf-offline" role="status">
           {online ? '' : MSG_MERGE_OFFLINE}

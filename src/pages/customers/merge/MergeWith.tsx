@@ -1,6 +1,6 @@
 // D49: 'Merge with…' on the customer page (customers:merge): a customer search in a dialog (MergePicker.tsx),
-// loaded once the browser is idle after the page (lazyPart), whose results lead to the merge screen with
-// this customer kept.
+// loaded once the browser is idle after the page (lazyPart), whose results lead to the merge screen for
+// the two (D66: it proposes which is kept).
 import { Suspense, useState } from 'react';
 import type { Customer } from '../../../../contract/customers';
 import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';

@@ -1,7 +1,18 @@
 // D49: what the merge screen chooses between, in words: the fields whose values differ, whose value each
-// keeps (by customer, so a swap keeps what was chosen), and the request body those choices make.
+// keeps (by customer, so a swap keeps what was chosen), and the request body those choices make. D66: why
+// the kept customer is proposed, and what is kept as a contact.
 import { CUSTOMER_STATUS_LABELS, type Customer } from '../../../../contract/customers';
-import { MERGE_FIELDS, type MergeChoice, type MergeField, type MergeRequest } from '../../../../contract/merge';
+import {
+  historySize,
+  type KeptDetail,
+  MERGE_FIELDS,
+  type MergeChoice,
+  type MergeField,
+  type MergeHistory,
+  type MergePreview,
+  type MergeRequest,
+  proposedSurvivor,
+} from '../../../../contract/merge';
 
 export const MERGE_FIELD_LABELS: Readonly<Record<MergeField, string>> = {
   name: 'Name',
@@ -55,3 +66,24 @@ export function mergeRequest(survivor: Customer, merged: Customer, picks: Picks)
 
 /** "3 notes", "1 location": a count with its noun. */
 export const counted = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** D66: a customer's history in words: "12 notes and 5 other timeline entries". */
+export const historyWords = (h: MergeHistory): string => `${counted(h.notes, 'note')} and ${counted(h.entries, 'other timeline entry', 'other timeline entries')}`;
+
+/**
+ * D66: why the kept customer is the one proposed ('Proposed to keep: it has more history (12 notes and 5
+ * other entries against 1 and 1).'), or, after a swap, that the other one would have been.
+ */
+export function proposalWords({ survivor, merged, history }: Pick<MergePreview, 'survivor' | 'merged' | 'history'>): string {
+  const proposed = proposedSurvivor(survivor, history.survivor, merged, history.merged);
+  const [mine, theirs] = proposed === survivor ? [history.survivor, history.merged] : [history.merged, history.survivor];
+  const more = historySize(mine) > historySize(theirs);
+  const against = `${counted(mine.notes, 'note')} and ${counted(mine.entries, 'other entry', 'other entries')} against ${theirs.notes} and ${theirs.entries}`;
+  if (proposed === survivor) return more ? `Proposed to keep: it has more history (${against}).` : 'Proposed to keep: it is the older record, with as much history.';
+  return more
+    ? `${proposed.name} has more history (${against}); you chose to keep ${survivor.name}.`
+    : `${proposed.name} is the older record, with as much history; you chose to keep ${survivor.name}.`;
+}
+
+/** D66: an email or phone kept as a contact, in words: "Kept as a contact named Anna Lee: anna@example.com". */
+export const keptWords = (k: KeptDetail): string => `Kept as a contact named ${k.name}: ${[k.email, k.phone].filter(Boolean).join(' and ')}`;
