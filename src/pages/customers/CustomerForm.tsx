@@ -186,12 +186,7 @@ export function CustomerForm(props: CustomerFormProps) {
             phone={form.values.phone}
             name={form.values.name}
             exclude={editing?.id}
-            enabled={
-              !editing ||
-              form.values.email.trim() !== (base.email ?? '') ||
-              form.values.phone.trim() !== (base.phone ?? '') ||
-              form.values.name.trim() !== (base.name ?? '')
-            }
+            enabled={!editing || (['email', 'phone', 'name'] as const).some((k) => form.values[k].trim() !== (base[k] ?? ''))}
           />
         </fieldset>
         <fieldset className="cf-section">
