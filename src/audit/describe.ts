@@ -36,12 +36,7 @@ const link = (text: string, to: string, may: boolean): Part => (may ? { text, to
 
 /** D55: a permission as the matrix names it (a newer server's unknown one by its code), quoted. */
 const permissionWords = (p: unknown): string => `“${isPermission(p) ? PERMISSION_WORDS[p] : String(p)}”`;
-const quotedList = (items: unknown[]): string =>
-  wordList(
-    items.map((p) => [permissionWords(p)]),
-    ' and ',
-    ', ',
-  ).join('');
+const quotedList = (items: unknown[]): string => wordList(items.map((p) => [permissionWords(p)]), ' and ', ', ').join('');
 
 /** permissions.changed / .reset: per role, what it may now do and may no longer do, in the matrix's words (D29 audit changes). */
 function roleChanges(changes: Record<string, unknown>): string {

@@ -116,9 +116,7 @@ describe('D29 D55 permission changes in the matrix’s words', () => {
     const changed = entry('permissions.changed', MATRIX, { member: { added: ['customers:export'], removed: [] } });
     expect(describeText(changed, 'log')).toBe('Olivia changed the permissions: the member role may now “Export customers to a spreadsheet (CSV)”');
     const both = entry('permissions.changed', MATRIX, { viewer: { added: ['jobs:view', 'calls:view'], removed: ['customers:view'] } });
-    expect(describeText(both, 'log')).toBe(
-      'Olivia changed the permissions: the viewer role may now “View jobs” and “View calls”, and no longer “View customers and their notes”',
-    );
+    expect(describeText(both, 'log')).toBe('Olivia changed the permissions: the viewer role may now “View jobs” and “View calls”, and no longer “View customers and their notes”');
     const reset = entry('permissions.reset', MATRIX, { member: { added: [], removed: ['customers:merge'] } });
     expect(describeText(reset, 'log')).toBe('Olivia reset the permissions to the defaults (the member role may no longer “Merge duplicate customers”)');
     for (const e of [changed, both, reset]) expect(describeText(e, 'log')).not.toMatch(/[a-z]+:[a-z]+/);

@@ -51,10 +51,7 @@ const WORDED: [AuditEntryView, string][] = [
     entry('invitation.accepted', SAM, { email: 'sam@example.com', role: 'member', new_account: true }, { id: 5, name: 'Sam' }),
     'Sam joined the team as member (invited as sam@example.com)',
   ],
-  [
-    entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }),
-    'Olivia changed the permissions: the member role may now “Delete and restore customers”',
-  ],
+  [entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }), 'Olivia changed the permissions: the member role may now “Delete and restore customers”'],
   [
     entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: ['jobs:view'] }, viewer: { added: ['sms:view'], removed: [] } }),
     'Olivia changed the permissions: the member role may now “Delete and restore customers”, and no longer “View jobs”; the viewer role may now “View text messages (SMS)”',
