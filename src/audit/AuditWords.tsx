@@ -25,9 +25,8 @@ function Parts({ parts }: { parts: Part[] }) {
   );
 }
 
-/** `timelineOf`: on a customer's timeline, whose it is (D49: a merged customer's entries name it). */
-export function AuditWords({ entry, view, rights, timelineOf }: { entry: AuditEntryView; view: AuditView; rights?: LinkRights; timelineOf?: number }) {
-  return <Parts parts={describe(entry, view, rights, timelineOf)} />;
+export function AuditWords({ entry, view, rights }: { entry: AuditEntryView; view: AuditView; rights?: LinkRights }) {
+  return <Parts parts={describe(entry, view, rights)} />;
 }
 
 /** An update's entry: a customer's (D24), or one of its locations or contacts (D46 D47). */

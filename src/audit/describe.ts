@@ -4,7 +4,6 @@
 // says each change before → after. As parts (text, links, values), so every wording is tested without
 // rendering; AuditWords renders them. Links only where the reader may go (D9).
 import type { AuditEntryView } from '../../contract/audit';
-import { isPermission, PERMISSION_WORDS } from '../../contract/permissions';
 import { customerHref, PAGES } from '../router/paths';
 import { actorName, change, EMPTY_VALUE, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
 
@@ -34,19 +33,13 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const id = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
 const link = (text: string, to: string, may: boolean): Part => (may ? { text, to } : text);
 
-/** D55: a permission as the matrix names it (a newer server's unknown one by its code), quoted. */
-const permissionWords = (p: unknown): string => `“${isPermission(p) ? PERMISSION_WORDS[p] : String(p)}”`;
-const quotedList = (items: unknown[]): string => wordList(items.map((p) => [permissionWords(p)]), ' and ', ', ').join('');
-
-/** permissions.changed / .reset: per role, what it may now do and may no longer do, in the matrix's words (D29 audit changes). */
+/** permissions.changed / .reset: per role, '+added' and '−removed' (D29 audit changes). */
 function roleChanges(changes: Record<string, unknown>): string {
   return Object.entries(changes)
     .flatMap(([role, c]) => {
       const { added = [], removed = [] } = (c ?? {}) as { added?: unknown[]; removed?: unknown[] };
-      const now = added.length ? `may now ${quotedList(added)}` : '';
-      const no = removed.length ? `no longer ${quotedList(removed)}` : '';
-      if (!now && !no) return [];
-      return [`the ${role} role ${now && no ? `${now}, and ${no}` : now || `may ${no}`}`];
+      const marks = [...added.map((p) => `+${String(p)}`), ...removed.map((p) => `−${String(p)}`)];
+      return marks.length ? [`the ${role} role: ${marks.join(', ')}`] : [];
     })
     .join('; ');
 }
@@ -68,11 +61,8 @@ function part(e: AuditEntryView): string {
   return name === EMPTY_VALUE ? kind : `${kind} “${name}”`;
 }
 
-/** D49: on the survivor's timeline, an entry of a customer merged into it says whose it was. */
-export const MERGED_IN = ' (merged into this customer)';
-
 /** D49: the other customer a merge entry names (`merged_customer` on the survivor's, `survivor` on the merged one's). */
-function mergeParts(e: AuditEntryView, view: AuditView, may: boolean, timelineSelf: Part[]): { merged: Part[]; survivor: Part[] } {
+function mergeParts(e: AuditEntryView, view: AuditView, may: boolean): { merged: Part[]; survivor: Part[] } {
   const c = e.changes ?? {};
   const other = (v: unknown) => (v ?? {}) as { id?: unknown; name?: unknown };
   const named = (v: unknown): Part => {
@@ -80,16 +70,12 @@ function mergeParts(e: AuditEntryView, view: AuditView, may: boolean, timelineSe
     const oid = id(o.id);
     return link(str(o.name) || 'a customer', oid === null ? PAGES.customers : customerHref(oid), may && oid !== null);
   };
-  const self: Part[] = view === 'timeline' ? timelineSelf : [link(e.target.label, e.target.id ? customerHref(e.target.id) : PAGES.customers, may && !!e.target.id)];
+  const self: Part[] = view === 'timeline' ? ['this customer'] : [link(e.target.label, e.target.id ? customerHref(e.target.id) : PAGES.customers, may && !!e.target.id)];
   return c.merged_customer ? { merged: [named(c.merged_customer)], survivor: self } : { merged: self, survivor: [named(c.survivor)] };
 }
 
-/**
- * The entry as a sentence of parts, as `view` says it; `rights` decides which names are links. On the
- * timeline, `timelineOf` is the customer whose timeline it is: an entry about another one (D49: a customer
- * merged into it) names that customer instead of saying "this customer".
- */
-export function describe(e: AuditEntryView, view: AuditView = 'log', rights: LinkRights = ALL, timelineOf?: number): Part[] {
+/** The entry as a sentence of parts, as `view` says it; `rights` decides which names are links. */
+export function describe(e: AuditEntryView, view: AuditView = 'log', rights: LinkRights = ALL): Part[] {
   const who = actorName(e);
   const c = e.changes ?? {};
   const { label } = e.target;
@@ -97,10 +83,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
   const customerId = e.target.type === 'note' ? id(c.customer_id) : e.target.type === 'customer' ? e.target.id : null;
   // D25: a deleted customer's page is a 404, so no link.
   const name = link(label, customerId === null ? PAGES.customers : customerHref(customerId), rights.customers && customerId !== null && e.action !== 'customer.deleted');
-  const mergedIn = view === 'timeline' && timelineOf !== undefined && customerId !== null && customerId !== timelineOf;
-  const customer: Part[] = view === 'timeline' ? (mergedIn ? [label, MERGED_IN] : ['this customer']) : [name];
-  /** D49: a timeline sentence that names no customer says whose change it was when it was another's. */
-  const whose: Part[] = mergedIn ? [' on ', label, MERGED_IN] : [];
+  const customer: Part[] = view === 'timeline' ? ['this customer'] : [name];
   const theCustomer: Part[] = log ? ['the customer ', name] : customer;
   const member = link(label, PAGES.team, rights.team);
   const perms = link('the permissions', PAGES.permissions, rights.permissions);
@@ -116,7 +99,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       const fields = fieldChanges(c);
       const [only] = fields;
       if (!only) return [who, ' changed ', ...customer];
-      if (view === 'timeline') return fields.length === 1 ? [who, ' ', ...changeWords(only), ...whose] : [who, ` made ${fields.length} changes`, ...whose, ':'];
+      if (view === 'timeline') return fields.length === 1 ? [who, ' ', ...changeWords(only)] : [who, ` made ${fields.length} changes:`];
       if (view === 'recent')
         return [
           who,
@@ -137,11 +120,11 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
     case 'customer.restored':
       return [who, ' restored ', ...theCustomer];
     case 'customer.merged': {
-      const m = mergeParts(e, view, rights.customers, customer);
+      const m = mergeParts(e, view, rights.customers);
       return [who, ' merged ', ...m.merged, ' into ', ...m.survivor];
     }
     case 'customer.merge_undone': {
-      const m = mergeParts(e, view, rights.customers, customer);
+      const m = mergeParts(e, view, rights.customers);
       return [who, ' undid the merge of ', ...m.merged, ' into ', ...m.survivor];
     }
     case 'customers.imported':
@@ -164,9 +147,9 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       const fields = fieldChanges(c);
       // D46: 'Make primary' is its own sentence (the server un-primaries the other location itself).
       if (fields.length === 1 && change(c.primary)?.to === true)
-        return [who, ` made the ${part(e)} the primary location`, ...(view === 'timeline' ? whose : [' of ', ...customer])];
+        return [who, ` made the ${part(e)} the primary location`, ...(view === 'timeline' ? [] : [' of ', ...customer])];
       const [only] = fields;
-      if (view === 'timeline' && only && fields.length === 1) return [who, ' ', ...changeWords(only), ` (the ${part(e)})`, ...whose];
+      if (view === 'timeline' && only && fields.length === 1) return [who, ' ', ...changeWords(only), ` (the ${part(e)})`];
       const values = fields.map((f) => `${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`).join(', ');
       return [who, ` changed the ${part(e)} of `, ...customer, log && values ? `: ${values}` : ''];
     }
@@ -187,7 +170,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ' joined the team', role, ` (invited as ${email})`];
     case 'permissions.changed': {
       const what = log && roleChanges(c);
-      return [who, ' changed ', perms, what ? `: ${what}` : ''];
+      return [who, ' changed ', what || perms];
     }
     case 'permissions.reset': {
       const what = log && roleChanges(c);
@@ -221,7 +204,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
 }
 
 /** The sentence as plain text (for tests and for an accessible summary). */
-export const describeText = (e: AuditEntryView, view?: AuditView, rights?: LinkRights, timelineOf?: number): string =>
-  describe(e, view, rights, timelineOf)
+export const describeText = (e: AuditEntryView, view?: AuditView, rights?: LinkRights): string =>
+  describe(e, view, rights)
     .map((p) => (typeof p === 'string' ? p : p.text))
     .join('');

@@ -236,8 +236,8 @@ describe.skipIf(skipReason)('the team', () => {
       `${who.first} joined the team as member (invited as ${who.email})`,
       `Olivia changed ${who.first}’s role from member to viewer`,
       `Olivia removed ${who.first} (viewer) from the team`,
-      'Olivia changed the permissions: the member role may no longer “Add and import customers”',
-      'Olivia reset the permissions to the defaults (the member role may now “Add and import customers”)',
+      'Olivia changed the member role: −customers:create',
+      'Olivia reset the permissions to the defaults (the member role: +customers:create)',
     ];
     for (const text of entries) await log.getByRole('row').filter({ hasText: text }).first().waitFor();
     // Newest first: the reset is above the removal, the removal above the invitation.

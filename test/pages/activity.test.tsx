@@ -51,14 +51,14 @@ const WORDED: [AuditEntryView, string][] = [
     entry('invitation.accepted', SAM, { email: 'sam@example.com', role: 'member', new_account: true }, { id: 5, name: 'Sam' }),
     'Sam joined the team as member (invited as sam@example.com)',
   ],
-  [entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }), 'Olivia changed the permissions: the member role may now “Delete and restore customers”'],
+  [entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }), 'Olivia changed the member role: +customers:delete'],
   [
     entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: ['jobs:view'] }, viewer: { added: ['sms:view'], removed: [] } }),
-    'Olivia changed the permissions: the member role may now “Delete and restore customers”, and no longer “View jobs”; the viewer role may now “View text messages (SMS)”',
+    'Olivia changed the member role: +customers:delete, −jobs:view; the viewer role: +sms:view',
   ],
   [
     entry('permissions.reset', MATRIX, { member: { added: [], removed: ['customers:delete'] } }),
-    'Olivia reset the permissions to the defaults (the member role may no longer “Delete and restore customers”)',
+    'Olivia reset the permissions to the defaults (the member role: −customers:delete)',
   ],
 ];
 

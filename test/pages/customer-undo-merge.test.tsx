@@ -137,10 +137,3 @@ describe('D49 undo a merge from the timeline', () => {
     expect(screen.getByRole('dialog')).toBe(dialog);
   });
 });
-
-describe('D49 the survivor’s timeline after a merge', () => {
-  it('D49 the merged customer’s creation says whose it was: not a second unexplained ‘added this customer’', async () => {
-    await shown([merged(), ago(audit(11, 'customer.created', OLIVIA, 0, { name: ANNA.name }, { id: ANNA.id, label: ANNA.name }), 3), CREATED]);
-    expect(timelineTexts()).toEqual(['Sam merged Anna Lee into this customer', 'Olivia added Anna Lee (merged into this customer)', 'Olivia added this customer']);
-  });
-});

@@ -50,7 +50,7 @@ function Entry({ item, start, customerId, mayEdit, onNoteDeleted, mayRestore, on
     <li className="timeline-item" data-kind="audit" {...mark}>
       <p className="timeline-line">
         <span>
-          <AuditWords entry={item} view="timeline" timelineOf={customerId} />
+          <AuditWords entry={item} view="timeline" />
         </span>{' '}
         <span className="timeline-time">
           <When at={item.at} />
