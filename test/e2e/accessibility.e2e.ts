@@ -427,9 +427,10 @@ describe.skipIf(skipReason)('accessibility', () => {
       show: async (page) => {
         const [survivor, merged] = await Promise.all([SHOWN_CUSTOMER.id, conflictId].map((id) => api.call('GET', `/v1/customers/${id}/`, { org: ACME })));
         const moves = { notes: 3, locations: 1, contacts: 2, tags: ['a11y'] };
+        const history = { survivor: { notes: 4, entries: 6 }, merged: { notes: 3, entries: 2 } }; // D66: the survivor is the one proposed
         await page.route(
           (u) => u.pathname === '/api/v1/customers/merge/preview/',
-          (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ survivor, merged, moves }) }),
+          (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ survivor, merged, moves, history }) }),
         );
         await go(page, `/customers/merge?survivor=${SHOWN_CUSTOMER.id}&merged=${conflictId}`);
         await page.getByRole('heading', { name: 'Values to keep' }).waitFor();

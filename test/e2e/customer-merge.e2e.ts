@@ -2,11 +2,13 @@
 // form's duplicate warning, choosing one field from each side; the kept customer's page shows the chosen
 // values; the merged customer's old address leads there with a note; the merge is undone from the toast
 // or later from the timeline, and both customers read back exactly as before through the API (fields,
-// tags, notes, locations, contacts). Names carry a random suffix and the pair is deleted at the end.
+// tags, notes, locations, contacts). D66: started from the misspelled one, the screen proposes the one with
+// more history and says why; the email and phone not picked stay findable as contacts until the undo.
+// Names carry a random suffix and the pair is deleted at the end.
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ACME, apiAs, deleteCustomersMatching, unique, type Api } from './api';
-import { expectPath, skipReason, toasts, useBrowser } from './browser';
+import { expectPath, sidebarNav, skipReason, toasts, useBrowser } from './browser';
 
 const OWNER = 'owner@demo.test';
 
@@ -137,6 +139,62 @@ describe.skipIf(skipReason)('customer merge and undo', () => {
       expect([await snapshot(a, p.keptId, false), await snapshot(a, p.mergedId, true)]).toEqual(before);
       await page.goto(`/customers/${p.mergedId}`);
       await page.getByRole('heading', { level: 1, name: p.merged }).waitFor();
+    } finally {
+      await deleteCustomersMatching(a, ACME, sfx);
+    }
+  });
+
+  test('D66 started from the misspelled customer, the one with more history is proposed and why is said; the email and phone not picked are kept as contacts, found by search, and gone again after the undo', async () => {
+    const sfx = unique();
+    const a = await api();
+    try {
+      const p = await makePair(sfx);
+      for (const body of ['Boiler serviced', 'Invoice paid', 'Called about the valve'])
+        await a.call('POST', `/v1/customers/${p.keptId}/notes/`, { org: ACME, body: { body: `${body} ${sfx}` } });
+      const before = [await snapshot(a, p.keptId, false), await snapshot(a, p.mergedId, true)];
+      const { page } = await ownerTab();
+      await page.goto(`/customers/${p.mergedId}`); // the record the person happened to open
+      await page.getByRole('button', { name: 'Merge with…' }).click();
+      const picker = page.getByRole('dialog', { name: `Merge ${p.merged} with…` });
+      await picker.getByLabel('Search customers').fill(p.kept);
+      await picker.getByRole('link', { name: new RegExp(p.kept) }).click();
+
+      await page.getByRole('heading', { level: 2, name: 'Values to keep' }).waitFor();
+      await page.getByRole('region', { name: `Kept ${p.kept}` }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Proposed to keep: it has more history (4 notes and 3 other entries against 1 and 3).' }).waitFor();
+      const choice = (legend: string, from: string) => page.getByRole('group', { name: legend }).getByRole('radio', { name: new RegExp(`from ${from}$`) });
+      await choice('Phone', p.merged).check();
+      const moves = page.getByRole('region', { name: `What moves to ${p.kept}` });
+      await moves.getByText(`Kept as a contact named ${p.merged}: ${p.mergedEmail}`, { exact: true }).waitFor();
+      await moves.getByText(`Kept as a contact named ${p.kept}: (503) 555-0166`, { exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Merge', exact: true }).click();
+      await expectPath(page, `/customers/${p.keptId}`);
+      const contacts = page.getByRole('region', { name: 'Contacts' });
+      await contacts.getByRole('article', { name: p.merged }).getByRole('link', { name: p.mergedEmail }).waitFor();
+      await contacts.getByRole('article', { name: p.kept }).getByRole('link', { name: '(503) 555-0166' }).waitFor();
+
+      // Searching for the email the kept customer did not take finds it.
+      const findByEmail = async (name: string) => {
+        await sidebarNav(page).getByRole('link', { name: 'Customers' }).click();
+        await page.getByRole('searchbox', { name: 'Search customers' }).fill(p.mergedEmail);
+        await page.getByText('1 customer matches', { exact: true }).waitFor(); // the search's answer, not the whole list
+        await page.getByRole('table').getByRole('link', { name, exact: true }).waitFor();
+      };
+      await findByEmail(p.kept);
+
+      // Undone later from the timeline: the kept contacts go, the customer is as before.
+      await page.goto(`/customers/${p.keptId}`);
+      const timeline = page.getByRole('region', { name: 'Notes and history' });
+      await timeline
+        .getByRole('listitem')
+        .filter({ hasText: `merged ${p.merged} into this customer` })
+        .getByRole('button', { name: 'Undo this merge' })
+        .click();
+      await page.getByRole('dialog', { name: 'Undo this merge?' }).getByRole('button', { name: 'Undo merge' }).click();
+      await toasts(page).getByText('are separate again').waitFor();
+      expect([await snapshot(a, p.keptId, false), await snapshot(a, p.mergedId, true)]).toEqual(before);
+      await findByEmail(p.merged);
+      expect(await page.getByRole('table').getByRole('link', { name: p.kept, exact: true }).count()).toBe(0);
     } finally {
       await deleteCustomersMatching(a, ACME, sfx);
     }

@@ -123,6 +123,7 @@ describe.skipIf(skipReason)('import round trip', () => {
 
       await sidebarNav(page).getByRole('link', { name: 'Customers' }).click();
       await page.getByRole('searchbox', { name: 'Search customers' }).fill(`O'Brien ${sfx}`);
+      await page.getByText('1 customer matches', { exact: true }).waitFor(); // the search's answer, not the whole list
       await page.getByRole('table').getByRole('link', { name }).click();
       await page.getByRole('heading', { level: 1, name }).waitFor();
       await page.getByText(company).first().waitFor();

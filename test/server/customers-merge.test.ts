@@ -318,11 +318,14 @@ forEachBackend('API customer merge', (backend) => {
       for (const c of records) if (c.phone) byPhone.set(c.phone, [...(byPhone.get(c.phone) ?? []), c]);
       const pairs = [...byPhone.values()].filter((p) => p.length === 2);
       expect(pairs).toHaveLength(1);
-      const [older, newer] = pairs[0]!;
+      const [older, newer] = pairs[0]!.sort((x, y) => Date.parse(x.created_at) - Date.parse(y.created_at));
       expect(newer!.name).not.toBe(older!.name);
       const dupes = await who.get(`${CUSTOMERS}duplicates/?phone=${encodeURIComponent(older!.phone!)}&exclude=${older!.id}`);
       expect((dupes.body.results as { id: number }[]).map((d) => d.id)).toEqual([newer!.id]);
       expect((await who.get(previewPath(older!.id, newer!.id))).status).toBe(200);
+      // D66: opened from the mistyped one, the merge screen proposes keeping the original.
+      const proposed = (await who.get(`${previewPath(newer!.id, older!.id)}&propose=true`)).body as unknown as MergePreview;
+      expect([proposed.survivor.id, proposed.merged.id]).toEqual([older!.id, newer!.id]);
     });
   });
 

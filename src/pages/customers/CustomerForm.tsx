@@ -26,6 +26,7 @@ import { TagInput } from './form/TagInput';
 import { useOnline } from './form/use-online';
 import {
   changedFields,
+  duplicateFieldsChanged,
   EMPTY_VALUES,
   FIELD_LABELS,
   serverFieldMessage,
@@ -186,7 +187,7 @@ export function CustomerForm(props: CustomerFormProps) {
             phone={form.values.phone}
             name={form.values.name}
             exclude={editing?.id}
-            enabled={!editing || (['email', 'phone', 'name'] as const).some((k) => form.values[k].trim() !== (base[k] ?? ''))}
+            enabled={!editing || duplicateFieldsChanged(form.values, base)}
           />
         </fieldset>
         <fieldset className="cf-section">

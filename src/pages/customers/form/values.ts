@@ -179,6 +179,10 @@ export function validateCustomer(v: CustomerValues, tagDraft = ''): FormErrors<C
 /** The tags with a typed, not yet added tag appended (when there is one). */
 export const withDraft = (tags: readonly string[], draft: string): string[] => (draft.trim() ? [...tags, draft.trim()] : [...tags]);
 
+/** D23: on an edit, the duplicate look-up waits until the email, phone or name differs from the record's. */
+export const duplicateFieldsChanged = (v: CustomerValues, base: Partial<Record<'email' | 'phone' | 'name', string | null>>): boolean =>
+  (['email', 'phone', 'name'] as const).some((f) => v[f].trim() !== (base[f] ?? ''));
+
 /** D23: what of the email, phone and name looks complete enough to look for duplicates (null when nothing). */
 export function duplicateQuery(
   v: Pick<CustomerValues, 'email' | 'phone'> & Partial<Pick<CustomerValues, 'name'>>,

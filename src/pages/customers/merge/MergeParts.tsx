@@ -7,7 +7,7 @@ import { counted, differingFields, historyWords, keptFrom, keptWords, MERGE_FIEL
 
 const SHOWN: readonly MergeField[] = ['email', 'phone', 'company', 'city', 'status', 'type'];
 
-/** One customer as it is now: its main fields, tags, locations and contacts, D66 and its history. */
+/** One customer as it is now: its main fields, tags, locations and contacts; D66: its history. */
 export function MergeSide({ customer: c, history, heading }: { customer: Customer; history: MergeHistory; heading: string }) {
   const id = useId();
   return (

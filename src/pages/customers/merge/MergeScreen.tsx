@@ -3,7 +3,7 @@
 // Merge → the kept customer's page with a toast offering Undo. A refusal or a lost connection is said
 // beside the button; the choices stay.
 import { useId, useRef, useState, useSyncExternalStore } from 'react';
-import type { MergePreview } from '../../../../contract/merge';
+import { keptDetails, type MergePreview } from '../../../../contract/merge';
 import { useMergeApi } from '../../../api/merge';
 import { connectivity } from '../../../http/connectivity';
 import { useQueryCache } from '../../../query/use-query';
@@ -12,7 +12,6 @@ import { navigate } from '../../../router/location';
 import { customerHref, mergeCustomersHref } from '../../../router/paths';
 import { failedWords } from '../../../ui/failed-words';
 import { Page } from '../../../ui/page';
-import { keptDetails } from '../../../../contract/merge';
 import { FieldChoices, MergeSide, MergeSummary } from './MergeParts';
 import { mergeRequest, type Picks, proposalWords } from './merge-fields';
 import { showMergedToast } from './merge-toast';
