@@ -2,7 +2,7 @@
 //   node build.mjs            production build into dist/
 //   node build.mjs --watch    rebuild on change; the page reloads itself (dev only)
 import * as esbuild from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,62 +10,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(root, 'dist');
 const watch = process.argv.includes('--watch');
 
-/** What main.tsx runs: the whole JS before the login form (see firstBundleShared). */
-const START = path.join(root, 'src/app/start.tsx');
-/** The rest of the app's start, which start.tsx loads as the login form is drawn (see firstBundleShared). */
-const BOOT = path.join(root, 'src/app/boot.tsx');
-
-/** The modules src/ loads with import(): every lazily loaded entry, found by reading the source. */
-function lazyEntries() {
-  const src = path.join(root, 'src');
-  const found = new Set();
-  for (const rel of readdirSync(src, { recursive: true })) {
-    if (!/\.tsx?$/.test(rel)) continue;
-    const file = path.join(src, rel);
-    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) {
-      const base = path.resolve(path.dirname(file), spec);
-      const hit = ['.ts', '.tsx', '/index.ts', '/index.tsx'].map((e) => base + e).find((f) => existsSync(f));
-      if (hit) found.add(hit);
-    }
-  }
-  return found;
-}
-
-/**
- * The app's chunk layout is decided here (and by which modules app/ loads with import()), nowhere in
- * the source. esbuild puts a module that several entries use (every import() target is an entry) into
- * a file chosen by WHICH entries use it, so the first bundle would be cut into several files, each
- * loaded before the login form (bench/bundle.mjs budget), and an entry without React (session/lock.ts,
- * telemetry/sentry.ts) would split esbuild's CommonJS helpers into one more. So every import() target
- * also imports app/start.tsx (everything main.tsx runs), appended at build time: each reaches the whole
- * first bundle, and esbuild keeps it in ONE file shared by all (loaded already when they are). The same
- * for the rest of the app's start (app/boot.tsx, which every screen but the first login form needs):
- * every other import() target imports it too, so it is ONE more file, loaded before any of them. Nothing
- * to name when a screen is added; test/rules/module-graph.test.ts builds without it (it is no import).
- */
-const firstBundleShared = {
-  name: 'first-bundle-shared',
-  setup(b) {
-    let entries = new Set();
-    b.onStart(() => void (entries = lazyEntries())); // again on each rebuild in watch mode
-    b.onLoad({ filter: /\.tsx?$/ }, (args) => {
-      if (!entries.has(args.path)) return undefined;
-      // Appended, so the lines of the file stay where they are in source maps.
-      const shared = args.path === BOOT ? [START] : [START, BOOT];
-      return {
-        contents: `${readFileSync(args.path, 'utf8')}\n${shared.map((f) => `import ${JSON.stringify(f)};`).join('')}\n`,
-        loader: args.path.endsWith('x') ? 'tsx' : 'ts',
-        resolveDir: path.dirname(args.path),
-      };
-    });
-  },
-};
-
-/**
- * esbuild options for the browser app; bench/ reuses them for the React floor. `layout: false` leaves
- * out firstBundleShared: the imports as written (test/rules/module-graph.test.ts).
- */
-export function appOptions({ dev = false, entryPoints, outdir, layout = true } = {}) {
+/** esbuild options for the browser app; bench/ reuses them for the React floor. Chunks are split by import() alone. */
+export function appOptions({ dev = false, entryPoints, outdir } = {}) {
   return {
     entryPoints: entryPoints ?? {
       main: path.join(root, 'src/main.tsx'),
@@ -88,72 +34,44 @@ export function appOptions({ dev = false, entryPoints, outdir, layout = true } =
     charset: 'utf8',
     define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
     logLevel: 'warning',
-    plugins: layout ? [firstBundleShared] : [],
   };
 }
 
-/** The page's element holding lazyImports (app/preload.ts reads it). */
-const LAZY_IMPORTS_ID = 'lazy-imports';
-
-/**
- * For each file the page's own JS loads with import(): the files it imports in turn (all levels), less
- * those the page has loaded. The browser finds them only once it has the file, a round trip per level;
- * app/preload.ts asks for them beside it. Keyed by file name (as the import() in the code names it).
- * The page's own JS: the first bundle (`loaded`), then the rest of the app's start (`start`, app/boot.tsx
- * and what it imports), whose import() targets need neither.
- */
-function lazyImports(metafile, loaded, start, url) {
-  return { ...lazyImportsFrom(metafile, loaded, url), ...lazyImportsFrom(metafile, [...loaded, ...start], url, start) };
+/** An output file and the chunks it imports statically, all levels (what loading it loads). */
+function closure(metafile, file, seen = new Set()) {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const i of metafile.outputs[file].imports) if (i.kind === 'import-statement') closure(metafile, i.path, seen);
+  return seen;
 }
 
-function lazyImportsFrom(metafile, loaded, url, from = loaded) {
-  const map = {};
-  const closure = (file, seen) => {
-    for (const i of metafile.outputs[file].imports) {
-      if (i.kind !== 'import-statement' || seen.has(i.path) || loaded.includes(i.path)) continue;
-      seen.add(i.path);
-      closure(i.path, seen);
-    }
-    return seen;
-  };
-  for (const file of from) {
-    for (const i of metafile.outputs[file].imports) {
-      const files = i.kind === 'dynamic-import' ? [...closure(i.path, new Set())] : [];
-      if (files.length > 0) map[path.basename(i.path)] = files.map(url);
-    }
-  }
-  return map;
-}
+/** What every route's screen loads besides its page: the shell around it, and a part's load error (ui/page.tsx). */
+const SHELL_PARTS = ['src/app/shell-screen.tsx', 'src/ui/load-error.tsx'];
 
 /**
- * What src/boot/preload.js asks for beside the first bundle: the rest of the app's start (app/boot.tsx),
- * wherever the first bundle cannot draw the login form alone; and SPEC §4 on a reload with a stored
- * session, as app/preload.ts's preloadScreen would (the same files, in its order): each shell route's
- * path segments with its page's file (from app/routes.ts: an import() of its own, or the lazy group's for
- * screen()), and the files of the session's code, the reload's data, the shell (before the page), the
- * load error and the toast region (after).
+ * SPEC §4 preload hints (shell/routes.ts preloadRoute): for each route of the table, its page's file and
+ * every file that one imports, less what the first bundle has loaded; '*' the same for SHELL_PARTS. The
+ * browser would otherwise find a file's imports only once it had the file, a round trip per level.
  */
-export function earlyPreload(metafile, url) {
+export function routeFiles(metafile, url) {
   const byEntry = new Map();
-  for (const [file, o] of Object.entries(metafile.outputs)) if (o.entryPoint) byEntry.set(o.entryPoint.replace(/\.[jt]sx?$/, ''), url(file));
-  const file = (source) => {
-    const f = byEntry.get(source);
-    if (!f) throw new Error(`build: no output file for ${source}`);
-    return f;
+  for (const [file, o] of Object.entries(metafile.outputs)) if (o.entryPoint) byEntry.set(o.entryPoint, file);
+  const main = byEntry.get('src/main.tsx');
+  const first = closure(metafile, main);
+  const files = (source) => {
+    const file = ['.tsx', '.ts'].map((e) => byEntry.get(source + e)).find(Boolean) ?? byEntry.get(source);
+    if (!file) throw new Error(`build: no output file for ${source}`);
+    return [...closure(metafile, file)].filter((f) => !first.has(f)).map(url);
   };
-  const routesSource = readFileSync(path.join(root, 'src/app/routes.ts'), 'utf8');
-  const routes = [...routesSource.matchAll(/^ {2}'(\/[^']*)': (?:\(\) => import\('([^']+)'\)|screen\()/gm)].map(([, route, module]) => [
-    route.split('/').filter(Boolean),
-    file(module ? path.join('src/app', module) : 'src/app/lazy'),
-  ]);
-  // After the page: the load error, and the toast region start() asks for (a reload's code all comes from the page).
-  return [file('src/app/boot'), routes, ['src/session/deferred', 'src/app/prefetch', 'src/app/lazy'].map(file), ['src/ui/load-error', 'src/ui/toaster'].map(file)];
+  const table = readFileSync(path.join(root, 'src/shell/routes.ts'), 'utf8');
+  const hints = { '*': SHELL_PARTS.flatMap(files) };
+  for (const [, route, module] of table.matchAll(/\{ path: '(\/[^']*)'.*load: \(\) => import\('([^']+)'\)/g)) {
+    hints[route] = files(path.posix.join('src/shell', module));
+  }
+  return hints;
 }
 
 const inline = (file) => esbuild.transformSync(readFileSync(path.join(root, file), 'utf8'), { minify: true }).code.trim();
-
-/** src/boot/preload.js as index.html runs it (minified, its arguments written in). */
-export const earlyPreloadScript = (metafile, url) => inline('src/boot/preload.js').replace('...PRELOAD', () => JSON.stringify(earlyPreload(metafile, url)).slice(1, -1));
 
 /** Writes dist/index.html from static/index.html with the theme script inlined and the hashed assets linked. */
 function writeHtml(metafile, dev) {
@@ -165,33 +83,13 @@ function writeHtml(metafile, dev) {
   const restCss = css('app.css');
   if (!js || !loginCss || !restCss) throw new Error('build: entry outputs not found in metafile');
   const theme = inline('src/boot/theme.js');
-  // The chunks the entry imports statically (the one shared with the lazy screens, see
-  // firstBundleShared) are fetched with it rather than after it: one round trip before the login form.
-  const preload = [];
-  const visit = (file) => {
-    for (const i of metafile.outputs[file].imports) {
-      if (i.kind !== 'import-statement' || preload.includes(i.path)) continue;
-      preload.push(i.path);
-      visit(i.path);
-    }
-  };
-  visit(js);
-  // The first paint waits for the login form's styles only; the link names the rest's file, which loads
-  // beside the rest of the app's start (src/lib/styles.ts, src/boot/preload.js).
+  // The first bundle's files are fetched at once, not a level at a time as the browser finds them.
+  const preload = [...closure(metafile, js)].filter((f) => f !== js);
+  // The first paint waits for the login form's styles only; the link names the rest's file (src/lib/styles.ts).
   let tags = `<link rel="stylesheet" href="${url(loginCss)}" data-rest="${url(restCss)}">\n`;
   for (const file of preload) tags += `<link rel="modulepreload" href="${url(file)}">\n`;
   tags += `<script type="module" src="${url(js)}"></script>`;
-  const boot = outputs.find(([, o]) => o.entryPoint?.endsWith('src/app/boot.tsx'))?.[0];
-  if (!boot) throw new Error('build: app/boot.tsx output not found in metafile');
-  const start = [];
-  const visitStart = (file) => {
-    if (start.includes(file) || file === js || preload.includes(file)) return;
-    start.push(file);
-    for (const i of metafile.outputs[file].imports) if (i.kind === 'import-statement') visitStart(i.path);
-  };
-  visitStart(boot);
-  tags += `\n<script type="application/json" id="${LAZY_IMPORTS_ID}">${JSON.stringify(lazyImports(metafile, [js, ...preload], start, url))}</script>`;
-  tags += `\n<script>${earlyPreloadScript(metafile, url)}</script>`;
+  tags += `\n<script type="application/json" id="route-files">${JSON.stringify(routeFiles(metafile, url))}</script>`;
   if (dev) tags += `\n<script type="module">new EventSource('/esbuild').addEventListener('change', () => location.reload())</script>`;
   const html = readFileSync(path.join(root, 'static/index.html'), 'utf8')
     .replace('/*THEME*/', () => theme)
@@ -251,7 +149,7 @@ async function watchMode() {
     },
   };
   const app = appOptions({ dev: true });
-  const ctx = await esbuild.context({ ...app, plugins: [...app.plugins, htmlPlugin] });
+  const ctx = await esbuild.context({ ...app, plugins: [htmlPlugin] });
   await ctx.watch();
   // Our API server serves dist/ and, with DEV_RELOAD=1, the /esbuild reload stream the dev page
   // listens to; it is restarted after each server rebuild, so esbuild's own server is not needed.

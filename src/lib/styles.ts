@@ -1,15 +1,19 @@
 // The rest of the app's styles (static/app.css). The page blocks its first paint on the login form's
-// styles only (static/login.css): its link names the rest's file in `data-rest` (build.mjs). The rest is
-// asked for beside the rest of the app's start: by src/boot/preload.js wherever the first bundle cannot
-// draw the screen alone, else by the start as it loads (app/start.tsx), which waits for it before it
-// draws anything but the login form. The same link element serves both: `data-state` says how its load
-// went, for a caller that comes after the event.
+// styles only (static/login.css): its link names the rest's file in `data-rest` (build.mjs). main.tsx asks
+// for the rest at start; every screen but the login form waits for it (app/App.tsx). `data-state` says
+// how its load went, for a caller that comes after the event.
 
-/** The element's id; src/boot/preload.js creates it the same way. */
+/** The element's id. */
 export const REST_STYLES_ID = 'rest-styles';
 
 /** D40: the message of a failed load of the rest's file (lib/chunk-error.ts counts it as a chunk's). */
 export const stylesFailed = (href: string) => new Error(`Loading stylesheet failed: ${href}`);
+
+/** The rest of the styles apply already (or the page has no split: the tests' own). */
+export function stylesApplied(): boolean {
+  const href = document.querySelector<HTMLLinkElement>('link[data-rest]')?.dataset.rest;
+  return !href || document.getElementById(REST_STYLES_ID)?.dataset.state === 'loaded';
+}
 
 /** Resolves once the rest of the styles apply; rejects when their file could not load (a later call tries again). */
 export function loadStyles(): Promise<void> {

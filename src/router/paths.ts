@@ -1,8 +1,5 @@
-// Paths of the pages other pages link to, with href builders. The route table itself (each page's path,
-// title and permission, SPEC §2) is route-table.ts: only the shell reads its titles and permissions.
-import type { RoutePath } from './route-table';
-
-export type { RouteData, RoutePath } from './route-table';
+// Paths of the pages other pages link to, with href builders (each one a path of the route table,
+// shell/routes.ts: test/router/match.test.ts).
 
 /** The pages other pages link to, by name. */
 export const PAGES = {
@@ -16,7 +13,7 @@ export const PAGES = {
   permissions: '/permissions',
   settings: '/settings',
   account: '/account',
-} as const satisfies Record<string, RoutePath>;
+} as const;
 export const customerHref = (id: number) => `/customers/${id}`;
 export const editCustomerHref = (id: number) => `/customers/${id}/edit`;
 /** D53: the public page a reset link opens (like an invitation's /invite/{token}). */

@@ -3,14 +3,16 @@
 // (login.ts), the timers and cross-tab listeners (watchers.ts). React reads `store` through use-session.tsx.
 // Only the session reads or writes the session's keys in browser storage (SPEC §3).
 import { createClient, type Client } from '../http/client';
-import { withEarlyCall } from '../http/early';
 import { KEYS, readRedirect } from '../lib/storage';
 import type { Permission } from '../../contract/permissions';
 import { createLoader } from './load';
-import { adoptTokens, LoginError, MSG_LOGIN_FAILED, returnAfterLogin, takeToastReason } from './login';
+import { adoptTokens, returnAfterLogin, takeToastReason } from './login';
+import { completeMfa, markMfa, requireMfa } from './mfa-sign-in';
 import { recheckAtMost, reloadOncePerBurst } from './permission-sync';
 import { expire, refreshSession, tokenMissing, tokenRotation } from './refresh';
-import { createCore, deferredCode, deferredLoaded, type SessionDeps } from './state';
+import { logIn, selectOrg } from './sign-in';
+import { logOut } from './sign-out';
+import { createCore, type SessionDeps } from './state';
 import type { LoginPayload, MfaCode, MfaPending, TokenResponse, User } from './types';
 
 export type { SessionDeps } from './state';
@@ -26,11 +28,10 @@ export function createSession(deps: SessionDeps) {
     refresh: () => refreshSession(core, rotate, loadProfile),
     onRefreshFailed: () => expire(core),
     onMissingToken: () => tokenMissing(core),
-    // SPEC §4 reload: the first call may take the current-user call the page sent ahead (http/early.ts).
-    fetch: withEarlyCall(() => deps.fetch ?? fetch, core.win),
+    fetch: deps.fetch,
     log: deps.log,
     onPermissionDenied: reloadOncePerBurst(() => load()), // D29: reload the profile so permissions catch up
-    onMfaRequired: () => void deferredCode().then((d) => d.requireMfa(core)), // D54: the router's guard sends the person to enrol
+    onMfaRequired: () => requireMfa(core), // D54: the router's guard sends the person to enrol
   });
   const rotate = tokenRotation(core, client);
   const { load, loadProfile, profileAskedAt } = createLoader(core, client, rotate);
@@ -44,17 +45,6 @@ export function createSession(deps: SessionDeps) {
   /** D65: screens that show a completed one-time action, kept through another tab's session change. */
   let keptScreens = 0;
 
-  /** Runs a sign-in step from deferred.ts (loaded at idle, else now); code that cannot load is a failed login (SPEC §8). */
-  type Deferred = NonNullable<ReturnType<typeof deferredLoaded>>;
-  function signIn<T>(run: (d: Deferred) => Promise<T>): Promise<T> {
-    const loaded = deferredLoaded();
-    return loaded
-      ? run(loaded)
-      : deferredCode().then(run, () => {
-          throw new LoginError(MSG_LOGIN_FAILED);
-        });
-  }
-
   // D9: the checks really check.
   const can = (permission: Permission) => store.getState().permissions.includes(permission);
 
@@ -65,11 +55,11 @@ export function createSession(deps: SessionDeps) {
     storage,
     load,
     /** SPEC §2/§3 (sign-in.ts): sign in, load the session, go on; D54: or the challenge of the second step. */
-    login: (payload: LoginPayload, signal?: AbortSignal) => signIn((d) => d.logIn({ core, client, load }, payload, signal)),
+    login: (payload: LoginPayload, signal?: AbortSignal) => logIn({ core, client, load }, payload, signal),
     /** D54 (mfa-sign-in.ts): the second step with a code or a recovery code, then on as a login. */
-    completeMfa: (pending: MfaPending, answer: MfaCode, signal?: AbortSignal) => signIn((d) => d.completeMfa({ core, client, load }, pending, answer, signal)),
+    completeMfa: (pending: MfaPending, answer: MfaCode, signal?: AbortSignal) => completeMfa({ core, client, load }, pending, answer, signal),
     /** D54: two-step sign-in was turned on or off on the account page. */
-    markMfa: async (enabled: boolean) => (await deferredCode()).markMfa(core, enabled),
+    markMfa: (enabled: boolean) => markMfa(core, enabled),
     /** A token answer from outside a login (an accepted invitation, D28) becomes the signed-in session. */
     adopt: (tokens: TokenResponse) => adoptTokens(storage, tokens),
     /** D51: the name or email the account page saved, into the session (the user menu shows it). */
@@ -77,12 +67,12 @@ export function createSession(deps: SessionDeps) {
       const user = store.getState().user;
       if (user) core.set({ user: { ...user, ...changes } });
     },
-    /** SPEC §4 Logout (sign-out.ts): a signed-in person's session code has loaded with their session. */
-    logout: async () => (await deferredCode()).logOut(core, client),
+    /** SPEC §4 Logout (sign-out.ts). */
+    logout: () => logOut(core, client),
     /** Refreshes through the client's single flight; a failed refresh expires the session (SPEC §8). */
     refresh: () => client.refresh(),
-    /** SPEC §4 (sign-in.ts): store the organization, load the session, go on; its code loads with the session's. */
-    selectOrg: async (id: number, opts?: { ignoreReturnPath?: boolean }) => (await deferredCode()).selectOrg({ core, load }, id, opts),
+    /** SPEC §4 (sign-in.ts): store the organization, load the session, go on. */
+    selectOrg: (id: number, opts?: { ignoreReturnPath?: boolean }) => selectOrg({ core, load }, id, opts),
     /** SPEC §2 user menu: set the organization and reload the app at /dashboard. */
     switchOrg: (id: number) => {
       core.setTabOrg(id);

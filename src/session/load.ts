@@ -5,7 +5,8 @@ import { isTransient } from '../http/errors';
 import { isExpired, isWellFormed, subject } from '../lib/jwt';
 import { KEYS, storeRedirect } from '../lib/storage';
 import { singleLoad } from './single-load';
-import { deferredCode, type SessionCore } from './state';
+import { takeProfile } from './profile';
+import type { SessionCore } from './state';
 
 /** A load that failed for lack of network is tried again after this long (or when back online). */
 export const LOAD_RETRY_MS = 5_000;
@@ -27,18 +28,11 @@ export function createLoader(core: SessionCore, client: Pick<Client, 'get'>, rot
   const online = deps.online ?? (() => win.navigator.onLine !== false);
 
   let askedAt = -Infinity;
-  /** The call goes out at once; what takes its answer in loads beside it (deferred.ts, profile.ts). */
+  /** SPEC §4 / D4: the current-user call, its answer checked and taken in (profile.ts). */
   async function loadProfile(): Promise<void> {
     askedAt = Date.now();
     const me = () => client.get(ME_PATH);
-    const first = me();
-    first.catch(() => undefined); // taken in (or its failure thrown) below
-    // Without the code, the call's own failure comes first (D7: a network error is tried again later).
-    const code = await deferredCode().catch(async (error: unknown) => {
-      await first;
-      throw error;
-    });
-    await code.takeProfile(core, me, first);
+    await takeProfile(core, me, me());
   }
 
   let retryTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,5 +1,4 @@
-// SPEC §8 a failed login and its message when nothing more is known. Apart from login.ts so the first
-// bundle (the login form and session/early.ts) has them without the rest of the login's code.
+// SPEC §8 a failed login and its message when nothing more is known.
 
 export const MSG_LOGIN_FAILED = 'Login failed. Please try again.';
 

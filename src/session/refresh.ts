@@ -5,8 +5,8 @@ import type { Client } from '../http/client';
 import { emit, SESSION_EXPIRED_EVENT, TOKENS_REFRESHED_EVENT } from '../lib/events';
 import { subject } from '../lib/jwt';
 import { KEYS, storeRedirect } from '../lib/storage';
-import type { WithLock } from './lock';
-import { deferredCode, type SessionCore } from './state';
+import { defaultLock, rotateTokens, type WithLock } from './lock';
+import type { SessionCore } from './state';
 import type { TokenResponse } from './types';
 
 export const REFRESH_PATH = '/v1/auth/refresh/';
@@ -14,11 +14,11 @@ export const REFRESH_PATH = '/v1/auth/refresh/';
 /** D8: rotates the tokens under the cross-tab lock (see lock.ts). */
 export function tokenRotation(core: SessionCore, client: Pick<Client, 'post'>): () => Promise<void> {
   const { storage } = core;
-  const lock: WithLock = core.deps.lock ?? (async (fn) => (await deferredCode()).defaultLock()(fn));
+  const lock: WithLock = core.deps.lock ?? defaultLock();
   return async () => {
-    const seen = storage.get(KEYS.refreshToken); // before the code loads: another tab may rotate meanwhile
+    const seen = storage.get(KEYS.refreshToken);
     const post = (refresh_token: string) => client.post<TokenResponse>(REFRESH_PATH, { refresh_token });
-    await (await deferredCode()).rotateTokens(storage, lock, post, seen);
+    await rotateTokens(storage, lock, post, seen);
   };
 }
 

@@ -39,13 +39,6 @@ export interface SessionCore {
   restoreTabOrg(): void;
 }
 
-type Deferred = typeof import('./deferred');
-let deferred: Deferred | undefined;
-/** The session's code a signed-out person's login form does not need, loaded on first use (deferred.ts). */
-export const deferredCode = (): Promise<Deferred> => import('./deferred').then((m) => (deferred = m));
-/** deferred.ts once it has loaded (a login then sends its call at once), else undefined. */
-export const deferredLoaded = (): Deferred | undefined => deferred;
-
 const initialState = (): SessionState => ({ ...LOGGED_OUT, loading: true, hydrationComplete: false, hydrationError: null });
 
 export function createCore(deps: SessionDeps): SessionCore {

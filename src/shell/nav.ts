@@ -1,8 +1,8 @@
-// SPEC §2 Sidebar links and sections, in SPEC's order. Each link's name, path and D9/D10 permission are
-// its route's (router/route-table.ts); the sidebar adds only the sections and icons. Pure data.
+// SPEC §2 Sidebar links and sections, in SPEC's order: each routes.ts route with a place in the sidebar,
+// with its title, path and D9/D10 permission. Pure data.
 import type { Permission } from '../../contract/permissions';
-import { ROUTES, type RoutePath } from '../router/route-table';
 import type { IconName } from '../ui/icon';
+import { ROUTES, type Route } from './routes';
 
 export interface NavLink {
   label: string;
@@ -19,46 +19,19 @@ export interface NavSection {
   links: NavLink[];
 }
 
-const SIDEBAR: readonly { title: string | null; links: readonly (readonly [RoutePath, IconName])[] }[] = [
-  { title: null, links: [['/dashboard', 'dashboard']] },
-  {
-    title: 'Communication',
-    links: [
-      ['/sms', 'sms'],
-      ['/email', 'email'],
-      ['/calls', 'calls'],
-    ],
-  },
-  {
-    title: 'CRM',
-    links: [
-      ['/customers', 'customers'],
-      ['/jobs', 'jobs'],
-    ],
-  },
-  {
-    title: 'Admin',
-    links: [
-      ['/team', 'team'],
-      ['/permissions', 'permissions'],
-      ['/activity', 'activity'],
-      ['/settings', 'settings'],
-    ],
-  }, // D10, D30, D54
-];
-
-/** D54: links an owner sees (their routes need no permission: anyone may open them). */
-const OWNER_LINKS: readonly RoutePath[] = ['/settings'];
-
-/** A sidebar link from its route: the route's title and permission. */
-function link(path: RoutePath, icon: IconName): NavLink {
-  const route = ROUTES.find((r) => r.path === path);
-  if (route && OWNER_LINKS.includes(path)) return { label: route.title, to: path, icon, owner: true };
-  if (!route || !('permission' in route)) throw new Error(`The sidebar links to ${path}, which needs a route with a permission`);
-  return { label: route.title, to: path, icon, permission: route.permission };
+function navOf(routes: readonly Route[]): NavSection[] {
+  const sections: NavSection[] = [];
+  for (const { path, title, permission, nav } of routes) {
+    if (!nav) continue;
+    if (!nav.owner && !permission) throw new Error(`The sidebar links to ${path}, which needs a permission`);
+    let section = sections.find((s) => s.title === nav.section);
+    if (!section) sections.push((section = { title: nav.section, links: [] }));
+    section.links.push(nav.owner ? { label: title, to: path, icon: nav.icon, owner: true } : { label: title, to: path, icon: nav.icon, permission });
+  }
+  return sections;
 }
 
-export const NAV: readonly NavSection[] = SIDEBAR.map((s) => ({ title: s.title, links: s.links.map(([path, icon]) => link(path, icon)) }));
+export const NAV: readonly NavSection[] = navOf(ROUTES);
 
 /** D9: the sidebar hides links the user may not open, and sections left empty; D54: owners' links from others. */
 export function visibleNav(permissions: readonly string[], nav: readonly NavSection[] = NAV, role: string | null = null): NavSection[] {

@@ -1,6 +1,5 @@
 // D40: what the page area says when code could not load, with Retry: a page's (app/page-load.tsx) or
-// the rest of the app's start (app/frame.tsx, so in the first bundle: keep it small). Coming back online
-// retries by itself.
+// the rest of the styles (app/App.tsx). Coming back online retries by itself.
 import { useEffect } from 'react';
 import { PAGE_LOAD_FAILED } from '../lib/chunk-error';
 

@@ -1,12 +1,12 @@
-// Code preloaded beside the session's calls (app/preload.ts) renders in the very render that first shows
+// Code preloaded beside the session's calls (app/App.tsx preloadScreen) renders in the very render that first shows
 // it (ui/preloaded.ts): a lazy screen that showed its fallback instead would be held by React for up to
 // 300 ms after its code arrived, on a reload after the current-user call's answer.
 import { render, screen } from '@testing-library/react';
 import { Suspense, type ComponentType } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadShell, preloadScreen } from '../../src/app/preload';
+import { loadShell, preloadScreen } from '../../src/app/App';
 import { keep, lazyLoaded } from '../../src/ui/preloaded';
-import { SHELL_ROUTES } from '../../src/app/routes';
+import { ROUTES } from '../../src/shell/routes';
 
 const Screen = () => <h1>Screen</h1>;
 const inSuspense = (Lazy: ComponentType) =>
@@ -39,7 +39,7 @@ describe('preloaded screens render at once', () => {
   });
 
   it('preloadScreen keeps the page at the path: its lazy page then renders in the first render', async () => {
-    const route = SHELL_ROUTES.find((r) => r.path === '/customers/:id')!;
+    const route = ROUTES.find((r) => r.path === '/customers/:id')!;
     preloadScreen('/customers/7');
     await route.load();
     await settled();

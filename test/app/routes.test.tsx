@@ -26,7 +26,7 @@ function at(path: string, state: Partial<SessionState>) {
 
 const path = () => window.location.pathname;
 /** Waits until the lazy screen group has loaded and the URL has settled. */
-const settle = () => act(async () => void (await import('../../src/app/lazy')));
+const settle = () => act(async () => void (await import('../../src/app/shell-screen')));
 
 beforeEach(() => navigate('/', { replace: true }));
 

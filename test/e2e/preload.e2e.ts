@@ -1,9 +1,9 @@
-// The code of the next screen loads beside the session's calls, not after them (app/preload.ts;
-// docs/performance.md): each journey holds an auth call unanswered until the dashboard's chunk is asked
-// for. Without the preload the chunk is only asked for after the call's answer, so the hold runs out.
-// A reload asks for every file of the screen at once, not a file's imports only once it has the file
-// (build.mjs lazyImports): with the answers of those files held until the current-user call is
-// answered, no file may be asked for after that answer.
+// The code of the next screen loads beside the session's calls, not after them (app/App.tsx
+// preloadScreen): each journey holds an auth call unanswered until the dashboard's chunk is asked for.
+// Without the preload the chunk is only asked for after the call's answer, so the hold runs out. A reload
+// asks for every file of the screen at once, not a file's imports only once it has the file (build.mjs
+// routeFiles): with the answers of those files held until the current-user call is answered, no file may
+// be asked for after that answer.
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { DEMO_PASSWORD, expectPath, signIn, skipReason, useBrowser } from './browser';
@@ -35,34 +35,24 @@ async function holdUntilDashboardChunk(page: Page, url: string) {
 describe.skipIf(skipReason)('the next screen loads beside the auth calls', () => {
   const browser = useBrowser();
 
-  test("SPEC §2 a cold load of /login draws a usable form before the rest of the app's code arrives; it keeps the typing and focus when it does", async () => {
+  test('SPEC §2 a cold load of /login with no stored session asks for no script but the first bundle the page names', async () => {
     const { page } = await browser.open();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let asked = false;
-    await page.route(/\/assets\/chunks\/boot-[^/]+\.js$/, async (route: Route) => {
-      asked = true;
-      await held;
-      await route.continue();
+    const html = await (await page.request.get('/login')).text();
+    const own = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
     });
     await page.goto('/login');
-    await page.getByLabel('Email').fill('solo@demo.test');
-    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD.slice(0, 3));
-    expect(asked).toBe(true); // asked for as the form was drawn, and held
-    expect(await page.locator('#route-announcer').count()).toBe(0);
-    release();
-    await page.locator('#route-announcer').waitFor({ state: 'attached' });
-    expect(await page.getByLabel('Email').inputValue()).toBe('solo@demo.test');
-    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe(DEMO_PASSWORD.slice(0, 3));
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
-    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Log In' }).waitFor();
+    await page.waitForTimeout(1000); // idle: error reporting has no DSN here, the watchers are in the bundle
+    expect(scripts.filter((f) => !own.has(f))).toEqual([]);
+    expect(scripts.length).toBe(own.size);
   });
 
   // The first paint waits for the login form's styles only (static/login.css); the rest (static/app.css)
-  // load beside the rest of the app's start, which waits for them (src/lib/styles.ts).
-  test('SPEC §2 D11 D15 the login form looks the same before and after the rest of the styles apply, in both themes and at phone width; the rest of the app waits for them', async () => {
+  // load at start, and every other screen waits for them (src/lib/styles.ts, app/App.tsx).
+  test('SPEC §2 D11 D15 the login form looks the same before and after the rest of the styles apply, in both themes and at phone width', async () => {
     for (const opts of [{}, { colorScheme: 'dark' as const, viewport: { width: 390, height: 844 } }]) {
       const { page } = await browser.open(opts);
       let release!: () => void;
@@ -73,13 +63,9 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
         await held;
         await route.continue();
       });
-      const boot = page.waitForResponse((r) => /\/assets\/chunks\/boot-[^/]+\.js$/.test(new URL(r.url()).pathname));
       await page.goto('/login', { waitUntil: 'commit' }); // the load event waits for the held stylesheet
       await page.getByRole('button', { name: 'Log In' }).waitFor();
-      await boot;
-      await page.waitForTimeout(300); // the rest's code has run by now; it still waits for its styles
       expect(asked).toBe(true);
-      expect(await page.locator('#route-announcer').count()).toBe(0);
       expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(opts.colorScheme === 'dark');
       // Every computed property (in one order: custom properties come in any) and the box of every element of the form.
       const look = () =>
@@ -93,7 +79,7 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
       const before = await look();
       expect(before.length).toBeGreaterThan(10);
       release();
-      await page.locator('#route-announcer').waitFor({ state: 'attached' });
+      await page.waitForFunction(() => document.getElementById('rest-styles')?.dataset.state === 'loaded');
       expect(await page.evaluate(() => [...document.styleSheets].map((s) => new URL(s.href!).pathname.replace(/-[^-]+\.css$/, '')))).toEqual([
         '/assets/login',
         '/assets/app',
@@ -111,9 +97,9 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
       await held;
       await route.continue();
     });
-    const boot = page.waitForResponse((r) => /\/assets\/chunks\/boot-[^/]+\.js$/.test(new URL(r.url()).pathname));
+    const me = page.waitForResponse((r) => new URL(r.url()).pathname === ME);
     await page.goto('/dashboard', { waitUntil: 'commit' });
-    await boot;
+    await me;
     await page.waitForTimeout(500);
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
     expect(await page.getByRole('status').count()).toBeGreaterThan(0); // the spinner, styled by the login form's styles
@@ -144,46 +130,21 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
     expect(hold.heldUntilChunk()).toBe(true);
   });
 
-  test("a signed-in reload asks first for the session's code that takes in the current-user answer, then the shell's and the page's", async () => {
-    const first = await browser.signedIn('solo@demo.test');
-    const { page } = await browser.open({ storageState: await first.page.context().storageState() });
-    const scripts: string[] = [];
-    page.on('request', (r) => {
-      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname.replace(/^.*\//, '').replace(/-[^-]+\.js$/, ''));
-    });
-    await page.goto('/dashboard');
-    await page.getByRole('heading', { name: 'By status' }).waitFor({ timeout: HOLD_MS + 15_000 });
-    // A browser asks a few files of one server at a time: nothing renders before `me` is taken in.
-    expect(scripts.indexOf('deferred'), scripts.join(', ')).toBeGreaterThan(-1);
-    expect(scripts.indexOf('deferred'), scripts.join(', ')).toBeLessThan(scripts.indexOf('lazy'));
-    expect(scripts.indexOf('deferred'), scripts.join(', ')).toBeLessThan(scripts.indexOf('DashboardPage'));
-  });
-
-  test("SPEC §4 a signed-in reload sends the current-user call from the page itself, before the app's code has arrived, once", async () => {
+  test('SPEC §4 a signed-in reload sends the current-user call once, as the first bundle runs: before any other code is asked for', async () => {
     const first = await browser.signedIn('solo@demo.test');
     const { page } = await browser.open({ storageState: await first.page.context().storageState() });
     const html = await (await page.request.get('/login')).text();
     const own = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
-    let meCalls = 0;
-    const me = page
-      .waitForRequest((r) => new URL(r.url()).pathname === ME, { timeout: HOLD_MS })
-      .then(
-        () => true,
-        () => false,
-      );
+    const asked: string[] = [];
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname === ME) meCalls++;
-    });
-    // The first bundle is held until `me` is asked for: only the page itself can ask before it has run.
-    let sentBeforeCode: boolean | null = null;
-    await page.route('**/assets/**/*.js', async (route: Route) => {
-      if (own.has(new URL(route.request().url()).pathname)) sentBeforeCode = await me;
-      await route.continue();
+      const p = new URL(r.url()).pathname;
+      if (p === ME || (r.resourceType() === 'script' && !own.has(p))) asked.push(p);
     });
     await page.goto('/dashboard');
     await page.getByRole('heading', { name: 'By status' }).waitFor({ timeout: HOLD_MS + 15_000 });
-    expect(sentBeforeCode).toBe(true);
-    expect(meCalls).toBe(1);
+    expect(asked.filter((p) => p === ME)).toHaveLength(1);
+    expect(asked[0], asked.join(', ')).toBe(ME);
+    expect(asked.some((p) => /DashboardPage-/.test(p))).toBe(true);
   });
 
   // Each page's own data shown: its code and the shell's have all run.
@@ -208,19 +169,13 @@ describe.skipIf(skipReason)('the next screen loads beside the auth calls', () =>
 
 /**
  * The scripts `page` asks for after the current-user call is answered. Meanwhile the scripts loaded
- * after the page's own (the lazily loaded ones; the page's own are those it names, and the rest of the
- * app's start its inline script asks for) are held unanswered, so a file known only from another
+ * after the page's own (the lazily loaded ones; the page's own are those index.html names) are held unanswered, so a file known only from another
  * file's code cannot be asked for; the call itself is held until the page's chunk (`pageChunk`) is
  * asked for (or HOLD_MS passes), so the preload has started before the answer.
  */
 async function scriptsAfterMe(page: Page, pageChunk: RegExp) {
   const html = await (await page.request.get('/login')).text();
   const own = new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]));
-  // The rest of the app's start (app/boot.tsx, which takes in the answer) is the page's own too: its
-  // inline script asks for it with its imports beside the first bundle (src/boot/preload.js).
-  const imports = JSON.parse(/id="lazy-imports">([^<]*)</.exec(html)![1]!) as Record<string, string[]>;
-  const boot = /"(\/assets\/chunks\/boot-[^"]+\.js)"/.exec(html)![1]!;
-  for (const file of [boot, ...(imports[boot.split('/').pop()!] ?? [])]) own.add(file);
   let meDone = false;
   const late: string[] = [];
   const answered = new Promise<void>((resolve) => {

@@ -10,7 +10,7 @@ import MergePage, { MSG_PICK_TWO, MSG_SAME } from '../../src/pages/customers/mer
 import { MSG_MERGE_OFFLINE } from '../../src/pages/customers/merge/MergeScreen';
 import { createQueryCache } from '../../src/query/cache';
 import { navigate } from '../../src/router/location';
-import { ROUTES } from '../../src/router/route-table';
+import { ROUTES } from '../../src/shell/routes';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi } from '../helpers/fake-api';
 import { FakeMerge } from '../helpers/fake-merge';

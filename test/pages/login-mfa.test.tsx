@@ -1,12 +1,11 @@
 // D54: the login's second step on the login screen: a 202 after the password shows the code step (6 digits,
 // 'Use a recovery code', 'Back'); its refusals in words; an expired challenge goes back to the password.
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import LoginPage from '../../src/pages/login/LoginPage';
 import { MSG_CODE_REQUIRED } from '../../src/pages/login/MfaStep';
 import { MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from '../../src/session/mfa-words';
-import { deferredCode } from '../../src/session/state';
 import { toasts } from '../../src/ui/toast';
 import { Toaster } from '../../src/ui/toaster';
 import { json, ORGS, profile } from '../helpers/fake-api';
@@ -14,7 +13,6 @@ import { GOOD_CODE, RECOVERY_CODES } from '../helpers/fake-mfa';
 import { renderWithSession } from '../helpers/render';
 import { pageSession } from '../helpers/session';
 
-beforeAll(() => deferredCode());
 beforeEach(() => toasts.setState([]));
 afterEach(() => toasts.setState([]));
 

@@ -1,16 +1,13 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import LoginPage from '../../src/pages/login/LoginPage';
-import { deferredCode } from '../../src/session/state';
 import { toasts } from '../../src/ui/toast';
 import { Toaster } from '../../src/ui/toaster';
 import { accessToken, ACME, json } from '../helpers/fake-api';
 import { renderWithSession } from '../helpers/render';
 import { pageSession, type TestSession } from '../helpers/session';
 
-// The sign-in's code (session/deferred.ts) has loaded, as it has once the browser is idle after the form.
-beforeAll(() => deferredCode());
 beforeEach(() => toasts.setState([]));
 afterEach(() => toasts.setState([]));
 

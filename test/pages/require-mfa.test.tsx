@@ -2,11 +2,10 @@
 // /account (saying why) before any of its pages: from me's flags, and from an organization call's 403
 // mfa_enrolment_required; turning it on lets them through.
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import '../ui/no-console';
 import { navigate } from '../../src/router/location';
 import { ACCOUNT_PATH, RequireOrg } from '../../src/router/guards';
-import { deferredCode } from '../../src/session/state';
 import type { SessionState } from '../../src/session/types';
 import { SessionProvider } from '../../src/session/use-session';
 import { toasts } from '../../src/ui/toast';
@@ -14,7 +13,6 @@ import { Toaster } from '../../src/ui/toaster';
 import { ACME, json, USER } from '../helpers/fake-api';
 import { makeSession, WITH_ORG } from '../helpers/session';
 
-beforeAll(() => deferredCode());
 beforeEach(() => toasts.setState([]));
 afterEach(() => toasts.setState([]));
 

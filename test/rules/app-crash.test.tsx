@@ -33,7 +33,7 @@ test("SPEC §8 a rendering crash in the app shows 'Something went wrong. Please 
   navigate('/dashboard', { replace: true });
   // React reports errors an error boundary caught through onCaughtError (console.error by default).
   render(<App session={t.session} onError={onError} />, { onCaughtError: () => undefined });
-  await act(async () => void (await import('../../src/app/lazy')));
+  await act(async () => void (await import('../../src/app/shell-screen')));
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('Something went wrong. Please try refreshing the page.');
   expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'dashboard render failed' }), expect.anything());

@@ -26,7 +26,7 @@ function mount(path: string, t = appSession(), state?: Partial<SessionState>) {
   return t;
 }
 /** Waits for the lazy screen group and the redirects that follow. */
-const settle = () => act(async () => void (await import('../../src/app/lazy')));
+const settle = () => act(async () => void (await import('../../src/app/shell-screen')));
 const path = () => window.location.pathname;
 
 beforeEach(() => {

@@ -1,6 +1,6 @@
 // The code maps (the README's and docs/development.md's) name files that exist, so the map cannot rot:
 // every path in a map's first column is a path in the repository, and every other file or folder a map
-// names (`app/lazy.ts`, `db-gate.ts`) is the end of one.
+// names (`app/App.tsx`, `db-gate.ts`) is the end of one.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';

@@ -1,6 +1,6 @@
 // SPEC §2: the sidebar is built from the route table: each link's name, path and permission are its route's.
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/router/route-table';
+import { ROUTES } from '../../src/shell/routes';
 import { NAV } from '../../src/shell/nav';
 
 describe('sidebar from the route table', () => {

@@ -235,7 +235,7 @@ describe('user menu', () => {
     t.kv.map.set('access_token', 'x.y.z');
     open();
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
-    // Logout's code is loaded on first use (session/deferred.ts): a wait for its import, not one act.
+    // Logout waits for the server's answer: a wait, not one act.
     await waitFor(() => expect(t.navigate).toHaveBeenCalledWith('/login', { replace: true }));
     expect(t.kv.map.has('access_token')).toBe(false);
     expect(t.session.store.getState().isAuthenticated).toBe(false);

@@ -4,7 +4,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useDocumentTitle } from '../../router/title';
 import { MSG_LOGIN_FAILED } from '../../session/login-error';
 import type { MfaPending } from '../../session/types';
-import { useLoginSession } from '../../session/use-session';
+import { useSessionActions } from '../../session/use-session';
 import { Field, useForm, type FormErrors } from '../../ui/form';
 import { Spinner } from '../../ui/spinner';
 import { dismissToast, toast } from '../../ui/toast';
@@ -19,7 +19,7 @@ interface LoginValues {
   remember_me: boolean;
 }
 
-/** http/errors.ts's AbortError, known by its name: that module stays out of the first bundle (app/frame.tsx). */
+/** http/errors.ts's AbortError, known by its name. */
 const aborted = (error: unknown) => error instanceof Error && error.name === 'AbortError';
 
 /** SPEC §5: 'Email is required', 'Password is required'. */
@@ -30,13 +30,9 @@ export function validateLogin({ email, password }: LoginValues): FormErrors<Logi
 /** D53: what 'Forgot password?' explains. */
 export const MSG_FORGOT_PASSWORD = 'Ask an owner or admin of your organization for a password reset link.';
 
-/**
- * `preloadNext` starts loading the code of the screen a login goes on to (the app gives it). On a cold
- * load this screen is drawn before the app's code has arrived (app/start.tsx): its session is then the
- * first bundle's (session/early.ts), and the app's takes its place without redrawing the form.
- */
+/** `preloadNext` starts loading the code of the screen a login goes on to (D6; the app gives it). */
 export default function LoginPage({ preloadNext = () => undefined }: { preloadNext?: () => void }) {
-  const session = useLoginSession();
+  const session = useSessionActions();
   const pending = useRef<AbortController | null>(null);
   useDocumentTitle('Login');
   /** The last failure's toast: a sign-in that then succeeds takes it away (it would cover the next screen's top bar). */
@@ -45,8 +41,7 @@ export default function LoginPage({ preloadNext = () => undefined }: { preloadNe
   const [mfa, setMfa] = useState<MfaPending | null>(null);
 
   useEffect(() => {
-    // SPEC §2: a stored toast reason is shown as an error on load, then cleared (by the app's session,
-    // so again when it takes the first bundle's place).
+    // SPEC §2: a stored toast reason is shown as an error on load, then cleared.
     const reason = session.takeToastReason();
     if (reason) toast.error(reason);
   }, [session]);
