@@ -78,13 +78,6 @@ export const RESET_LINK_LIFETIME_MS = HOUR_MS;
 /** The words a refused field carries (`errors` of a 400 validation_error). */
 export const PASSWORD_TOO_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} characters.`;
 
-/** A 400 validation_error / wrong_password answer: the field's words under `errors`. */
-export interface FieldErrors {
-  detail: string;
-  code: string;
-  errors?: Record<string, string>;
-}
-
 // D54 two-step sign-in.
 
 /** POST /v1/account/mfa/setup/ → the base32 secret and its otpauth:// address (for the QR code). */
@@ -104,21 +97,10 @@ export interface MfaDisable {
   code: string;
 }
 
-/** POST /v1/auth/login/ → 202 for a person with two-step sign-in on (no tokens). */
-export interface MfaChallenge {
-  mfa_required: true;
-  challenge: string;
-}
-
-/** POST /v1/auth/mfa/ → 200 the login answer. */
-export type MfaVerify = { challenge: string; code: string } | { challenge: string; recovery_code: string };
-
 /** D54 the challenge of a login lives this long (410 challenge_expired after). */
 export const MFA_CHALLENGE_LIFETIME_MS = 5 * MINUTE_MS;
 /** D54: recovery codes given at enrolment. */
 export const RECOVERY_CODE_COUNT = 10;
-/** D54: digits in a code from an authenticator app. */
-export const MFA_CODE_LENGTH = 6;
 
 /** GET/PATCH /v1/organization/settings/. */
 export interface OrganizationSettings {

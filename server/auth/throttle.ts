@@ -73,12 +73,6 @@ async function waitFor(db: Queryable, limits: ThrottleLimits, keys: AttemptKeys,
 
 const waitSeconds = (untilMs: number, nowMs: number) => Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
 
-/** Seconds until a login for this email from this client may be tried, or null when it may now. */
-export async function retryAfterSeconds(db: Queryable, limits: ThrottleLimits, email: string, client: string, nowMs: number): Promise<number | null> {
-  const { untilMs } = await waitFor(db, limits, { subject: email, client, checkClient: true }, nowMs);
-  return untilMs > nowMs ? waitSeconds(untilMs, nowMs) : null;
-}
-
 export type AttemptStart = { kind: 'started'; attemptId: number } | { kind: 'throttled'; retryAfterS: number; clientUntilMs: number | null };
 
 /**

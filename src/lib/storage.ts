@@ -1,9 +1,24 @@
 // SPEC §3 Browser storage keys. Every read and write goes through here and never throws:
 // storage can be full, disabled or hold garbage written by an older build.
 
-import { KEYS, type StorageKey } from './keys';
+/** Every browser-storage key the app uses (SPEC §3, and D36's device_token). */
+export const KEYS = {
+  accessToken: 'access_token',
+  refreshToken: 'refresh_token',
+  sessionId: 'session_id',
+  refreshExpiresAt: 'refresh_expires_at',
+  rememberMe: 'remember_me',
+  currentOrgId: 'current_org_id',
+  postLoginRedirect: 'post_login_redirect',
+  hydrationFailed: 'hydration_failed',
+  toastReason: 'toast_reason',
+  postLoginTriggered: 'post_login_triggered',
+  theme: 'theme',
+  /** D36: this browser signed in before (not a session; kept on logout, see docs/behaviour.md). */
+  deviceToken: 'device_token',
+} as const;
 
-export { KEYS, type StorageKey };
+export type StorageKey = (typeof KEYS)[keyof typeof KEYS];
 
 /** D41: drafts live in this tab's sessionStorage as `draft:{user}:{org}:{form}` (drafts/store.ts). */
 export const DRAFT_PREFIX = 'draft:';

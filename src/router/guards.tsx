@@ -1,16 +1,28 @@
 // Guards are components that render <Navigate replace/> or their children (STYLE, SPEC §2, D9).
-// The permission guard is in require-permission.tsx: only screens behind the login form use it.
-import { useEffect, useLayoutEffect, useRef } from 'react';
+// The permission guard is in require-permission.tsx.
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { mustEnrolMfa } from '../session/mfa';
 import { useSession, useSessionActions } from '../session/use-session';
 import { toast } from '../ui/toast';
 import { Link, Navigate } from './Link';
 import { currentPath } from './location';
 import { PAGES } from './paths';
-import { CHECKING_SESSION, type Children } from './public-only';
 import { useDocumentTitle } from './title';
 
-export { CHECKING_SESSION, PublicOnly, type Children } from './public-only';
+export type Children = { children: ReactNode };
+
+/** SPEC §2: what protected routes show while the session loads. */
+export const CHECKING_SESSION = 'Checking session...';
+
+/** SPEC §2 Login: only for signed-out users; nothing renders until the stored session has loaded. */
+export function PublicOnly({ children }: Children) {
+  const s = useSession();
+  if (s.loading) return null;
+  if (s.isAuthenticated && !s.expired && !s.postLogin && !s.hydrationError) {
+    return <Navigate to={s.currentOrg ? '/dashboard' : '/org-picker'} />;
+  }
+  return <>{children}</>;
+}
 
 /** D9: not authenticated → /login with the current path stored as post_login_redirect. */
 function ToLogin() {

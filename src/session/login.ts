@@ -5,9 +5,15 @@ import { KEYS, storeRedirect, type AppStorage } from '../lib/storage';
 import { saveTokens } from './tokens';
 import type { TokenResponse } from './types';
 
-export { LoginError, MSG_LOGIN_FAILED } from './login-error';
+/** SPEC §8 a failed login and its message when nothing more is known. */
+export const MSG_LOGIN_FAILED = 'Login failed. Please try again.';
 
-/** SPEC §8 messages (login-error.ts: MSG_LOGIN_FAILED). */
+/** A failed login; `message` is the text to show the person. */
+export class LoginError extends Error {
+  override name = 'LoginError';
+}
+
+/** SPEC §8 messages. */
 export const MSG_LOGIN_BAD_CREDENTIALS = 'Login failed. Check your credentials.';
 
 export const LOGIN_PATH = '/v1/auth/login/';

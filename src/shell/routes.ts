@@ -17,7 +17,7 @@ export interface Route {
   load: () => Promise<{ default: ComponentType }>;
 }
 
-// One route per line: build.mjs reads each line's path and import() for the preload hints.
+// build.mjs reads each route's path and the import() after it for the preload hints.
 export const ROUTES = [
   {
     path: '/dashboard',
@@ -55,8 +55,6 @@ export const ROUTES = [
   { path: '/account', title: 'My account', load: () => import('../pages/account/AccountPage') }, // D51: with or without an organization
   { path: '/forbidden', title: 'Access denied', load: () => import('../pages/forbidden/ForbiddenPage') },
 ] as const satisfies readonly Route[];
-
-export type RoutePath = (typeof ROUTES)[number]['path'];
 
 /** The preload hints build.mjs writes into the page: each route's files, and '*' those of the shell around every route. */
 const HINTS_ID = 'route-files';

@@ -2,7 +2,7 @@
 // from the same tiny useForm and Field as every other form (bundle budget).
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useDocumentTitle } from '../../router/title';
-import { MSG_LOGIN_FAILED } from '../../session/login-error';
+import { MSG_LOGIN_FAILED } from '../../session/login';
 import type { MfaPending } from '../../session/types';
 import { useSessionActions } from '../../session/use-session';
 import { Field, useForm, type FormErrors } from '../../ui/form';

@@ -4,7 +4,7 @@
 // It loads when first needed (LoginPage), so the login form does not wait for it.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { isAbortError } from '../../http/errors';
-import { MSG_LOGIN_FAILED } from '../../session/login-error';
+import { MSG_LOGIN_FAILED } from '../../session/login';
 import { MfaExpiredError } from '../../session/mfa-words';
 import type { MfaPending } from '../../session/types';
 import { useSessionActions } from '../../session/use-session';
