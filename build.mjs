@@ -65,7 +65,7 @@ export function routeFiles(metafile, url) {
   };
   const table = readFileSync(path.join(root, 'src/shell/routes.ts'), 'utf8');
   const hints = { '*': SHELL_PARTS.flatMap(files) };
-  for (const [, route, module] of table.matchAll(/\bpath: '(\/[^']*)'[^]*?\bimport\('([^']+)'\)/g)) {
+  for (const [, route, module] of table.matchAll(/\bpath: '(\/[^']*)'[\s\S]*?\bimport\('([^']+)'\)/g)) {
     hints[route] = files(path.posix.join('src/shell', module));
   }
   return hints;
