@@ -4,5 +4,5 @@
 // styles failing to load is the same case (lib/styles.ts).
 export const isChunkError = (e: unknown): boolean => e instanceof Error && /dynamically imported module|module script failed|Loading (chunk|stylesheet)/i.test(e.message);
 
-/** D40: what the page area says when a page's code could not load (app/page-load.tsx, app/frame.tsx). */
+/** D40: what the page area says when a page's code could not load (app/page-load.tsx, app/App.tsx). */
 export const PAGE_LOAD_FAILED = 'This page could not be loaded.';

@@ -1,6 +1,6 @@
 // D9: a failed permission check leads to /forbidden. It sits inside RequireAuth and
-// RequireOrg (app/shell-screen.tsx), which send a signed-out person to /login first. Only screens
-// behind the login form use it, so it loads with them, apart from the guards of the first bundle.
+// RequireOrg (app/App.tsx), which send a signed-out person to /login first; the shell's screen
+// (app/shell-screen.tsx) uses it.
 import type { Permission } from '../../contract/permissions';
 import { useCan } from '../session/use-session';
 import type { Children } from './guards';

@@ -1,5 +1,5 @@
 // The document title of each screen ('Customers · CRM'). Apart from route-focus.tsx so the login form
-// (in the first bundle) has it without the route announcer.
+// has it without the route announcer.
 import { useLayoutEffect } from 'react';
 
 export const APP_NAME = 'CRM';

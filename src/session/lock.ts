@@ -1,6 +1,6 @@
 // D8: one refresh at a time across tabs. Web Locks where the browser has them, else a lock
 // record in localStorage; either way a holder that does not finish in time is overtaken. And the
-// rotation itself, under that lock. Loaded with the first refresh (deferred.ts).
+// rotation itself, under that lock.
 import { isExpired, isWellFormed } from '../lib/jwt';
 import { KEYS, type AppStorage } from '../lib/storage';
 import { saveTokens } from './tokens';

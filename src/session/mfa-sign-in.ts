@@ -1,6 +1,5 @@
-// D54 two-step sign-in in the session's deferred chunk (deferred.ts): the login's second step, and the
-// store's record of who has it on and which organization requires it. Its words are mfa-words.ts (the
-// screens share them); the guard's test is mfa.ts (it runs before the login form).
+// D54 two-step sign-in: the login's second step, and the store's record of who has it on and which
+// organization requires it. Its words are mfa-words.ts (the screens share them); the guard's test is mfa.ts.
 import { isAbortError, isHttpError } from '../http/errors';
 import { adoptTokens, LoginError, MSG_LOGIN_FAILED } from './login';
 import { MfaExpiredError, MSG_MFA_EXPIRED, MSG_MFA_INVALID, MSG_RECOVERY_INVALID } from './mfa-words';

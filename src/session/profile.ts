@@ -1,5 +1,5 @@
 // Validates the current-user response, chooses the organization (SPEC §4, D4) and takes both into the
-// store; in the deferred chunk (deferred.ts): a signed-out person's login form does not wait for them.
+// store.
 import { isHttpError } from '../http/errors';
 import { subject } from '../lib/jwt';
 import { KEYS } from '../lib/storage';

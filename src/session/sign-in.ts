@@ -1,6 +1,5 @@
-// SPEC §2/§3 Login and §4 choosing an organization, with D6's return after them: in the session's
-// deferred chunk (deferred.ts), with the rest of what only a signing-in or signed-in person runs. The
-// messages and token answers stay in login.ts.
+// SPEC §2/§3 Login and §4 choosing an organization, with D6's return after them. The messages and
+// token answers are login.ts.
 import type { Client } from '../http/client';
 import { isAbortError, isHttpError } from '../http/errors';
 import { subject } from '../lib/jwt';

@@ -1,5 +1,4 @@
-// SPEC §4 Logout, in the session's deferred chunk (deferred.ts): only a signed-in person logs out, and
-// their session's load has loaded this chunk by then (the current-user answer is taken in by its code).
+// SPEC §4 Logout.
 import type { Client } from '../http/client';
 import { subject } from '../lib/jwt';
 import { KEYS, storeRedirect } from '../lib/storage';

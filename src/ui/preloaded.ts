@@ -1,8 +1,8 @@
 // Code once it has loaded, for React.lazy to render at once. A lazy component whose import() has not
 // resolved in the very render shows its fallback, and React keeps a fallback it has shown for up to
 // 300 ms before revealing what replaces it: on a reload the shell and the page would wait that long after
-// the session's answer though their code had loaded beside it (app/preload.ts), and a dialog on its
-// first open (ui/early-module.ts lazyPart). In the first bundle: keep it small.
+// the session's answer though their code had loaded beside it (app/App.tsx preloadScreen), and a dialog
+// on its first open (ui/early-module.ts lazyPart).
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 type Load = () => Promise<unknown>;

@@ -1,5 +1,5 @@
 // SPEC §2 / §8: the global Session Expired dialog opens on the `sessionExpired` window event.
-// Only this listener is in the first bundle; the app hands it the dialog, loaded when the event fires.
+// The app hands it the dialog, loaded when the event fires.
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { SESSION_EXPIRED_EVENT } from '../lib/events';
 

@@ -1,6 +1,6 @@
 // SPEC §9 Toasts: top-right, auto-close after 5000 ms, Alt+T focuses them. D15: a polite live region.
 // The store is module-level and React-free so any layer (session, pages) can call toast.error(); the
-// region that shows them is toaster.tsx, loaded beside the session's calls (app/start.tsx).
+// region that shows them is toaster.tsx (app/App.tsx renders it).
 import type { ReactNode } from 'react';
 import { createStore } from '../lib/store';
 

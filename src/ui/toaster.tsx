@@ -1,5 +1,5 @@
 // SPEC §9 the toast region (the store and toast() are in toast.tsx). D15: a polite live region, Alt+T
-// focuses it. Not needed to draw the login form, so the app loads it beside the session's calls.
+// focuses it. app/App.tsx renders it.
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { dismissToast, TOAST_LIFETIME_MS, type Toast, toasts } from './toast';
 
