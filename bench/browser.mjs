@@ -5,7 +5,7 @@
 //      into dist/ as /bench-floor.html, so the same server sends it with the same compression and
 //      headers). Runs alternate (app, bare, app, bare, ...) after one uncounted warm-up of each (the
 //      server compresses a file on its first request and keeps it). Every run is cold: a new browser
-//      context (no HTTP cache, no code cache, no open connections). Budget: median app ≤ 1.10× median bare.
+//      context (no HTTP cache, no code cache, no open connections). Budget: median app ≤ 1.15× median bare (issue 35).
 //   2. Pressing Log In, and a reload of the signed-in dashboard, each to the dashboard's figures
 //      (bench/lib/browser-flows.mjs), FLOW_RUNS times: the time (median; budget ≤ 1.5 s each), the API
 //      calls against those the specification requires, and no second wave of JS: no script of the
@@ -36,7 +36,7 @@ import { root, startCrm, tempDir } from './lib/servers.mjs';
 
 const RUNS = envNumber('BROWSER_RUNS', 9);
 const FLOW_RUNS = envNumber('FLOW_RUNS', 3);
-export const LOAD_BUDGET_RATIO = 1.1;
+export const LOAD_BUDGET_RATIO = 1.15;
 /** Issue 21: Log In, and a reload of a signed-in dashboard, to the dashboard's figures. */
 export const FLOW_BUDGET_MS = 1500;
 const FLOOR_PAGE = '/bench-floor.html';
