@@ -107,7 +107,7 @@ describe.skipIf(skipReason)('two-step sign-in', () => {
     const who = await member('Wim');
     // Turned on through the API, as the account page does it (the journey above walks that page).
     const own = await apiAs(who.email, who.password);
-    const { secret } = await own.call<{ secret: string }>('POST', '/v1/account/mfa/setup/');
+    const { secret } = await own.call<{ secret: string }>('POST', '/v1/account/mfa/setup/', { body: { password: who.password } });
     await own.call('POST', '/v1/account/mfa/confirm/', { body: { code: codeAt(secret) } });
     const admin = await browser.signedIn('owner@demo.test', { org: 'Acme Plumbing', path: '/team' });
     await admin.page.getByRole('button', { name: `Reset two-step sign-in of ${who.first}` }).click();
