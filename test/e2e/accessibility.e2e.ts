@@ -553,7 +553,10 @@ describe.skipIf(skipReason)('accessibility', () => {
         await page.getByRole('img', { name: 'QR code for two-step sign-in' }).waitFor();
         await page.evaluate(() => window.scrollTo(0, 0)); // the focus moved to the section (D15); checked from the top as every screen
       },
-      after: (page) => page.unrouteAll(),
+      after: async (page) => {
+        await page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('button', { name: 'Cancel' }).click(); // back to off for the next screen
+        await page.unrouteAll();
+      },
     },
     {
       name: 'two-step sign-in recovery codes',
@@ -568,14 +571,17 @@ describe.skipIf(skipReason)('accessibility', () => {
         await section.getByRole('list', { name: 'Recovery codes' }).waitFor();
         await page.evaluate(() => window.scrollTo(0, 0));
       },
-      after: (page) => page.unrouteAll(),
+      after: async (page) => {
+        await page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('button', { name: 'I have saved them' }).click();
+        await page.unrouteAll();
+      },
     },
     {
       // D54: on, with the count of recovery codes left, and the password asked for a new set.
       name: 'two-step sign-in on, making new recovery codes',
       show: async (page) => {
         await routeTwoStep(page, true);
-        await go(page, '/account');
+        await page.goto('/account'); // a new page: the section starts from the account's answer
         const section = page.getByRole('region', { name: 'Two-step sign-in' });
         await section.getByText('3 recovery codes left.').waitFor();
         await section.getByRole('button', { name: 'Make new recovery codes' }).click();
