@@ -1,4 +1,4 @@
-// D54: the account page's two-step sign-in section on its own: off → setup (QR code, key in groups of 4,
+// D54: the account page's two-step sign-in section on its own: off → the password and setup (QR code, key in groups of 4,
 // Copy) → confirm with a code → recovery codes shown once → on → turn off with password and code; each
 // refusal in words with what was typed kept.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
