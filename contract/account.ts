@@ -11,6 +11,8 @@ export interface AccountView {
   email: string;
   first_name: string;
   mfa_enabled: boolean;
+  /** D54: unused recovery codes; null while two-step sign-in is off. */
+  recovery_codes_left: number | null;
   created_at: string;
 }
 
@@ -80,13 +82,18 @@ export const PASSWORD_TOO_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} character
 
 // D54 two-step sign-in.
 
+/** D54 POST /v1/account/mfa/setup/ and …/recovery-codes/ body: the current password. */
+export interface MfaPassword {
+  password: string;
+}
+
 /** POST /v1/account/mfa/setup/ → the base32 secret and its otpauth:// address (for the QR code). */
 export interface MfaSetup {
   secret: string;
   otpauth_uri: string;
 }
 
-/** POST /v1/account/mfa/confirm/ { code } → 10 recovery codes, shown once. */
+/** POST /v1/account/mfa/confirm/ { code } and …/recovery-codes/ { password } → 10 recovery codes, shown once. */
 export interface MfaConfirmed {
   recovery_codes: string[];
 }

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'account.mfa_enabled', // D54
   'account.mfa_disabled',
   'account.mfa_reset',
+  'account.mfa_recovery_codes_renewed', // D54
   'organization.settings_updated',
   'account.updated', // D51
   'account.password_changed', // D51

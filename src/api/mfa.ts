@@ -1,6 +1,6 @@
-// D54 two-step sign-in calls: the person's own (setup, confirm, turn off; no organization needed) and a
-// team member's reset (team:manage, D53's rule). Types from contract/account.ts.
-import type { MfaConfirmed, MfaDisable, MfaSetup } from '../../contract/account';
+// D54 two-step sign-in calls: the person's own (setup, confirm, new recovery codes, turn off; no
+// organization needed) and a team member's reset (team:manage, D53's rule). Types from contract/account.ts.
+import type { MfaConfirmed, MfaDisable, MfaPassword, MfaSetup } from '../../contract/account';
 import type { Client } from '../http/client';
 import { isHttpError } from '../http/errors';
 import type { MutationDef } from '../query/cache';
@@ -9,16 +9,19 @@ import { dashboardKey, teamKeys } from './team';
 export const MFA_SETUP_PATH = '/v1/account/mfa/setup/';
 export const MFA_CONFIRM_PATH = '/v1/account/mfa/confirm/';
 export const MFA_PATH = '/v1/account/mfa/';
+export const MFA_RECOVERY_CODES_PATH = '/v1/account/mfa/recovery-codes/';
 export const memberMfaPath = (userId: number) => `/v1/team/members/${userId}/mfa/`;
 
 type Calls = Pick<Client, 'post' | 'request'>;
 /** The person's own calls go without X-Organization-ID: an organization that requires two-step sign-in must not refuse its setup. */
 const ACCOUNT = { noOrg: true } as const;
 
-/** D54: a new secret and its otpauth:// URI (409 mfa_enabled when already on). No body: D19 refuses one. */
-export const setupMfa = (client: Calls) => client.post<MfaSetup>(MFA_SETUP_PATH, undefined, ACCOUNT);
+/** D54: a new secret and its otpauth:// URI, for the current password (409 mfa_enabled when already on). */
+export const setupMfa = (client: Calls, body: MfaPassword) => client.post<MfaSetup>(MFA_SETUP_PATH, body, ACCOUNT);
 /** D54: the first code from the app turns it on; the 10 recovery codes come back once. */
 export const confirmMfa = (client: Calls, code: string) => client.post<MfaConfirmed>(MFA_CONFIRM_PATH, { code }, ACCOUNT);
+/** D54: a new set of 10 recovery codes for the current password; the old set stops working. */
+export const renewRecoveryCodes = (client: Calls, body: MfaPassword) => client.post<MfaConfirmed>(MFA_RECOVERY_CODES_PATH, body, ACCOUNT);
 /** D54: turning it off takes the password and a code. */
 export const disableMfa = (client: Calls, body: MfaDisable) => client.request<null>('DELETE', MFA_PATH, { body, ...ACCOUNT });
 /** D54 D53: a member's two-step sign-in reset by someone with team:manage. */

@@ -182,6 +182,8 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ' turned off two-step sign-in'];
     case 'account.mfa_reset':
       return [who, ' reset the two-step sign-in of ', member];
+    case 'account.mfa_recovery_codes_renewed':
+      return [who, ' made new recovery codes for two-step sign-in'];
     case 'organization.settings_updated': {
       const required = change(c.require_mfa);
       if (required) return [who, required.to ? ' required two-step sign-in for everyone' : ' stopped requiring two-step sign-in'];

@@ -40,6 +40,7 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'account.mfa_enabled': 'Two-step sign-in turned on',
   'account.mfa_disabled': 'Two-step sign-in turned off',
   'account.mfa_reset': 'Two-step sign-in reset',
+  'account.mfa_recovery_codes_renewed': 'Recovery codes renewed',
   'organization.settings_updated': 'Organization settings changed',
   'account.updated': 'Account changed',
   'account.password_changed': 'Password changed',

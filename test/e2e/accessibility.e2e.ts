@@ -324,17 +324,18 @@ describe.skipIf(skipReason)('accessibility', () => {
     },
   ];
 
-  /** D54: the account (two-step sign-in off), its sessions, the setup and its confirmation, given here. */
-  const routeTwoStep = (page: Page) =>
-    page.route(/\/api\/v1\/account\/(sessions\/|mfa\/setup\/|mfa\/confirm\/)?$/, (r) => {
+  /** D54: the account (two-step sign-in off, or on with 3 recovery codes left), its sessions, the setup, its confirmation and a new set, given here. */
+  const routeTwoStep = (page: Page, on = false) =>
+    page.route(/\/api\/v1\/account\/(sessions\/|mfa\/setup\/|mfa\/confirm\/|mfa\/recovery-codes\/)?$/, (r) => {
       const url = r.request().url();
       if (url.endsWith('/mfa/setup/'))
         return r.fulfill({
           json: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauth_uri: `otpauth://totp/CRM:${OWNER}?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=CRM` },
         });
-      if (url.endsWith('/mfa/confirm/')) return r.fulfill({ json: { recovery_codes: Array.from({ length: 10 }, (_, i) => `r${i}abc-defgh`) } });
+      if (url.endsWith('/mfa/confirm/') || url.endsWith('/mfa/recovery-codes/'))
+        return r.fulfill({ json: { recovery_codes: Array.from({ length: 10 }, (_, i) => `r${i}abc-defgh`) } });
       if (url.endsWith('/sessions/')) return r.fulfill({ json: { results: [] } });
-      return r.fulfill({ json: { id: 1, email: OWNER, first_name: 'Olivia', mfa_enabled: false, created_at: '2024-01-02T10:00:00Z' } });
+      return r.fulfill({ json: { id: 1, email: OWNER, first_name: 'Olivia', mfa_enabled: on, recovery_codes_left: on ? 3 : null, created_at: '2024-01-02T10:00:00Z' } });
     });
 
   /** Signed in as the owner of Acme Plumbing (every page is open to them). */
@@ -546,11 +547,16 @@ describe.skipIf(skipReason)('accessibility', () => {
       show: async (page) => {
         await routeTwoStep(page);
         await go(page, '/account');
-        await page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('button', { name: 'Turn on' }).click();
+        const section = page.getByRole('region', { name: 'Two-step sign-in' });
+        await section.getByLabel('Your password').fill(DEMO_PASSWORD);
+        await section.getByRole('button', { name: 'Turn on' }).click();
         await page.getByRole('img', { name: 'QR code for two-step sign-in' }).waitFor();
         await page.evaluate(() => window.scrollTo(0, 0)); // the focus moved to the section (D15); checked from the top as every screen
       },
-      after: (page) => page.unrouteAll(),
+      after: async (page) => {
+        await page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('button', { name: 'Cancel' }).click(); // back to off for the next screen
+        await page.unrouteAll();
+      },
     },
     {
       name: 'two-step sign-in recovery codes',
@@ -558,10 +564,28 @@ describe.skipIf(skipReason)('accessibility', () => {
         await routeTwoStep(page);
         await go(page, '/account');
         const section = page.getByRole('region', { name: 'Two-step sign-in' });
+        await section.getByLabel('Your password').fill(DEMO_PASSWORD);
         await section.getByRole('button', { name: 'Turn on' }).click();
         await section.getByLabel('Enter the 6-digit code the app shows').fill('123456');
         await section.getByRole('button', { name: 'Turn on' }).click();
         await section.getByRole('list', { name: 'Recovery codes' }).waitFor();
+        await page.evaluate(() => window.scrollTo(0, 0));
+      },
+      after: async (page) => {
+        await page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('button', { name: 'I have saved them' }).click();
+        await page.unrouteAll();
+      },
+    },
+    {
+      // D54: on, with the count of recovery codes left, and the password asked for a new set.
+      name: 'two-step sign-in on, making new recovery codes',
+      show: async (page) => {
+        await routeTwoStep(page, true);
+        await page.goto('/account'); // a new page: the section starts from the account's answer
+        const section = page.getByRole('region', { name: 'Two-step sign-in' });
+        await section.getByText('3 recovery codes left.').waitFor();
+        await section.getByRole('button', { name: 'Make new recovery codes' }).click();
+        await section.getByRole('form', { name: 'Make new recovery codes' }).waitFor();
         await page.evaluate(() => window.scrollTo(0, 0));
       },
       after: (page) => page.unrouteAll(),

@@ -1,7 +1,8 @@
-// Journeys: two-step sign-in (D54) — turned on from the account page (QR code, key typed out, a code,
-// the recovery codes), then signing in with a code and with a recovery code (used once); and an
-// organization that requires it sends a member without it to the account page before its dashboard.
+// Journeys: two-step sign-in (D54) — turned on from the account page (the password, QR code, key typed
+// out, a code, the recovery codes), then signing in with a code and with a recovery code (used once); a
+// new set of recovery codes, downloaded, that ends the old one; and an organization that requires it sends a member without it to the account page before its dashboard.
 // Codes are computed as an authenticator app would, from the key the setup shows.
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { base32Decode, totpAt } from '../../server/auth/totp';
@@ -21,9 +22,10 @@ async function signOut(page: Page, who: Person) {
   await expectPath(page, '/login');
 }
 
-/** Turns two-step sign-in on from the account page; answers the key and the recovery codes shown. */
-async function turnOn(page: Page): Promise<{ key: string; codes: string[] }> {
+/** Turns two-step sign-in on from the account page (D54: the password first); answers the key and the recovery codes shown. */
+async function turnOn(page: Page, who: Person): Promise<{ key: string; codes: string[] }> {
   const section = page.getByRole('region', { name: 'Two-step sign-in' });
+  await section.getByLabel('Your password').fill(who.password);
   await section.getByRole('button', { name: 'Turn on' }).click();
   await section.getByRole('img', { name: 'QR code for two-step sign-in' }).waitFor();
   const key = (await section.getByRole('textbox', { name: 'Or enter this key by hand' }).innerText()).trim();
@@ -36,6 +38,7 @@ async function turnOn(page: Page): Promise<{ key: string; codes: string[] }> {
   expect(codes.length).toBe(10);
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await section.getByText('On.').waitFor();
+  await section.getByText('10 recovery codes left.').waitFor();
   return { key, codes };
 }
 
@@ -55,7 +58,7 @@ describe.skipIf(skipReason)('two-step sign-in', () => {
     await signIn(page, who.email, who.password);
     await expectPath(page, '/dashboard');
     await page.goto('/account');
-    const { key, codes } = await turnOn(page);
+    const { key, codes } = await turnOn(page, who);
     await signOut(page, who);
 
     await codeStep(page, who);
@@ -79,6 +82,39 @@ describe.skipIf(skipReason)('two-step sign-in', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 
+  test('D54 a new set of recovery codes from the account page: downloaded as a text file, the old codes stop working', async () => {
+    const who = await member('Vera');
+    const { page } = await browser.open();
+    await signIn(page, who.email, who.password);
+    await expectPath(page, '/dashboard');
+    await page.goto('/account');
+    const { codes: old } = await turnOn(page, who);
+    const section = page.getByRole('region', { name: 'Two-step sign-in' });
+    await section.getByRole('button', { name: 'Make new recovery codes' }).click();
+    await section.getByLabel('Your password').fill(who.password);
+    await section.getByRole('button', { name: 'Make new codes' }).click();
+    await section.getByText('New recovery codes: your old ones no longer work.').waitFor();
+    const fresh = (await section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts()).map((c) => c.trim());
+    const [file] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download as text file' }).click()]);
+    expect(file.suggestedFilename()).toBe('recovery-codes.txt');
+    const text = readFileSync(await file.path(), 'utf8');
+    expect(text.split('\n')[0]).toBe(`CRM recovery codes for ${who.email}`);
+    expect(text.split('\n').filter((l) => fresh.includes(l))).toEqual(fresh);
+    await section.getByRole('button', { name: 'I have saved them' }).click();
+    await section.getByText('10 recovery codes left.').waitFor();
+    await signOut(page, who);
+
+    await codeStep(page, who);
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(old[0]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('That recovery code did not work. Check it, or use another one.').waitFor();
+    await page.getByLabel('Recovery code').fill(fresh[0]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectPath(page, '/account');
+    await page.getByRole('region', { name: 'Two-step sign-in' }).getByText('9 recovery codes left.').waitFor();
+  });
+
   test('D54 an organization that requires two-step sign-in sends a member without it to the account page first', async () => {
     const who = await member('Ugo');
     const admin = await browser.signedIn('owner@demo.test', { org: 'Acme Plumbing', path: '/settings' });
@@ -95,7 +131,7 @@ describe.skipIf(skipReason)('two-step sign-in', () => {
       await page.getByRole('region', { name: 'Two-step sign-in' }).getByText('Acme Plumbing requires two-step sign-in.', { exact: false }).waitFor();
       await page.goto('/customers');
       await expectPath(page, '/account');
-      await turnOn(page);
+      await turnOn(page, who);
       await page.goto('/dashboard');
       await expectPath(page, '/dashboard');
     } finally {
@@ -107,7 +143,7 @@ describe.skipIf(skipReason)('two-step sign-in', () => {
     const who = await member('Wim');
     // Turned on through the API, as the account page does it (the journey above walks that page).
     const own = await apiAs(who.email, who.password);
-    const { secret } = await own.call<{ secret: string }>('POST', '/v1/account/mfa/setup/');
+    const { secret } = await own.call<{ secret: string }>('POST', '/v1/account/mfa/setup/', { body: { password: who.password } });
     await own.call('POST', '/v1/account/mfa/confirm/', { body: { code: codeAt(secret) } });
     const admin = await browser.signedIn('owner@demo.test', { org: 'Acme Plumbing', path: '/team' });
     await admin.page.getByRole('button', { name: `Reset two-step sign-in of ${who.first}` }).click();

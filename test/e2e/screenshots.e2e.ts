@@ -235,6 +235,7 @@ describe.skipIf(skipReason)('screenshots', () => {
         const twoStep = page.getByRole('region', { name: 'Two-step sign-in' });
         await page.getByRole('button', { name: /\(this browser\)$/ }).waitFor();
         await shoot(page, `account-${theme}-desktop`, { fullPage: true });
+        await twoStep.getByLabel('Your password').fill(who.password);
         await twoStep.getByRole('button', { name: 'Turn on' }).click();
         await twoStep.getByRole('img', { name: 'QR code for two-step sign-in' }).waitFor();
         await both('two-step-setup');

@@ -42,7 +42,7 @@ export interface FakeReset extends ResetLookup {
 }
 
 export class FakeAccount {
-  account: AccountView = { id: 1, email: 'owner@demo.test', first_name: 'Olive', mfa_enabled: false, created_at: '2024-01-02T10:00:00.000Z' };
+  account: AccountView = { id: 1, email: 'owner@demo.test', first_name: 'Olive', mfa_enabled: false, recovery_codes_left: null, created_at: '2024-01-02T10:00:00.000Z' };
   password = PASSWORD;
   sessions: SessionView[] = [THIS, PHONE, OFFICE].map((s) => ({ ...s }));
   /** Emails other accounts use (409 email_taken). */

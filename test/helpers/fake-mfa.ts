@@ -1,6 +1,7 @@
 // D54 two-step sign-in as the fake API answers it (FakeApi.mfa): the login's 202 and second step, the
-// account's setup, confirm and turn-off, and a team member's reset; one code works ('123456'), recovery
-// codes once each, and a test can expire the challenge, throttle, or queue a refusal.
+// account's setup (with the password), confirm, new recovery codes and turn-off, and a team member's
+// reset; one code works ('123456'), recovery codes once each, and a test can expire the challenge,
+// throttle, or queue a refusal.
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
 
@@ -9,8 +10,11 @@ export const PASSWORD = 'demo-password';
 export const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 export const OTPAUTH_URI = `otpauth://totp/CRM:owner@demo.test?secret=${SECRET}&issuer=CRM&digits=6&period=30`;
 export const RECOVERY_CODES = Array.from({ length: 10 }, (_, i) => `rc${i}a-b${i}cd`);
+/** D54: the set a 'Make new recovery codes' answers. */
+export const NEW_RECOVERY_CODES = Array.from({ length: 10 }, (_, i) => `nw${i}a-b${i}cd`);
 
 const invalidCode = () => json(400, { detail: 'The code is not valid.', code: 'invalid_code' });
+const wrongPassword = () => json(400, { detail: 'The password is not right.', code: 'wrong_password', field: 'password' });
 
 export class FakeMfa {
   /** The person signing in has two-step sign-in on: the login answers 202 with a challenge. */
@@ -52,9 +56,13 @@ export class FakeMfa {
     if (p === '/v1/auth/mfa/') return this.complete(body);
     if (!authed) return json(401, { detail: 'expired', code: 'token_expired' });
     if (p === '/v1/account/mfa/setup/') {
-      // D19: as the server, a body on a call that takes none is refused.
-      if (call.body !== null) return json(400, { detail: 'This request takes no body', code: 'unexpected_body' });
+      if (body.password !== PASSWORD) return wrongPassword(); // D54
       return this.enabled ? json(409, { detail: 'Two-step sign-in is already on.', code: 'mfa_enabled' }) : json(200, { secret: SECRET, otpauth_uri: OTPAUTH_URI });
+    }
+    if (p === '/v1/account/mfa/recovery-codes/') {
+      if (body.password !== PASSWORD) return wrongPassword();
+      if (!this.enabled) return json(409, { detail: 'Two-step sign-in is not on', code: 'mfa_not_enabled' });
+      return json(200, { recovery_codes: NEW_RECOVERY_CODES });
     }
     if (p === '/v1/account/mfa/confirm/') {
       if (body.code !== GOOD_CODE) return invalidCode();
@@ -62,7 +70,7 @@ export class FakeMfa {
       return json(200, { recovery_codes: RECOVERY_CODES });
     }
     if (p === '/v1/account/mfa/' && call.method === 'DELETE') {
-      if (body.password !== PASSWORD) return json(400, { detail: 'The password is not right.', code: 'wrong_password' });
+      if (body.password !== PASSWORD) return wrongPassword();
       if (body.code !== GOOD_CODE && !RECOVERY_CODES.includes(String(body.code))) return invalidCode();
       this.enabled = false;
       return new Response(null, { status: 204 });

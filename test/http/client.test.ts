@@ -3,6 +3,7 @@ import { createClient, type ClientDeps } from '../../src/http/client';
 import { connectivity, setOnline, startConnectivity } from '../../src/http/connectivity';
 import { AbortError, busyMessage, HttpError, isAbortError, isHttpError, isNetworkError, isTransient } from '../../src/http/errors';
 import { FakeApi, json } from '../helpers/fake-api';
+import { PASSWORD } from '../helpers/fake-mfa';
 
 function setup(over: Partial<ClientDeps> = {}) {
   const api = new FakeApi();
@@ -60,7 +61,7 @@ describe('SPEC §7 requests', () => {
 
   test('D54 a call about the person (noOrg) goes without X-Organization-ID, with the bearer token', async () => {
     const { api, client, tokens } = setup();
-    await client.post('/v1/account/mfa/setup/', undefined, { noOrg: true }); // D19: setup takes no body
+    await client.post('/v1/account/mfa/setup/', { password: PASSWORD }, { noOrg: true });
     expect(api.calls[0]?.headers).not.toHaveProperty('x-organization-id');
     expect(api.calls[0]?.headers.authorization).toBe(`Bearer ${tokens.access}`);
   });

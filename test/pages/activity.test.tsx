@@ -74,6 +74,7 @@ const ACCOUNT_WORDED: [AuditEntryView, string][] = [
   [entry('account.mfa_enabled', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia turned on two-step sign-in'],
   [entry('account.mfa_disabled', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia turned off two-step sign-in'],
   [entry('account.mfa_reset', SAM), 'Olivia reset the two-step sign-in of Sam'],
+  [entry('account.mfa_recovery_codes_renewed', { type: 'member', id: 1, label: 'Olivia' }), 'Olivia made new recovery codes for two-step sign-in'],
   [entry('organization.settings_updated', ORG, { require_mfa: { from: false, to: true } }), 'Olivia required two-step sign-in for everyone'],
   [entry('organization.settings_updated', ORG, { require_mfa: { from: true, to: false } }), 'Olivia stopped requiring two-step sign-in'],
 ];

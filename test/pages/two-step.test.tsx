@@ -1,4 +1,4 @@
-// D54: the account page's two-step sign-in section on its own: off → setup (QR code, key in groups of 4,
+// D54: the account page's two-step sign-in section on its own: off → the password and setup (QR code, key in groups of 4,
 // Copy) → confirm with a code → recovery codes shown once → on → turn off with password and code; each
 // refusal in words with what was typed kept.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -24,9 +24,15 @@ const show = (enabled = false, as = WITH_ORG) => renderPage('/account', <TwoStep
 const button = (name: string) => screen.getByRole('button', { name });
 const heading = () => screen.getByRole('heading', { level: 2, name: 'Two-step sign-in' });
 
+/** D54: the password, then 'Turn on'. */
+function turnOn(password = PASSWORD) {
+  fireEvent.change(screen.getByLabelText('Your password'), { target: { value: password } });
+  fireEvent.click(button('Turn on'));
+}
+
 async function toSetup() {
   const t = show();
-  fireEvent.click(button('Turn on'));
+  turnOn();
   await screen.findByRole('img', { name: 'QR code for two-step sign-in' });
   // The step's move of the focus to the heading (a passive effect) can come after the QR code is in the
   // document; a person cannot click before it, and a click before it had its focus taken back (a flake).
@@ -58,9 +64,9 @@ describe('D54 two-step sign-in section', () => {
     expect(codeInput().getAttribute('autocomplete')).toBe('one-time-code');
   });
 
-  it('D54 D19 setup is asked for without a body (the server refuses one on a call that takes none)', async () => {
+  it('D54 setup is asked for with the password typed before it', async () => {
     const t = await toSetup();
-    expect(t.api.calls.filter((c) => c.path === '/api/v1/account/mfa/setup/').map((c) => c.body)).toEqual([null]);
+    expect(t.api.calls.filter((c) => c.path === '/api/v1/account/mfa/setup/').map((c) => c.body)).toEqual([{ password: PASSWORD }]);
   });
 
   it('D54 Copy falls back to selecting the key when the clipboard refuses', async () => {
@@ -123,7 +129,7 @@ describe('D54 two-step sign-in section', () => {
   it('D54 a setup answered 409 mfa_enabled shows it on, in words', async () => {
     const t = show();
     t.api.mfa.enabled = true;
-    fireEvent.click(button('Turn on'));
+    turnOn();
     expect((await screen.findByRole('alert')).textContent).toBe(MSG_ALREADY_ON);
     expect(button('Turn off')).toBeTruthy();
   });
@@ -131,7 +137,7 @@ describe('D54 two-step sign-in section', () => {
   it('D54 a network failure on setup says so and stays off', async () => {
     const t = show();
     t.api.offline = true;
-    fireEvent.click(button('Turn on'));
+    turnOn();
     expect((await screen.findByRole('alert')).textContent).toBe('Could not reach the server. Check your connection and try again.');
     expect(button('Turn on')).toBeTruthy();
   });
@@ -165,12 +171,12 @@ describe('D54 two-step sign-in section', () => {
 
   it('D54 an organization that requires it says so in the section, until it is on', async () => {
     show(false, { ...WITH_ORG, currentOrg: { id: 1, name: 'Acme Plumbing', logo_url: null, require_mfa: true } });
-    expect(screen.getByRole('status').textContent).toBe('Acme Plumbing requires two-step sign-in. Turn it on to continue to its pages.');
+    expect(screen.getByText('Acme Plumbing requires two-step sign-in. Turn it on to continue to its pages.').getAttribute('role')).toBe('status');
   });
 
   it('D54 without an organization the section works the same (the account page needs none)', async () => {
     show(false, NO_ORG);
-    fireEvent.click(button('Turn on'));
+    turnOn();
     expect(await screen.findByRole('img', { name: 'QR code for two-step sign-in' })).toBeTruthy();
   });
 });

@@ -1,5 +1,5 @@
-// D54 D37 two-step sign-in in the secrets checks: a person enrols, signs in with a wrong code and then a
-// recovery code, and turns it off again; the TOTP secret (as shown and as bytes), the challenges and
+// D54 D37 two-step sign-in in the secrets checks: a person enrols (with the password), makes a new set of
+// recovery codes, signs in with a wrong code and then a recovery code, and turns it off again; the TOTP secret (as shown and as bytes), the challenges and
 // the recovery codes become secrets the suite looks for in logs, error answers and audit entries.
 // (A 6-digit code is too short to look for without matching by chance; its secret is looked for.)
 import { base32Decode, totpAt } from '../../server/auth/totp';
@@ -15,13 +15,16 @@ const expectStatus = (a: Answer, status: number, what: string) => {
 
 /** The journey for a signed-in person (`token`), at the server's clock `now`; the secrets it handled. */
 export async function mfaJourney(call: V1Call, person: { email: string; password: string; token: string }, now: () => number): Promise<Secret[]> {
-  const setup = await call('POST', '/account/mfa/setup/', { token: person.token });
+  const setup = await call('POST', '/account/mfa/setup/', { token: person.token, body: { password: person.password } });
   expectStatus(setup, 200, 'two-step setup');
   const text = setup.body.secret as string;
   const secret = base32Decode(text)!;
   const confirmed = await call('POST', '/account/mfa/confirm/', { token: person.token, body: { code: totpAt(secret, now()) } });
   expectStatus(confirmed, 200, 'two-step confirm');
-  const codes = confirmed.body.recovery_codes as string[];
+  const first = confirmed.body.recovery_codes as string[];
+  const renewed = await call('POST', '/account/mfa/recovery-codes/', { token: person.token, body: { password: person.password } });
+  expectStatus(renewed, 200, 'new recovery codes');
+  const codes = renewed.body.recovery_codes as string[];
   const login = await call('POST', '/auth/login/', { body: { email: person.email, password: person.password } });
   expectStatus(login, 202, 'login with two-step sign-in');
   const challenge = login.body.challenge as string;
@@ -40,7 +43,7 @@ export async function mfaJourney(call: V1Call, person: { email: string; password
     { label: 'login challenge', value: challenge },
     { label: 'access token after the second step', value: done.body.access_token as string },
     { label: 'refresh token after the second step', value: done.body.refresh_token as string },
-    ...codes.flatMap((c, i) => [
+    ...[...first, ...codes].flatMap((c, i) => [
       { label: `recovery code #${i}`, value: c },
       { label: `recovery code #${i} without its dash`, value: c.replace('-', '') },
     ]),

@@ -22,12 +22,12 @@ forEachBackend('API account', (backend) => {
   const { newOrg, person } = people(backend, 'Account Org');
 
   describe('D51 reading and changing the account', () => {
-    test('D51 GET /v1/account/ answers the account without an organization: id, email, first name, mfa_enabled, created_at', async () => {
+    test('D51 D54 GET /v1/account/ answers the account without an organization: id, email, first name, mfa_enabled, recovery_codes_left, created_at', async () => {
       const p = await person(null);
       const r = await as(api, p.token, 'GET', ACCOUNT);
       expect(r.status, r.text).toBe(200);
-      expect(Object.keys(r.body).sort()).toEqual(['created_at', 'email', 'first_name', 'id', 'mfa_enabled']);
-      expect(r.body).toMatchObject({ id: p.id, email: p.email, first_name: p.name, mfa_enabled: false });
+      expect(Object.keys(r.body).sort()).toEqual(['created_at', 'email', 'first_name', 'id', 'mfa_enabled', 'recovery_codes_left']);
+      expect(r.body).toMatchObject({ id: p.id, email: p.email, first_name: p.name, mfa_enabled: false, recovery_codes_left: null });
       expect(Number.isNaN(Date.parse(r.body.created_at as string))).toBe(false);
       expectError(await api.get(ACCOUNT), 401, 'not_authenticated');
     });

@@ -19,9 +19,11 @@ export interface Enrolled {
   code: (steps?: number) => string;
 }
 
-/** Turns two-step sign-in on for the person; the clock then moves to the next step, so the confirming code is spent. */
+export const RECOVERY_CODES = '/api/v1/account/mfa/recovery-codes/';
+
+/** Turns two-step sign-in on for the person (D54: setup takes the password); the clock then moves to the next step, so the confirming code is spent. */
 export async function enrol(b: Pick<Backend, 'clock'>, p: Person): Promise<Enrolled> {
-  const setup = await p.call('POST', SETUP);
+  const setup = await p.call('POST', SETUP, { password: p.password });
   expect(setup.status, setup.text).toBe(200);
   const secret = base32Decode(setup.body.secret as string)!;
   const code = (steps = 0) => totpAt(secret, b.clock.now() + steps * STEP_MS);

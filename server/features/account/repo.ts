@@ -11,17 +11,20 @@ export type AccountRow = {
   created_at: Date;
   /** D54: two-step sign-in confirmed (a pending enrolment is not on). */
   mfa_enabled: boolean;
+  /** D54: unused recovery codes, null while it is off. */
+  recovery_codes_left: number | null;
 };
 
 /** The account with its password hash; `lock` holds the row until the transaction ends. */
 export async function findAccount(db: Queryable, userId: number, opts: { lock?: boolean } = {}): Promise<AccountRow | null> {
-  const [row] = await db.query<AccountRow & { id: unknown }>(
+  const [row] = await db.query<AccountRow & { id: unknown; recovery_codes_left: unknown }>(
     `select u.id, u.email, u.first_name, u.password_hash, u.created_at,
-            exists (select 1 from user_mfa f where f.user_id = u.id and f.enabled_at is not null) as mfa_enabled
+            exists (select 1 from user_mfa f where f.user_id = u.id and f.enabled_at is not null) as mfa_enabled,
+            (select count(*) from mfa_recovery_codes c where c.user_id = u.id and c.used_at is null) as recovery_codes_left
        from users u where u.id = $1${opts.lock ? ' for update of u' : ''}`,
     [userId],
   );
-  return row ? { ...row, id: num(row.id) } : null;
+  return row ? { ...row, id: num(row.id), recovery_codes_left: row.mfa_enabled ? num(row.recovery_codes_left) : null } : null;
 }
 
 /** Whether another account has this email (any case). */

@@ -5,6 +5,7 @@ import { EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../../../contract/matching';
 import { FIRST_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../../contract/team';
 import type { AccountView, EndedSessions } from '../../../contract/account';
 import { sessionEnded, type Caller } from '../../auth/access';
+import { verifyCurrentPassword } from '../../auth/current-password';
 import { admitted, refusedEarly } from '../../auth/guards';
 import { isSessionLive } from '../../auth/sessions';
 import type { Ctx } from '../../context';
@@ -14,7 +15,7 @@ import { endResetsFor } from '../../password-resets';
 import { defineRoute } from '../../route';
 import { optional, rawText, text } from '../../schema';
 import { auditAccount } from './audit';
-import { collect, newPasswordHash, newPasswordWords, validationError, verifyCurrentPassword } from './checks';
+import { collect, newPasswordHash, newPasswordWords, validationError } from './checks';
 import { emailTaken, findAccount, revokeSessions, setPasswordHash, updateAccount, type AccountRow } from './repo';
 import { sessionRoutes } from './sessions-routes';
 
@@ -28,6 +29,7 @@ const view = (a: AccountRow): AccountView => ({
   email: a.email,
   first_name: a.first_name,
   mfa_enabled: a.mfa_enabled,
+  recovery_codes_left: a.recovery_codes_left,
   created_at: a.created_at.toISOString(),
 });
 

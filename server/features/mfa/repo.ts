@@ -1,6 +1,6 @@
 // D54 two-step sign-in, the feature's own SQL (user-level): enrolment (a pending secret until a code
-// confirms it, then ten recovery codes), the password a change of it asks for, and the organizations
-// its audit entries go to. What login shares (codes, challenges, turning it off) is server/auth/mfa.ts.
+// confirms it, then ten recovery codes, renewable), the password a change of it asks for, and the
+// organizations its audit entries go to. What login shares (codes, challenges, turning it off) is server/auth/mfa.ts.
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 
@@ -25,6 +25,11 @@ export async function startEnrolment(tx: Queryable, userId: number, sealed: stri
 /** The pending secret confirmed: on from now, with these recovery codes (hashes) replacing any others. */
 export async function finishEnrolment(tx: Queryable, userId: number, codeHashes: string[], now: Date): Promise<void> {
   await tx.query('update user_mfa set enabled_at = $2 where user_id = $1', [userId, now]);
+  await replaceRecoveryCodes(tx, userId, codeHashes);
+}
+
+/** D54: these recovery codes (hashes) in place of every earlier one, used or not. */
+export async function replaceRecoveryCodes(tx: Queryable, userId: number, codeHashes: string[]): Promise<void> {
   await tx.query('delete from mfa_recovery_codes where user_id = $1', [userId]);
   await tx.query('insert into mfa_recovery_codes (user_id, code_hash) select $1, h from jsonb_array_elements_text($2::text::jsonb) h', [
     userId,

@@ -1,24 +1,33 @@
-// D54: the account page's two-step sign-in section. Off → 'Turn on' → setup (the QR code and the key
-// typed out, TwoStepSetup, loaded when asked for) → confirmed with a code → the recovery codes shown once
-// (TwoStepCodes) → on; on → 'Turn off' with the password and a code (TwoStepOff). The session learns each
-// change (markMfa), so an organization that requires it (RequireOrg) lets the person on at once.
+// D54: the account page's two-step sign-in section. Off → the password and 'Turn on' (TwoStepStart) →
+// setup (the QR code and the key typed out, TwoStepSetup, loaded when asked for) → confirmed with a code
+// → the recovery codes shown once (TwoStepCodes) → on, with how many codes are left; on → a new set with
+// the password (TwoStepRenew), or 'Turn off' with the password and a code (TwoStepOff). The session learns
+// each change (markMfa), so an organization that requires it (RequireOrg) lets the person on at once.
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { MfaSetup } from '../../../contract/account';
-import { isHttpError } from '../../http/errors';
-import { setupMfa } from '../../api/mfa';
 import { mustEnrolMfa } from '../../session/mfa';
 import { useSession, useSessionActions } from '../../session/use-session';
-import { errorWords } from '../../ui/error-words';
 import { Spinner } from '../../ui/spinner';
 import TwoStepCodes from './TwoStepCodes';
 import TwoStepOff from './TwoStepOff';
+import TwoStepRenew from './TwoStepRenew';
+import TwoStepStart from './TwoStepStart';
 import type { SectionProps } from './kit';
 
 const TwoStepSetup = lazy(() => import('./TwoStepSetup'));
 
 export const MSG_ALREADY_ON = 'Two-step sign-in is already on for your account.';
 
-type Step = { at: 'off' } | { at: 'setup'; setup: MfaSetup } | { at: 'codes'; codes: string[] } | { at: 'on' } | { at: 'turning-off' };
+/** D54: the count the section keeps announced (a live region) while two-step sign-in is on. */
+export const codesLeftWords = (n: number): string => (n === 0 ? 'No recovery codes left: make new ones.' : `${n} recovery code${n === 1 ? '' : 's'} left.`);
+
+type Step =
+  | { at: 'off' }
+  | { at: 'setup'; setup: MfaSetup }
+  | { at: 'codes'; codes: string[]; renewed: boolean }
+  | { at: 'on' }
+  | { at: 'renewing' }
+  | { at: 'turning-off' };
 
 /** On when the account (GET /v1/account/) says so; the session's copy of it when not given. */
 export default function TwoStepSection({ account }: Partial<SectionProps>) {
@@ -26,7 +35,7 @@ export default function TwoStepSection({ account }: Partial<SectionProps>) {
   const s = useSession();
   const on = account?.mfa_enabled ?? s.user?.mfa_enabled === true;
   const [step, setStep] = useState<Step>({ at: on ? 'on' : 'off' });
-  const [busy, setBusy] = useState(false);
+  const [left, setLeft] = useState<number | null>(on ? (account?.recovery_codes_left ?? null) : null);
   const [error, setError] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
@@ -40,22 +49,10 @@ export default function TwoStepSection({ account }: Partial<SectionProps>) {
     setError(null);
     setStep(next);
   };
-
-  async function turnOn() {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      go({ at: 'setup', setup: await setupMfa(session.client) });
-    } catch (e) {
-      if (isHttpError(e, 409)) {
-        void session.markMfa(true);
-        go({ at: 'on' });
-        setError(MSG_ALREADY_ON);
-      } else setError(errorWords(e));
-    }
-    setBusy(false);
-  }
+  const shown = (codes: string[], renewed: boolean) => {
+    setLeft(codes.length);
+    go({ at: 'codes', codes, renewed });
+  };
 
   let body: ReactNode;
   if (step.at === 'setup') {
@@ -65,19 +62,22 @@ export default function TwoStepSection({ account }: Partial<SectionProps>) {
           setup={step.setup}
           onConfirmed={(codes) => {
             void session.markMfa(true);
-            go({ at: 'codes', codes });
+            shown(codes, false);
           }}
           onCancel={() => go({ at: 'off' })}
         />
       </Suspense>
     );
   } else if (step.at === 'codes') {
-    body = <TwoStepCodes codes={step.codes} onDone={() => go({ at: 'on' })} />;
+    body = <TwoStepCodes codes={step.codes} email={account?.email ?? s.user?.email ?? ''} renewed={step.renewed} onDone={() => go({ at: 'on' })} />;
+  } else if (step.at === 'renewing') {
+    body = <TwoStepRenew onRenewed={(codes) => shown(codes, true)} onCancel={() => go({ at: 'on' })} />;
   } else if (step.at === 'turning-off') {
     body = (
       <TwoStepOff
         onDone={() => {
           void session.markMfa(false);
+          setLeft(null);
           go({ at: 'off' });
         }}
         onCancel={() => go({ at: 'on' })}
@@ -89,22 +89,26 @@ export default function TwoStepSection({ account }: Partial<SectionProps>) {
         <p>
           <strong>On.</strong> After your password, you also enter a code from your authenticator app.
         </p>
-        <button type="button" className="btn" onClick={() => go({ at: 'turning-off' })}>
-          Turn off
-        </button>
+        <div className="two-step-actions">
+          <button type="button" className="btn" onClick={() => go({ at: 'renewing' })}>
+            Make new recovery codes
+          </button>
+          <button type="button" className="btn" onClick={() => go({ at: 'turning-off' })}>
+            Turn off
+          </button>
+        </div>
       </>
     );
   } else {
     body = (
-      <>
-        <p>
-          <strong>Off.</strong> Turn it on to be asked, after your password, for a code from an authenticator app on your phone: someone who learns your password still
-          cannot sign in.
-        </p>
-        <button type="button" className="btn btn-primary" onClick={turnOn} aria-disabled={busy || undefined} aria-busy={busy || undefined}>
-          {busy ? 'Starting…' : 'Turn on'}
-        </button>
-      </>
+      <TwoStepStart
+        onStarted={(setup) => go({ at: 'setup', setup })}
+        onAlreadyOn={() => {
+          void session.markMfa(true);
+          go({ at: 'on' });
+          setError(MSG_ALREADY_ON);
+        }}
+      />
     );
   }
 
@@ -118,6 +122,10 @@ export default function TwoStepSection({ account }: Partial<SectionProps>) {
           {s.currentOrg?.name} requires two-step sign-in. Turn it on to continue to its pages.
         </p>
       )}
+      {/* D54: in the document from the first render, so a change of the count is announced. */}
+      <p className="two-step-left" role="status" aria-label="Recovery codes left">
+        {left !== null && step.at !== 'off' && step.at !== 'setup' ? codesLeftWords(left) : ''}
+      </p>
       {body}
       {error && (
         <p className="write-error" role="alert">
