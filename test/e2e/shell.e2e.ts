@@ -118,12 +118,12 @@ describe.skipIf(skipReason)('the shell', () => {
     const { page } = tab;
     await signIn(page, 'solo@demo.test');
     await expectPath(page, '/dashboard');
-    // A broken deployment: the screens chunk fails to evaluate, so the lazy shell throws while rendering.
-    await page.route('**/assets/chunks/lazy-*.js', (r) => r.fulfill({ contentType: 'text/javascript', body: 'throw new Error("broken chunk")' }));
+    // A broken deployment: the shell's chunk fails to evaluate, so the lazy shell throws while rendering.
+    await page.route('**/assets/chunks/shell-screen-*.js', (r) => r.fulfill({ contentType: 'text/javascript', body: 'throw new Error("broken chunk")' }));
     await page.reload();
     await page.getByText('Something went wrong. Please try refreshing the page.').waitFor();
     tab.errors.length = 0; // the crash itself is expected on the console
-    await page.unroute('**/assets/chunks/lazy-*.js');
+    await page.unroute('**/assets/chunks/shell-screen-*.js');
     await page.getByRole('button', { name: 'Reload App' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     tab.errors.length = 0;
