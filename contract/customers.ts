@@ -52,8 +52,8 @@ export const SERVICE_SORTS = ['status', '-status', 'city', '-city'] as const;
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number] | (typeof SERVICE_SORTS)[number];
 export const DEFAULT_CUSTOMER_SORT: CustomerSort = 'name';
 
-/** D22: control characters are refused in every text field (tab and newline included: all are single-line). */
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+/** D22: control characters (C0, DEL and C1) are refused in every text field (tab and newline included: all are single-line). */
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 /** D39: an email is an addr-spec only; D45: a phone's digits leave its extension out (contract/matching.ts). */
 export { EMAIL_MAX_LENGTH, EMAIL_SHAPE, isEmail, phoneDigits } from './matching';
 

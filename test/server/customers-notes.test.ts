@@ -70,7 +70,7 @@ forEachBackend('API customer notes and timeline', (backend) => {
       await fresh();
       const c = await owner.create();
       const before = await fingerprint(b.server.db);
-      for (const body of ['', '   \n\t ', 'x'.repeat(5001), 'nul\u0000', 'bell\u0007', 'esc\u001b[31m', 'del\u007f']) {
+      for (const body of ['', '   \n\t ', 'x'.repeat(5001), 'nul\u0000', 'bell\u0007', 'esc\u001b[31m', 'del\u007f', 'csi\u009b31m']) {
         const r = await owner.post(notesOf(c.id), { body });
         expectError(r, 400);
         expect(r.body.field, JSON.stringify(body.slice(0, 20))).toBe('body');

@@ -8,7 +8,7 @@ import {
   type CustomerLocation,
   type LocationInput,
 } from '../../../../contract/customer-parts';
-import { EMAIL_SHAPE, PHONE_MIN_DIGITS, phoneDigits } from '../../../../contract/customers';
+import { CONTROL_CHARS, EMAIL_SHAPE, PHONE_MIN_DIGITS, phoneDigits } from '../../../../contract/customers';
 import { HttpError, isHttpError, isNetworkError } from '../../../http/errors';
 import type { FormErrors } from '../../../ui/form';
 
@@ -29,7 +29,7 @@ export const CONTACT_LABELS: Record<keyof ContactValues, string> = { name: 'Name
 /** Multi-line fields: line breaks are kept (D46 access notes, D47 a contact's note). */
 const MULTILINE = new Set(['access_notes', 'note']);
 /** Control characters other than a line break (or a tab) in a multi-line field; any in the others. */
-const controlIn = (field: string, s: string) => (MULTILINE.has(field) ? /[\u0000-\u0008\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/).test(s);
+const controlIn = (field: string, s: string) => (MULTILINE.has(field) ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/ : CONTROL_CHARS).test(s);
 
 /** Saved values as boxes (null is an empty box). */
 export function toValues<V extends Record<string, string>>(fields: readonly (keyof V)[], saved: object | null): V {
