@@ -4,6 +4,8 @@
 // says each change before → after. As parts (text, links, values), so every wording is tested without
 // rendering; AuditWords renders them. Links only where the reader may go (D9).
 import type { AuditEntryView } from '../../contract/audit';
+import { PERMISSION_WORDS } from '../../contract/permission-words';
+import type { Permission } from '../../contract/permissions';
 import { customerHref, PAGES } from '../router/paths';
 import { actorName, change, EMPTY_VALUE, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
 
@@ -33,13 +35,20 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const id = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
 const link = (text: string, to: string, may: boolean): Part => (may ? { text, to } : text);
 
-/** permissions.changed / .reset: per role, '+added' and '−removed' (D29 audit changes). */
+/** D30 D55: permissions.changed / .reset, per role, in the matrix's words: 'gave the member role “Export …”'. */
 function roleChanges(changes: Record<string, unknown>): string {
+  const named = (ps: unknown[]) =>
+    wordList(
+      ps.map((p) => [`“${PERMISSION_WORDS[p as Permission] ?? String(p)}”`]),
+      ' and ',
+      ', ',
+    ).join('');
   return Object.entries(changes)
     .flatMap(([role, c]) => {
       const { added = [], removed = [] } = (c ?? {}) as { added?: unknown[]; removed?: unknown[] };
-      const marks = [...added.map((p) => `+${String(p)}`), ...removed.map((p) => `−${String(p)}`)];
-      return marks.length ? [`the ${role} role: ${marks.join(', ')}`] : [];
+      const gave = added.length ? `gave the ${role} role ${named(added)}` : '';
+      const took = removed.length ? `took ${named(removed)} from ${gave ? 'it' : `the ${role} role`}` : '';
+      return gave || took ? [[gave, took].filter(Boolean).join(' and ')] : [];
     })
     .join('; ');
 }
@@ -170,7 +179,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ' joined the team', role, ` (invited as ${email})`];
     case 'permissions.changed': {
       const what = log && roleChanges(c);
-      return [who, ' changed ', what || perms];
+      return [who, ' changed ', perms, what ? `: ${what}` : ''];
     }
     case 'permissions.reset': {
       const what = log && roleChanges(c);
