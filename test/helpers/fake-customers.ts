@@ -1,6 +1,7 @@
 // The customers list as the fake API answers it (FakeApi.customers): D26 search, filters, sorts and
 // paging (D48's type, flag, status and city too), D25's deleted list and restore, D27's export and D45's tag suggestions, on 30 demo customers.
-import { DEFAULT_PAGE_SIZE, phoneDigits, type CustomerListItem, type PersonRef } from '../../contract/customers';
+import { DEFAULT_PAGE_SIZE, type CustomerListItem, type PersonRef } from '../../contract/customers';
+import { phoneDigits } from '../../contract/matching';
 import { json, type Call } from './fake-http';
 
 /** A customer row as the fake keeps it: a list item plus what the list may show or filter on. */

@@ -8,15 +8,14 @@ import {
   DO_NOT_SERVICE_REASON_MAX_LENGTH,
   LEAD_SOURCE_MAX_LENGTH,
   DEFAULT_CUSTOMER_STATUS,
-  EMAIL_SHAPE,
   MAX_TAGS,
   NOTE_MAX_LENGTH,
   PHONE_MIN_DIGITS,
   SEARCH_MAX_LENGTH,
   SERVICE_SORTS,
   TAG_MAX_LENGTH,
-  phoneDigits,
 } from '../../../contract/customers';
+import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
 import { fieldError } from '../../http';
 import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
 
