@@ -523,6 +523,7 @@ describe('D26 list URL and cache keys', () => {
       tag: 'vip',
       type: '',
       doNotService: false,
+      createdSince: '',
       sort: '-created_at',
       page: 3,
       pageSize: 100,

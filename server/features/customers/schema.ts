@@ -16,6 +16,7 @@ import {
   TAG_MAX_LENGTH,
 } from '../../../contract/customers';
 import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
+import { isInstant } from '../../../contract/instant';
 import { fieldError } from '../../http';
 import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
 
@@ -28,6 +29,17 @@ export const listFilters = {
   // D48: by type, and only the customers flagged do-not-service.
   type: optional(oneOf(CUSTOMER_TYPES)),
   do_not_service: optional(oneOf(['true', 'false'] as const)),
+  // D32: the dashboard's 'View newest customers' (those added this week).
+  created_since: optional(
+    describeCheck(
+      (value, field) => {
+        const s = text({ max: 30 })(value, field);
+        if (!isInstant(s)) throw fieldError(field, 'must be a date (2024-06-01) or a time (2024-06-01T12:00:00.000Z)');
+        return new Date(s).toISOString();
+      },
+      { kind: 'text', min: 1, max: 30, multiline: false, pattern: null },
+    ),
+  ),
 };
 
 /** GET /v1/customers/: D26, plus `deleted=true` for the 'Deleted' view (D25). */

@@ -1,7 +1,6 @@
 // The customers list's table. Under 640px the rows stack (see .data-table in app.css). D48: status and
 // city sort too; the city is the list's (D46: the primary location's, else the billing city); a customer
 // not to be served is marked in words.
-import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { mailtoHref } from '../../lib/contact-links';
 import { Link } from '../../router/Link';
@@ -19,25 +18,6 @@ const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
 
 /** A list row as the table reads it. `created_at` is shown once the list's rows carry it (asked of the contract). */
 type Row = CustomerListItem & { created_at?: string };
-
-/** An email that may wrap after its @ and before a dot of its domain when the table is narrow. */
-const breakableEmail = (email: string) => {
-  const at = email.indexOf('@');
-  if (at < 0) return email;
-  const domain = email.slice(at + 1).split('.');
-  return (
-    <>
-      {email.slice(0, at + 1)}
-      {domain.map((part, i) => (
-        <Fragment key={i}>
-          <wbr />
-          {i > 0 && '.'}
-          {part}
-        </Fragment>
-      ))}
-    </>
-  );
-};
 
 /** The sort a click on `column` asks for: the other direction when it is the current column. */
 export function nextSort(current: CustomerSort, column: SortColumn): CustomerSort {
@@ -119,9 +99,8 @@ export function CustomerTable({
               </td>
               <td className="cell-email" data-label="Email">
                 {c.email ? (
-                  // Named by the email whole: some name computations put a space at each <wbr>.
-                  <a href={mailtoHref(c.email)} aria-label={c.email}>
-                    {breakableEmail(c.email)}
+                  <a href={mailtoHref(c.email)} title={c.email}>
+                    {c.email}
                   </a>
                 ) : (
                   NONE

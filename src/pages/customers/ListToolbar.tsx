@@ -1,5 +1,5 @@
 // D26: the list's search (as the person types, debounced), status and tag filters, and page size; D48:
-// the type filter and 'Do not service only'.
+// the type filter and 'Do not service only'; D32: 'Added since' as a chip that removes it.
 // Typed filters replace the history entry (no entry per keystroke); chosen ones add one, for Back.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { useQuery } from '../../query/use-query';
+import { absoluteTime } from '../../ui/when';
 import type { ListState, PageSize } from './list-params';
 
 /** D26: search starts this long after the last keystroke (Enter searches at once). */
@@ -207,6 +208,14 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
           </option>
         ))}
       </SelectFilter>
+      {state.createdSince && (
+        <p className="list-chip">
+          Added since {absoluteTime(state.createdSince)}
+          <button type="button" className="btn-link" aria-label="Remove the filter Added since" onClick={() => onChange({ createdSince: '', page: 1 })}>
+            ×
+          </button>
+        </p>
+      )}
     </div>
   );
 }
