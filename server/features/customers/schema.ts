@@ -16,9 +16,14 @@ import {
   TAG_MAX_LENGTH,
 } from '../../../contract/customers';
 import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
-import { isInstant } from '../../../contract/instant';
 import { fieldError } from '../../http';
 import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
+
+/** D32 `created_since`: a day (its start, UTC) or an instant as toISOString() writes it. */
+export function isInstant(s: string): boolean {
+  const t = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/.test(s) ? Date.parse(s) : Number.NaN;
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(s.slice(0, 10));
+}
 
 /** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
 export const listFilters = {

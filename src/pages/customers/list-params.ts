@@ -16,7 +16,6 @@ import {
   type CustomerStatus,
   type CustomerType,
 } from '../../../contract/customers';
-import { isInstant } from '../../../contract/instant';
 import type { CustomerExportParams, CustomerListParams } from '../../api/customers';
 import { PAGES } from '../../router/paths';
 
@@ -57,6 +56,12 @@ export const DEFAULT_LIST: ListState = {
 /** D26 D48: every sort the list offers. */
 export const LIST_SORTS: readonly CustomerSort[] = [...CUSTOMER_SORTS, ...SERVICE_SORTS];
 
+/** D32: an instant as the server reads it (toISOString's form), '' for none or one that is not a date. */
+const instant = (v: string | null) => {
+  const iso = v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : '';
+  return iso.length === 24 ? iso : '';
+};
+
 const oneOf = <T extends string | number>(options: readonly T[], value: unknown): T | undefined => options.find((o) => String(o) === value);
 
 /** Reads the list's state from a query string. */
@@ -70,7 +75,7 @@ export function readListParams(search: string): ListState {
     tag: text('tag', TAG_MAX_LENGTH),
     type: oneOf(CUSTOMER_TYPES, p.get('type')) ?? '',
     doNotService: p.get('do_not_service') === 'true',
-    createdSince: isInstant(p.get('created_since') ?? '') ? p.get('created_since')! : '',
+    createdSince: instant(p.get('created_since')),
     sort: oneOf(LIST_SORTS, p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
     page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
     pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
