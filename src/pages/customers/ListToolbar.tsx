@@ -104,8 +104,8 @@ export const SORT_LABELS: Record<CustomerSort, string> = {
   updated_at: 'Least recently updated',
   status: 'Status, A–Z', // D48
   '-status': 'Status, Z–A',
-  city: 'City, A–Z',
-  '-city': 'City, Z–A',
+  city: 'Service city, A–Z',
+  '-city': 'Service city, Z–A',
 };
 
 function SelectFilter({
@@ -169,7 +169,7 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         type="search"
         value={state.q}
         maxLength={SEARCH_MAX_LENGTH}
-        placeholder="Name, company, email, phone or address"
+        placeholder="Name, email, phone or address"
         onCommit={(q) => typed({ q })}
       />
       <SelectFilter label="Status" value={state.status} onChange={(v) => onChange({ status: v as ListState['status'], page: 1 })}>
@@ -211,7 +211,7 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
       {state.createdSince && (
         <p className="list-chip">
           Added since {absoluteTime(state.createdSince)}
-          <button type="button" className="btn-link" aria-label="Remove the filter Added since" onClick={() => onChange({ createdSince: '', page: 1 })}>
+          <button type="button" aria-label="Remove the filter Added since" onClick={() => onChange({ createdSince: '', page: 1 })}>
             ×
           </button>
         </p>
