@@ -11,9 +11,6 @@ export const EMAIL_SHAPE =
 
 export const isEmail = (text: string): boolean => EMAIL_SHAPE.test(text);
 
-/** The longest email address (RFC 5321's path limit): a customer's, a login's or an invitation's. */
-export const EMAIL_MAX_LENGTH = 254;
-
 /**
  * D39 D45: where a phone's extension begins: the first `ext` (`ext.`, `extension`), `x` or `#`. The SQL
  * twin is `crm_phone_digits` (same rule: everything from the first marker on is the extension).

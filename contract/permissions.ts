@@ -24,26 +24,6 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** D55: each permission in words a business owner understands, shown first; the code comes second. */
-export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
-  'dashboard:view': 'View the dashboard',
-  'customers:view': 'View customers and their notes',
-  'customers:create': 'Add and import customers',
-  'customers:update': 'Edit customers and notes',
-  'customers:delete': 'Delete and restore customers',
-  'customers:export': 'Export customers to a spreadsheet (CSV)',
-  'customers:merge': 'Merge duplicate customers',
-  'jobs:view': 'View jobs',
-  'sms:view': 'View text messages (SMS)',
-  'email:view': 'View email',
-  'calls:view': 'View calls',
-  'team:view': 'View the team',
-  'team:manage': 'Invite and remove members, change their roles',
-  'permissions:view': 'View what each role may do',
-  'permissions:manage': 'Change what each role may do',
-  'audit:view': 'View the activity log',
-};
-
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 

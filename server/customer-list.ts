@@ -71,6 +71,8 @@ export interface ListFilter {
   /** D48 */
   type?: CustomerType | null;
   doNotService?: boolean;
+  /** D32: added at or after this instant (ISO). */
+  createdSince?: string | null;
   sort: CustomerSort;
   page: number;
   pageSize: number;
@@ -97,13 +99,17 @@ export function orderBy(sort: CustomerSort, t = ''): string {
 }
 
 /** The where clause and its parameters ($1 is always the organization). */
-export function where(orgId: number, f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService'>): { sql: string; params: (string | number)[] } {
+export function where(
+  orgId: number,
+  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince'>,
+): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
   const add = (value: string | number) => `$${params.push(value)}`;
   if (f.status) clauses.push(`status = ${add(f.status)}`);
   if (f.type) clauses.push(`type = ${add(f.type)}`); // D48
   if (f.doNotService) clauses.push('do_not_service');
+  if (f.createdSince) clauses.push(`created_at >= ${add(f.createdSince)}::timestamptz`); // D32
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
   if (f.tag) clauses.push(`tag_keys @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add));
@@ -146,7 +152,7 @@ export async function listCustomersJson(db: Queryable, orgId: number, f: PageFil
   const w = where(orgId, f);
   const n = w.params.length;
   const offset = (f.page - 1) * f.pageSize;
-  if (!f.q && !f.tag && !f.type && !f.doNotService) {
+  if (!f.q && !f.tag && !f.type && !f.doNotService && !f.createdSince) {
     // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
     // page), then only those rows are read; the total comes from customer_counts, not from counting.
     const [row] = await db.query<{ body: string }>(

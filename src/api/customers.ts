@@ -46,12 +46,14 @@ export interface CustomerListParams {
   /** D48: one type, and only the customers flagged do-not-service. */
   type?: CustomerType;
   do_not_service?: boolean;
+  /** D32: added at or after this instant. */
+  created_since?: string;
   /** D25: the 'Deleted' view (customers:delete), newest deleted first. */
   deleted?: boolean;
 }
 
 /** What the export writes: the list's filters, without paging (D27). */
-export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'sort'>;
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'>;
 
 /** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). */
 export type CustomerBody = CustomerInput & CustomerServiceInput;

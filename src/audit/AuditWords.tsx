@@ -25,8 +25,8 @@ function Parts({ parts }: { parts: Part[] }) {
   );
 }
 
-export function AuditWords({ entry, view, rights }: { entry: AuditEntryView; view: AuditView; rights?: LinkRights }) {
-  return <Parts parts={describe(entry, view, rights)} />;
+export function AuditWords({ entry, view, rights, self }: { entry: AuditEntryView; view: AuditView; rights?: LinkRights; self?: number }) {
+  return <Parts parts={describe(entry, view, rights, self)} />;
 }
 
 /** An update's entry: a customer's (D24), or one of its locations or contacts (D46 D47). */

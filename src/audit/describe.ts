@@ -4,6 +4,8 @@
 // says each change before → after. As parts (text, links, values), so every wording is tested without
 // rendering; AuditWords renders them. Links only where the reader may go (D9).
 import type { AuditEntryView } from '../../contract/audit';
+import { PERMISSION_WORDS } from '../../contract/permission-words';
+import type { Permission } from '../../contract/permissions';
 import { customerHref, PAGES } from '../router/paths';
 import { actorName, change, EMPTY_VALUE, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange } from './words';
 
@@ -33,13 +35,20 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const id = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
 const link = (text: string, to: string, may: boolean): Part => (may ? { text, to } : text);
 
-/** permissions.changed / .reset: per role, '+added' and '−removed' (D29 audit changes). */
+/** D30 D55: permissions.changed / .reset, per role, in the matrix's words: 'gave the member role “Export …”'. */
 function roleChanges(changes: Record<string, unknown>): string {
+  const named = (ps: unknown[]) =>
+    wordList(
+      ps.map((p) => [`“${PERMISSION_WORDS[p as Permission] ?? String(p)}”`]),
+      ' and ',
+      ', ',
+    ).join('');
   return Object.entries(changes)
     .flatMap(([role, c]) => {
       const { added = [], removed = [] } = (c ?? {}) as { added?: unknown[]; removed?: unknown[] };
-      const marks = [...added.map((p) => `+${String(p)}`), ...removed.map((p) => `−${String(p)}`)];
-      return marks.length ? [`the ${role} role: ${marks.join(', ')}`] : [];
+      const gave = added.length ? `gave the ${role} role ${named(added)}` : '';
+      const took = removed.length ? `took ${named(removed)} from ${gave ? 'it' : `the ${role} role`}` : '';
+      return gave || took ? [[gave, took].filter(Boolean).join(' and ')] : [];
     })
     .join('; ');
 }
@@ -74,8 +83,8 @@ function mergeParts(e: AuditEntryView, view: AuditView, may: boolean): { merged:
   return c.merged_customer ? { merged: [named(c.merged_customer)], survivor: self } : { merged: self, survivor: [named(c.survivor)] };
 }
 
-/** The entry as a sentence of parts, as `view` says it; `rights` decides which names are links. */
-export function describe(e: AuditEntryView, view: AuditView = 'log', rights: LinkRights = ALL): Part[] {
+/** The entry as a sentence of parts, as `view` says it; `rights` decides which names are links; `self`: the timeline's customer. */
+export function describe(e: AuditEntryView, view: AuditView = 'log', rights: LinkRights = ALL, self?: number): Part[] {
   const who = actorName(e);
   const c = e.changes ?? {};
   const { label } = e.target;
@@ -83,7 +92,10 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
   const customerId = e.target.type === 'note' ? id(c.customer_id) : e.target.type === 'customer' ? e.target.id : null;
   // D25: a deleted customer's page is a 404, so no link.
   const name = link(label, customerId === null ? PAGES.customers : customerHref(customerId), rights.customers && customerId !== null && e.action !== 'customer.deleted');
-  const customer: Part[] = view === 'timeline' ? ['this customer'] : [name];
+  // D49: on a survivor's timeline, the history of a customer merged into it names that customer.
+  const mergedIn = view === 'timeline' && self !== undefined && customerId !== null && customerId !== self;
+  const customer: Part[] = view === 'timeline' ? [mergedIn ? label : 'this customer'] : [name];
+  const before = mergedIn ? ` (${label}, before the merge)` : '';
   const theCustomer: Part[] = log ? ['the customer ', name] : customer;
   const member = link(label, PAGES.team, rights.team);
   const perms = link('the permissions', PAGES.permissions, rights.permissions);
@@ -94,12 +106,12 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
 
   switch (e.action) {
     case 'customer.created':
-      return [who, ' added ', ...theCustomer];
+      return [who, ' added ', ...theCustomer, mergedIn ? ', later merged into this customer' : ''];
     case 'customer.updated': {
       const fields = fieldChanges(c);
       const [only] = fields;
       if (!only) return [who, ' changed ', ...customer];
-      if (view === 'timeline') return fields.length === 1 ? [who, ' ', ...changeWords(only)] : [who, ` made ${fields.length} changes:`];
+      if (view === 'timeline') return fields.length === 1 ? [who, ' ', ...changeWords(only), before] : [who, ` made ${fields.length} changes${before}:`];
       if (view === 'recent')
         return [
           who,
@@ -170,7 +182,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ' joined the team', role, ` (invited as ${email})`];
     case 'permissions.changed': {
       const what = log && roleChanges(c);
-      return [who, ' changed ', what || perms];
+      return [who, ' changed ', perms, what ? `: ${what}` : ''];
     }
     case 'permissions.reset': {
       const what = log && roleChanges(c);
@@ -206,7 +218,7 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
 }
 
 /** The sentence as plain text (for tests and for an accessible summary). */
-export const describeText = (e: AuditEntryView, view?: AuditView, rights?: LinkRights): string =>
-  describe(e, view, rights)
+export const describeText = (e: AuditEntryView, view?: AuditView, rights?: LinkRights, self?: number): string =>
+  describe(e, view, rights, self)
     .map((p) => (typeof p === 'string' ? p : p.text))
     .join('');

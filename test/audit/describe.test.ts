@@ -99,6 +99,22 @@ describe('D49 merges in words', () => {
     expect(describeText(onMerged('customer.merge_undone'), 'recent')).toBe('Olivia undid the merge of Ann Lee into Jane Doe');
   });
 
+  it("issue 34 item 9 D49 on the survivor's timeline the merged customer's history names it: its creation is not a second 'added this customer'", () => {
+    const ann = { type: 'customer', id: ANN.id, label: ANN.name };
+    const onJane = (e: AuditEntryView) => describeText(e, 'timeline', undefined, JANE.id);
+    expect(onJane(entry('customer.created', JANE))).toBe('Olivia added this customer');
+    expect(onJane(entry('customer.created', ann))).toBe('Olivia added Ann Lee, later merged into this customer');
+    expect(onJane(entry('customer.updated', ann, { phone: { from: '555 0100', to: '555 0101' } }))).toBe(
+      'Olivia changed phone from 555 0100 to 555 0101 (Ann Lee, before the merge)',
+    );
+    expect(onJane(entry('customer.updated', ann, { phone: { from: 'a', to: 'b' }, city: { from: 'c', to: 'd' } }))).toBe(
+      'Olivia made 2 changes (Ann Lee, before the merge):',
+    );
+    expect(onJane(entry('location.added', ann, { location_id: 3, location: 'Home' }))).toBe('Olivia added the location “Home” to Ann Lee');
+    expect(onJane(onSurvivor('customer.merged'))).toBe('Olivia merged Ann Lee into this customer');
+    expect(links(entry('customer.created', ann), 'timeline', ALL_RIGHTS)).toEqual([]);
+  });
+
   it('D9 D49 both customers are links only for who may view customers', () => {
     expect(links(onSurvivor('customer.merged'), 'log', ALL_RIGHTS)).toEqual([
       { text: 'Ann Lee', to: '/customers/7' },

@@ -121,11 +121,11 @@ describe.skipIf(skipReason)('D15 screen-reader semantics', () => {
       const list = page.getByRole('table', { name: /^Customers, page 1 of \d+$/ });
       await list.getByRole('row').nth(1).waitFor();
       await expectSound(page, 'customers list');
-      // D26 D48 sortable columns: aria-sort on Name, City, Status, Created and Updated only; by default the list is by name.
+      // D26 D48 sortable columns: aria-sort on Name, Service city, Status, Created and Updated only; by default the list is by name.
       const sorts = await list.locator('th[aria-sort]').evaluateAll((ths) => ths.map((th) => [th.textContent, th.getAttribute('aria-sort')]));
       expect(sorts).toEqual([
         ['Name', 'ascending'],
-        ['City', 'none'],
+        ['Service city', 'none'],
         ['Status', 'none'],
         ['Created', 'none'],
         ['Updated', 'none'],

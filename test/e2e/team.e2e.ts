@@ -236,8 +236,8 @@ describe.skipIf(skipReason)('the team', () => {
       `${who.first} joined the team as member (invited as ${who.email})`,
       `Olivia changed ${who.first}’s role from member to viewer`,
       `Olivia removed ${who.first} (viewer) from the team`,
-      'Olivia changed the member role: −customers:create',
-      'Olivia reset the permissions to the defaults (the member role: +customers:create)',
+      'Olivia changed the permissions: took “Add and import customers” from the member role',
+      'Olivia reset the permissions to the defaults (gave the member role “Add and import customers”)',
     ];
     for (const text of entries) await log.getByRole('row').filter({ hasText: text }).first().waitFor();
     // Newest first: the reset is above the removal, the removal above the invitation.

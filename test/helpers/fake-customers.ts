@@ -1,6 +1,7 @@
 // The customers list as the fake API answers it (FakeApi.customers): D26 search, filters, sorts and
 // paging (D48's type, flag, status and city too), D25's deleted list and restore, D27's export and D45's tag suggestions, on 30 demo customers.
-import { DEFAULT_PAGE_SIZE, phoneDigits, type CustomerListItem, type PersonRef } from '../../contract/customers';
+import { DEFAULT_PAGE_SIZE, type CustomerListItem, type PersonRef } from '../../contract/customers';
+import { phoneDigits } from '../../contract/matching';
 import { json, type Call } from './fake-http';
 
 /** A customer row as the fake keeps it: a list item plus what the list may show or filter on. */
@@ -85,13 +86,15 @@ export class FakeCustomers {
     const field = sort.replace(/^-/, '') as 'name' | 'created_at' | 'updated_at' | 'status' | 'city';
     const type = params.get('type');
     const flagged = params.get('do_not_service') === 'true';
+    const since = params.get('created_since') ?? ''; // D32
     const rows = this.live().filter(
       (c) =>
         (!q || [c.name, c.company, c.email, c.phone].some((v) => v?.toLowerCase().includes(q)) || (digits.length > 2 && phoneDigits(c.phone ?? '').includes(digits))) &&
         (!status || c.status === status) &&
         (!tag || c.tags.some((t) => t.toLowerCase() === tag)) &&
         (!type || c.type === type) && // D48
-        (!flagged || c.do_not_service),
+        (!flagged || c.do_not_service) &&
+        (!since || Date.parse(c.created_at) >= Date.parse(since)),
     );
     // D48: a customer without a city sorts after every city (before them when descending).
     rows.sort((a, b) => (a[field] === null ? 1 : 0) - (b[field] === null ? 1 : 0) || byText(a[field] ?? '', b[field] ?? '') || a.id - b.id);

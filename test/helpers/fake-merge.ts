@@ -2,8 +2,8 @@
 // Ann Lee and Anna Lee: the preview, the merge, its undo, each customer's record (404 `merged` once
 // merged into the other), an empty timeline, the customers list's search for the merge picker and D23's
 // duplicates look-up.
-import { phoneDigits, type Customer, type CustomerListItem } from '../../contract/customers';
-import { fold } from '../../contract/matching';
+import type { Customer, CustomerListItem } from '../../contract/customers';
+import { fold, phoneDigits } from '../../contract/matching';
 import { keptDetailNote, keptDetails, MERGE_FIELDS, type MergeHistory, type MergePreview, type MergeRequest, proposedSurvivor } from '../../contract/merge';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';

@@ -7,7 +7,9 @@ import type { AuditAction, AuditEntryView } from '../../contract/audit';
 import { AUDIT_PAGE_SIZE } from '../../src/api/team';
 import ActivityPage from '../../src/pages/activity/ActivityPage';
 import { activityHref, readActivityParams } from '../../src/pages/activity/activity-params';
+import { PERMISSIONS } from '../../contract/permissions';
 import { describe as words, describeText } from '../../src/audit/describe';
+import { PERMISSION_TEXT } from '../../src/pages/permissions/PermissionsPage';
 import { ACTIONS, EMPTY_VALUE, VALUE_MAX_CHARS } from '../../src/audit/words';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
@@ -51,14 +53,17 @@ const WORDED: [AuditEntryView, string][] = [
     entry('invitation.accepted', SAM, { email: 'sam@example.com', role: 'member', new_account: true }, { id: 5, name: 'Sam' }),
     'Sam joined the team as member (invited as sam@example.com)',
   ],
-  [entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }), 'Olivia changed the member role: +customers:delete'],
+  [
+    entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: [] } }),
+    'Olivia changed the permissions: gave the member role “Delete and restore customers”',
+  ],
   [
     entry('permissions.changed', MATRIX, { member: { added: ['customers:delete'], removed: ['jobs:view'] }, viewer: { added: ['sms:view'], removed: [] } }),
-    'Olivia changed the member role: +customers:delete, −jobs:view; the viewer role: +sms:view',
+    'Olivia changed the permissions: gave the member role “Delete and restore customers” and took “View jobs” from it; gave the viewer role “View text messages (SMS)”',
   ],
   [
     entry('permissions.reset', MATRIX, { member: { added: [], removed: ['customers:delete'] } }),
-    'Olivia reset the permissions to the defaults (the member role: −customers:delete)',
+    'Olivia reset the permissions to the defaults (took “Delete and restore customers” from the member role)',
   ],
 ];
 
@@ -111,6 +116,14 @@ describe('D30 activity wording', () => {
     const changed = entry('location.updated', JANE, { location_id: 3, location: 'Home', city: { from: 'Tigard', to: 'Salem' } });
     expect(describeText(changed, 'timeline')).toBe('Olivia changed city from Tigard to Salem (the location “Home”)');
     expect(describeText(entry('contact.added', JANE, { contact_id: 4, contact: 'Pat' }), 'timeline')).toBe('Olivia added the contact “Pat” to this customer');
+  });
+
+  it("issue 34 item 9 D55 a permission change in the log says each permission in the matrix's words, not its code", () => {
+    for (const p of PERMISSIONS) {
+      const text = describeText(entry('permissions.changed', MATRIX, { viewer: { added: [p], removed: [] } }));
+      expect(text).toBe(`Olivia changed the permissions: gave the viewer role “${PERMISSION_TEXT[p]}”`);
+      expect(text).not.toContain(p);
+    }
   });
 
   it('D30 every action the filter offers has its own wording', () => {

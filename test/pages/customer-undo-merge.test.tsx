@@ -127,6 +127,11 @@ describe('D49 undo a merge from the timeline', () => {
     await waitFor(() => expect(record.calls('/v1/customers/101/timeline/', 'GET').length).toBeGreaterThan(gets));
   });
 
+  it("issue 34 item 9 the merged customer's creation on the survivor's timeline names it, not a second 'added this customer'", async () => {
+    await shown([merged(), audit(11, 'customer.created', OLIVIA, 0, { name: ANNA.name }, { id: ANNA.id, label: ANNA.name }), CREATED]);
+    expect(timelineTexts().slice(1)).toEqual(['Olivia added Anna Lee, later merged into this customer', 'Olivia added this customer']);
+  });
+
   it('another failure is said in the dialog, which stays for another try', async () => {
     const { api } = await shown([merged(), CREATED]);
     api.routes.set(UNDO_PATH, () => json(500, { detail: 'boom', code: 'error' }));

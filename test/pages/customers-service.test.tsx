@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import { exportPath } from '../../src/api/customers';
 import CustomersPage from '../../src/pages/customers/CustomersPage';
+import { CITY_HINT } from '../../src/pages/customers/CustomerTable';
 import { exportParams, listHref, DEFAULT_LIST, readListParams } from '../../src/pages/customers/list-params';
 import { navigate } from '../../src/router/location';
 import { demoCustomers, FakeApi, type FakeCustomer } from '../helpers/fake-api';
@@ -74,23 +75,33 @@ describe('D48 the customers list: type and do-not-service filters, status and ci
   it('D48 Status and City sort from their headers (each click the other way), in the URL and the request', async () => {
     const { customers } = showList('/customers?page_size=50');
     await table();
-    fireEvent.click(within(header('City')).getByRole('button'));
+    fireEvent.click(within(header('Service city')).getByRole('button'));
     expect(url()).toBe('/customers?sort=city&page_size=50');
-    expect(header('City').getAttribute('aria-sort')).toBe('ascending');
+    expect(header('Service city').getAttribute('aria-sort')).toBe('ascending');
     await waitFor(() => expect(customers.listQueries.at(-1)).toBe('?sort=city&page=1&page_size=50'));
     // Portland, then Tigard, then the customer without a city; descending the other way round.
     await waitFor(() => expect(names().slice(-2)).toEqual([ALL[2]!.name, ALL[3]!.name]));
-    fireEvent.click(within(header('City')).getByRole('button'));
+    fireEvent.click(within(header('Service city')).getByRole('button'));
     expect(url()).toBe('/customers?sort=-city&page_size=50');
     await waitFor(() => expect(names().slice(0, 2)).toEqual([ALL[3]!.name, ALL[2]!.name]));
     fireEvent.click(within(header('Status')).getByRole('button'));
     expect(url()).toBe('/customers?sort=status&page_size=50');
     expect(header('Status').getAttribute('aria-sort')).toBe('ascending');
-    expect(header('City').getAttribute('aria-sort')).toBe('none');
+    expect(header('Service city').getAttribute('aria-sort')).toBe('none');
     await waitFor(() => expect(customers.listQueries.at(-1)).toBe('?sort=status&page=1&page_size=50'));
   });
 
-  it('D46 the City column shows the city the server sends, a dash without one', async () => {
+  it("issue 34 item 10 the city column says which city it shows: 'Service city', explained on hover and to screen readers", async () => {
+    showList('/customers?page_size=50');
+    await table();
+    const button = within(header('Service city')).getByRole('button');
+    expect(button.getAttribute('title')).toBe(CITY_HINT);
+    expect(CITY_HINT).toMatch(/primary service location.*billing/);
+    expect(within(row(ALL[2]!.name)).getAllByRole('cell')[3]!.getAttribute('data-label')).toBe('Service city');
+    expect(screen.getByRole('option', { name: 'Service city, A–Z' })).toBeTruthy(); // the phone-width 'Sort by'
+  });
+
+  it('D46 the Service city column shows the city the server sends, a dash without one', async () => {
     showList('/customers?page_size=50');
     await table();
     const city = (name: string) => within(row(name)).getAllByRole('cell')[3]!.textContent;

@@ -58,7 +58,7 @@ describe('D26 customers list', () => {
       within(t)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Name', 'Email', 'Phone', 'City', 'Status', 'Tags', 'Created', 'Updated']);
+    ).toEqual(['Name', 'Email', 'Phone', 'Service city', 'Status', 'Tags', 'Created', 'Updated']);
     expect(names()).toEqual(BY_NAME.slice(0, 25).map((c) => c.name));
     const first = BY_NAME[0]!;
     const row = within(t).getAllByRole('row')[1]!;
@@ -185,8 +185,8 @@ describe('D26 customers list', () => {
       'Least recently updated',
       'Status, A–Z', // D48
       'Status, Z–A',
-      'City, A–Z',
-      'City, Z–A',
+      'Service city, A–Z',
+      'Service city, Z–A',
     ]);
     pick('Sort by', '-created_at');
     expect(url()).toBe('/customers?sort=-created_at');
@@ -523,6 +523,7 @@ describe('D26 list URL and cache keys', () => {
       tag: 'vip',
       type: '',
       doNotService: false,
+      createdSince: '',
       sort: '-created_at',
       page: 3,
       pageSize: 100,

@@ -5,7 +5,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import type { AuditAction, AuditEntryView } from '../../contract/audit';
-import type { DashboardData } from '../../contract/customers';
+import { NEW_THIS_WEEK_DAYS, type DashboardData } from '../../contract/customers';
+import { DAY_MS } from '../../contract/time';
 import DashboardPage, { WELCOMED_KEY } from '../../src/pages/dashboard/DashboardPage';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
@@ -115,7 +116,9 @@ describe('D32 dashboard', () => {
     const fresh = screen.getByRole('region', { name: 'New customers' });
     expect(within(fresh).getByText('This week').nextElementSibling!.textContent).toBe('2');
     expect(within(fresh).getByText('This month').nextElementSibling!.textContent).toBe('7');
-    expect(href(within(fresh).getByRole('link', { name: 'View newest customers' }))).toBe('/customers?sort=-created_at');
+    // Issue 34 item 9: the list of those added this week (the card's count), newest first.
+    const since = new Date(Date.now() - NEW_THIS_WEEK_DAYS * DAY_MS).toISOString().slice(0, 15);
+    expect(href(within(fresh).getByRole('link', { name: 'View newest customers' }))).toMatch(new RegExp(`^/customers\\?sort=-created_at&created_since=${since}`));
     expect(record.calls('/v1/dashboard/')).toHaveLength(1);
     expect(record.calls('/v1/customers/')).toHaveLength(0);
   });

@@ -5,7 +5,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
-import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_WORDS, PERMISSIONS, ROLES } from '../../contract/permissions';
+import { PERMISSION_WORDS } from '../../contract/permission-words';
+import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../../contract/permissions';
 import { LEAVE_TITLE } from '../../src/ui/leave-dialog';
 import { PERMISSION_AREAS } from '../../contract/team';
 import { MSG_RESET, MSG_SAVED } from '../../src/pages/permissions/PermissionsPage';

@@ -37,7 +37,7 @@ describe('one home for what the app and the server share', () => {
     expect(written(WITH_FAKES, day)).toEqual([]);
   });
 
-  test('the longest email is EMAIL_MAX_LENGTH (contract/matching.ts), never 254 by hand', () => {
+  test('the longest email is EMAIL_MAX_LENGTH (contract/customers.ts), never 254 by hand', () => {
     expect(written(CODE, /\b254\b/)).toEqual([]);
   });
 

@@ -1,7 +1,8 @@
 // D51 the person's own account: read it, change the first name or (with the current password) the email,
 // change the password (every other session ends, this one continues). Any signed-in person, with or
 // without an organization; no X-Organization-ID. Sessions are in sessions-routes.ts.
-import { EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../../../contract/matching';
+import { EMAIL_MAX_LENGTH } from '../../../contract/customers';
+import { EMAIL_SHAPE } from '../../../contract/matching';
 import { FIRST_NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../../contract/team';
 import type { AccountView, EndedSessions } from '../../../contract/account';
 import { sessionEnded, type Caller } from '../../auth/access';

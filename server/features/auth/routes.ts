@@ -1,5 +1,5 @@
 // SPEC §7 authentication calls: login, refresh, logout, and the current user (me.ts).
-import { EMAIL_MAX_LENGTH as MAX_EMAIL_CHARS } from '../../../contract/matching';
+import { EMAIL_MAX_LENGTH as MAX_EMAIL_CHARS } from '../../../contract/customers';
 import { PASSWORD_MAX_LENGTH as MAX_PASSWORD_CHARS } from '../../../contract/team';
 import { authenticate, tokenAnswer } from '../../auth/authenticate';
 import { MAX_DEVICE_TOKEN_CHARS, verifyDeviceToken } from '../../auth/device';

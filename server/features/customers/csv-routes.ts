@@ -39,7 +39,7 @@ const exportCsv = defineRoute({
       chunk = '';
     };
     try {
-      for await (const rows of exportCustomers(tx, caller.org.id, { ...query, doNotService: query.do_not_service === 'true' })) {
+      for await (const rows of exportCustomers(tx, caller.org.id, { ...query, doNotService: query.do_not_service === 'true', createdSince: query.created_since })) {
         for (const r of rows) {
           chunk += csvLine(
             EXPORT_COLUMNS.map((c) => {

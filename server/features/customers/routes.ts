@@ -39,7 +39,7 @@ const list = defineRoute({
       return listDeleted(ctx.db, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
     }
     // D26: the answer's JSON is built by the database and sent as it is.
-    const filter = { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true' };
+    const filter = { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since };
     const f = { ...filter, sort: q.sort, page: q.page, pageSize: q.page_size, countBound: ctx.config.listCountBound };
     return jsonText(await listCustomersJson(tx, caller.org.id, f));
   },

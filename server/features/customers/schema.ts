@@ -8,17 +8,22 @@ import {
   DO_NOT_SERVICE_REASON_MAX_LENGTH,
   LEAD_SOURCE_MAX_LENGTH,
   DEFAULT_CUSTOMER_STATUS,
-  EMAIL_SHAPE,
   MAX_TAGS,
   NOTE_MAX_LENGTH,
   PHONE_MIN_DIGITS,
   SEARCH_MAX_LENGTH,
   SERVICE_SORTS,
   TAG_MAX_LENGTH,
-  phoneDigits,
 } from '../../../contract/customers';
+import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
 import { fieldError } from '../../http';
 import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
+
+/** D32 `created_since`: a day (its start, UTC) or an instant as toISOString() writes it. */
+export function isInstant(s: string): boolean {
+  const t = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/.test(s) ? Date.parse(s) : Number.NaN;
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(s.slice(0, 10));
+}
 
 /** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
 export const listFilters = {
@@ -29,6 +34,17 @@ export const listFilters = {
   // D48: by type, and only the customers flagged do-not-service.
   type: optional(oneOf(CUSTOMER_TYPES)),
   do_not_service: optional(oneOf(['true', 'false'] as const)),
+  // D32: the dashboard's 'View newest customers' (those added this week).
+  created_since: optional(
+    describeCheck(
+      (value, field) => {
+        const s = text({ max: 30 })(value, field);
+        if (!isInstant(s)) throw fieldError(field, 'must be a date (2024-06-01) or a time (2024-06-01T12:00:00.000Z)');
+        return new Date(s).toISOString();
+      },
+      { kind: 'text', min: 1, max: 30, multiline: false, pattern: null },
+    ),
+  ),
 };
 
 /** GET /v1/customers/: D26, plus `deleted=true` for the 'Deleted' view (D25). */

@@ -11,7 +11,8 @@ import {
   type TeamRefusal,
 } from '../../../contract/team';
 import { ROLES } from '../../../contract/permissions';
-import { EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../../../contract/customers';
+import { EMAIL_MAX_LENGTH } from '../../../contract/customers';
+import { EMAIL_SHAPE } from '../../../contract/matching';
 import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';

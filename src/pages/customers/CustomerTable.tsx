@@ -1,7 +1,6 @@
 // The customers list's table. Under 640px the rows stack (see .data-table in app.css). D48: status and
 // city sort too; the city is the list's (D46: the primary location's, else the billing city); a customer
 // not to be served is marked in words.
-import { Fragment } from 'react';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { mailtoHref } from '../../lib/contact-links';
 import { Link } from '../../router/Link';
@@ -11,6 +10,8 @@ import { Day } from '../../ui/when';
 import { PhoneLink } from './PhoneLink';
 
 const NONE = '—';
+/** D46: the city the list shows. */
+export const CITY_HINT = 'The primary service location’s city, else the billing address’s';
 
 /** D26 D48: the sortable columns; a date is newest first on its first click, a name A to Z. */
 const SORTABLE = { name: 'name', city: 'city', status: 'status', created: 'created_at', updated: 'updated_at' } as const;
@@ -19,25 +20,6 @@ const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
 
 /** A list row as the table reads it. `created_at` is shown once the list's rows carry it (asked of the contract). */
 type Row = CustomerListItem & { created_at?: string };
-
-/** An email that may wrap after its @ and before a dot of its domain when the table is narrow. */
-const breakableEmail = (email: string) => {
-  const at = email.indexOf('@');
-  if (at < 0) return email;
-  const domain = email.slice(at + 1).split('.');
-  return (
-    <>
-      {email.slice(0, at + 1)}
-      {domain.map((part, i) => (
-        <Fragment key={i}>
-          <wbr />
-          {i > 0 && '.'}
-          {part}
-        </Fragment>
-      ))}
-    </>
-  );
-};
 
 /** The sort a click on `column` asks for: the other direction when it is the current column. */
 export function nextSort(current: CustomerSort, column: SortColumn): CustomerSort {
@@ -53,9 +35,12 @@ function SortHeader({
   sort,
   onSort,
   className,
+  hint,
 }: {
   column: SortColumn;
   label: string;
+  /** Said on hover and to screen readers (the button's description). */
+  hint?: string;
   sort: CustomerSort;
   onSort: (s: CustomerSort) => void;
   className?: string;
@@ -65,7 +50,7 @@ function SortHeader({
   return (
     // D15: the header says how the list is sorted; its button says what a click does.
     <th scope="col" aria-sort={state} className={className ? `th-sort ${className}` : 'th-sort'}>
-      <button type="button" onClick={() => onSort(nextSort(sort, column))}>
+      <button type="button" title={hint} onClick={() => onSort(nextSort(sort, column))}>
         {label}
         <span aria-hidden="true" className="sort-mark" data-dir={state} />
       </button>
@@ -95,10 +80,15 @@ export function CustomerTable({
           <tr>
             <SortHeader column="name" label="Name" sort={sort} onSort={onSort} />
             <th scope="col">Email</th>
-            <th scope="col">Phone</th>
-            <SortHeader column="city" label="City" sort={sort} onSort={onSort} className="col-city" />
-            <SortHeader column="status" label="Status" sort={sort} onSort={onSort} />
-            <th scope="col">Tags</th>
+            <th scope="col" className="col-phone">
+              Phone
+            </th>
+            {/* Issue 34 item 10: not the billing address's city (the export's `city`), unless there is no primary location. */}
+            <SortHeader column="city" label="Service city" hint={CITY_HINT} sort={sort} onSort={onSort} className="col-city" />
+            <SortHeader column="status" label="Status" sort={sort} onSort={onSort} className="col-status" />
+            <th scope="col" className="col-tags">
+              Tags
+            </th>
             <SortHeader column="created" label="Created" sort={sort} onSort={onSort} className="col-created" />
             <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} className="col-updated" />
           </tr>
@@ -107,10 +97,12 @@ export function CustomerTable({
           {customers.map((c) => (
             <tr key={c.id}>
               <td className="cell-name">
-                <Link to={customerHref(c.id)}>{c.name}</Link>
+                <Link to={customerHref(c.id)} title={c.name}>
+                  {c.name}
+                </Link>
                 {c.do_not_service && <span className="dns-badge">Do not service</span>}
                 {(c.company || c.city) && (
-                  <span className="cell-sub">
+                  <span className="cell-sub" title={c.company ?? undefined}>
                     {c.company}
                     {/* Shown where the City column is left out for room (app.css). */}
                     {c.city && <span className="sub-city">{c.company ? ` · ${c.city}` : c.city}</span>}
@@ -119,9 +111,8 @@ export function CustomerTable({
               </td>
               <td className="cell-email" data-label="Email">
                 {c.email ? (
-                  // Named by the email whole: some name computations put a space at each <wbr>.
-                  <a href={mailtoHref(c.email)} aria-label={c.email}>
-                    {breakableEmail(c.email)}
+                  <a href={mailtoHref(c.email)} title={c.email}>
+                    {c.email}
                   </a>
                 ) : (
                   NONE
@@ -130,13 +121,13 @@ export function CustomerTable({
               <td className="cell-phone" data-label="Phone">
                 {c.phone ? <PhoneLink phone={c.phone} /> : NONE}
               </td>
-              <td className="col-city" data-label="City">
+              <td className="col-city" data-label="Service city" title={c.city ?? undefined}>
                 {c.city ?? NONE}
               </td>
               <td data-label="Status">
                 <StatusBadge status={c.status} />
               </td>
-              <td className="cell-tags" data-label="Tags">
+              <td className="cell-tags" data-label="Tags" title={c.tags.join(', ') || undefined}>
                 {c.tags.length === 0
                   ? NONE
                   : c.tags.map((tag) => (

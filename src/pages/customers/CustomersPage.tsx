@@ -173,7 +173,6 @@ export default function CustomersPage() {
   return (
     <Page
       title="Customers"
-      description="Everyone your organization works for."
       actions={
         <>
           {can.create && (

@@ -1,5 +1,5 @@
 // D26: the list's search (as the person types, debounced), status and tag filters, and page size; D48:
-// the type filter and 'Do not service only'.
+// the type filter and 'Do not service only'; D32: 'Added since' as a chip that removes it.
 // Typed filters replace the history entry (no entry per keystroke); chosen ones add one, for Back.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { useQuery } from '../../query/use-query';
+import { absoluteTime } from '../../ui/when';
 import type { ListState, PageSize } from './list-params';
 
 /** D26: search starts this long after the last keystroke (Enter searches at once). */
@@ -103,8 +104,8 @@ export const SORT_LABELS: Record<CustomerSort, string> = {
   updated_at: 'Least recently updated',
   status: 'Status, A–Z', // D48
   '-status': 'Status, Z–A',
-  city: 'City, A–Z',
-  '-city': 'City, Z–A',
+  city: 'Service city, A–Z',
+  '-city': 'Service city, Z–A',
 };
 
 function SelectFilter({
@@ -168,7 +169,7 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         type="search"
         value={state.q}
         maxLength={SEARCH_MAX_LENGTH}
-        placeholder="Name, company, email, phone or address"
+        placeholder="Name, email, phone or address"
         onCommit={(q) => typed({ q })}
       />
       <SelectFilter label="Status" value={state.status} onChange={(v) => onChange({ status: v as ListState['status'], page: 1 })}>
@@ -207,6 +208,14 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
           </option>
         ))}
       </SelectFilter>
+      {state.createdSince && (
+        <p className="list-chip">
+          Added since {absoluteTime(state.createdSince)}
+          <button type="button" aria-label="Remove the filter Added since" onClick={() => onChange({ createdSince: '', page: 1 })}>
+            ×
+          </button>
+        </p>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 // D26: the customers list keeps its whole state in the URL (q, status, tag, D48's type and
-// do_not_service=true, sort, page, page_size, and view=deleted for D25's 'Deleted' view), so a reload,
+// do_not_service=true, D32's created_since, sort, page, page_size, and view=deleted for D25's 'Deleted' view), so a reload,
 // Back and a shared link show the same list.
 // Anything malformed in a URL falls back to its default instead of reaching the server.
 import {
@@ -31,6 +31,8 @@ export interface ListState {
   /** D48: one type, and only the customers flagged do-not-service. */
   type: CustomerType | '';
   doNotService: boolean;
+  /** D32: added at or after this instant ('' for any time): the dashboard's 'View newest customers'. */
+  createdSince: string;
   sort: CustomerSort;
   page: number;
   pageSize: PageSize;
@@ -44,6 +46,7 @@ export const DEFAULT_LIST: ListState = {
   tag: '',
   type: '',
   doNotService: false,
+  createdSince: '',
   sort: DEFAULT_CUSTOMER_SORT,
   page: 1,
   pageSize: DEFAULT_PAGE_SIZE,
@@ -52,6 +55,12 @@ export const DEFAULT_LIST: ListState = {
 
 /** D26 D48: every sort the list offers. */
 export const LIST_SORTS: readonly CustomerSort[] = [...CUSTOMER_SORTS, ...SERVICE_SORTS];
+
+/** D32: an instant as the server reads it (toISOString's form), '' for none or one that is not a date. */
+const instant = (v: string | null) => {
+  const iso = v && !Number.isNaN(Date.parse(v)) ? new Date(v).toISOString() : '';
+  return iso.length === 24 ? iso : '';
+};
 
 const oneOf = <T extends string | number>(options: readonly T[], value: unknown): T | undefined => options.find((o) => String(o) === value);
 
@@ -66,6 +75,7 @@ export function readListParams(search: string): ListState {
     tag: text('tag', TAG_MAX_LENGTH),
     type: oneOf(CUSTOMER_TYPES, p.get('type')) ?? '',
     doNotService: p.get('do_not_service') === 'true',
+    createdSince: instant(p.get('created_since')),
     sort: oneOf(LIST_SORTS, p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
     page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
     pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
@@ -82,6 +92,7 @@ export function listHref(state: ListState): string {
   put('tag', state.tag, DEFAULT_LIST.tag);
   put('type', state.type, DEFAULT_LIST.type);
   if (state.doNotService) p.set('do_not_service', 'true');
+  put('created_since', state.createdSince, '');
   put('sort', state.sort, DEFAULT_LIST.sort);
   put('page', state.page, DEFAULT_LIST.page);
   put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
@@ -91,10 +102,10 @@ export function listHref(state: ListState): string {
 }
 
 /** True when a search or filter narrows the list (an empty answer then means "no match", not "none yet"). */
-export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag || s.type || s.doNotService);
+export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag || s.type || s.doNotService || s.createdSince);
 
 /** The list with no search and no filter (Clear filters). */
-export const NO_FILTERS = { q: '', status: '', tag: '', type: '', doNotService: false } as const satisfies Partial<ListState>;
+export const NO_FILTERS = { q: '', status: '', tag: '', type: '', doNotService: false, createdSince: '' } as const satisfies Partial<ListState>;
 
 /** The export's parameters: the list as filtered and sorted, without paging (D27). */
 export const exportParams = (s: ListState): CustomerExportParams => ({
@@ -103,6 +114,7 @@ export const exportParams = (s: ListState): CustomerExportParams => ({
   tag: s.tag || undefined,
   type: s.type || undefined,
   do_not_service: s.doNotService || undefined,
+  created_since: s.createdSince || undefined,
   sort: s.sort,
 });
 

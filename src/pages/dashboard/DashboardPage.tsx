@@ -4,6 +4,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { AuditEntryView } from '../../../contract/audit';
 import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS, NEW_THIS_WEEK_DAYS, type DashboardData } from '../../../contract/customers';
+import { DAY_MS } from '../../../contract/time';
 import { useCustomersApi } from '../../api/customers';
 import { AuditWords } from '../../audit/AuditWords';
 import { useQuery } from '../../query/use-query';
@@ -15,8 +16,8 @@ import { Spinner } from '../../ui/spinner';
 import { STATUS_COUNT_WORDS } from '../../ui/status';
 import { When } from '../../ui/when';
 
-/** D26: the list's newest first, for "new customers". */
-const NEWEST_PATH = `${PAGES.customers}?sort=-created_at`;
+/** D26 D32: the list's newest first, of those added this week (as the card counts them). */
+const newestPath = () => `${PAGES.customers}?sort=-created_at&created_since=${new Date(Date.now() - NEW_THIS_WEEK_DAYS * DAY_MS).toISOString()}`;
 
 const countFormat = new Intl.NumberFormat();
 type Figures = NonNullable<DashboardData['customers']>;
@@ -83,7 +84,7 @@ function CustomerFigures({ figures, orgName }: { figures: Figures | null; orgNam
           <p className="stat-note">
             Added in the last {NEW_THIS_WEEK_DAYS} and {NEW_THIS_MONTH_DAYS} days
           </p>
-          <Link to={NEWEST_PATH} className="stat-link">
+          <Link to={newestPath()} className="stat-link">
             View newest customers
           </Link>
         </Stat>

@@ -5,7 +5,8 @@
 // After a save or reset the session reloads its profile, so a change to one's own role shows at once
 // in the sidebar and buttons. D41: an edited matrix is kept as a draft.
 import { useState } from 'react';
-import { PERMISSION_WORDS, type Permission, type Role } from '../../../contract/permissions';
+import { PERMISSION_WORDS } from '../../../contract/permission-words';
+import type { Permission, Role } from '../../../contract/permissions';
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
@@ -21,7 +22,7 @@ import { toast } from '../../ui/toast';
 export const MSG_SAVED = 'Permissions saved';
 export const MSG_RESET = 'Permissions reset to the defaults';
 
-/** D55: what each permission lets a person do, in words (contract/permissions.ts), shown before its code. */
+/** D55: what each permission lets a person do, in words (contract/permission-words.ts, the activity log's too), shown before its code. */
 export const PERMISSION_TEXT: Readonly<Record<Permission, string>> = PERMISSION_WORDS;
 
 type Matrix = Record<Role, Permission[]>;

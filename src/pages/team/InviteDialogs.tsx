@@ -2,7 +2,7 @@
 // product sends no email: the person who invites passes the link on themselves. D41: what was typed
 // into the invitation is kept as a draft until it is sent or cancelled.
 import { useState } from 'react';
-import { EMAIL_SHAPE } from '../../../contract/customers';
+import { EMAIL_SHAPE } from '../../../contract/matching';
 import type { Role } from '../../../contract/permissions';
 import { INVITATION_LIFETIME_DAYS, type IssuedInvitation } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';

@@ -50,7 +50,7 @@ function Entry({ item, start, customerId, mayEdit, onNoteDeleted, mayRestore, on
     <li className="timeline-item" data-kind="audit" {...mark}>
       <p className="timeline-line">
         <span>
-          <AuditWords entry={item} view="timeline" />
+          <AuditWords entry={item} view="timeline" self={customerId} />
         </span>{' '}
         <span className="timeline-time">
           <When at={item.at} />

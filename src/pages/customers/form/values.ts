@@ -8,11 +8,9 @@ import {
   DEFAULT_CUSTOMER_STATUS,
   DO_NOT_SERVICE_REASON_MAX_LENGTH,
   LEAD_SOURCE_MAX_LENGTH,
-  EMAIL_SHAPE,
   MAX_TAGS,
   PHONE_MIN_DIGITS,
   TAG_MAX_LENGTH,
-  phoneDigits,
   type Customer,
   type CustomerInput,
   type CustomerInputField,
@@ -22,6 +20,7 @@ import {
   type CustomerTextField,
   type CustomerType,
 } from '../../../../contract/customers';
+import { EMAIL_SHAPE, phoneDigits } from '../../../../contract/matching';
 import type { FormErrors } from '../../../ui/form';
 
 /** The text fields in the order the form shows them (and D15: the first invalid one gets the focus). */

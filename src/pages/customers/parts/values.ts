@@ -8,7 +8,8 @@ import {
   type CustomerLocation,
   type LocationInput,
 } from '../../../../contract/customer-parts';
-import { CONTROL_CHARS, EMAIL_SHAPE, PHONE_MIN_DIGITS, phoneDigits } from '../../../../contract/customers';
+import { CONTROL_CHARS, PHONE_MIN_DIGITS } from '../../../../contract/customers';
+import { EMAIL_SHAPE, phoneDigits } from '../../../../contract/matching';
 import { HttpError, isHttpError, isNetworkError } from '../../../http/errors';
 import type { FormErrors } from '../../../ui/form';
 
