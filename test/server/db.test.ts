@@ -13,6 +13,7 @@ import { SaturatedError } from '../../server/db-gate-types';
 import { withGateKey } from '../../server/gate-key';
 import { freshPostgresDatabase } from './backends';
 import { client, freshDataDir, migratedDataDir, orgId, removeDir, startTestServer, tempDir, tokens, type TestServer } from './helpers';
+import { untilReleased } from './until-released';
 
 /** The Db tests' own deadline and limit, so refusals show in a fraction of the server's figures. */
 const TEST_QUEUE_TIMEOUT_MS = 300;
@@ -125,8 +126,7 @@ describe('PGlite behind its worker and the gate', () => {
   });
 
   test('D2 an operation arriving at a full queue is refused at once and never runs', async () => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const { done: released, release } = untilReleased();
     const hold = db.transaction(() => released);
     const queued = Array.from({ length: TEST_QUEUE_LIMIT }, (_, i) => db.query('select $1::int as i', [i]));
     const refused = await db.query("insert into items (id, note) values (20, 'refused')").catch((e: unknown) => e);
@@ -312,8 +312,7 @@ describe('a busy server over HTTP', () => {
   test('D2 the health check on a new connection is answered while clients hammer the API and the database is held', async () => {
     const list = new URL('/api/v1/customers/', server.url).toString();
     const acme = await orgId(server.db, 'Acme Plumbing');
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const { done: released, release } = untilReleased();
     const hold = server.db.transaction(() => released); // the one slot is taken until the test lets it go
     const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
     const statuses = new Map<number, number>();
@@ -352,8 +351,7 @@ describe('a busy server over HTTP', () => {
     const list = new URL('/api/v1/customers/', server.url).toString();
     const acme = await orgId(server.db, 'Acme Plumbing');
     await server.db.query('update users set first_name = first_name where id = 0');
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const { done: released, release } = untilReleased();
     const hold = server.db.transaction(() => released); // every request below queues
     const gateBefore = server.db.queueStats();
     const agent = new http.Agent({ keepAlive: true, maxSockets: total });
