@@ -159,32 +159,21 @@ async function measure(backend, server, verdicts, pgPort) {
         );
       const other = (s) =>
         `${fmtCounts(Object.fromEntries(Object.entries(s.statuses).filter(([k]) => k !== '200')))}${s.errors ? ` errors ${fmtCounts(s.errorKinds)}` : ''}`;
-      rows.push([
-        e.name,
-        `${backend} server`,
-        r.rps.toFixed(0),
-        fmtMs(r.p50),
-        fmtMs(r.p99),
-        fmtMs(r.max),
-        `${r.cpuPct.toFixed(0)}%`,
-        us(r.cpuUs),
-        us(r.pgCpuUs),
-        `${r.generatorPct.toFixed(0)}%`,
-        other(r),
-      ]);
-      rows.push([
-        '',
-        'bare node:http',
-        f.rps.toFixed(0),
-        fmtMs(f.p50),
-        fmtMs(f.p99),
-        fmtMs(f.max),
-        `${f.cpuPct.toFixed(0)}%`,
-        us(f.cpuUs),
-        '',
-        `${f.generatorPct.toFixed(0)}%`,
-        other(f),
-      ]);
+      const row = (name, label, s, pgCpu) => [
+        name,
+        label,
+        s.rps.toFixed(0),
+        fmtMs(s.p50),
+        fmtMs(s.p99),
+        fmtMs(s.max),
+        `${s.cpuPct.toFixed(0)}%`,
+        us(s.cpuUs),
+        pgCpu,
+        `${s.generatorPct.toFixed(0)}%`,
+        other(s),
+      ];
+      rows.push(row(e.name, `${backend} server`, r, us(r.pgCpuUs)));
+      rows.push(row('', 'bare node:http', f, ''));
       const ratio = r.rps / f.rps;
       const answered = r.errors === 0 && Object.keys(r.statuses).every((k) => k === '200');
       const at = `${backend} ${e.name} at ${CONCURRENCY} clients`;

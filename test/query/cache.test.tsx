@@ -1,4 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { HttpError, NetworkError } from '../../src/http/errors';
 import { SESSION_CLEARED_EVENT, TOKENS_REFRESHED_EVENT } from '../../src/lib/events';
@@ -300,32 +301,38 @@ describe('useQuery and useMutation', () => {
     expect(fetcher).toHaveBeenCalledTimes(1);
   });
 
-  test('STYLE useMutation reports its state and invalidates the keys it names', async () => {
-    const cache = createQueryCache();
+  /** A button named by a mutation's status that runs it. */
+  const MutationButton = ({ status, run }: { status: string; run: () => void }) => (
+    <button type="button" onClick={run}>
+      {status}
+    </button>
+  );
+
+  /** The customers list (['Ann']) beside `Add`'s mutation button, pressed once the list shows: the list's fetcher. */
+  async function pressBesideList(Add: () => ReactElement) {
     const list = vi.fn(async () => ['Ann']);
-    function Add() {
-      const m = useMutation({ run: async (name: string) => name, invalidates: [['customers']] });
-      return (
-        <button type="button" onClick={() => void m.mutate('Cy')}>
-          {m.status}
-        </button>
-      );
-    }
     render(
-      <QueryProvider cache={cache}>
+      <QueryProvider cache={createQueryCache()}>
         <Customers fetcher={list} />
         <Add />
       </QueryProvider>,
     );
     await screen.findByText('Ann');
     await act(async () => screen.getByRole('button', { name: 'idle' }).click());
+    return list;
+  }
+
+  test('STYLE useMutation reports its state and invalidates the keys it names', async () => {
+    function Add() {
+      const m = useMutation({ run: async (name: string) => name, invalidates: [['customers']] });
+      return <MutationButton status={m.status} run={() => void m.mutate('Cy')} />;
+    }
+    const list = await pressBesideList(Add);
     expect(screen.getByRole('button', { name: 'success' })).toBeTruthy();
     expect(list).toHaveBeenCalledTimes(2);
   });
 
   test('STYLE a failed mutation invalidates nothing and reports its error', async () => {
-    const cache = createQueryCache();
-    const list = vi.fn(async () => ['Ann']);
     let result: unknown;
     function Add() {
       const m = useMutation({
@@ -335,20 +342,9 @@ describe('useQuery and useMutation', () => {
         invalidates: [['customers']],
       });
       result = m.error;
-      return (
-        <button type="button" onClick={() => void m.mutate(undefined).catch(() => undefined)}>
-          {m.status}
-        </button>
-      );
+      return <MutationButton status={m.status} run={() => void m.mutate(undefined).catch(() => undefined)} />;
     }
-    render(
-      <QueryProvider cache={cache}>
-        <Customers fetcher={list} />
-        <Add />
-      </QueryProvider>,
-    );
-    await screen.findByText('Ann');
-    await act(async () => screen.getByRole('button', { name: 'idle' }).click());
+    const list = await pressBesideList(Add);
     expect(screen.getByRole('button', { name: 'error' })).toBeTruthy();
     expect((result as HttpError).code).toBe('duplicate_email');
     expect(list).toHaveBeenCalledTimes(1);

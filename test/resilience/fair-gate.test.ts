@@ -11,6 +11,7 @@ import { DB_KEY_QUEUE_LIMIT, DbGate } from '../../server/db-gate';
 import { forEachBackend, type Backend } from '../server/backends';
 import { createUser, orgId, tokens } from '../server/helpers';
 import { send, type Answer } from './send';
+import { untilReleased } from '../server/until-released';
 
 const FLOOD_ORG = 'Fair Gate Flood Co';
 const FLOOD_CUSTOMERS = 20_000;
@@ -152,8 +153,7 @@ forEachBackend('D34 fair gate', (backend, label) => {
 
   test("D34 a member naming another organization in X-Organization-ID waits in their own queue: that organization's members get no 429", async () => {
     const slots = b.server.db.queueStats().slots;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
+    const { done: released, release } = untilReleased();
     // Every slot held (each from a key of its own): everything below waits at the gate.
     const holds = Array.from({ length: slots }, (_, i) => withGateKey(() => b.server.db.transaction(() => released), `hold:${i}`));
     await expect.poll(() => b.server.db.queueStats().running).toBe(slots);

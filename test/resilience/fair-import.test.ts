@@ -12,7 +12,7 @@ import { IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, type ImportResult } from '../../co
 import { currentGateKey, orgKey } from '../../server/gate-key';
 import { CUSTOMERS, ME } from '../server/api-common';
 import { forEachBackend, type Backend } from '../server/backends';
-import { signIn, warmUp, type Actor } from '../server/customers-common';
+import { signIn, warmedUp, type Actor } from '../server/customers-common';
 
 const PREVIEW = `${CUSTOMERS}import/preview/`;
 const IMPORT = `${CUSTOMERS}import/`;
@@ -32,8 +32,7 @@ forEachBackend('D34 fair share: imports', (backend) => {
   let importer: Actor;
   let other: Actor;
   beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
+    b = await warmedUp(backend);
     importer = await signIn(b, 'solo@demo.test', 'Acme Plumbing');
     other = await signIn(b, 'viewer@demo.test', 'Beacon Electric');
   });

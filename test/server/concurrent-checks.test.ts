@@ -8,6 +8,7 @@ import { CUSTOMERS } from './api-common';
 import { forEachBackend } from './backends';
 import type { Reply, TestServer } from './helpers';
 import { people } from './people';
+import { untilReleased } from './until-released';
 
 const memberPath = (id: number) => `/api/v1/team/members/${id}/`;
 
@@ -32,10 +33,8 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
 
   /** Another transaction holding the customer's row (select … for update) until `release()`; `hold` is that transaction. */
   async function holdRow(customerId: number) {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const { done: released, release } = untilReleased();
+    const { done: isLocked, release: locked } = untilReleased();
     const hold = withGateKey(
       () =>
         server.db.transaction(async (tx) => {
@@ -69,8 +68,7 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
     test('D38 a change whose caller check passed, queued behind a demotion, is refused 403 in its own transaction', async () => {
       const { orgId, owner, member, customer } = await setUp();
       // The one slot is held, so both callers' checks wait for it.
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
+      const { done: released, release } = untilReleased();
       const hold = withGateKey(() => server.db.transaction(() => released), 'test');
       const demotion = owner.call('PATCH', memberPath(member.id), { role: 'viewer' });
       await expect.poll(() => server.db.queueStats().queued).toBe(1);
@@ -86,8 +84,7 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
 
     test('D38 an import, whose write runs in a transaction of its own, is refused 403 when its caller was demoted meanwhile', async () => {
       const { orgId, owner, member } = await setUp();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
+      const { done: released, release } = untilReleased();
       const hold = withGateKey(() => server.db.transaction(() => released), 'test');
       const demotion = owner.call('PATCH', memberPath(member.id), { role: 'viewer' });
       await expect.poll(() => server.db.queueStats().queued).toBe(1);

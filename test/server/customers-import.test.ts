@@ -6,7 +6,7 @@ import { IMPORT_IGNORED_NAMES_SHOWN, IMPORT_MAX_COLUMNS, IMPORT_PREVIEW_CELL_MAX
 import type { Queryable, SqlParam } from '../../server/db';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { auditSince, customerPath, expectNoChange, lastAuditId, ownerOfNewOrg, unique, uniqueEmail, warmUp, type Actor } from './customers-common';
+import { auditSince, customerPath, expectNoChange, lastAuditId, ownerOfNewOrg, unique, uniqueEmail, warmedUp, type Actor } from './customers-common';
 
 const EXPORT = `${CUSTOMERS}export.csv`;
 const PREVIEW = `${CUSTOMERS}import/preview/`;
@@ -23,10 +23,7 @@ const utf16be = (text: string) => {
 
 forEachBackend('API customers import', (backend) => {
   let b: Backend;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   const upload = (who: Actor, path: string, csv: string | Buffer, type = 'text/csv') =>
     b.api.request(path, {
       method: 'POST',

@@ -4,15 +4,14 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerListItem, DuplicateMatch } from '../../contract/customers';
 import { CUSTOMERS } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, BEACON, partsOf, signIn, unique, uniqueNumber, warmUp, type Actor } from './customers-common';
+import { ACME, BEACON, partsOf, signIn, unique, uniqueNumber, warmedUp, type Actor } from './customers-common';
 
 forEachBackend('API customers: search through locations and contacts', (backend) => {
   let b: Backend;
   let owner: Actor;
   let other: Actor;
   beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
+    b = await warmedUp(backend);
     owner = await signIn(b, 'owner@demo.test', ACME);
     other = await signIn(b, 'owner@demo.test', BEACON);
   });

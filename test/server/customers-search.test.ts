@@ -6,15 +6,12 @@ import type { CustomerListItem, DuplicateMatch } from '../../contract/customers'
 import { fold, phoneDigits } from '../../contract/matching';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, BEACON, expectFieldError, signIn, unique, uniqueNumber, warmUp, type Actor } from './customers-common';
+import { ACME, BEACON, expectFieldError, signIn, unique, uniqueNumber, warmedUp, type Actor } from './customers-common';
 
 forEachBackend('API customers: search and matching', (backend) => {
   let b: Backend;
   let owner: Actor;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   beforeEach(async () => {
     owner = await signIn(b, 'owner@demo.test', ACME);
   });

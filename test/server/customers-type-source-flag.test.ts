@@ -4,15 +4,12 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerListItem } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { auditAbout, customerPath, expectFieldError, expectNoChange, ownerOfNewOrg, unique, warmUp, type Actor } from './customers-common';
+import { auditAbout, customerPath, expectFieldError, expectNoChange, ownerOfNewOrg, unique, warmedUp, type Actor } from './customers-common';
 
 forEachBackend('API customer type, lead source and flag', (backend) => {
   let b: Backend;
   let owner: Actor;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   /** The owner of an organization of the test's own: its list holds only what the test made. */
   const fresh = async () => (owner = await ownerOfNewOrg(b, 'Flag Org'));
   const page = async (query: string) => {

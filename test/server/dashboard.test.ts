@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerListItem, DashboardData } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, BEACON, customerPath, customRole, expectClientError, inOrg, newActor, ownerOfNewOrg, signIn, unique, warmUp, type Actor } from './customers-common';
+import { ACME, BEACON, customerPath, customRole, expectClientError, inOrg, newActor, ownerOfNewOrg, signIn, unique, warmedUp, type Actor } from './customers-common';
 import { newOrg } from './people';
 import { createUser, DAY, MINUTE } from './helpers';
 
@@ -14,10 +14,7 @@ const AUDIT_KEYS = ['action', 'actor', 'at', 'changes', 'id', 'target'];
 
 forEachBackend('API dashboard', (backend) => {
   let b: Backend;
-  beforeAll(async () => {
-    b = backend();
-    await warmUp(b);
-  });
+  beforeAll(async () => (b = await warmedUp(backend)));
   const owner = () => signIn(b, 'owner@demo.test', ACME);
   const dashboard = async (who: Actor): Promise<DashboardData> => {
     const r = await who.get(DASHBOARD);

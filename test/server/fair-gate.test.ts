@@ -5,18 +5,12 @@ import { mayWrite } from '../../server/db-share';
 import { DB_KEY_QUEUE_LIMIT, DbGate } from '../../server/db-gate';
 import { FairShareError, SaturatedError } from '../../server/db-gate-types';
 import { currentGateKey, setGateKey, withGateKey } from '../../server/gate-key';
-
-/** A promise and its resolver: an operation held until the test lets it go. */
-function held() {
-  let release!: () => void;
-  const done = new Promise<void>((resolve) => (release = resolve));
-  return { done, release };
-}
+import { untilReleased } from './until-released';
 
 describe('D34 the fair gate', () => {
   test('D34 free slots go to the waiting keys in turn, not in arrival order', async () => {
     const gate = new DbGate({ slots: 1 });
-    const hold = held();
+    const hold = untilReleased();
     const first = gate.run(() => hold.done, 'org:1');
     const order: string[] = [];
     const ops = [
@@ -33,7 +27,7 @@ describe('D34 the fair gate', () => {
 
   test('D34 a key whose own queue is full is refused at once (FairShareError), and another key is not', async () => {
     const gate = new DbGate({ slots: 1, keyQueueLimit: 3 });
-    const hold = held();
+    const hold = untilReleased();
     void gate.run(() => hold.done, 'org:1'); // holds the one slot
     const queued = Array.from({ length: 3 }, () => gate.run(async () => 'a', 'org:1'));
     const refused = await gate.run(async () => 'never', 'org:1').catch((e: unknown) => e);
@@ -47,7 +41,7 @@ describe('D34 the fair gate', () => {
 
   test('D2 all keys together past the global limit are refused with SaturatedError (503), as before', async () => {
     const gate = new DbGate({ slots: 1, queueLimit: 4, keyQueueLimit: 3 });
-    const hold = held();
+    const hold = untilReleased();
     const first = gate.run(() => hold.done, 'org:1');
     const queued = [gate.run(async () => 1, 'org:1'), gate.run(async () => 2, 'org:1'), gate.run(async () => 3, 'org:2'), gate.run(async () => 4, 'org:3')];
     expect(await gate.run(async () => 5, 'org:4').catch((e: unknown) => e)).toMatchObject({ reason: 'queue_full' });
@@ -59,7 +53,7 @@ describe('D34 the fair gate', () => {
 
   test('D34 one key holds at most its share of the slots; another key finds one free', async () => {
     const gate = new DbGate({ slots: 4, keySlots: 3 });
-    const holds = Array.from({ length: 5 }, held);
+    const holds = Array.from({ length: 5 }, untilReleased);
     let running = 0;
     let most = 0;
     const heavy = holds.map((h) =>
@@ -80,7 +74,7 @@ describe('D34 the fair gate', () => {
 
   test('D34 a waiter past its deadline leaves its key queue; the other keys are served', async () => {
     const gate = new DbGate({ slots: 1, queueTimeoutMs: 20 });
-    const hold = held();
+    const hold = untilReleased();
     const first = gate.run(() => hold.done, 'org:1');
     const late = gate.run(async () => 'late', 'org:2').catch((e: unknown) => e);
     expect(await late).toMatchObject({ reason: 'queue_timeout' });

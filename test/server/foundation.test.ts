@@ -2,27 +2,10 @@
 // name no row, per-organization permissions (D10 D29) and the append-only audit log (D30).
 import { beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_ROLE_PERMISSIONS } from '../../contract/permissions';
-import type { SqlParam } from '../../server/db';
 import { CUSTOMERS, expectError, ME } from './api-common';
 import { forEachBackend, type Api } from './backends';
 import { createUser, forgeJwt, orgId, tokens, type TestServer } from './helpers';
-
-/** Runs fn and counts the SQL statements the server sends meanwhile (plain queries and transactions' ones). */
-async function countQueries<T>(server: TestServer, fn: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
-  const db = server.db;
-  const queries: string[] = [];
-  const query = db.query.bind(db);
-  const transaction = db.transaction.bind(db);
-  db.query = (text: string, params?: readonly SqlParam[]) => (queries.push(text), query(text, params)) as never;
-  db.transaction = ((fn2: Parameters<typeof db.transaction>[0]) =>
-    transaction((tx) => fn2({ query: (text, params) => (queries.push(text), tx.query(text, params)) as never }))) as typeof db.transaction;
-  try {
-    return { result: await fn(), queries };
-  } finally {
-    db.query = query;
-    db.transaction = transaction;
-  }
-}
+import { statementsDuring } from './statements';
 
 forEachBackend('API foundation', (backend) => {
   let server: TestServer;
@@ -63,25 +46,25 @@ forEachBackend('API foundation', (backend) => {
       const t = tokens(await api.login('owner@demo.test'));
       const acme = await orgId(server.db, 'Acme Plumbing');
       await lastActivityWritten(t.access_token);
-      const { result, queries } = await countQueries(server, () => api.me(t.access_token, acme));
+      const { result, texts: queries } = await statementsDuring(server, () => api.me(t.access_token, acme));
       expect(result.status).toBe(200);
       expect(queries).toHaveLength(1);
-      const again = await countQueries(server, () => api.me(t.access_token, acme));
+      const again = await statementsDuring(server, () => api.me(t.access_token, acme));
       expect(again.result.body).toEqual(result.body);
-      expect(again.queries).toHaveLength(1); // nothing is kept between requests: each asks the database once
+      expect(again.texts).toHaveLength(1); // nothing is kept between requests: each asks the database once
     });
 
     test('D9 an organization route checks session, membership and permission in one query before its own', async () => {
       const t = tokens(await api.login('owner@demo.test'));
       const acme = await orgId(server.db, 'Acme Plumbing');
       await lastActivityWritten(t.access_token);
-      const { result, queries } = await countQueries(server, () => api.get(CUSTOMERS, auth(t.access_token, acme)));
+      const { result, texts: queries } = await statementsDuring(server, () => api.get(CUSTOMERS, auth(t.access_token, acme)));
       expect(result.status).toBe(200);
       expect(queries[0]).toMatch(/from sessions s/);
       expect(queries.length).toBeLessThanOrEqual(2); // the caller, then the page with its total
-      const refused = await countQueries(server, () => api.get(CUSTOMERS, auth(t.access_token, 987_654)));
+      const refused = await statementsDuring(server, () => api.get(CUSTOMERS, auth(t.access_token, 987_654)));
       expectError(refused.result, 403, 'not_a_member');
-      expect(refused.queries).toHaveLength(1);
+      expect(refused.texts).toHaveLength(1);
     });
 
     test('D2 a page of the customers list is read afresh each time: a new customer is on the next page asked for', async () => {

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_ROLE_PERMISSIONS, ROLES } from '../../contract/permissions';
-import { openDb, type Db } from '../../server/db';
+import { openDb, type Db, type OpenOptions } from '../../server/db';
 import { migrate, MIGRATIONS } from '../../server/migrations';
 import { seedDemo } from '../../server/seed';
 import { describePostgres } from './backends';
@@ -43,28 +43,61 @@ function defaultsAddUp(db: () => Db) {
   });
 }
 
-describe('migrations (PGlite)', () => {
+/** A PGlite database in the data directory `dataDirOf` makes, opened by the returned function, closed and removed after the describe. */
+function pgliteDb(dataDirOf: () => Promise<string>): () => Promise<Db> {
   let dataDir = '';
   let db: Db | null = null;
-  beforeAll(async () => {
-    dataDir = await migratedDataDir('pglite-migrations');
-    db = await openDb({ databaseUrl: null, dataDir });
-  });
   afterAll(async () => {
     await db?.close();
     if (dataDir) removeDir(dataDir);
+  });
+  return async () => {
+    dataDir = await dataDirOf();
+    return (db = await openDb({ databaseUrl: null, dataDir }));
+  };
+}
+
+/** The describe's PostgreSQL database, opened by the returned function, closed after the describe. */
+function postgresDb(databaseUrl: () => string, options: Pick<OpenOptions, 'statementTimeoutMs'> = {}): () => Promise<Db> {
+  let db: Db | null = null;
+  afterAll(async () => {
+    await db?.close();
+  });
+  return async () => (db = await openDb({ databaseUrl: databaseUrl(), dataDir: '', ...options }));
+}
+
+/** Migrates `db` up to just before migration `version`: the database as that migration finds it. */
+const migrateBefore = (db: Db, version: number) =>
+  migrate(
+    db,
+    MIGRATIONS.filter((m) => m.version < version),
+  );
+
+/** Migrates `db` up to migration `version`, expecting it to be the one migration left to run. */
+async function expectOnlyMigration(db: Db, version: number) {
+  expect(
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version <= version),
+    ),
+  ).toEqual([version]);
+}
+
+describe('migrations (PGlite)', () => {
+  const open = pgliteDb(() => migratedDataDir('pglite-migrations'));
+  let db: Db | null = null;
+  beforeAll(async () => {
+    db = await open();
   });
   defaultsAddUp(() => db!);
 });
 
 describePostgres('migrations (PostgreSQL)', (databaseUrl) => {
+  const open = postgresDb(databaseUrl);
   let db: Db | null = null;
   beforeAll(async () => {
-    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
+    db = await open();
     await migrate(db);
-  });
-  afterAll(async () => {
-    await db?.close();
   });
   defaultsAddUp(() => db!);
 });
@@ -77,24 +110,13 @@ test('one file per migration, named by its version, in order', () => {
 });
 
 describePostgres('migration 9 on a database with organizations (PostgreSQL)', (databaseUrl) => {
-  let db: Db | null = null;
-  afterAll(async () => {
-    await db?.close();
-  });
+  const open = postgresDb(databaseUrl);
   test("D55 customers:merge joins every existing organization's owner and admin rows, however changed; no other role's", async () => {
-    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
-    await migrate(
-      db,
-      MIGRATIONS.filter((m) => m.version < 9),
-    );
+    const db = await open();
+    await migrateBefore(db, 9);
     await db.query("insert into organizations (name) values ('Before Nine')");
     await db.query("delete from role_permissions where role = 'admin' and permission = 'customers:export'"); // a changed matrix
-    expect(
-      await migrate(
-        db,
-        MIGRATIONS.filter((m) => m.version <= 9),
-      ),
-    ).toEqual([9]);
+    await expectOnlyMigration(db, 9);
     const rows = await db.query<{ role: string; permission: string }>(
       "select p.role, p.permission from role_permissions p join organizations o on o.id = p.org_id where o.name = 'Before Nine' and p.permission = 'customers:merge'",
     );
@@ -103,16 +125,10 @@ describePostgres('migration 9 on a database with organizations (PostgreSQL)', (d
 });
 
 describePostgres('migration 15 on a database with locations and contacts (PostgreSQL)', (databaseUrl) => {
-  let db: Db | null = null;
-  afterAll(async () => {
-    await db?.close();
-  });
+  const open = postgresDb(databaseUrl);
   test("D46 D47 a customer's parts_key takes in the search text of the locations and contacts it already has, a line each", async () => {
-    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
-    await migrate(
-      db,
-      MIGRATIONS.filter((m) => m.version < 15),
-    );
+    const db = await open();
+    await migrateBefore(db, 15);
     const [org] = await db.query<{ id: number }>("insert into organizations (name) values ('Before Fifteen') returning id");
     const [withParts, without] = await db.query<{ id: number }>(
       "insert into customers (org_id, name, city) values ($1, 'Ann Lee', 'Portland'), ($1, 'Bo Fay', null) returning id",
@@ -120,12 +136,7 @@ describePostgres('migration 15 on a database with locations and contacts (Postgr
     );
     await db.query("insert into customer_locations (org_id, customer_id, label, city) values ($1, $2, 'Rental', 'Tigård')", [org!.id, withParts!.id]);
     await db.query("insert into customer_contacts (org_id, customer_id, name, email) values ($1, $2, 'Pat Manager', 'PM@x.test')", [org!.id, withParts!.id]);
-    expect(
-      await migrate(
-        db,
-        MIGRATIONS.filter((m) => m.version <= 15),
-      ),
-    ).toEqual([15]);
+    await expectOnlyMigration(db, 15);
     const keys = await db.query<{ id: number; parts_key: string | null }>('select id, parts_key from customers where org_id = $1 order by id', [org!.id]);
     expect(keys.map((k) => k.parts_key?.split('\n').map((line) => line.replace(/ +/g, ' ').trim()) ?? null)).toEqual([['rental tigard', 'pat manager pm@x.test'], null]);
     expect(keys[1]!.id).toBe(without!.id);
@@ -138,10 +149,7 @@ describePostgres('migration 15 on a database with locations and contacts (Postgr
  * typed, and nothing else moved (no version, no updated_at).
  */
 async function refoldsStoredText(db: Db) {
-  await migrate(
-    db,
-    MIGRATIONS.filter((m) => m.version < 18),
-  );
+  await migrateBefore(db, 18);
   const [org] = await db.query<{ id: number }>("insert into organizations (name) values ('Before Eighteen') returning id");
   const [marked, plain] = await db.query<{ id: number }>(
     `insert into customers (org_id, name, company, tags, lead_source) values
@@ -151,12 +159,7 @@ async function refoldsStoredText(db: Db) {
   await db.query("insert into customer_locations (org_id, customer_id, label, city) values ($1, $2, 'Rental ‘Oak’', 'Tigard')", [org!.id, marked!.id]);
   await db.query("insert into customer_contacts (org_id, customer_id, name) values ($1, $2, 'Pat Oʼ Neil')", [org!.id, plain!.id]);
   const before = await db.query<{ version: number; updated_at: Date }>('select version, updated_at from customers where org_id = $1 order by id', [org!.id]);
-  expect(
-    await migrate(
-      db,
-      MIGRATIONS.filter((m) => m.version <= 18),
-    ),
-  ).toEqual([18]);
+  await expectOnlyMigration(db, 18);
   const rows = await db.query<{ search_key: string; parts_key: string | null; tag_keys: string[]; version: number; updated_at: Date }>(
     'select search_key, parts_key, tag_keys, version, updated_at from customers where org_id = $1 order by id',
     [org!.id],
@@ -175,27 +178,16 @@ async function refoldsStoredText(db: Db) {
 }
 
 describe('migration 18 on a database with curly quotes and dashes (PGlite)', () => {
-  let dataDir = '';
-  let db: Db | null = null;
-  afterAll(async () => {
-    await db?.close();
-    if (dataDir) removeDir(dataDir);
-  });
+  const open = pgliteDb(() => freshDataDir('pglite-migration-18'));
   test('D45 stored text is folded anew: ’ “ ” – — as \' " -, in search text, parts, tag keys and the lead-source index', async () => {
-    dataDir = await freshDataDir('pglite-migration-18');
-    db = await openDb({ databaseUrl: null, dataDir });
-    await refoldsStoredText(db);
+    await refoldsStoredText(await open());
   });
 });
 
 describePostgres('migration 18 on a database with curly quotes and dashes (PostgreSQL)', (databaseUrl) => {
-  let db: Db | null = null;
-  afterAll(async () => {
-    await db?.close();
-  });
+  const open = postgresDb(databaseUrl);
   test('D45 stored text is folded anew: ’ “ ” – — as \' " -, in search text, parts, tag keys and the lead-source index', async () => {
-    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
-    await refoldsStoredText(db);
+    await refoldsStoredText(await open());
   });
 });
 
@@ -203,18 +195,15 @@ describePostgres('D34 start-up bulk work under a short statement timeout (Postgr
   // An ordinary statement may take 1.5 s here; a new organization whose name begins with 'Acme' takes 2 s
   // (a busy machine may slow any statement, so the margins are seconds, not milliseconds).
   const LIMIT_MS = 1_500;
-  let setup: Db | null = null;
+  const openSetup = postgresDb(databaseUrl);
+  const open = postgresDb(databaseUrl, { statementTimeoutMs: LIMIT_MS });
   let db: Db | null = null;
   beforeAll(async () => {
-    setup = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
+    const setup = await openSetup();
     await migrate(setup);
     await setup.query(`create function slow_row() returns trigger language plpgsql as $$ begin perform pg_sleep(2); return new; end $$`);
     await setup.query(`create trigger slow_row before insert on organizations for each row when (new.name like 'Acme%') execute function slow_row()`);
-    db = await openDb({ databaseUrl: databaseUrl(), dataDir: '', statementTimeoutMs: LIMIT_MS });
-  });
-  afterAll(async () => {
-    await db?.close();
-    await setup?.close();
+    db = await open();
   });
 
   test('D34 the ordinary limit holds: a 2 s statement is cancelled', async () => {

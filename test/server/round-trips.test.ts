@@ -6,27 +6,10 @@
 // list's texts depend on the shape of the request (search or not, sort, a phone-like search), never on the
 // page, its size or the words searched for.
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { SqlParam } from '../../server/db';
 import { CUSTOMERS, ME } from './api-common';
 import { forEachBackend, type Api } from './backends';
 import { orgId, tokens, type TestServer } from './helpers';
-
-/** Runs fn and lists the SQL statements the server sends meanwhile (plain queries and transactions' ones). */
-async function statementsOf<T>(server: TestServer, fn: () => Promise<T>): Promise<{ result: T; texts: string[] }> {
-  const db = server.db;
-  const texts: string[] = [];
-  const query = db.query.bind(db);
-  const transaction = db.transaction.bind(db);
-  db.query = (text: string, params?: readonly SqlParam[]) => (texts.push(text), query(text, params)) as never;
-  db.transaction = ((fn2: Parameters<typeof db.transaction>[0]) =>
-    transaction((tx) => fn2({ query: (text, params) => (texts.push(text), tx.query(text, params)) as never }))) as typeof db.transaction;
-  try {
-    return { result: await fn(), texts };
-  } finally {
-    db.query = query;
-    db.transaction = transaction;
-  }
-}
+import { statementsDuring } from './statements';
 
 forEachBackend('round trips per request', (backend) => {
   let server: TestServer;
@@ -46,7 +29,7 @@ forEachBackend('round trips per request', (backend) => {
 
   /** The statements one GET sends when nothing is kept; the answer must be 200. */
   async function statementsOfGet(path: string, h = headers): Promise<string[]> {
-    const { result, texts } = await statementsOf(server, () => api.get(path, h));
+    const { result, texts } = await statementsDuring(server, () => api.get(path, h));
     expect(result.status, path).toBe(200);
     return texts;
   }
@@ -59,7 +42,7 @@ forEachBackend('round trips per request', (backend) => {
     test('D16 a revoked session costs GET me the same one statement, and is refused', async () => {
       const t = tokens(await api.login('solo@demo.test'));
       expect((await api.logout({ refresh_token: t.refresh_token })).status).toBe(204);
-      const { result, texts } = await statementsOf(server, () => api.get(ME, { Authorization: `Bearer ${t.access_token}` }));
+      const { result, texts } = await statementsDuring(server, () => api.get(ME, { Authorization: `Bearer ${t.access_token}` }));
       expect(result.status).toBe(401);
       expect(texts).toHaveLength(1);
     });

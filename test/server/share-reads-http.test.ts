@@ -8,6 +8,7 @@ import { orgKey, withGateKey } from '../../server/gate-key';
 import { CUSTOMERS } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { signIn, warmUp, type Actor } from './customers-common';
+import { untilReleased } from './until-released';
 
 const DASHBOARD = '/api/v1/dashboard/';
 /** Statements the held transaction runs at most while it waits for the other member's answers. */
@@ -27,10 +28,8 @@ forEachBackend('D34 reads shared inside an import through the API', (backend, la
   test("D34 another organization's list and dashboard are answered while an import's transaction is open; the importer's own list after its commit", async () => {
     const events: string[] = [];
     let answered = 0;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let ready!: () => void;
-    const first = new Promise<void>((resolve) => (ready = resolve));
+    const { done: released, release } = untilReleased();
+    const { done: first, release: ready } = untilReleased();
     const db = b.server.db;
     const held = withGateKey(
       () =>

@@ -9,6 +9,7 @@ import { mayShare } from '../../server/db-share';
 import { withGateKey } from '../../server/gate-key';
 import { freshPostgresDatabase } from './backends';
 import { migratedDataDir, removeDir } from './helpers';
+import { untilReleased } from './until-released';
 
 const IMPORTER = 'org:1';
 const WRITES = ['shared_rows'];
@@ -19,10 +20,8 @@ const count = (org: number) => `select count(*)::int as n from shared_rows where
  * `release()`; calls issued meanwhile wait for the gate (PGlite) until one of its statements ends.
  */
 async function holdImport(db: Db, events: string[], shareReads = true) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let ready!: () => void;
-  const first = new Promise<void>((resolve) => (ready = resolve));
+  const { done: released, release } = untilReleased();
+  const { done: first, release: ready } = untilReleased();
   const done = withGateKey(
     () =>
       db.transaction(
@@ -106,10 +105,8 @@ function suite(label: 'PGlite' | 'PostgreSQL', open: () => Promise<{ db: Db; cle
 
     test("D34 an import's transaction that waited its turn behind another organization's call still shares with that organization", async () => {
       const events: string[] = [];
-      let unblock!: () => void;
-      const unblocked = new Promise<void>((resolve) => (unblock = resolve));
-      let started!: () => void;
-      const blocking = new Promise<void>((resolve) => (started = resolve));
+      const { done: unblocked, release: unblock } = untilReleased();
+      const { done: blocking, release: started } = untilReleased();
       const blocker = withGateKey(() => db.transaction(() => (started(), unblocked)), 'org:2');
       await blocking;
       const pending = holdImport(db, events); // queued: it starts when org:2's transaction ends
@@ -160,8 +157,7 @@ function suite(label: 'PGlite' | 'PostgreSQL', open: () => Promise<{ db: Db; cle
       expect(events).toEqual(['second statement', 'read 2', 'read 3', 'read 4', 'last statement', 'committed']);
       // A read issued between two statements runs after the next one; one issued after its last, after the commit.
       const later: string[] = [];
-      let issue!: () => void;
-      const issued = new Promise<void>((resolve) => (issue = resolve));
+      const { done: issued, release: issue } = untilReleased();
       let late: Promise<unknown> = Promise.resolve();
       let after: Promise<unknown> = Promise.resolve();
       const second = withGateKey(

@@ -108,51 +108,50 @@ describe('SPEC §4 session load', () => {
     expect(t.api.count('/api/v1/auth/me/')).toBe(1);
   });
 
-  test('a network failure during the load keeps the session and tries again later', async () => {
+  /**
+   * A load that `fail` makes fail keeps the stored session, says nothing and shows no load error; once the
+   * function `fail` returns has let the server answer again, the load tried later signs the person in.
+   */
+  async function keptAndTriedAgain(fail: (t: ReturnType<typeof makeSession>) => () => void) {
     vi.useFakeTimers();
     const t = makeSession();
     t.seed();
-    t.api.offline = true;
-    await t.session.load();
-    expect(t.storage.get(KEYS.accessToken)).not.toBeNull();
-    expect(t.storage.get(KEYS.toastReason)).toBeNull();
-    t.api.offline = false;
-    await vi.advanceTimersByTimeAsync(5_000);
-    expect(t.session.store.getState().isAuthenticated).toBe(true);
-  });
-
-  test('D2 a busy server (503) during the load keeps the session and tries again later, like a network failure', async () => {
-    vi.useFakeTimers();
-    const t = makeSession();
-    t.seed();
-    const me = t.api.me;
-    t.api.me = () => json(503, { detail: 'The server is busy; try again shortly', code: 'server_busy' });
-    await t.session.load();
-    expect(t.storage.get(KEYS.accessToken)).not.toBeNull();
-    expect(t.storage.get(KEYS.toastReason)).toBeNull();
-    t.api.me = me;
-    await vi.advanceTimersByTimeAsync(5_000);
-    expect(t.session.store.getState().isAuthenticated).toBe(true);
-  });
-
-  test('D35 a 429 during the load is treated like a 503: the session is kept and the load tried again later', async () => {
-    vi.useFakeTimers();
-    const t = makeSession();
-    t.seed();
-    const me = t.api.me;
-    t.api.me = () =>
-      new Response(JSON.stringify({ detail: 'Too many requests; try again in 3 s', code: 'too_many_requests' }), {
-        status: 429,
-        headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
-      });
+    const recover = fail(t);
     await t.session.load();
     expect(t.storage.get(KEYS.accessToken)).not.toBeNull();
     expect(t.storage.get(KEYS.toastReason)).toBeNull();
     expect(t.session.store.getState().hydrationError).toBeNull();
-    t.api.me = me;
+    recover();
     await vi.advanceTimersByTimeAsync(5_000);
     expect(t.session.store.getState().isAuthenticated).toBe(true);
-  });
+  }
+
+  /** The profile call answers `answer` until the returned function puts the usual one back. */
+  const meAnswers = (answer: () => Response) => (t: ReturnType<typeof makeSession>) => {
+    const me = t.api.me;
+    t.api.me = answer;
+    return () => void (t.api.me = me);
+  };
+
+  test('a network failure during the load keeps the session and tries again later', () =>
+    keptAndTriedAgain((t) => {
+      t.api.offline = true;
+      return () => void (t.api.offline = false);
+    }));
+
+  test('D2 a busy server (503) during the load keeps the session and tries again later, like a network failure', () =>
+    keptAndTriedAgain(meAnswers(() => json(503, { detail: 'The server is busy; try again shortly', code: 'server_busy' }))));
+
+  test('D35 a 429 during the load is treated like a 503: the session is kept and the load tried again later', () =>
+    keptAndTriedAgain(
+      meAnswers(
+        () =>
+          new Response(JSON.stringify({ detail: 'Too many requests; try again in 3 s', code: 'too_many_requests' }), {
+            status: 429,
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
+          }),
+      ),
+    ));
 
   test('SPEC §4 a second load while one runs waits, polling every 100 ms', async () => {
     vi.useFakeTimers();

@@ -2,7 +2,7 @@
 // a failed load is said, and Retry asks again. A part shown on a person's action (lazyPart) loads once the
 // browser is idle, and from then on renders in the same commit as what asks for it.
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
-import { Suspense, useState } from 'react';
+import { type ComponentType, Suspense, useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IDLE_FALLBACK_MS } from '../../src/lib/idle';
 import { earlyModule, lazyPart, useEarlyModule, usePreloadWhenIdle } from '../../src/ui/early-module';
@@ -11,6 +11,16 @@ afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
 });
+
+/** Shows `Part` under a Suspense boundary and waits for the dialog it renders. */
+async function showsItsDialog(Part: ComponentType) {
+  render(
+    <Suspense fallback={<p>loading</p>}>
+      <Part />
+    </Suspense>,
+  );
+  expect(await screen.findByRole('dialog', { name: 'Question' })).toBeTruthy();
+}
 
 describe('early module', () => {
   it('starts importing at once, imports once however many ask, and is there for a later reader at first render', async () => {
@@ -68,12 +78,7 @@ describe('early module', () => {
     Part.preload();
     expect(calls).toBe(0);
     vi.restoreAllMocks();
-    render(
-      <Suspense fallback={<p>loading</p>}>
-        <Part />
-      </Suspense>,
-    );
-    expect(await screen.findByRole('dialog', { name: 'Question' })).toBeTruthy();
+    await showsItsDialog(Part);
     expect(calls).toBe(1);
   });
 
@@ -109,12 +114,7 @@ describe('early module', () => {
     Part.preload(); // fails at idle, unseen
     await act(async () => {});
     expect(calls).toBe(1);
-    render(
-      <Suspense fallback={<p>loading</p>}>
-        <Part />
-      </Suspense>,
-    );
-    expect(await screen.findByRole('dialog', { name: 'Question' })).toBeTruthy();
+    await showsItsDialog(Part);
     expect(calls).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 // D24: a customer's notes and timeline. Routes hold no SQL (notes-repo.ts does); each change is one
 // transaction with its audit entry.
 import { permissionDenied } from '../../auth/access';
+import type { Queryable } from '../../db';
 import { defineRoute, reply } from '../../route';
 import { intText, pageQuery } from '../../schema';
 import { addNote, deleteNote, editNote, getNote, listNotes, timeline } from './notes-repo';
@@ -10,18 +11,30 @@ import { noteBody } from './schema';
 const idParam = { id: intText() };
 const noteParams = { id: intText(), note_id: intText() };
 
-const notes = defineRoute({
-  method: 'GET',
-  path: '/v1/customers/:id/notes/',
-  access: 'org',
-  permission: 'customers:view',
-  params: idParam,
-  query: pageQuery,
-  async handler({ tx, caller, params, query }) {
-    await getCustomer(tx, caller.org.id, params.id);
-    return listNotes(tx, caller.org.id, params.id, query.page, query.page_size);
-  },
+type Page<T> = { count: number; results: T[] };
+
+/** GET `path`: a page of what `list` reads of the customer `:id`, a 404 when the caller's organization has no such customer. */
+const customerPages = <T>(path: string, list: (tx: Queryable, orgId: number, customerId: number, page: number, pageSize: number) => Promise<Page<T>>) =>
+  defineRoute({
+    method: 'GET',
+    path,
+    access: 'org',
+    permission: 'customers:view',
+    params: idParam,
+    query: pageQuery,
+    async handler({ tx, caller, params, query }) {
+      await getCustomer(tx, caller.org.id, params.id);
+      return list(tx, caller.org.id, params.id, query.page, query.page_size);
+    },
+  });
+
+/** A note's audit entry: about the note, labelled with its customer's name. */
+const noteEntry = (customer: { id: number; name: string }, note: { id: number }, body: unknown) => ({
+  target: { type: 'note', id: note.id, label: customer.name },
+  changes: { customer_id: customer.id, body },
 });
+
+const notes = customerPages('/v1/customers/:id/notes/', listNotes);
 
 /** Adding a note is writing to the customer's record: customers:update. */
 const addNoteRoute = defineRoute({
@@ -35,7 +48,7 @@ const addNoteRoute = defineRoute({
   async handler({ tx, ctx, caller, params, body, audit }) {
     const customer = await getCustomer(tx, caller.org.id, params.id, { lock: true });
     const note = await addNote(tx, caller.org.id, customer.id, caller.userId, body.body, new Date(ctx.now()));
-    audit({ target: { type: 'note', id: note.id, label: customer.name }, changes: { customer_id: customer.id, body: note.body } });
+    audit(noteEntry(customer, note, note.body));
     return reply(201, note);
   },
 });
@@ -64,7 +77,7 @@ const editNoteRoute = defineRoute({
   async handler(input) {
     const { customer, note } = await editableNote(input);
     const after = await editNote(input.tx, input.caller.org.id, customer.id, note.id, input.body.body, new Date(input.ctx.now()));
-    input.audit({ target: { type: 'note', id: note.id, label: customer.name }, changes: { customer_id: customer.id, body: { from: note.body, to: after.body } } });
+    input.audit(noteEntry(customer, note, { from: note.body, to: after.body }));
     return after;
   },
 });
@@ -79,23 +92,12 @@ const deleteNoteRoute = defineRoute({
   async handler(input) {
     const { customer, note } = await editableNote(input);
     await deleteNote(input.tx, input.caller.org.id, customer.id, note.id);
-    input.audit({ target: { type: 'note', id: note.id, label: customer.name }, changes: { customer_id: customer.id, body: note.body } });
+    input.audit(noteEntry(customer, note, note.body));
     return reply(204);
   },
 });
 
-const timelineRoute = defineRoute({
-  method: 'GET',
-  path: '/v1/customers/:id/timeline/',
-  access: 'org',
-  permission: 'customers:view',
-  params: idParam,
-  query: pageQuery,
-  async handler({ tx, caller, params, query }) {
-    await getCustomer(tx, caller.org.id, params.id);
-    return timeline(tx, caller.org.id, params.id, query.page, query.page_size);
-  },
-});
+const timelineRoute = customerPages('/v1/customers/:id/timeline/', timeline);
 
 // ---- D27 CSV ----
 

@@ -2,11 +2,13 @@
 // defaults. The owner row always has everything. A change applies to every member's next request,
 // because each request reads the caller's permissions afresh (auth/access.ts).
 import { PERMISSIONS, ROLES, isPermission, type Permission, type Role } from '../../../contract/permissions';
+import type { AuditEntry } from '../../audit';
+import type { Queryable } from '../../db';
 import { fieldError } from '../../http';
 import { lockOrganization } from '../../organizations';
 import { endResetsOfFormerManagers } from '../../password-resets';
-import { defineRoute } from '../../route';
-import { describeCheck, type Check } from '../../schema';
+import { defineRoute, type HandlerInput } from '../../route';
+import { describeCheck, type Check, type Shape } from '../../schema';
 import { defaultMatrix, FIXED, readMatrix, writeMatrix } from './repo';
 
 const EDITABLE = ROLES.filter((r) => !FIXED.includes(r));
@@ -46,6 +48,26 @@ function diff(before: Record<Role, Permission[]>, after: Record<Role, Permission
   return changes;
 }
 
+/**
+ * Writes the matrix `next` gives (from the one before) under the organization's lock, one matrix change at
+ * a time, with its audit entry as `action`; a change that changes nothing writes nothing and is not audited.
+ */
+async function changeMatrix(
+  { tx, ctx, caller, audit }: Pick<HandlerInput<'org', Shape, Shape, Shape>, 'tx' | 'ctx' | 'caller' | 'audit'>,
+  action: AuditEntry['action'],
+  next: (tx: Queryable) => Promise<Record<Role, Permission[]>>,
+) {
+  await lockOrganization(tx, caller.org.id);
+  const before = await readMatrix(tx, caller.org.id);
+  const matrix = await next(tx);
+  const changes = diff(before.matrix, matrix);
+  if (Object.keys(changes).length === 0) return before;
+  await writeMatrix(tx, caller.org.id, matrix);
+  await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now())); // D62
+  audit({ action, target: { type: 'permissions', id: null, label: 'Permissions' }, changes });
+  return readMatrix(tx, caller.org.id);
+}
+
 const read = defineRoute({
   method: 'GET',
   path: '/v1/permissions/',
@@ -60,16 +82,7 @@ const replace = defineRoute({
   access: 'org',
   permission: 'permissions:manage',
   body: { matrix: matrixCheck },
-  async handler({ tx, ctx, caller, body, audit }) {
-    await lockOrganization(tx, caller.org.id); // one matrix change at a time
-    const before = await readMatrix(tx, caller.org.id);
-    const changes = diff(before.matrix, body.matrix);
-    if (Object.keys(changes).length === 0) return before; // nothing changed: nothing written, nothing audited
-    await writeMatrix(tx, caller.org.id, body.matrix);
-    await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now())); // D62
-    audit({ action: 'permissions.changed', target: { type: 'permissions', id: null, label: 'Permissions' }, changes });
-    return readMatrix(tx, caller.org.id);
-  },
+  handler: (input) => changeMatrix(input, 'permissions.changed', async () => input.body.matrix),
 });
 
 const reset = defineRoute({
@@ -77,17 +90,7 @@ const reset = defineRoute({
   path: '/v1/permissions/reset/',
   access: 'org',
   permission: 'permissions:manage',
-  async handler({ tx, ctx, caller, audit }) {
-    await lockOrganization(tx, caller.org.id);
-    const before = await readMatrix(tx, caller.org.id);
-    const matrix = await defaultMatrix(tx);
-    const changes = diff(before.matrix, matrix);
-    if (Object.keys(changes).length === 0) return before;
-    await writeMatrix(tx, caller.org.id, matrix);
-    await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now())); // D62
-    audit({ action: 'permissions.reset', target: { type: 'permissions', id: null, label: 'Permissions' }, changes });
-    return readMatrix(tx, caller.org.id);
-  },
+  handler: (input) => changeMatrix(input, 'permissions.reset', defaultMatrix),
 });
 
 export const permissionRoutes = [read, replace, reset];

@@ -5,8 +5,7 @@ import { removeMfa } from '../../auth/mfa';
 import { HttpError } from '../../http';
 import { defineRoute, reply } from '../../route';
 import { intText } from '../../schema';
-import { findMember } from './repo';
-import { mayVouchFor } from '../../vouch';
+import { memberTarget, vouchedMember } from './members';
 
 /** DELETE /v1/team/members/{user_id}/mfa/ → 204. */
 const resetMfa = defineRoute({
@@ -17,13 +16,9 @@ const resetMfa = defineRoute({
   params: { user_id: intText() },
   audit: 'account.mfa_reset',
   async handler({ tx, caller, params, audit }) {
-    if (params.user_id === caller.userId) throw new HttpError(400, 'own_account', 'Turn your own two-step sign-in off on your account page');
-    const refusal = await mayVouchFor(tx, caller.org.id, caller.userId, params.user_id);
-    if (refusal) throw new HttpError(refusal.status, refusal.code, refusal.detail);
-    const member = await findMember(tx, caller.org.id, params.user_id);
-    if (!member) throw new HttpError(404, 'not_found', 'No such member');
+    const member = await vouchedMember(tx, caller, params.user_id, () => new HttpError(400, 'own_account', 'Turn your own two-step sign-in off on your account page'));
     if (!(await removeMfa(tx, member.user_id))) throw new HttpError(409, 'mfa_not_enabled', `${member.name} has not turned on two-step sign-in`);
-    audit({ target: { type: 'member', id: member.user_id, label: member.name }, changes: { email: member.email } });
+    audit({ target: memberTarget(member), changes: { email: member.email } });
     return reply(204);
   },
 });

@@ -7,10 +7,9 @@ import {
   roleChangeRefusal,
   TEAM_REFUSAL_STATUS,
   TEAM_REFUSAL_WORDS,
-  type Member,
   type TeamRefusal,
 } from '../../../contract/team';
-import { ROLES } from '../../../contract/permissions';
+import { ROLES, type Role } from '../../../contract/permissions';
 import { EMAIL_MAX_LENGTH } from '../../../contract/customers';
 import { EMAIL_SHAPE } from '../../../contract/matching';
 import { DAY_MS } from '../../../contract/time';
@@ -20,12 +19,12 @@ import { lockOrganization } from '../../organizations';
 import { endResetsFor, endResetsOfFormerManagers } from '../../password-resets';
 import { defineRoute, reply } from '../../route';
 import { intText, oneOf, text } from '../../schema';
+import { lockedMember, memberTarget } from './members';
 import { invitationPageRoutes } from './public';
 import { resetLink } from './reset-link';
 import {
   createInvitation,
   findInvitation,
-  findMember,
   isMemberEmail,
   listInvitations,
   listMembers,
@@ -38,12 +37,25 @@ import {
 
 const role = oneOf(ROLES);
 const email = text({ max: EMAIL_MAX_LENGTH, pattern: EMAIL_SHAPE, patternMessage: 'must be an email address' });
-const memberTarget = (m: Member) => ({ type: 'member', id: m.user_id, label: m.name });
 
 /** D28: a refusal by contract/team.ts's rules, in its words; `what` completes each sentence for this call. */
 const refused = (r: TeamRefusal, what: Partial<Record<TeamRefusal, string>>) => new HttpError(TEAM_REFUSAL_STATUS[r], r, TEAM_REFUSAL_WORDS[r](what[r] ?? ''));
-const memberNotFound = () => new HttpError(404, 'not_found', 'No such member');
 const invitationNotFound = () => new HttpError(404, 'not_found', 'No such invitation');
+
+/** D62: a member's role changed or they left: the reset links for them end, and those made by whoever no longer manages the team. */
+async function endResetsOnTeamChange(tx: Queryable, orgId: number, userId: number, now: Date): Promise<void> {
+  await endResetsFor(tx, userId, now);
+  await endResetsOfFormerManagers(tx, orgId, now);
+}
+
+type InvitingCaller = { userId: number; org: { id: number; role: string } };
+
+/** D28: a new invitation valid 7 days from `now`, and the 201 that answers its token once (only its hash is stored). */
+async function issueInvitation(tx: Queryable, caller: InvitingCaller, email: string, role: Role, now: Date) {
+  const expires = new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS);
+  const { invitation, token } = await createInvitation(tx, caller.org.id, email, role, caller.userId, now, expires);
+  return { invitation, answer: reply(201, { ...invitation, token, path: `/invite/${token}` }) };
+}
 
 const members = defineRoute({
   method: 'GET',
@@ -65,16 +77,13 @@ const changeRole = defineRoute({
   params: { user_id: intText() },
   body: { role },
   async handler({ tx, ctx, caller, params, body, audit }) {
-    await lockOrganization(tx, caller.org.id);
-    const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
-    if (!member) throw memberNotFound();
+    const member = await lockedMember(tx, caller.org.id, params.user_id);
     const owners = await ownerCount(tx, caller.org.id);
     const refusal = roleChangeRefusal({ actor: caller.org.role, self: member.user_id === caller.userId, from: member.role, to: body.role, owners });
     if (refusal) throw refused(refusal, { owner_required: 'make or unmake an owner', last_owner: 'be demoted' });
     if (member.role !== body.role) {
       await setRole(tx, caller.org.id, member.user_id, body.role);
-      await endResetsFor(tx, member.user_id, new Date(ctx.now())); // D62
-      await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now()));
+      await endResetsOnTeamChange(tx, caller.org.id, member.user_id, new Date(ctx.now()));
       audit({ action: 'member.role_changed', target: memberTarget(member), changes: { role: { from: member.role, to: body.role } } });
     }
     return { ...member, role: body.role };
@@ -90,14 +99,11 @@ const remove = defineRoute({
   params: { user_id: intText() },
   audit: 'member.removed',
   async handler({ tx, ctx, caller, params, audit }) {
-    await lockOrganization(tx, caller.org.id);
-    const member = await findMember(tx, caller.org.id, params.user_id, { lock: true });
-    if (!member) throw memberNotFound();
+    const member = await lockedMember(tx, caller.org.id, params.user_id);
     const refusal = removalRefusal({ actor: caller.org.role, role: member.role, owners: await ownerCount(tx, caller.org.id) });
     if (refusal) throw refused(refusal, { owner_required: 'remove an owner', last_owner: member.user_id === caller.userId ? 'leave' : 'be removed' });
     await removeMember(tx, caller.org.id, member.user_id);
-    await endResetsFor(tx, member.user_id, new Date(ctx.now())); // D62
-    await endResetsOfFormerManagers(tx, caller.org.id, new Date(ctx.now()));
+    await endResetsOnTeamChange(tx, caller.org.id, member.user_id, new Date(ctx.now()));
     audit({ target: memberTarget(member), changes: { role: member.role, email: member.email } });
     return reply(204);
   },
@@ -132,26 +138,19 @@ const invite = defineRoute({
       throw new HttpError(409, 'already_invited', `${address} already has a pending invitation; renew it for a new link`, {}, { field: 'email', invitation_id: open.id });
     }
     if (open) await revokeInvitation(tx, caller.org.id, open.id, now); // an expired one is replaced
-    const { invitation, token } = await createInvitation(
-      tx,
-      caller.org.id,
-      address,
-      body.role,
-      caller.userId,
-      now,
-      new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
-    );
+    const { invitation, answer } = await issueInvitation(tx, caller, address, body.role, now);
     audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role, expires_at: invitation.expires_at } });
-    return reply(201, { ...invitation, token, path: `/invite/${token}` });
+    return answer;
   },
 });
 
-/** A pending invitation the caller may act on (`what`, for the refusal): only an owner touches an owner's. */
-const pendingInvitation = async (tx: Queryable, caller: { org: { id: number; role: string } }, id: number, what: string) => {
+/** Revokes a pending invitation the caller may act on (`what`, for the refusal): only an owner touches an owner's. */
+const revokePending = async (tx: Queryable, caller: InvitingCaller, id: number, what: string, now: Date) => {
   await lockOrganization(tx, caller.org.id);
   const found = await findInvitation(tx, caller.org.id, id);
   if (found?.status !== 'pending') throw invitationNotFound(); // accepted or revoked ones are history
   if (ownerOnlyRefusal(caller.org.role, found.role)) throw refused('owner_required', { owner_required: `${what} an owner's invitation` });
+  await revokeInvitation(tx, caller.org.id, found.id, now);
   return found;
 };
 
@@ -164,8 +163,7 @@ const revoke = defineRoute({
   audit: 'invitation.revoked',
   async handler({ tx, ctx, caller, params, audit }) {
     const now = new Date(ctx.now());
-    const invitation = await pendingInvitation(tx, caller, params.id, 'revoke');
-    await revokeInvitation(tx, caller.org.id, invitation.id, now);
+    const invitation = await revokePending(tx, caller, params.id, 'revoke', now);
     audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role } });
     return reply(204);
   },
@@ -181,19 +179,10 @@ const renew = defineRoute({
   audit: 'invitation.renewed',
   async handler({ tx, ctx, caller, params, audit }) {
     const now = new Date(ctx.now());
-    const old = await pendingInvitation(tx, caller, params.id, 'renew');
-    await revokeInvitation(tx, caller.org.id, old.id, now);
-    const { invitation, token } = await createInvitation(
-      tx,
-      caller.org.id,
-      old.email,
-      old.role,
-      caller.userId,
-      now,
-      new Date(now.getTime() + INVITATION_LIFETIME_DAYS * DAY_MS),
-    );
+    const old = await revokePending(tx, caller, params.id, 'renew', now);
+    const { invitation, answer } = await issueInvitation(tx, caller, old.email, old.role, now);
     audit({ target: invitationTarget(invitation), changes: { email: invitation.email, role: invitation.role, replaces: old.id, expires_at: invitation.expires_at } });
-    return reply(201, { ...invitation, token, path: `/invite/${token}` });
+    return answer;
   },
 });
 
