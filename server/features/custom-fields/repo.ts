@@ -1,66 +1,15 @@
 // D56: custom field definitions SQL, every query scoped by organization (STYLE).
 import type { CustomField, CustomFieldKind, CustomFieldOption, CustomFieldType } from '../../../contract/custom-fields';
+import { FIELD_COLUMNS, toField, type FieldRow } from '../../custom-fields';
 import type { Queryable } from '../../db';
-import { num } from '../../db';
 import { HttpError } from '../../http';
 
-/** D56: the advisory lock namespace of one organization's definitions (pg_advisory_xact_lock(namespace, org)). */
-const FIELDS_LOCK_NAMESPACE = 72_410_301;
-
-/**
- * D56: a change to the definitions takes the organization's lock alone; a record's write takes it shared,
- * before it reads them, so it checks its values against the definitions it commits with.
- */
-export async function lockFields(tx: Queryable, orgId: number, mode: 'change' | 'use'): Promise<void> {
-  await tx.query(`select ${mode === 'change' ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}($1, $2)`, [FIELDS_LOCK_NAMESPACE, orgId]);
-}
-
-const COLUMNS = 'id, record_kind, key, label, type, options, help, required, unique_values, position, archived_at, created_at';
-
-type FieldRow = {
-  id: unknown;
-  record_kind: CustomFieldKind;
-  key: string;
-  label: string;
-  type: CustomFieldType;
-  options: unknown;
-  help: string | null;
-  required: boolean;
-  unique_values: boolean;
-  position: unknown;
-  archived_at: Date | null;
-  created_at: Date;
-};
-
-const toField = (r: FieldRow): CustomField => ({
-  id: num(r.id),
-  record_kind: r.record_kind,
-  key: r.key,
-  label: r.label,
-  type: r.type,
-  options: (typeof r.options === 'string' ? JSON.parse(r.options) : r.options) as CustomFieldOption[],
-  help: r.help,
-  required: r.required,
-  unique: r.unique_values,
-  position: num(r.position),
-  archived: r.archived_at !== null,
-  archived_at: r.archived_at?.toISOString() ?? null,
-  created_at: r.created_at.toISOString(),
-});
+export { listFields, lockFields } from '../../custom-fields';
 
 export const fieldNotFound = () => new HttpError(404, 'not_found', 'No such custom field');
 
-/** The organization's fields (of one kind, or all), in their order; archived ones included. */
-export async function listFields(db: Queryable, orgId: number, kind: CustomFieldKind | null = null): Promise<CustomField[]> {
-  const rows = await db.query<FieldRow>(
-    `select ${COLUMNS} from custom_fields where org_id = $1 and ($2::text is null or record_kind = $2) order by record_kind, position, id`,
-    [orgId, kind],
-  );
-  return rows.map(toField);
-}
-
 export async function getField(db: Queryable, orgId: number, id: number): Promise<CustomField> {
-  const [row] = await db.query<FieldRow>(`select ${COLUMNS} from custom_fields where org_id = $1 and id = $2`, [orgId, id]);
+  const [row] = await db.query<FieldRow>(`select ${FIELD_COLUMNS} from custom_fields where org_id = $1 and id = $2`, [orgId, id]);
   if (!row) throw fieldNotFound();
   return toField(row);
 }
@@ -81,7 +30,7 @@ export async function insertField(tx: Queryable, orgId: number, f: NewField, now
     `insert into custom_fields (org_id, record_kind, key, label, type, options, help, required, unique_values, position, created_at)
      values ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9,
              (select coalesce(max(position), 0) + 1 from custom_fields where org_id = $1 and record_kind = $2), $10)
-     returning ${COLUMNS}`,
+     returning ${FIELD_COLUMNS}`,
     [orgId, f.record_kind, f.key, f.label, f.type, JSON.stringify(f.options), f.help, f.required, f.unique, now],
   );
   return toField(row!);
@@ -102,7 +51,7 @@ export async function updateField(tx: Queryable, orgId: number, id: number, patc
   if (keys.length === 0) return getField(tx, orgId, id);
   const sets = keys.map((k, i) => `${PATCH_COLUMNS[k]} = $${i + 3}${k === 'options' ? '::text::jsonb' : ''}`);
   const values = keys.map((k) => (k === 'options' ? JSON.stringify(patch[k]) : patch[k]));
-  const [row] = await tx.query<FieldRow>(`update custom_fields set ${sets.join(', ')} where org_id = $1 and id = $2 returning ${COLUMNS}`, [
+  const [row] = await tx.query<FieldRow>(`update custom_fields set ${sets.join(', ')} where org_id = $1 and id = $2 returning ${FIELD_COLUMNS}`, [
     orgId,
     id,
     ...(values as (string | boolean | null)[]),
@@ -111,7 +60,7 @@ export async function updateField(tx: Queryable, orgId: number, id: number, patc
 }
 
 export async function setArchived(tx: Queryable, orgId: number, id: number, at: Date | null): Promise<CustomField> {
-  const [row] = await tx.query<FieldRow>(`update custom_fields set archived_at = $3 where org_id = $1 and id = $2 returning ${COLUMNS}`, [orgId, id, at]);
+  const [row] = await tx.query<FieldRow>(`update custom_fields set archived_at = $3 where org_id = $1 and id = $2 returning ${FIELD_COLUMNS}`, [orgId, id, at]);
   return toField(row!);
 }
 

@@ -74,27 +74,3 @@ export const orderBody = {
   record_kind: withDefault(oneOf(CUSTOM_FIELD_KINDS), 'customer'),
   ids: list(int({ min: 1 }), { max: Math.max(...Object.values(CUSTOM_FIELD_LIMITS)) }),
 };
-
-const MAX_VALUE_ITEMS = CUSTOM_OPTIONS_MAX;
-const scalar = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-
-/**
- * D56: a record's `custom` object before the organization's definitions are known: keys in the key's form,
- * values JSON scalars or lists of text (choices). Each value is then checked by its field's type.
- */
-export const customObject: Check<Record<string, unknown> | null> = describeCheck(
-  (value, field) => {
-    if (value === undefined || value === null) return null;
-    if (!isObject(value)) throw fieldError(field, 'must be an object of field keys and values');
-    const keys = Object.keys(value);
-    if (keys.length > CUSTOM_FIELD_LIMITS.customer) throw fieldError(field, `must have at most ${CUSTOM_FIELD_LIMITS.customer} fields`);
-    for (const key of keys) {
-      const v = value[key];
-      if (!CUSTOM_KEY_SHAPE.test(key)) throw fieldError(`${field}.${key.slice(0, CUSTOM_KEY_MAX)}`, 'is not a custom field', 'unknown_field');
-      const fine = scalar(v) || (Array.isArray(v) && v.length <= MAX_VALUE_ITEMS && v.every((x) => typeof x === 'string'));
-      if (!fine) throw fieldError(`${field}.${key}`, 'must be text, a number, true or false, or a list of choices');
-    }
-    return value;
-  },
-  { kind: 'object', keys: [], required: false },
-);

@@ -1,14 +1,10 @@
 // D56: the SQL over the values records hold (`custom` jsonb on customers and service locations), every
 // query scoped by organization. A field's key is always a parameter, never part of the statement's text.
-import type { CustomField, CustomFieldKind, CustomValue } from '../../../contract/custom-fields';
-import type { PersonRef } from '../../../contract/customers';
+import type { CustomField, CustomFieldKind } from '../../../contract/custom-fields';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 
 const TABLE: Record<CustomFieldKind, string> = { customer: 'customers', location: 'customer_locations' };
-
-/** D56: the advisory lock namespace of one unique field's values (pg_advisory_xact_lock(namespace, field)). */
-const VALUE_LOCK_NAMESPACE = 72_410_302;
 
 /** How many records of the organization (the trash included) hold a value of the field. */
 export async function countValues(db: Queryable, orgId: number, f: Pick<CustomField, 'record_kind' | 'key'>): Promise<number> {
@@ -51,11 +47,6 @@ export async function optionUse(db: Queryable, orgId: number, f: Pick<CustomFiel
   return new Map(rows.map((r) => [r.id, num(r.n)]));
 }
 
-/** D56: text compares regardless of case; a number as a number. The value's SQL for the field's type. */
-const compared = (f: Pick<CustomField, 'type'>, col: string, param: string) =>
-  f.type === 'number' ? `${col} -> $2 = ${param}::text::jsonb` : `lower(${col} ->> $2) = lower(${param})`;
-const asParam = (f: Pick<CustomField, 'type'>, v: CustomValue) => (f.type === 'number' ? JSON.stringify(v) : String(v));
-
 /** D56: whether two live customers already share a value of the field (before it is made unique). */
 export async function hasDuplicateValues(db: Queryable, orgId: number, f: Pick<CustomField, 'key' | 'type'>): Promise<boolean> {
   const key = f.type === 'number' ? 'custom -> $2' : 'lower(custom ->> $2)';
@@ -64,23 +55,4 @@ export async function hasDuplicateValues(db: Queryable, orgId: number, f: Pick<C
     f.key,
   ]);
   return rows.length > 0;
-}
-
-/**
- * D56: a unique field's value held by another live customer, or null. Takes the field's lock for the rest
- * of the transaction first, so concurrent writes of the same field check one after another.
- */
-export async function valueHolder(
-  tx: Queryable,
-  orgId: number,
-  f: Pick<CustomField, 'id' | 'key' | 'type'>,
-  value: CustomValue,
-  except: number | null,
-): Promise<PersonRef | null> {
-  await tx.query('select pg_advisory_xact_lock($1, $2)', [VALUE_LOCK_NAMESPACE, f.id]);
-  const [row] = await tx.query<{ id: unknown; name: string }>(
-    `select id, name from customers where org_id = $1 and deleted_at is null and id <> coalesce($4::int, 0) and ${compared(f, 'custom', '$3')} order by id limit 1`,
-    [orgId, f.key, asParam(f, value), except],
-  );
-  return row ? { id: num(row.id), name: row.name } : null;
 }

@@ -18,6 +18,7 @@ import {
   phoneDigits,
 } from '../../../contract/customers';
 import { fieldError } from '../../http';
+import { customObject } from '../../custom-values';
 import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
 
 /** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
@@ -96,12 +97,13 @@ export const customerFields = {
   tags: withDefault(tags, [] as string[]),
 };
 
-/** POST /v1/customers/. */
-export const createBody = { ...customerFields, ...serviceFields };
+/** POST /v1/customers/; D56 `custom` is checked against the organization's fields by the handler. */
+export const createBody = { ...customerFields, custom: customObject, ...serviceFields };
 
 /** PATCH /v1/customers/{id}/: any subset of the fields, and the version it was based on (D31). */
 export const updateBody = {
   ...customerFields,
+  custom: customObject,
   ...serviceFields,
   status: oneOf(CUSTOMER_STATUSES),
   tags,
