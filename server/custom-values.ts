@@ -156,10 +156,19 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
 export const duplicateCustomValue = (f: CustomField, holder: { name: string }) =>
   new HttpError(409, 'duplicate_custom_value', `${holder.name} already has this ${f.label}: it must be unique`, {}, { field: `custom.${f.key}`, label: f.label });
 
+/** D56: each unique field's value in `values` held by no other live customer (409 duplicate_custom_value). */
+async function assertUnique(tx: Queryable, orgId: number, fields: CustomField[], values: CustomValues, except: number | null): Promise<void> {
+  // Field by field in id order, so two writes of two unique fields never wait on each other in turn.
+  for (const f of fields.filter((f) => f.unique && !f.archived && f.key in values).sort((a, b) => a.id - b.id)) {
+    const holder = await valueHolder(tx, orgId, f, values[f.key]!, except);
+    if (holder) throw duplicateCustomValue(f, holder);
+  }
+}
+
 /**
  * D56: a record's write of `input`, checked against the definitions; each unique value then against the
- * organization's other live customers (409 duplicate_custom_value). The caller takes lockFields(…, 'use')
- * first, before the record's own lock (a definition's change takes them in that order too).
+ * organization's other live customers. The caller takes lockFields(…, 'use') first, before the record's
+ * own lock (a definition's change takes them in that order too).
  */
 export async function customWrite(
   tx: Queryable,
@@ -171,10 +180,11 @@ export async function customWrite(
 ) {
   const fields = await listFields(tx, orgId, kind);
   const patch = checkCustom(fields, input, before);
-  // Field by field in id order, so two writes of two unique fields never wait on each other in turn.
-  for (const f of fields.filter((f) => f.unique && f.key in patch.set).sort((a, b) => a.id - b.id)) {
-    const holder = await valueHolder(tx, orgId, f, patch.set[f.key]!, except);
-    if (holder) throw duplicateCustomValue(f, holder);
-  }
+  await assertUnique(tx, orgId, fields, patch.set, except);
   return patch;
+}
+
+/** D56: a customer back among the live ones (restored from the trash) keeps its unique values only while nobody took them. */
+export async function assertCustomerValuesFree(tx: Queryable, orgId: number, customer: { id: number; custom: CustomValues }): Promise<void> {
+  await assertUnique(tx, orgId, await listFields(tx, orgId, 'customer'), customer.custom, customer.id);
 }

@@ -137,7 +137,7 @@ forEachBackend('API custom field values', (backend) => {
       expect(n!.n).toBe(1);
     });
 
-    test('D56 a unique number: another customer with it is 409; the customer itself keeps it; a deleted one does not count; other organizations neither', async () => {
+    test('D56 a unique number: another customer with it is 409; the customer itself keeps it; a deleted one does not count until restored; other organizations neither', async () => {
       const own = await ownerOfNewOrg(b, 'Unique');
       const other = await ownerOfNewOrg(b, 'Unique');
       for (const who of [own, other]) await addField(who, { label: 'Meter', key: 'meter', type: 'number', unique: true });
@@ -150,6 +150,9 @@ forEachBackend('API custom field values', (backend) => {
       expectError(await own.patch(customerPath(d.id), { version: d.version, custom: { meter: 42 } }), 409, 'duplicate_custom_value');
       expect((await own.del(customerPath(c.id))).status).toBe(204);
       expect((await own.patch(customerPath(d.id), { version: d.version, custom: { meter: 42 } })).status).toBe(200);
+      // Back from the trash it would share the value: refused, and it stays in the trash.
+      expectError(await own.post(customerPath(c.id, 'restore/')), 409, 'duplicate_custom_value');
+      expectError(await own.get(customerPath(c.id)), 404, 'not_found');
     });
 
     test('D56 making a field unique while two customers share a value is 409 duplicate_custom_values; once they differ it is allowed', async () => {

@@ -18,7 +18,7 @@ import { suggestLeadSources } from './lead-sources';
 import { locationRoutes } from './locations-routes';
 import { mergeRoutes } from './merge-routes';
 import { lockFields } from '../../custom-fields';
-import { customWrite } from '../../custom-values';
+import { assertCustomerValuesFree, customWrite } from '../../custom-values';
 
 const idParam = { id: intText() };
 const _noteParams = { id: intText(), note_id: intText() };
@@ -118,7 +118,7 @@ const remove = defineRoute({
   },
 });
 
-/** POST /v1/customers/{id}/restore/: D25 within 30 days; 409 when its email now belongs to another. */
+/** POST /v1/customers/{id}/restore/: D25 within 30 days; 409 when its email (or D56 a unique value) now belongs to another. */
 const restore = defineRoute({
   method: 'POST',
   path: '/v1/customers/:id/restore/',
@@ -127,7 +127,9 @@ const restore = defineRoute({
   params: idParam,
   audit: 'customer.restored',
   async handler({ tx, ctx, caller, params, audit }) {
+    await lockFields(tx, caller.org.id, 'use'); // D56: its unique values, checked as a save's are
     const customer = await restoreCustomer(tx, caller.org.id, caller.userId, params.id, new Date(ctx.now()));
+    await assertCustomerValuesFree(tx, caller.org.id, customer);
     audit({ target: target(customer) });
     return customer;
   },
