@@ -37,12 +37,18 @@ export const AUDIT_ACTIONS = [
   'account.session_revoked', // D52
   'account.reset_link_created', // D53
   'account.password_reset', // D53
+  'custom_field.created', // D56
+  'custom_field.updated',
+  'custom_field.archived',
+  'custom_field.restored',
+  'custom_field.deleted',
+  'custom_field.reordered', // D56
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an entry is about (its `target.type`), as the activity log's filter offers them. */
-export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions', 'organization'] as const;
+export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions', 'organization', 'custom_field'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -2,6 +2,7 @@
 // the server's checks so both refuse the same input.
 import type { AuditEntryView } from './audit';
 import type { CustomerContact, CustomerLocation } from './customer-parts';
+import type { CustomValues } from './custom-fields';
 
 export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
@@ -92,6 +93,8 @@ export interface Customer {
   /** D46: the service locations, the primary first; D47: the other contacts, oldest first. */
   locations: CustomerLocation[];
   contacts: CustomerContact[];
+  /** D56: the values of the organization's custom fields that are set, archived fields left out. */
+  custom: CustomValues;
 }
 
 /** The fields a person writes (POST body; PATCH takes any subset plus `version`). */
@@ -120,6 +123,8 @@ export interface CustomerListItem {
   do_not_service: boolean;
   created_at: string;
   updated_at: string;
+  /** D56, as the customer's. */
+  custom: CustomValues;
   deleted_at?: string;
   deleted_by?: PersonRef | null;
 }

@@ -11,6 +11,7 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
   'customers:delete': 'Delete and restore customers',
   'customers:export': 'Export customers to a spreadsheet (CSV)',
   'customers:merge': 'Merge duplicate customers',
+  'fields:manage': 'Manage custom fields', // D61
   'jobs:view': 'View jobs',
   'sms:view': 'View text messages (SMS)',
   'email:view': 'View email',

@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   'customers:delete',
   'customers:export',
   'customers:merge',
+  'fields:manage', // D61
   'jobs:view',
   'sms:view',
   'email:view',

@@ -76,7 +76,10 @@ export interface PermissionMatrix {
 /** D29: the matrix's areas, in the order the page shows them. */
 export const PERMISSION_AREAS: { area: string; permissions: Permission[] }[] = [
   { area: 'Dashboard', permissions: ['dashboard:view'] },
-  { area: 'Customers', permissions: ['customers:view', 'customers:create', 'customers:update', 'customers:delete', 'customers:export', 'customers:merge'] },
+  {
+    area: 'Customers',
+    permissions: ['customers:view', 'customers:create', 'customers:update', 'customers:delete', 'customers:export', 'customers:merge', 'fields:manage'],
+  },
   { area: 'Jobs', permissions: ['jobs:view'] },
   { area: 'Communication', permissions: ['sms:view', 'email:view', 'calls:view'] },
   { area: 'Team', permissions: ['team:view', 'team:manage'] },

@@ -9,6 +9,7 @@ import { accountRoutes } from './features/account/routes';
 import { passwordResetRoutes } from './features/account/reset-routes';
 import { authRoutes } from './features/auth/routes';
 import { customerRoutes } from './features/customers/routes';
+import { customFieldRoutes } from './features/custom-fields/routes';
 import { auditRoutes } from './features/audit/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { permissionRoutes } from './features/permissions/routes';
@@ -31,6 +32,7 @@ export const API_ROUTES: readonly RouteDef[] = [
   ...accountRoutes,
   ...passwordResetRoutes,
   ...customerRoutes,
+  ...customFieldRoutes,
   ...dashboardRoutes,
   ...teamRoutes,
   ...teamMfaRoutes,

@@ -116,9 +116,12 @@ export function where(
   return { sql: clauses.join(' and '), params };
 }
 
+/** D56: the SQL of a record's `custom` as answers show it: without the values of its kind's archived fields. */
+export const visibleCustom = (alias: string, kind: 'customer' | 'location') =>
+  `(${alias}.custom - array(select f.key from custom_fields f where f.org_id = ${alias}.org_id and f.record_kind = '${kind}' and f.archived_at is not null))`;
+
 export type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
-export const ITEM_COLUMNS =
-  'c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at';
+export const ITEM_COLUMNS = `c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at, ${visibleCustom('c', 'customer')} as custom`;
 export const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({
   ...r,
   id: num(r.id),
@@ -138,7 +141,7 @@ const itemsJson = (sort: CustomerSort) => `coalesce((
     from page join customers c on c.id = page.id
    cross join lateral (select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status,
                               coalesce(c.tags, '{}') as tags, c.type, c.do_not_service,
-                              ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at) item), '')`;
+                              ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at, ${visibleCustom('c', 'customer')} as custom) item), '')`;
 
 /** What a page's statement is given beside the filter: the bound of a search's count (D26, LIST_COUNT_BOUND). */
 export type PageFilter = ListFilter & { countBound?: number };

@@ -21,6 +21,7 @@ import { migration016 } from './016-notifications-name-their-instance';
 import { migration017 } from './017-no-write-notifications';
 import { migration018 } from './018-fold-quotes-and-dashes';
 import { migration019 } from './019-merge-keeps-contact-details';
+import { migration020 } from './020-custom-fields';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];
 
 export class SchemaTooNewError extends Error {

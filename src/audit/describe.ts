@@ -212,6 +212,27 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ' created a password reset link for ', member];
     case 'account.password_reset':
       return [who, ' set a new password with a reset link'];
+    // D56: a custom field's definition, named by its label.
+    case 'custom_field.created':
+      return [who, ` added the custom field “${label}”`];
+    case 'custom_field.updated':
+      return [
+        who,
+        ` changed the custom field “${label}”`,
+        log && fieldChanges(c).length
+          ? ` (${fieldChanges(c)
+              .map((f) => fieldWord(f.field))
+              .join(', ')})`
+          : '',
+      ];
+    case 'custom_field.archived':
+      return [who, ` archived the custom field “${label}”`];
+    case 'custom_field.restored':
+      return [who, ` restored the custom field “${label}”`];
+    case 'custom_field.deleted':
+      return [who, ` deleted the custom field “${label}”`, typeof c.records_with_value === 'number' ? ` and its values on ${c.records_with_value} records` : ''];
+    case 'custom_field.reordered':
+      return [who, ' reordered the custom fields'];
     default:
       return unknownWords(e);
   }

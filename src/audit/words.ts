@@ -47,6 +47,12 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'account.session_revoked': 'Session signed out',
   'account.reset_link_created': 'Reset link created',
   'account.password_reset': 'Password reset',
+  'custom_field.created': 'Custom field added', // D56
+  'custom_field.updated': 'Custom field changed',
+  'custom_field.archived': 'Custom field archived',
+  'custom_field.restored': 'Custom field restored',
+  'custom_field.deleted': 'Custom field deleted',
+  'custom_field.reordered': 'Custom fields reordered',
 };
 export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
 
@@ -59,6 +65,7 @@ const TARGET_LABELS: Readonly<Record<AuditTargetType, string>> = {
   invitation: 'Invitations',
   permissions: 'Permissions',
   organization: 'Organization settings',
+  custom_field: 'Custom fields', // D56
 };
 export const TARGET_TYPES = (Object.keys(TARGET_LABELS) as AuditTargetType[]).map((type) => ({ type, label: TARGET_LABELS[type] }));
 
@@ -94,9 +101,14 @@ export interface FieldChange {
 
 const isChange = (v: unknown): v is { from: unknown; to: unknown } => typeof v === 'object' && v !== null && 'from' in v && 'to' in v;
 
+/** D56: a custom field's change (`custom.<key>`) is named by the label the server wrote with it. */
+const changedField = (field: string, c: object) => (field.startsWith('custom.') && 'label' in c && typeof c.label === 'string' ? c.label : field);
+
 /** An update's changes (field → { from, to }) as text, in the order the server wrote them. */
 export function fieldChanges(changes: Record<string, unknown>): FieldChange[] {
-  return Object.entries(changes).flatMap(([field, c]) => (isChange(c) ? [{ field, from: valueText(c.from, field), to: valueText(c.to, field) }] : []));
+  return Object.entries(changes).flatMap(([field, c]) =>
+    isChange(c) ? [{ field: changedField(field, c), from: valueText(c.from, field), to: valueText(c.to, field) }] : [],
+  );
 }
 
 /** One change of a plain value (a role), or null. */

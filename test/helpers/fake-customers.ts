@@ -30,6 +30,7 @@ export function demoCustomers(): FakeCustomer[] {
         tags: n % 4 === 0 ? ['vip'] : n % 5 === 0 ? ['boiler', 'north'] : [],
         type: 'residential',
         do_not_service: false,
+        custom: {},
         created_at: day(n),
         updated_at: day(60 - n),
       };

@@ -77,6 +77,7 @@ const listItem = (c: Customer): CustomerListItem => ({
   do_not_service: c.do_not_service,
   created_at: c.created_at,
   updated_at: c.updated_at,
+  custom: c.custom,
 });
 
 export class FakeMerge {

@@ -13,6 +13,7 @@ export const PLAIN_EXTRAS = {
   do_not_service_reason: null,
   locations: [],
   contacts: [],
+  custom: {}, // D56
 } satisfies Partial<Customer>;
 
 export const OLIVE = { id: 1, name: 'Olive' };

@@ -29,6 +29,7 @@ const SAM = { type: 'member', id: 5, label: 'Sam' };
 const INVITE = { type: 'invitation', id: 9, label: 'sam@example.com' };
 const MATRIX = { type: 'permissions', id: null, label: 'Permissions' };
 const ORG = { type: 'organization', id: 1, label: 'Acme' };
+const FIELD = { type: 'custom_field', id: 3, label: 'Gate code' };
 
 /** One entry per D30 action, with the sentence it must read as. */
 const WORDED: [AuditEntryView, string][] = [
@@ -101,6 +102,13 @@ const PART_WORDED: [AuditEntryView, string][] = [
   // D49: the survivor's entries name the customer merged into it.
   [entry('customer.merged', JANE, { merge_id: 2, merged_customer: { id: 7, name: 'Jane Do' } }), 'Olivia merged Jane Do into Jane Doe'],
   [entry('customer.merge_undone', JANE, { merge_id: 2, merged_customer: { id: 7, name: 'Jane Do' } }), 'Olivia undid the merge of Jane Do into Jane Doe'],
+  // D56: a custom field's definition, by its label.
+  [entry('custom_field.created', FIELD, { key: 'gate_code' }), 'Olivia added the custom field “Gate code”'],
+  [entry('custom_field.updated', FIELD, { help: { from: null, to: 'At the side door' } }), 'Olivia changed the custom field “Gate code” (help)'],
+  [entry('custom_field.archived', FIELD, { key: 'gate_code' }), 'Olivia archived the custom field “Gate code”'],
+  [entry('custom_field.restored', FIELD, { key: 'gate_code' }), 'Olivia restored the custom field “Gate code”'],
+  [entry('custom_field.deleted', FIELD, { key: 'gate_code', records_with_value: 2 }), 'Olivia deleted the custom field “Gate code” and its values on 2 records'],
+  [entry('custom_field.reordered', { type: 'custom_field', id: null, label: 'customer' }, { order: ['Gate code'] }), 'Olivia reordered the custom fields'],
 ];
 
 describe('D30 activity wording', () => {

@@ -32,6 +32,8 @@ interface OrgFixture {
   merge: { id: number; mergedId: number; survivorName: string };
   member: { userId: number; email: string };
   invitation: { id: number; email: string; token: string };
+  /** D56: a custom field, archived so that even its delete would go through in its own organization. */
+  field: { id: number; label: string };
 }
 
 /**
@@ -47,6 +49,7 @@ const ID_SOURCES: Record<string, (f: OrgFixture) => number[]> = {
   '/v1/customers/merges/:merge_id': (f) => [f.merge.id],
   '/v1/team/members/:user_id': (f) => [f.member.userId],
   '/v1/team/invitations/:id': (f) => [f.invitation.id],
+  '/v1/custom-fields/:id': (f) => [f.field.id],
 };
 
 /**
@@ -152,6 +155,8 @@ forEachBackend('Tenant isolation', (backend, label) => {
       expect(merge.status, merge.text).toBe(200);
       const invitation = await made(token, id, '/v1/team/invitations/', { email: `invited.${tag}@example.test`, role: 'member' });
       secrets.push({ label: `${name} invitation token`, value: String(invitation.token) });
+      const field = await made(token, id, '/v1/custom-fields/', { label: `Isolated field ${tag}`, type: 'text' });
+      expect((await call(token, id, 'POST', `/v1/custom-fields/${String(field.id)}/archive/`)).status).toBe(200);
       const [member] = await db.query<{ id: unknown }>('select id from users where email = $1', [memberEmails[name]]);
       fixtures.set(name, {
         id,
@@ -163,6 +168,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
         merge: { id: Number((JSON.parse(merge.text) as { merge_id: unknown }).merge_id), mergedId: Number(merged.id), survivorName: String(kept.name) },
         member: { userId: Number(member?.id), email: memberEmails[name] },
         invitation: { id: Number(invitation.id), email: String(invitation.email), token: String(invitation.token) },
+        field: { id: Number(field.id), label: String(field.label) },
       });
     }
   });
@@ -248,6 +254,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
       f.merge.survivorName,
       f.member.email,
       f.invitation.email,
+      f.field.label,
     ];
     const idPattern = (ids: number[]) => new RegExp(`"(id|user_id|customer_id|note_id|invitation_id|location_id|contact_id)"\\s*:\\s*(${ids.join('|')})\\b`);
 

@@ -12,6 +12,7 @@ const ALL = [
   'customers:delete',
   'customers:export',
   'customers:merge', // D55
+  'fields:manage', // D61
   'jobs:view',
   'sms:view',
   'email:view',

@@ -24,7 +24,7 @@ forEachBackend('API customers list', (backend) => {
     /** Every customer of an organization straight from the database, in the list's order. */
     const allOf = async (org: string): Promise<Customer[]> => {
       const rows = await server.db.query<Customer & { id: unknown }>(
-        `select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at
+        `select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at, c.custom
            from customers c join organizations o on o.id = c.org_id where o.name = $1 and c.deleted_at is null`,
         [org],
       );
@@ -50,6 +50,7 @@ forEachBackend('API customers list', (backend) => {
           'city',
           'company',
           'created_at',
+          'custom', // D56
           'do_not_service',
           'email',
           'id',

@@ -8,6 +8,7 @@ import {
   CUSTOMER_INPUT_FIELDS,
   CUSTOMER_SERVICE_FIELDS,
 } from '../../../contract/customers';
+import type { CustomValues } from '../../../contract/custom-fields';
 import { DAY_MS } from '../../../contract/time';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
@@ -16,6 +17,8 @@ import { CONTACTS } from './contacts-repo';
 import { LOCATIONS } from './locations-repo';
 import { mergedError } from './merged-repo';
 import { fromJson, partsJson } from './parts-repo';
+import { visibleCustom } from '../../customer-list';
+import type { CustomPatch } from '../../custom-values';
 
 export { containsPattern } from '../../customer-list';
 
@@ -26,12 +29,14 @@ export const person = (id: unknown, name: unknown): PersonRef | null => (id === 
 const CUSTOMER_SELECT = `
   select c.id, c.name, c.company, c.email, c.phone, c.address_line, c.city, c.region, c.postal_code, c.country,
          c.status, c.tags, c.type, c.lead_source, c.do_not_service, c.do_not_service_reason, c.created_at, c.created_by, cb.first_name as created_by_name, c.updated_at, c.updated_by,
-         ub.first_name as updated_by_name, c.version, ${partsJson(LOCATIONS, 'locations')}, ${partsJson(CONTACTS, 'contacts')}
+         ub.first_name as updated_by_name, c.version, ${partsJson(LOCATIONS, 'locations')}, ${partsJson(CONTACTS, 'contacts')},
+         ${visibleCustom('c', 'customer')} as custom
     from customers c
     left join users cb on cb.id = c.created_by
     left join users ub on ub.id = c.updated_by`;
 
-type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version' | 'locations' | 'contacts'> & {
+type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version' | 'locations' | 'contacts' | 'custom'> & {
+  custom: CustomValues | null;
   locations: unknown;
   contacts: unknown;
   id: unknown;
@@ -69,6 +74,7 @@ function toCustomer(r: CustomerRow): Customer {
     version: num(r.version),
     locations: fromJson(r.locations),
     contacts: fromJson(r.contacts),
+    custom: r.custom ?? {},
   };
 }
 
@@ -139,15 +145,23 @@ export async function emailSafe<T>(db: Queryable, orgId: number, email: string |
 
 const INPUT_COLUMNS = [...CUSTOMER_INPUT_FIELDS, ...CUSTOMER_SERVICE_FIELDS] as const; // D22 D48
 
-export async function createCustomer(db: Queryable, orgId: number, userId: number, input: CustomerInput & CustomerServiceInput, now: Date): Promise<Customer> {
+export async function createCustomer(
+  db: Queryable,
+  orgId: number,
+  userId: number,
+  input: CustomerInput & CustomerServiceInput,
+  now: Date,
+  custom: CustomValues = {},
+): Promise<Customer> {
   await assertEmailFree(db, orgId, input.email, null);
   const values = INPUT_COLUMNS.map((c) => input[c]);
+  const n = INPUT_COLUMNS.length;
   const [row] = await emailSafe(db, orgId, input.email, null, () =>
     db.query<{ id: unknown }>(
-      `insert into customers (org_id, ${INPUT_COLUMNS.join(', ')}, created_at, created_by, updated_at, updated_by)
-       values ($1, ${INPUT_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}, $${INPUT_COLUMNS.length + 2}, $${INPUT_COLUMNS.length + 3}, $${INPUT_COLUMNS.length + 2}, $${INPUT_COLUMNS.length + 3})
+      `insert into customers (org_id, ${INPUT_COLUMNS.join(', ')}, created_at, created_by, updated_at, updated_by, custom)
+       values ($1, ${INPUT_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}, $${n + 2}, $${n + 3}, $${n + 2}, $${n + 3}, $${n + 4}::text::jsonb)
        returning id`,
-      [orgId, ...(values as (string | null)[]), now, userId] as never,
+      [orgId, ...(values as (string | null)[]), now, userId, JSON.stringify(custom)] as never,
     ),
   );
   return getCustomer(db, orgId, num(row?.id));
@@ -168,6 +182,8 @@ export async function updateCustomer(
   patch: Partial<CustomerInput & CustomerServiceInput>,
   version: number,
   now: Date,
+  /** D56: the custom values' write, checked against the record as it is (under its lock). */
+  customFor?: (before: Customer) => Promise<CustomPatch>,
 ): Promise<{ before: Customer; after: Customer; changes: Changes }> {
   const before = await getCustomer(db, orgId, id, { lock: true });
   if (before.version !== version) throw conflict(before);
@@ -177,15 +193,21 @@ export async function updateCustomer(
     const to = patch[key];
     if (JSON.stringify(to) !== JSON.stringify(before[key])) changes[key] = { from: before[key], to };
   }
+  const keys = Object.keys(changes) as (typeof INPUT_COLUMNS)[number][];
+  const custom = customFor ? await customFor(before) : null;
+  Object.assign(changes, custom?.changes);
   if (Object.keys(changes).length === 0) return { before, after: before, changes }; // nothing to write, nothing to audit
   if ('email' in changes) await assertEmailFree(db, orgId, patch.email ?? null, id);
-  const keys = Object.keys(changes) as (typeof INPUT_COLUMNS)[number][];
+  const sets = keys.map((k, i) => `${k} = $${i + 3}`);
+  const params: unknown[] = [orgId, id, ...keys.map((k) => patch[k] as string | null), now, userId];
+  if (custom && Object.keys(custom.changes).length)
+    sets.push(`custom = (custom - $${params.push(custom.unset)}::text[]) || $${params.push(JSON.stringify(custom.set))}::text::jsonb`);
   await emailSafe(db, orgId, patch.email ?? null, id, () =>
     db.query(
-      `update customers set ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')},
+      `update customers set ${sets.join(', ')}${sets.length ? ',' : ''}
               version = version + 1, updated_at = $${keys.length + 3}, updated_by = $${keys.length + 4}
         where org_id = $1 and id = $2`,
-      [orgId, id, ...keys.map((k) => patch[k] as string | null), now, userId] as never,
+      params as never,
     ),
   );
   return { before, after: await getCustomer(db, orgId, id), changes };

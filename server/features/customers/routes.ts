@@ -1,5 +1,6 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
+import type { CustomValues } from '../../../contract/custom-fields';
 import type { Customer, CustomerInput, CustomerServiceInput } from '../../../contract/customers';
 import { permissionDenied } from '../../auth/access';
 import { fieldError } from '../../http';
@@ -16,6 +17,8 @@ import { contactRoutes } from './contacts-routes';
 import { suggestLeadSources } from './lead-sources';
 import { locationRoutes } from './locations-routes';
 import { mergeRoutes } from './merge-routes';
+import { lockFields } from '../../custom-fields';
+import { assertCustomerValuesFree, customWrite } from '../../custom-values';
 
 const idParam = { id: intText() };
 const _noteParams = { id: intText(), note_id: intText() };
@@ -24,6 +27,9 @@ const target = (c: Pick<Customer, 'id' | 'name'>) => ({ type: 'customer', id: c.
 /** The non-empty fields of a new record, as its audit entry's changes. */
 const filled = (c: CustomerInput & CustomerServiceInput) =>
   Object.fromEntries(Object.entries(c).filter(([, v]) => v !== null && v !== false && !(Array.isArray(v) && v.length === 0)));
+
+/** D56: a new record's custom values as its audit entry's changes, `custom.<key>` each. */
+const customFilled = (values: CustomValues) => Object.fromEntries(Object.entries(values).map(([k, v]) => [`custom.${k}`, v]));
 
 /** GET /v1/customers/: D26 one page of the organization's live customers and the total; D25 deleted=true. */
 const list = defineRoute({
@@ -53,9 +59,11 @@ const create = defineRoute({
   permission: 'customers:create',
   body: createBody,
   audit: 'customer.created',
-  async handler({ tx, ctx, caller, body, audit }) {
-    const customer = await createCustomer(tx, caller.org.id, caller.userId, body, new Date(ctx.now()));
-    audit({ target: target(customer), changes: filled(body) });
+  async handler({ tx, ctx, caller, body: { custom, ...body }, audit }) {
+    await lockFields(tx, caller.org.id, 'use'); // D56
+    const values = await customWrite(tx, caller.org.id, 'customer', custom, null, null);
+    const customer = await createCustomer(tx, caller.org.id, caller.userId, body, new Date(ctx.now()), values.set);
+    audit({ target: target(customer), changes: { ...filled(body), ...customFilled(values.set) } });
     return reply(201, customer);
   },
 });
@@ -82,9 +90,12 @@ const update = defineRoute({
   body: updateBody,
   partialBody: true,
   async handler({ tx, ctx, caller, params, body, audit }) {
-    const { version, ...patch } = body;
+    const { version, custom, ...patch } = body;
     if (version === undefined) throw updateVersionMissing();
-    const { after, changes } = await updateCustomer(tx, caller.org.id, caller.userId, params.id, patch, version, new Date(ctx.now()));
+    // D56: the definitions' lock before the customer's own, as a definition's change takes them.
+    if (custom) await lockFields(tx, caller.org.id, 'use');
+    const customFor = custom ? (before: Customer) => customWrite(tx, caller.org.id, 'customer', custom, before.custom, before.id) : undefined;
+    const { after, changes } = await updateCustomer(tx, caller.org.id, caller.userId, params.id, patch, version, new Date(ctx.now()), customFor);
     if (Object.keys(changes).length > 0) audit({ action: 'customer.updated', target: target(after), changes });
     return after;
   },
@@ -107,7 +118,7 @@ const remove = defineRoute({
   },
 });
 
-/** POST /v1/customers/{id}/restore/: D25 within 30 days; 409 when its email now belongs to another. */
+/** POST /v1/customers/{id}/restore/: D25 within 30 days; 409 when its email (or D56 a unique value) now belongs to another. */
 const restore = defineRoute({
   method: 'POST',
   path: '/v1/customers/:id/restore/',
@@ -116,7 +127,9 @@ const restore = defineRoute({
   params: idParam,
   audit: 'customer.restored',
   async handler({ tx, ctx, caller, params, audit }) {
+    await lockFields(tx, caller.org.id, 'use'); // D56: its unique values, checked as a save's are
     const customer = await restoreCustomer(tx, caller.org.id, caller.userId, params.id, new Date(ctx.now()));
+    await assertCustomerValuesFree(tx, caller.org.id, customer);
     audit({ target: target(customer) });
     return customer;
   },

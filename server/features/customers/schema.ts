@@ -17,6 +17,7 @@ import {
 } from '../../../contract/customers';
 import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
 import { fieldError } from '../../http';
+import { customObject } from '../../custom-values';
 import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
 
 /** D32 `created_since`: a day (its start, UTC) or an instant as toISOString() writes it. */
@@ -112,12 +113,13 @@ export const customerFields = {
   tags: withDefault(tags, [] as string[]),
 };
 
-/** POST /v1/customers/. */
-export const createBody = { ...customerFields, ...serviceFields };
+/** POST /v1/customers/; D56 `custom` is checked against the organization's fields by the handler. */
+export const createBody = { ...customerFields, custom: customObject, ...serviceFields };
 
 /** PATCH /v1/customers/{id}/: any subset of the fields, and the version it was based on (D31). */
 export const updateBody = {
   ...customerFields,
+  custom: customObject,
   ...serviceFields,
   status: oneOf(CUSTOMER_STATUSES),
   tags,

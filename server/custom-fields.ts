@@ -1,0 +1,86 @@
+// D56: what the customers feature and the custom-fields feature share of the definitions' SQL: their
+// locks, reading an organization's fields, and who holds a unique field's value. Scoped by organization.
+import type { CustomField, CustomFieldKind, CustomFieldOption, CustomFieldType, CustomValue } from '../contract/custom-fields';
+import type { PersonRef } from '../contract/customers';
+import type { Queryable } from './db';
+import { num } from './db';
+
+/** D56: the advisory lock namespace of one organization's definitions (pg_advisory_xact_lock(namespace, org)). */
+const FIELDS_LOCK_NAMESPACE = 72_410_301;
+
+/**
+ * D56: a change to the definitions takes the organization's lock alone; a record's write takes it shared,
+ * before it reads them, so it checks its values against the definitions it commits with.
+ */
+export async function lockFields(tx: Queryable, orgId: number, mode: 'change' | 'use'): Promise<void> {
+  await tx.query(`select ${mode === 'change' ? 'pg_advisory_xact_lock' : 'pg_advisory_xact_lock_shared'}($1, $2)`, [FIELDS_LOCK_NAMESPACE, orgId]);
+}
+
+export const FIELD_COLUMNS = 'id, record_kind, key, label, type, options, help, required, unique_values, position, archived_at, created_at';
+
+export type FieldRow = {
+  id: unknown;
+  record_kind: CustomFieldKind;
+  key: string;
+  label: string;
+  type: CustomFieldType;
+  options: unknown;
+  help: string | null;
+  required: boolean;
+  unique_values: boolean;
+  position: unknown;
+  archived_at: Date | null;
+  created_at: Date;
+};
+
+export const toField = (r: FieldRow): CustomField => ({
+  id: num(r.id),
+  record_kind: r.record_kind,
+  key: r.key,
+  label: r.label,
+  type: r.type,
+  options: (typeof r.options === 'string' ? JSON.parse(r.options) : r.options) as CustomFieldOption[],
+  help: r.help,
+  required: r.required,
+  unique: r.unique_values,
+  position: num(r.position),
+  archived: r.archived_at !== null,
+  archived_at: r.archived_at?.toISOString() ?? null,
+  created_at: r.created_at.toISOString(),
+});
+
+/** The organization's fields (of one kind, or all), in their order; archived ones included. */
+export async function listFields(db: Queryable, orgId: number, kind: CustomFieldKind | null = null): Promise<CustomField[]> {
+  const rows = await db.query<FieldRow>(
+    `select ${FIELD_COLUMNS} from custom_fields where org_id = $1 and ($2::text is null or record_kind = $2) order by record_kind, position, id`,
+    [orgId, kind],
+  );
+  return rows.map(toField);
+}
+
+/** D56: the advisory lock namespace of one unique field's values (pg_advisory_xact_lock(namespace, field)). */
+const VALUE_LOCK_NAMESPACE = 72_410_302;
+
+/** D56: text compares regardless of case; a number as a number. The value's SQL for the field's type. */
+const compared = (f: Pick<CustomField, 'type'>, col: string, param: string) =>
+  f.type === 'number' ? `${col} -> $2 = ${param}::text::jsonb` : `lower(${col} ->> $2) = lower(${param})`;
+const asParam = (f: Pick<CustomField, 'type'>, v: CustomValue) => (f.type === 'number' ? JSON.stringify(v) : String(v));
+
+/**
+ * D56: a unique field's value held by another live customer, or null. Takes the field's lock for the rest
+ * of the transaction first, so concurrent writes of the same field check one after another.
+ */
+export async function valueHolder(
+  tx: Queryable,
+  orgId: number,
+  f: Pick<CustomField, 'id' | 'key' | 'type'>,
+  value: CustomValue,
+  except: number | null,
+): Promise<PersonRef | null> {
+  await tx.query('select pg_advisory_xact_lock($1, $2)', [VALUE_LOCK_NAMESPACE, f.id]);
+  const [row] = await tx.query<{ id: unknown; name: string }>(
+    `select id, name from customers where org_id = $1 and deleted_at is null and id <> coalesce($4::int, 0) and ${compared(f, 'custom', '$3')} order by id limit 1`,
+    [orgId, f.key, asParam(f, value), except],
+  );
+  return row ? { id: num(row.id), name: row.name } : null;
+}

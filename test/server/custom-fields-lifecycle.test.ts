@@ -1,0 +1,116 @@
+// D56 what a definition's life does to the values: archiving hides them and refuses writes, restoring
+// brings them back, deleting (archived only) removes them from every record and says how many; options
+// removed only when unused; a type change converts or refuses.
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Customer } from '../../contract/customers';
+import { CUSTOMERS, expectError } from './api-common';
+import { forEachBackend, type Backend } from './backends';
+import { auditAbout, customerPath, ownerOfNewOrg, warmedUp, type Actor } from './customers-common';
+import { addField, fieldPath, fieldsOf } from './custom-fields-common';
+
+forEachBackend('API custom field lifecycle', (backend) => {
+  let b: Backend;
+  let o: Actor;
+  beforeAll(async () => {
+    b = await warmedUp(backend);
+  });
+  const fresh = async () => (o = await ownerOfNewOrg(b, 'Lifecycle'));
+  const record = async (id: number) => (await o.get(customerPath(id))).body as unknown as Customer;
+  const stored = async (id: number) => (await b.server.db.query<{ custom: Record<string, unknown> }>('select custom from customers where id = $1', [id]))[0]!.custom;
+
+  describe('D56 archive and restore', () => {
+    test('D56 an archived field: its values are kept but left out of every answer, and writing one is 400; restoring brings them back', async () => {
+      await fresh();
+      const gate = await addField(o, { label: 'Gate', key: 'gate' });
+      await addField(o, { label: 'Alarm', key: 'alarm' });
+      const c = await o.create({ custom: { gate: '1234', alarm: '9' } });
+      expect((await o.post(fieldPath(gate.id, 'archive/'))).status).toBe(200);
+      expect((await record(c.id)).custom).toEqual({ alarm: '9' });
+      const row = ((await o.get(`${CUSTOMERS}?page_size=100`)).body.results as Customer[]).find((x) => x.id === c.id);
+      expect(row?.custom).toEqual({ alarm: '9' });
+      expect(await stored(c.id)).toEqual({ gate: '1234', alarm: '9' });
+      const refused = await o.patch(customerPath(c.id), { version: c.version, custom: { gate: '5678' } });
+      expectError(refused, 400);
+      expect(refused.body.field).toBe('custom.gate');
+      expectError(await o.post(CUSTOMERS, { name: 'New', custom: { gate: '1' } }), 400);
+      // A save of the other fields leaves the archived value as it is.
+      expect((await o.patch(customerPath(c.id), { version: c.version, custom: { alarm: '8' } })).status).toBe(200);
+      expect((await o.post(fieldPath(gate.id, 'restore/'))).status).toBe(200);
+      expect((await record(c.id)).custom).toEqual({ gate: '1234', alarm: '8' });
+    });
+  });
+
+  describe('D56 delete', () => {
+    test('D56 DELETE needs an archived field (409 field_not_archived); then removes its values from every record in one change, says how many, audited', async () => {
+      await fresh();
+      const gate = await addField(o, { label: 'Gate', key: 'gate' });
+      await addField(o, { label: 'Alarm', key: 'alarm' });
+      const [x, y] = [await o.create({ custom: { gate: '1', alarm: '2' } }), await o.create({ custom: { gate: '3' } })];
+      const bare = await o.create();
+      expect((await o.del(customerPath(y.id))).status).toBe(204); // in the trash, and holding a value still
+      expectError(await o.del(fieldPath(gate.id)), 409, 'field_not_archived');
+      expect((await o.post(fieldPath(gate.id, 'archive/'))).status).toBe(200);
+      expect((await o.get(fieldPath(gate.id))).body).toMatchObject({ records_with_value: 2 });
+      const r = await o.del(fieldPath(gate.id));
+      expect([r.status, r.body]).toEqual([200, { id: gate.id, label: 'Gate', records_with_value: 2 }]);
+      expect([await stored(x.id), await stored(y.id), await stored(bare.id)]).toEqual([{ alarm: '2' }, {}, {}]);
+      expect((await fieldsOf(o)).map((f) => f.key)).toEqual(['alarm']);
+      const entries = await auditAbout(b.server.db, 'custom_field', gate.id);
+      expect(entries.at(-1)).toMatchObject({ action: 'custom_field.deleted', target_label: 'Gate', changes: { records_with_value: 2 } });
+      expectError(await o.del(fieldPath(gate.id)), 404, 'not_found');
+      // The key is free again: a new field of that key starts empty.
+      await addField(o, { label: 'Gate again', key: 'gate' });
+      expect((await record(x.id)).custom).toEqual({ alarm: '2' });
+    });
+  });
+
+  describe('D56 options and types', () => {
+    test('D56 renaming an option keeps its values; removing one that records hold is 409 option_in_use naming it; an unused one goes', async () => {
+      await fresh();
+      const plan = await addField(o, { label: 'Plan', key: 'plan', type: 'choice', options: [{ label: 'Gold' }, { label: 'Silver' }, { label: 'Bronze' }] });
+      const extras = await addField(o, { label: 'Extras', key: 'extras', type: 'choices', options: [{ label: 'Filter' }, { label: 'Pump' }] });
+      const c = await o.create({ custom: { plan: 'o1', extras: ['o2'] } });
+      expect(
+        (
+          await o.patch(fieldPath(plan.id), {
+            options: [
+              { id: 'o1', label: 'Platinum' },
+              { id: 'o2', label: 'Silver' },
+              { id: 'o3', label: 'Bronze' },
+            ],
+          })
+        ).status,
+      ).toBe(200);
+      expect((await record(c.id)).custom).toEqual({ plan: 'o1', extras: ['o2'] });
+      const r = await o.patch(fieldPath(plan.id), { options: [{ id: 'o2', label: 'Silver' }] });
+      expectError(r, 409, 'option_in_use');
+      expect(r.body.detail).toContain('Platinum');
+      expectError(await o.patch(fieldPath(extras.id), { options: [{ id: 'o1', label: 'Filter' }] }), 409, 'option_in_use');
+      const dropped = await o.patch(fieldPath(plan.id), {
+        options: [
+          { id: 'o1', label: 'Platinum' },
+          { id: 'o3', label: 'Bronze' },
+        ],
+      });
+      expect(dropped.body.options).toEqual([
+        { id: 'o1', label: 'Platinum' },
+        { id: 'o3', label: 'Bronze' },
+      ]);
+    });
+
+    test('D56 one choice → several turns each value into a list of it; long text → text is refused while a value would not fit', async () => {
+      await fresh();
+      const plan = await addField(o, { label: 'Plan', key: 'plan', type: 'choice', options: [{ label: 'Gold' }] });
+      const notes = await addField(o, { label: 'Notes', key: 'notes', type: 'long_text' });
+      const c = await o.create({ custom: { plan: 'o1', notes: 'Line one\nline two' } });
+      expect((await o.patch(fieldPath(plan.id), { type: 'choices' })).status).toBe(200);
+      expect((await record(c.id)).custom.plan).toEqual(['o1']);
+      const r = await o.patch(fieldPath(notes.id), { type: 'text' });
+      expectError(r, 409, 'type_change_refused');
+      expect(r.body.detail).toMatch(/1 records have a value longer than 500 characters or with line breaks/);
+      const fresher = await record(c.id);
+      expect((await o.patch(customerPath(c.id), { version: fresher.version, custom: { notes: 'One line' } })).status).toBe(200);
+      expect((await o.patch(fieldPath(notes.id), { type: 'text' })).body).toMatchObject({ type: 'text' });
+    });
+  });
+});
