@@ -125,3 +125,42 @@ export function Field<V extends FormValues>({
     </div>
   );
 }
+
+/** SPEC §5: what refused the form as a whole, announced at once; nothing while there is none. */
+export function FormError({ text, className = 'field-error' }: { text: string | null | undefined; className?: string }) {
+  return text ? (
+    <p className={className} role="alert">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** The form's submit button, busy while it submits; `focusable` keeps it reachable meanwhile (aria-disabled, not disabled). */
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  className = 'btn btn-primary',
+  focusable = false,
+  formId,
+}: {
+  busy: boolean;
+  label: ReactNode;
+  busyLabel: ReactNode;
+  className?: string;
+  focusable?: boolean;
+  formId?: string;
+}) {
+  return (
+    <button
+      type="submit"
+      form={formId}
+      className={className}
+      disabled={focusable ? undefined : busy}
+      aria-disabled={focusable ? busy || undefined : undefined}
+      aria-busy={busy || undefined}
+    >
+      {busy ? busyLabel : label}
+    </button>
+  );
+}

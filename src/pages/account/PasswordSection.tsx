@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { PASSWORD_MIN_LENGTH } from '../../../contract/account';
 import { useAccountApi } from '../../api/account';
 import { useMutation } from '../../query/use-query';
-import { Field, useForm, type FormErrors } from '../../ui/form';
+import { FormError, SubmitButton, useForm, type FormErrors, Field } from '../../ui/form';
+import { NewPasswordFields } from '../../ui/password-fields';
 
 export const MSG_CURRENT_REQUIRED = 'Enter your current password';
 export const MSG_NEW_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} characters`;
@@ -52,29 +53,12 @@ export default function PasswordSection() {
   return (
     <form className="account-form" onSubmit={form.onSubmit} noValidate aria-labelledby="password-title">
       <Field form={form} name="current_password" label="Current password" type="password" autoComplete="current-password" />
-      <Field
-        form={form}
-        name="new_password"
-        label={
-          <>
-            New password <span className="account-hint">(at least {PASSWORD_MIN_LENGTH} characters)</span>
-          </>
-        }
-        type="password"
-        autoComplete="new-password"
-      />
-      <Field form={form} name="new_password_again" label="New password again" type="password" autoComplete="new-password" />
-      {form.formError && (
-        <p className="field-error" role="alert">
-          {form.formError}
-        </p>
-      )}
+      <NewPasswordFields form={form} name="new_password" again="new_password_again" hintClass="account-hint" />
+      <FormError text={form.formError} />
       <p className="account-status" role="status">
         {done}
       </p>
-      <button type="submit" className="btn btn-primary" disabled={form.submitting} aria-busy={form.submitting || undefined}>
-        {form.submitting ? 'Changing…' : 'Change password'}
-      </button>
+      <SubmitButton busy={form.submitting} label="Change password" busyLabel="Changing…" />
     </form>
   );
 }

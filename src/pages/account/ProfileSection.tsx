@@ -7,7 +7,7 @@ import { FIRST_NAME_MAX_LENGTH } from '../../../contract/team';
 import { useAccountApi } from '../../api/account';
 import { useMutation } from '../../query/use-query';
 import { useSessionActions } from '../../session/use-session';
-import { Field, useForm, type FormErrors } from '../../ui/form';
+import { Field, FormError, SubmitButton, useForm, type FormErrors } from '../../ui/form';
 import type { SectionProps } from './kit';
 
 export const MSG_NAME_REQUIRED = 'First name is required';
@@ -79,17 +79,11 @@ export default function ProfileSection({ account }: SectionProps) {
           autoComplete="current-password"
         />
       )}
-      {form.formError && (
-        <p className="field-error" role="alert">
-          {form.formError}
-        </p>
-      )}
+      <FormError text={form.formError} />
       <p className="account-status" role="status">
         {saved}
       </p>
-      <button type="submit" className="btn btn-primary" disabled={form.submitting} aria-busy={form.submitting || undefined}>
-        {form.submitting ? 'Saving…' : 'Save profile'}
-      </button>
+      <SubmitButton busy={form.submitting} label="Save profile" busyLabel="Saving…" />
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { disableMfa, isInvalidCode, isWrongPassword, MFA_PATH } from '../../api/
 import { HttpError } from '../../http/errors';
 import { MSG_MFA_INVALID } from '../../session/mfa-words';
 import { useSessionActions } from '../../session/use-session';
-import { Field, useForm } from '../../ui/form';
+import { Field, FormError, SubmitButton, useForm } from '../../ui/form';
 
 export const MSG_PASSWORD_REQUIRED = 'Enter your password.';
 export const MSG_CODE_REQUIRED = 'Enter a code from your authenticator app, or a recovery code.';
@@ -38,15 +38,9 @@ export default function TwoStepOff({ onDone, onCancel }: { onDone: () => void; o
       <p>To turn two-step sign-in off, enter your password and a code from your authenticator app.</p>
       <Field form={form} name="password" label="Password" type="password" autoComplete="current-password" />
       <Field form={form} name="code" label="Code from your app, or a recovery code" inputMode="numeric" autoComplete="one-time-code" />
-      {form.formError && (
-        <p className="write-error" role="alert">
-          {form.formError}
-        </p>
-      )}
+      <FormError text={form.formError} className="write-error" />
       <div className="two-step-actions">
-        <button type="submit" className="btn btn-danger" aria-disabled={form.submitting || undefined} aria-busy={form.submitting || undefined}>
-          {form.submitting ? 'Turning off…' : 'Turn off two-step sign-in'}
-        </button>
+        <SubmitButton busy={form.submitting} label="Turn off two-step sign-in" busyLabel="Turning off…" className="btn btn-danger" focusable />
         <button type="button" className="btn" onClick={onCancel}>
           Cancel
         </button>

@@ -5,7 +5,7 @@ import { isWrongPassword, MFA_RECOVERY_CODES_PATH, renewRecoveryCodes } from '..
 import { HttpError } from '../../http/errors';
 import { useSessionActions } from '../../session/use-session';
 import { errorWords } from '../../ui/error-words';
-import { Field, useForm } from '../../ui/form';
+import { Field, FormError, SubmitButton, useForm } from '../../ui/form';
 import { MSG_PASSWORD_REQUIRED, MSG_WRONG_PASSWORD } from './TwoStepOff';
 
 export const MSG_OLD_CODES_END = 'Your current recovery codes stop working as soon as the new ones are made, including any you have saved.';
@@ -30,15 +30,9 @@ export default function TwoStepRenew({ onRenewed, onCancel }: { onRenewed: (code
     <form onSubmit={form.onSubmit} noValidate aria-label="Make new recovery codes">
       <p>{MSG_OLD_CODES_END} Enter your password to make a new set.</p>
       <Field form={form} name="password" label="Your password" type="password" autoComplete="current-password" />
-      {failed && (
-        <p className="write-error" role="alert">
-          {failed}
-        </p>
-      )}
+      <FormError text={failed} className="write-error" />
       <div className="two-step-actions">
-        <button type="submit" className="btn btn-primary" aria-disabled={form.submitting || undefined} aria-busy={form.submitting || undefined}>
-          {form.submitting ? 'Making…' : 'Make new codes'}
-        </button>
+        <SubmitButton busy={form.submitting} label="Make new codes" busyLabel="Making…" focusable />
         <button type="button" className="btn" onClick={onCancel}>
           Cancel
         </button>

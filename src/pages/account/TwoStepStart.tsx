@@ -6,7 +6,7 @@ import { isWrongPassword, MFA_SETUP_PATH, setupMfa } from '../../api/mfa';
 import { HttpError, isHttpError } from '../../http/errors';
 import { useSessionActions } from '../../session/use-session';
 import { errorWords } from '../../ui/error-words';
-import { Field, useForm } from '../../ui/form';
+import { Field, FormError, SubmitButton, useForm } from '../../ui/form';
 import { MSG_PASSWORD_REQUIRED, MSG_WRONG_PASSWORD } from './TwoStepOff';
 
 interface Props {
@@ -39,14 +39,8 @@ export default function TwoStepStart({ onStarted, onAlreadyOn }: Props) {
         cannot sign in.
       </p>
       <Field form={form} name="password" label="Your password" type="password" autoComplete="current-password" />
-      {failed && (
-        <p className="write-error" role="alert">
-          {failed}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary" aria-disabled={form.submitting || undefined} aria-busy={form.submitting || undefined}>
-        {form.submitting ? 'Starting…' : 'Turn on'}
-      </button>
+      <FormError text={failed} className="write-error" />
+      <SubmitButton busy={form.submitting} label="Turn on" busyLabel="Starting…" focusable />
     </form>
   );
 }

@@ -16,7 +16,7 @@ import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { navigate } from '../../router/location';
 import { customerHref, PAGES } from '../../router/paths';
-import { Field, useForm, type Form } from '../../ui/form';
+import { Field, FormError, useForm, type Form } from '../../ui/form';
 import { useLeaveGuard } from '../../ui/leave-guard';
 import { toast } from '../../ui/toast';
 import { Conflict, preloadConflict } from './form/conflict';
@@ -155,11 +155,7 @@ export function CustomerForm(props: CustomerFormProps) {
             onUseTheirs={() => loadTheirs(conflict)}
           />
         )}
-        {form.formError && (
-          <p className="cf-error" role="alert">
-            {form.formError}
-          </p>
-        )}
+        <FormError text={form.formError} className="cf-error" />
         <fieldset className="cf-section">
           <legend>Contact</legend>
           <div className="cf-grid">

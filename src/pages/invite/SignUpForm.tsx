@@ -1,7 +1,8 @@
 // D28: the sign-up form of the invitation page: the invited email (read-only), a first name and a
 // password typed twice (at least PASSWORD_MIN_LENGTH characters).
 import { FIRST_NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, type InvitationLookup } from '../../../contract/team';
-import { Field, useForm, type FormErrors } from '../../ui/form';
+import { Field, FormError, SubmitButton, useForm, type FormErrors } from '../../ui/form';
+import { NewPasswordFields } from '../../ui/password-fields';
 
 export const MSG_FIRST_NAME_REQUIRED = 'First name is required';
 export const MSG_PASSWORD_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} characters`;
@@ -33,26 +34,9 @@ export function SignUpForm({ invitation, onAccept }: { invitation: InvitationLoo
         <input id="invite-email" type="email" value={invitation.email} readOnly autoComplete="username" />
       </div>
       <Field form={form} name="first_name" label="First name" autoComplete="given-name" maxLength={FIRST_NAME_MAX_LENGTH} />
-      <Field
-        form={form}
-        name="password"
-        label={
-          <>
-            Password <span className="invite-hint">(at least {PASSWORD_MIN_LENGTH} characters)</span>
-          </>
-        }
-        type="password"
-        autoComplete="new-password"
-      />
-      <Field form={form} name="password_again" label="Password again" type="password" autoComplete="new-password" />
-      {form.formError && (
-        <p className="field-error invite-error" role="alert">
-          {form.formError}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={form.submitting} aria-busy={form.submitting || undefined}>
-        {form.submitting ? 'Joining…' : `Create account and join ${invitation.organization.name}`}
-      </button>
+      <NewPasswordFields form={form} name="password" again="password_again" label="Password" hintClass="invite-hint" />
+      <FormError text={form.formError} className="field-error invite-error" />
+      <SubmitButton busy={form.submitting} label={`Create account and join ${invitation.organization.name}`} busyLabel="Joining…" className="btn btn-primary btn-block" />
     </form>
   );
 }

@@ -11,7 +11,8 @@ import { useLocation } from '../../router/location';
 import { useDocumentTitle } from '../../router/title';
 import { useSessionActions } from '../../session/use-session';
 import { errorWords } from '../../ui/error-words';
-import { Field, useForm, type FormErrors } from '../../ui/form';
+import { FormError, SubmitButton, useForm, type FormErrors } from '../../ui/form';
+import { NewPasswordFields } from '../../ui/password-fields';
 import { Spinner } from '../../ui/spinner';
 
 export const MSG_RESET_UNKNOWN = 'This reset link is not valid. Check that you copied all of it, or ask for a new one.';
@@ -167,26 +168,9 @@ export default function ResetPage() {
       </p>
       <form className="invite-form" onSubmit={form.onSubmit} noValidate aria-labelledby="reset-title">
         <input type="email" value={lookup.email} readOnly hidden autoComplete="username" />
-        <Field
-          form={form}
-          name="password"
-          label={
-            <>
-              New password <span className="invite-hint">(at least {PASSWORD_MIN_LENGTH} characters)</span>
-            </>
-          }
-          type="password"
-          autoComplete="new-password"
-        />
-        <Field form={form} name="password_again" label="New password again" type="password" autoComplete="new-password" />
-        {form.formError && (
-          <p className="field-error invite-error" role="alert">
-            {form.formError}
-          </p>
-        )}
-        <button type="submit" className="btn btn-primary btn-block" disabled={form.submitting} aria-busy={form.submitting || undefined}>
-          {form.submitting ? 'Saving…' : 'Set password'}
-        </button>
+        <NewPasswordFields form={form} name="password" again="password_again" hintClass="invite-hint" />
+        <FormError text={form.formError} className="field-error invite-error" />
+        <SubmitButton busy={form.submitting} label="Set password" busyLabel="Saving…" className="btn btn-primary btn-block" />
       </form>
     </Screen>
   );

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { isPermissionDenied, useDraft } from '../../../drafts/context';
 import { HttpError } from '../../../http/errors';
-import { Field, useForm, type Form, type FormErrors } from '../../../ui/form';
+import { Field, FormError, useForm, type Form, type FormErrors } from '../../../ui/form';
 import { connectivity } from '../../../http/connectivity';
 import { formFailure } from './values';
 
@@ -81,11 +81,7 @@ export function PartForm<V extends Record<string, string>>({
       onKeyDown={(e) => e.key === 'Escape' && !e.defaultPrevented && (e.preventDefault(), onCancel())}
     >
       {offer}
-      {form.formError && (
-        <p className="write-error" role="alert">
-          {form.formError}
-        </p>
-      )}
+      <FormError text={form.formError} className="write-error" />
       {children}
       <p className="muted part-offline" role="status">
         {online ? '' : MSG_PART_OFFLINE}
