@@ -194,7 +194,10 @@ describe('preload hints (build.mjs routeFiles)', () => {
     const imported = /import\w*\(\s*["']\/?([^"']+)["']/;
     for (const route of ROUTES) {
       const page = entry(imported.exec(String(route.load))![1]!)!;
-      expect(hints[route.path], route.path).toEqual([...closure(page)].filter((f) => !firstBundle().has(f)));
+      const files = [...closure(page)].filter((f) => !firstBundle().has(f));
+      expect([...hints[route.path]!].sort(), route.path).toEqual(files.sort());
+      const bytes = hints[route.path]!.map((f) => outputs[f]!.bytes);
+      expect(bytes, `${route.path}: the largest file first`).toEqual([...bytes].sort((a, b) => b - a));
     }
   });
 
