@@ -62,7 +62,10 @@ export function routeFiles(metafile, url) {
     const file = ['.tsx', '.ts'].map((e) => byEntry.get(source + e)).find(Boolean) ?? byEntry.get(source);
     if (!file) throw new Error(`build: no output file for ${source}`);
     // The largest first (see writeHtml).
-    return [...closure(metafile, file)].filter((f) => !first.has(f)).sort((a, b) => metafile.outputs[b].bytes - metafile.outputs[a].bytes).map(url);
+    return [...closure(metafile, file)]
+      .filter((f) => !first.has(f))
+      .sort((a, b) => metafile.outputs[b].bytes - metafile.outputs[a].bytes)
+      .map(url);
   };
   const table = readFileSync(path.join(root, 'src/shell/routes.ts'), 'utf8');
   const hints = { '*': SHELL_PARTS.flatMap(files) };
