@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, expect } from 'vitest';
 import { ACME, apiAs, removeMember, unique, type Api } from './api';
-import { baseURL, expectPath, sidebarNav } from './browser';
+import { baseURL, expectPath, sidebarNav, storage } from './browser';
 
 export interface Person {
   email: string;
@@ -50,6 +50,17 @@ export function membersOfTheBlock() {
     for (const email of made) await removeMember(await owner(), ACME, email);
   });
   return { owner, member };
+}
+
+/** Ends the tab's session on the server (its logout call, from outside the tab): the tab does not know yet. */
+export async function endSessionOnServer(page: Page): Promise<void> {
+  const s = await storage(page);
+  const res = await fetch(`${baseURL}/api/v1/auth/logout/`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ refresh_token: s.refresh_token, session_id: Number(s.session_id) }),
+  });
+  expect(res.status).toBeLessThan(300);
 }
 
 /** SPEC §8: a session ended on the server — the tab's next call opens 'Session Expired'; 'Log In Again' goes to /login. */

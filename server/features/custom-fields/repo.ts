@@ -1,5 +1,5 @@
 // D56: custom field definitions SQL, every query scoped by organization (STYLE).
-import type { CustomField, CustomFieldKind, CustomFieldOption, CustomFieldType } from '../../../contract/custom-fields';
+import type { CustomField, CustomFieldKind } from '../../../contract/custom-fields';
 import { FIELD_COLUMNS, toField, type FieldRow } from '../../custom-fields';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
@@ -14,16 +14,8 @@ export async function getField(db: Queryable, orgId: number, id: number): Promis
   return toField(row);
 }
 
-export interface NewField {
-  record_kind: CustomFieldKind;
-  key: string;
-  label: string;
-  type: CustomFieldType;
-  options: CustomFieldOption[];
-  help: string | null;
-  required: boolean;
-  unique: boolean;
-}
+/** A definition before it is stored: the database gives its id, position and dates. */
+export type NewField = Omit<CustomField, 'id' | 'position' | 'archived' | 'archived_at' | 'created_at'>;
 
 export async function insertField(tx: Queryable, orgId: number, f: NewField, now: Date): Promise<CustomField> {
   const [row] = await tx.query<FieldRow>(

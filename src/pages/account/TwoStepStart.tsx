@@ -1,13 +1,11 @@
 // D54: two-step sign-in off: what it does, and the current password before 'Turn on' asks for a secret.
 // A wrong password lands on its field; any other refusal is said in words; what was typed stays.
-import { useState } from 'react';
+import { usePasswordForm } from './password-form';
 import type { MfaSetup } from '../../../contract/account';
-import { isWrongPassword, MFA_SETUP_PATH, setupMfa } from '../../api/mfa';
-import { HttpError, isHttpError } from '../../http/errors';
+import { MFA_SETUP_PATH, setupMfa } from '../../api/mfa';
+import { isHttpError } from '../../http/errors';
 import { useSessionActions } from '../../session/use-session';
-import { errorWords } from '../../ui/error-words';
-import { Field, FormError, SubmitButton, useForm } from '../../ui/form';
-import { MSG_PASSWORD_REQUIRED, MSG_WRONG_PASSWORD } from './TwoStepOff';
+import { Field, FormError, SubmitButton } from '../../ui/form';
 
 interface Props {
   onStarted: (setup: MfaSetup) => void;
@@ -17,21 +15,15 @@ interface Props {
 
 export default function TwoStepStart({ onStarted, onAlreadyOn }: Props) {
   const { client } = useSessionActions();
-  const [failed, setFailed] = useState<string | null>(null);
-  const form = useForm<{ password: string }>({
-    initial: { password: '' },
-    validate: ({ password }) => ({ password: password ? undefined : MSG_PASSWORD_REQUIRED }),
-    async submit({ password }) {
-      setFailed(null);
-      try {
-        onStarted(await setupMfa(client, { password }));
-      } catch (error) {
-        if (isWrongPassword(error)) throw new HttpError(400, { detail: MSG_WRONG_PASSWORD, field: 'password' }, MFA_SETUP_PATH);
-        if (isHttpError(error, 409)) onAlreadyOn();
-        else setFailed(errorWords(error));
-      }
+  const { form, failed } = usePasswordForm(
+    MFA_SETUP_PATH,
+    async (password) => onStarted(await setupMfa(client, { password })),
+    (error) => {
+      if (!isHttpError(error, 409)) return false;
+      onAlreadyOn();
+      return true;
     },
-  });
+  );
   return (
     <form onSubmit={form.onSubmit} noValidate aria-label="Turn on two-step sign-in">
       <p>
