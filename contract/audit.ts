@@ -43,12 +43,16 @@ export const AUDIT_ACTIONS = [
   'custom_field.restored',
   'custom_field.deleted',
   'custom_field.reordered', // D56
+  'view.created', // D57
+  'view.updated',
+  'view.deleted',
+  'view.default_changed', // D57
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an entry is about (its `target.type`), as the activity log's filter offers them. */
-export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions', 'organization', 'custom_field'] as const;
+export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions', 'organization', 'custom_field', 'view'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

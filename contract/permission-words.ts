@@ -12,6 +12,7 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
   'customers:export': 'Export customers to a spreadsheet (CSV)',
   'customers:merge': 'Merge duplicate customers',
   'fields:manage': 'Manage custom fields', // D61
+  'views:manage': 'Share saved views with everyone', // D61
   'jobs:view': 'View jobs',
   'sms:view': 'View text messages (SMS)',
   'email:view': 'View email',

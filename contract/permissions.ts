@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   'customers:export',
   'customers:merge',
   'fields:manage', // D61
+  'views:manage', // D61
   'jobs:view',
   'sms:view',
   'email:view',

@@ -78,7 +78,7 @@ export const PERMISSION_AREAS: { area: string; permissions: Permission[] }[] = [
   { area: 'Dashboard', permissions: ['dashboard:view'] },
   {
     area: 'Customers',
-    permissions: ['customers:view', 'customers:create', 'customers:update', 'customers:delete', 'customers:export', 'customers:merge', 'fields:manage'],
+    permissions: ['customers:view', 'customers:create', 'customers:update', 'customers:delete', 'customers:export', 'customers:merge', 'fields:manage', 'views:manage'],
   },
   { area: 'Jobs', permissions: ['jobs:view'] },
   { area: 'Communication', permissions: ['sms:view', 'email:view', 'calls:view'] },

@@ -10,6 +10,7 @@ import { passwordResetRoutes } from './features/account/reset-routes';
 import { authRoutes } from './features/auth/routes';
 import { customerRoutes } from './features/customers/routes';
 import { customFieldRoutes } from './features/custom-fields/routes';
+import { viewRoutes } from './features/views/routes';
 import { auditRoutes } from './features/audit/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { permissionRoutes } from './features/permissions/routes';
@@ -33,6 +34,7 @@ export const API_ROUTES: readonly RouteDef[] = [
   ...passwordResetRoutes,
   ...customerRoutes,
   ...customFieldRoutes,
+  ...viewRoutes,
   ...dashboardRoutes,
   ...teamRoutes,
   ...teamMfaRoutes,

@@ -22,6 +22,7 @@ import { migration017 } from './017-no-write-notifications';
 import { migration018 } from './018-fold-quotes-and-dashes';
 import { migration019 } from './019-merge-keeps-contact-details';
 import { migration020 } from './020-custom-fields';
+import { migration024 } from './024-saved-views';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
+  migration024,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -53,6 +53,10 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'custom_field.restored': 'Custom field restored',
   'custom_field.deleted': 'Custom field deleted',
   'custom_field.reordered': 'Custom fields reordered',
+  'view.created': 'View saved', // D57
+  'view.updated': 'View changed',
+  'view.deleted': 'View removed',
+  'view.default_changed': 'Default view chosen',
 };
 export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
 
@@ -66,6 +70,7 @@ const TARGET_LABELS: Readonly<Record<AuditTargetType, string>> = {
   permissions: 'Permissions',
   organization: 'Organization settings',
   custom_field: 'Custom fields', // D56
+  view: 'Saved views', // D57
 };
 export const TARGET_TYPES = (Object.keys(TARGET_LABELS) as AuditTargetType[]).map((type) => ({ type, label: TARGET_LABELS[type] }));
 
@@ -119,3 +124,10 @@ export const actorName = (entry: { actor: { name: string } | null }): string => 
 
 /** "a", "a and b", "a, b and c". */
 export const wordList = <T>(items: T[][], and: T, comma: T): T[] => items.flatMap((item, i) => (i === 0 ? item : [i === items.length - 1 ? and : comma, ...item]));
+
+/** D57: a shared view by its name; a personal one ('Personal view') is its maker's own and stays unnamed. */
+export function viewWords(action: AuditAction, label: string, shared: unknown): string {
+  if (action === 'view.default_changed') return ' chose their default view';
+  const verb = action === 'view.created' ? (shared === true ? 'shared' : 'saved') : action === 'view.updated' ? 'changed' : 'removed';
+  return label === 'Personal view' ? ` ${verb} a personal view` : ` ${verb} the view “${label}”`;
+}

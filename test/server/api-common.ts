@@ -13,6 +13,7 @@ const ALL = [
   'customers:export',
   'customers:merge', // D55
   'fields:manage', // D61
+  'views:manage', // D61
   'jobs:view',
   'sms:view',
   'email:view',

@@ -22,7 +22,12 @@ describePostgres('migration 20 on a database with organizations (PostgreSQL)', (
     );
     const [org] = await db.query<{ id: number }>("insert into organizations (name) values ('Before Twenty') returning id");
     await db.query("insert into customers (org_id, name) values ($1, 'Ann Lee')", [org!.id]);
-    expect(await migrate(db, MIGRATIONS)).toEqual([20]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 20),
+      ),
+    ).toEqual([20]);
     const rows = await db.query<{ role: string }>("select role from role_permissions where org_id = $1 and permission = 'fields:manage' order by role", [org!.id]);
     expect(rows.map((r) => r.role)).toEqual(['admin', 'owner']);
     expect(await db.query('select custom from customers where org_id = $1', [org!.id])).toEqual([{ custom: {} }]);
