@@ -24,8 +24,8 @@ export type FieldSpec = { required: boolean } & (
   | { kind: 'bool' }
   | { kind: 'oneOf'; values: readonly string[] }
   | { kind: 'list'; max: number; item: FieldSpec }
-  /** A JSON object of its own form (the permission matrix); `keys` are the ones it knows. */
-  | { kind: 'object'; keys: readonly string[] }
+  /** A JSON object of its own form; `keys` are the ones it knows, with lists (the permission matrix) or texts (`values`) as values. */
+  | { kind: 'object'; keys: readonly string[]; values?: 'text' }
 );
 type SpecInput = FieldSpec extends infer S ? (S extends FieldSpec ? Omit<S, 'required'> & { required?: boolean } : never) : never;
 

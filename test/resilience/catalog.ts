@@ -223,8 +223,13 @@ export function badValues(field: Field): { label: string; value: unknown; raw?: 
       add('array', []);
       add('string', 'x');
       add('unknown key', { 'no-such-key': [] });
-      for (const key of s.keys) add(`key ${key} not a list`, { [key]: 'x' });
-      for (const key of s.keys) add(`key ${key} unknown item`, { [key]: ["' OR '1'='1"] });
+      if (s.values === 'text') {
+        for (const key of s.keys) add(`key ${key} not text`, { [key]: ['x'] });
+        for (const key of s.keys) add(`key ${key} control character`, { [key]: 'a\u0000b' });
+      } else {
+        for (const key of s.keys) add(`key ${key} not a list`, { [key]: 'x' });
+        for (const key of s.keys) add(`key ${key} unknown item`, { [key]: ["' OR '1'='1"] });
+      }
       break;
   }
   return out;

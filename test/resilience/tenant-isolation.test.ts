@@ -34,6 +34,8 @@ interface OrgFixture {
   invitation: { id: number; email: string; token: string };
   /** D56: a custom field, archived so that even its delete would go through in its own organization. */
   field: { id: number; label: string };
+  /** D57: a shared view, which every member of its organization sees and no one else. */
+  view: { id: number; name: string };
 }
 
 /**
@@ -50,6 +52,7 @@ const ID_SOURCES: Record<string, (f: OrgFixture) => number[]> = {
   '/v1/team/members/:user_id': (f) => [f.member.userId],
   '/v1/team/invitations/:id': (f) => [f.invitation.id],
   '/v1/custom-fields/:id': (f) => [f.field.id],
+  '/v1/views/:id': (f) => [f.view.id],
 };
 
 /**
@@ -157,6 +160,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
       secrets.push({ label: `${name} invitation token`, value: String(invitation.token) });
       const field = await made(token, id, '/v1/custom-fields/', { label: `Isolated field ${tag}`, type: 'text' });
       expect((await call(token, id, 'POST', `/v1/custom-fields/${String(field.id)}/archive/`)).status).toBe(200);
+      const view = await made(token, id, '/v1/views/', { name: `Isolated view ${tag}`, shared: true, params: { status: 'lead' } });
       const [member] = await db.query<{ id: unknown }>('select id from users where email = $1', [memberEmails[name]]);
       fixtures.set(name, {
         id,
@@ -169,6 +173,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
         member: { userId: Number(member?.id), email: memberEmails[name] },
         invitation: { id: Number(invitation.id), email: String(invitation.email), token: String(invitation.token) },
         field: { id: Number(field.id), label: String(field.label) },
+        view: { id: Number(view.id), name: String(view.name) },
       });
     }
   });
@@ -255,6 +260,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
       f.member.email,
       f.invitation.email,
       f.field.label,
+      f.view.name,
     ];
     const idPattern = (ids: number[]) => new RegExp(`"(id|user_id|customer_id|note_id|invitation_id|location_id|contact_id)"\\s*:\\s*(${ids.join('|')})\\b`);
 

@@ -32,7 +32,7 @@ const params: Check<Record<string, string>> = describeCheck(
     }
     return out;
   },
-  { kind: 'object', keys: VIEW_LIST_PARAMS },
+  { kind: 'object', keys: VIEW_LIST_PARAMS, values: 'text' },
 );
 
 const column = text({ max: 43, pattern: VIEW_COLUMN_SHAPE, patternMessage: 'must be a column of the list' });
