@@ -47,12 +47,15 @@ export const AUDIT_ACTIONS = [
   'view.updated',
   'view.deleted',
   'view.default_changed', // D57
+  'customers.bulk_changed', // D58
+  'customers.bulk_deleted',
+  'customers.bulk_undone', // D58
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an entry is about (its `target.type`), as the activity log's filter offers them. */
-export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions', 'organization', 'custom_field', 'view'] as const;
+export const AUDIT_TARGET_TYPES = ['customer', 'note', 'import', 'member', 'invitation', 'permissions', 'organization', 'custom_field', 'view', 'bulk_action'] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -83,6 +83,8 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
     /** D43: hand the bytes over undecoded (`bytes`); the request may declare any charset this accepts. */
     raw?: { charsets: (charset: string) => boolean };
   };
+  /** A JSON body larger than the server's limit (D58: up to 10,000 ids). */
+  maxBodyBytes?: number;
   /** SPEC §7 auth payloads only: fields the route does not know are ignored rather than refused. */
   ignoreUnknownFields?: boolean;
   /** A change that must leave this audit action (D30); the router refuses to commit without it. */
@@ -107,6 +109,7 @@ const KNOWN_FIELDS = new Set([
   'query',
   'body',
   'partialBody',
+  'maxBodyBytes',
   'textBody',
   'ignoreUnknownFields',
   'audit',
@@ -131,8 +134,8 @@ export function unhonoured(route: RouteDef): string[] {
   if (route.permission !== undefined && route.access !== 'org') found.push(`'permission' needs access 'org', not '${route.access}'`);
   if (route.method === 'GET' && (route.body || route.textBody)) found.push('a GET has no body');
   if (route.body && route.textBody) found.push("'body' and 'textBody' both describe the body");
-  if (!route.body && (route.partialBody !== undefined || route.ignoreUnknownFields !== undefined))
-    found.push("'partialBody' and 'ignoreUnknownFields' need a JSON 'body'");
+  if (!route.body && (route.partialBody !== undefined || route.ignoreUnknownFields !== undefined || route.maxBodyBytes !== undefined))
+    found.push("'partialBody', 'ignoreUnknownFields' and 'maxBodyBytes' need a JSON 'body'");
   const inPath = route.path
     .split('/')
     .filter((s) => s.startsWith(':'))

@@ -103,7 +103,7 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     if (route.textBody && raw) bytes = await readBytes(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected, raw.charsets);
     else if (route.textBody) text = await readText(req, route.textBody.maxBytes, route.textBody.accepts, route.textBody.expected);
     else if (route.body)
-      body = parseShape(route.body, await readJsonObject(req, ctx.config.maxBodyBytes), {
+      body = parseShape(route.body, await readJsonObject(req, route.maxBodyBytes ?? ctx.config.maxBodyBytes), {
         partial: route.partialBody ?? false,
         ignoreUnknown: route.ignoreUnknownFields ?? false,
       });

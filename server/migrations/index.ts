@@ -23,6 +23,7 @@ import { migration018 } from './018-fold-quotes-and-dashes';
 import { migration019 } from './019-merge-keeps-contact-details';
 import { migration020 } from './020-custom-fields';
 import { migration024 } from './024-saved-views';
+import { migration025 } from './025-bulk-actions';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -52,6 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration019,
   migration020,
   migration024,
+  migration025,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -7,7 +7,7 @@ import type { AuditEntryView } from '../../contract/audit';
 import { PERMISSION_WORDS } from '../../contract/permission-words';
 import type { Permission } from '../../contract/permissions';
 import { customerHref, PAGES } from '../router/paths';
-import { actorName, change, EMPTY_VALUE, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange, viewWords } from './words';
+import { actorName, change, EMPTY_VALUE, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange, bulkWords, viewWords } from './words';
 
 export interface LinkPart {
   text: string;
@@ -233,7 +233,8 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       return [who, ` deleted the custom field “${label}”`, typeof c.records_with_value === 'number' ? ` and its values on ${c.records_with_value} records` : ''];
     case 'custom_field.reordered':
       return [who, ' reordered the custom fields'];
-    default: // D57: saved views' entries in words.ts
+    default: // D57 D58: saved views' and bulk actions' entries in words.ts
+      if (e.action.startsWith('customers.bulk_')) return [who, bulkWords(e.action, c)]; // D58
       return e.action.startsWith('view.') ? [who, viewWords(e.action, label, c.shared)] : unknownWords(e);
   }
 }

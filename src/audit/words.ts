@@ -2,7 +2,7 @@
 // about, field names and values as a sentence says them. Changes are as the server records them
 // (server/audit.ts): updates as field → { from, to }, other entries as plain values.
 import type { AuditAction, AuditTargetType } from '../../contract/audit';
-import { CUSTOMER_STATUS_LABELS, type CustomerStatus } from '../../contract/customers';
+import { CUSTOMER_STATUS_LABELS, CUSTOMER_TYPE_LABELS, type CustomerStatus, type CustomerType } from '../../contract/customers';
 
 /** Values longer than this are cut (a note's body, a long address) where an entry is one sentence. */
 export const VALUE_MAX_CHARS = 80;
@@ -57,6 +57,9 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'view.updated': 'View changed',
   'view.deleted': 'View removed',
   'view.default_changed': 'Default view chosen',
+  'customers.bulk_changed': 'Customers changed in bulk', // D58
+  'customers.bulk_deleted': 'Customers deleted in bulk',
+  'customers.bulk_undone': 'Bulk change undone',
 };
 export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
 
@@ -71,6 +74,7 @@ const TARGET_LABELS: Readonly<Record<AuditTargetType, string>> = {
   organization: 'Organization settings',
   custom_field: 'Custom fields', // D56
   view: 'Saved views', // D57
+  bulk_action: 'Bulk changes', // D58
 };
 export const TARGET_TYPES = (Object.keys(TARGET_LABELS) as AuditTargetType[]).map((type) => ({ type, label: TARGET_LABELS[type] }));
 
@@ -130,4 +134,24 @@ export function viewWords(action: AuditAction, label: string, shared: unknown): 
   if (action === 'view.default_changed') return ' chose their default view';
   const verb = action === 'view.created' ? (shared === true ? 'shared' : 'saved') : action === 'view.updated' ? 'changed' : 'removed';
   return label === 'Personal view' ? ` ${verb} a personal view` : ` ${verb} the view “${label}”`;
+}
+
+/** D58: a bulk action's one entry: what it did to how many customers. */
+export function bulkWords(action: AuditAction, c: Record<string, unknown>): string {
+  const n = (k: string) => (typeof c[k] === 'number' ? (c[k] as number) : 0);
+  const many = (k: string) => `${n(k)} customer${n(k) === 1 ? '' : 's'}`;
+  if (action === 'customers.bulk_deleted') return ` deleted ${many('changed')}`;
+  if (action === 'customers.bulk_undone')
+    return ` undid a bulk change to ${many('restored')}${n('changed_since') ? ` (${many('changed_since')} changed since kept their later change)` : ''}`;
+  const words: Record<string, string> = {
+    add_tag: `added the tag “${String(c.tag)}” to ${many('changed')}`,
+    remove_tag: `removed the tag “${String(c.tag)}” from ${many('changed')}`,
+    set_status: `set ${many('changed')} to ${CUSTOMER_STATUS_LABELS[c.status as CustomerStatus] ?? String(c.status)}`,
+    set_type: `set ${many('changed')} to ${CUSTOMER_TYPE_LABELS[c.type as CustomerType] ?? String(c.type)}`,
+    set_do_not_service: `marked ${many('changed')} do-not-service`,
+    clear_do_not_service: `cleared do-not-service on ${many('changed')}`,
+    set_custom: `set ${String(c.field)} on ${many('changed')}`,
+    clear_custom: `cleared ${String(c.field)} on ${many('changed')}`,
+  };
+  return ` ${words[String(c.action)] ?? `changed ${many('changed')}`}`;
 }

@@ -36,6 +36,8 @@ interface OrgFixture {
   field: { id: number; label: string };
   /** D57: a shared view, which every member of its organization sees and no one else. */
   view: { id: number; name: string };
+  /** D58: a bulk action, which only its organization may undo. */
+  bulk: { id: number };
 }
 
 /**
@@ -53,6 +55,7 @@ const ID_SOURCES: Record<string, (f: OrgFixture) => number[]> = {
   '/v1/team/invitations/:id': (f) => [f.invitation.id],
   '/v1/custom-fields/:id': (f) => [f.field.id],
   '/v1/views/:id': (f) => [f.view.id],
+  '/v1/customers/bulk/:bulk_id': (f) => [f.bulk.id],
 };
 
 /**
@@ -160,6 +163,9 @@ forEachBackend('Tenant isolation', (backend, label) => {
       secrets.push({ label: `${name} invitation token`, value: String(invitation.token) });
       const field = await made(token, id, '/v1/custom-fields/', { label: `Isolated field ${tag}`, type: 'text' });
       expect((await call(token, id, 'POST', `/v1/custom-fields/${String(field.id)}/archive/`)).status).toBe(200);
+      const bulkOf = await made(token, id, '/v1/customers/', { name: `Isolated ${tag} Bulk` });
+      const bulk = await call(token, id, 'POST', '/v1/customers/bulk/', { ids: [bulkOf.id], action: 'set_status', status: 'lead' });
+      expect(bulk.status, bulk.text).toBe(200);
       const view = await made(token, id, '/v1/views/', { name: `Isolated view ${tag}`, shared: true, params: { status: 'lead' } });
       const [member] = await db.query<{ id: unknown }>('select id from users where email = $1', [memberEmails[name]]);
       fixtures.set(name, {
@@ -174,6 +180,7 @@ forEachBackend('Tenant isolation', (backend, label) => {
         invitation: { id: Number(invitation.id), email: String(invitation.email), token: String(invitation.token) },
         field: { id: Number(field.id), label: String(field.label) },
         view: { id: Number(view.id), name: String(view.name) },
+        bulk: { id: Number((JSON.parse(bulk.text) as { bulk_id: unknown }).bulk_id) },
       });
     }
   });

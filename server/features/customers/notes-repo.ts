@@ -77,6 +77,23 @@ type TimelineRow = AuditRow & { kind: 'note' | 'audit'; body: string | null; upd
  * D24: newest first, the customer's notes and every audit entry about it (the one audit view): its own
  * entries (D49 with those of the customers merged into it), and the imports that created it or, D44, updated it (whose changes for it read as an edit).
  */
+/**
+ * D58: each bulk action that wrote this customer, and each undo that put it back, as this customer's own
+ * entry (an edit, a delete or a restore), from what the action kept of it (bulk_action_items).
+ */
+const bulkItems = `a.id, a.at, a.actor_id, coalesce(u.first_name, a.actor_label), case
+         when a.action = 'customers.bulk_deleted' then 'customer.deleted' when b.action = 'delete' then 'customer.restored' else 'customer.updated' end,
+         'customer', $2::bigint, c.name,
+         case when a.action = 'customers.bulk_undone'
+              then (select coalesce(jsonb_object_agg(k, (x - 'from' - 'to') || jsonb_build_object('from', x -> 'to', 'to', x -> 'from')), '{}') from jsonb_each(i.changes) e(k, x))
+              else i.changes end
+      from bulk_action_items i join bulk_actions b on b.org_id = $1 and b.id = i.bulk_id
+      join audit_log a on a.org_id = $1 and a.target_type = 'bulk_action' and a.target_id = i.bulk_id
+           and (a.action <> 'customers.bulk_undone' or i.restored)
+      left join users u on u.id = a.actor_id
+      join customers c on c.org_id = $1 and c.id = $2
+     where i.org_id = $1 and i.customer_id = $2`;
+
 export async function timeline(db: Queryable, orgId: number, customerId: number, page: number, pageSize: number): Promise<{ count: number; results: TimelineItem[] }> {
   const imported = 'customers.imported' satisfies AuditAction;
   const [merged, undone] = ['customer.merged', 'customer.merge_undone'] satisfies AuditAction[];
@@ -95,7 +112,9 @@ export async function timeline(db: Queryable, orgId: number, customerId: number,
     select 'audit', null, null, v.id, v.at, v.actor_id, v.actor_name,
            '${'customer.updated' satisfies AuditAction}', 'customer', $2::bigint, c.name, v.recorded -> 'updates' -> ($2::int)::text
       from ${AUDIT_VIEW} v join customers c on c.org_id = v.org_id and c.id = $2
-     where v.org_id = $1 and v.action = '${imported}' and (v.recorded -> 'updates') ? ($2::int)::text`;
+     where v.org_id = $1 and v.action = '${imported}' and (v.recorded -> 'updates') ? ($2::int)::text
+    union all
+    select 'audit', null, null, ${bulkItems}`;
   const rows = await db.query<TimelineRow & { total: unknown }>(
     `select t.*, count(*) over () as total from (${items}) t order by t.at desc, t.kind, t.id desc limit $3 offset $4`,
     [orgId, customerId, pageSize, (page - 1) * pageSize],

@@ -17,6 +17,7 @@ import { contactRoutes } from './contacts-routes';
 import { suggestLeadSources } from './lead-sources';
 import { locationRoutes } from './locations-routes';
 import { mergeRoutes } from './merge-routes';
+import { bulkRoutes } from './bulk-routes';
 import { lockFields } from '../../custom-fields';
 import { assertCustomerValuesFree, customWrite } from '../../custom-values';
 
@@ -167,6 +168,7 @@ const leadSources = defineRoute({
 
 export const customerRoutes = [
   ...csvRoutes,
+  ...bulkRoutes,
   list,
   create,
   read,

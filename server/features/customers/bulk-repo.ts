@@ -1,0 +1,223 @@
+// D58: bulk actions, set-based: one statement reads the selected customers that would change (locked),
+// writes them, and keeps what each changed (bulk_action_items) for its timeline and for one exact undo.
+// Every query scoped by organization.
+import { BULK_NAMES_SHOWN, type BulkAction } from '../../../contract/bulk';
+import type { PersonRef } from '../../../contract/customers';
+import type { Queryable } from '../../db';
+import { num } from '../../db';
+
+/** What the action does, in SQL over one customer: whether it would change (`would`), the new columns (`set`), and its changes before → after (`changes`, old row `o`, new row `c`). */
+export interface ActionSql {
+  would: string;
+  set: string;
+  changes: string;
+}
+
+const fromTo = (field: string, col: string) => `jsonb_build_object('${field}', jsonb_build_object('from', to_jsonb(o.${col}), 'to', to_jsonb(c.${col})))`;
+const dnsChanges = `${fromTo('do_not_service', 'do_not_service')} || ${fromTo('do_not_service_reason', 'do_not_service_reason')}`;
+
+/** The SQL of each action; `add` binds a value and answers its placeholder. */
+export function actionSql(
+  action: BulkAction,
+  v: { tag?: string; tagKey?: string; status?: string; type?: string; reason?: string | null; key?: string; value?: unknown; label?: string },
+  add: (x: unknown) => string,
+): ActionSql {
+  switch (action) {
+    case 'add_tag':
+      return {
+        would: `not (coalesce(tag_keys, '{}') @> array[${add(v.tagKey)}]::text[])`,
+        set: `tags = coalesce(c.tags, '{}') || array[${add(v.tag)}]::text[]`,
+        changes: fromTo('tags', 'tags'),
+      };
+    case 'remove_tag':
+      return {
+        would: `coalesce(tag_keys, '{}') @> array[${add(v.tagKey)}]::text[]`,
+        set: `tags = array(select t from unnest(c.tags) t where crm_fold(t) <> ${add(v.tagKey)})`,
+        changes: fromTo('tags', 'tags'),
+      };
+    case 'set_status':
+      return {
+        would: `status <> ${add(v.status)}`,
+        set: `status = ${add(v.status)}`,
+        changes: fromTo('status', 'status'),
+      };
+    case 'set_type':
+      return { would: `type <> ${add(v.type)}`, set: `type = ${add(v.type)}`, changes: fromTo('type', 'type') };
+    case 'set_do_not_service': {
+      const reason = add(v.reason ?? null);
+      return {
+        would: `(not do_not_service or do_not_service_reason is distinct from ${reason}::text)`,
+        set: `do_not_service = true, do_not_service_reason = ${reason}::text`,
+        changes: dnsChanges,
+      };
+    }
+    case 'clear_do_not_service':
+      return { would: 'do_not_service', set: 'do_not_service = false, do_not_service_reason = null', changes: dnsChanges };
+    case 'set_custom':
+    case 'clear_custom': {
+      const key = add(v.key);
+      const label = add(v.label);
+      return {
+        would: action === 'set_custom' ? `custom -> ${key}::text is distinct from ${add(JSON.stringify(v.value))}::text::jsonb` : `custom ? ${key}::text`,
+        set:
+          action === 'set_custom'
+            ? `custom = c.custom || jsonb_build_object(${key}::text, ${add(JSON.stringify(v.value))}::text::jsonb)`
+            : `custom = c.custom - ${key}::text`,
+        changes: `jsonb_build_object('custom.' || ${key}, jsonb_build_object('from', coalesce(o.custom -> ${key}::text, 'null'), 'to', coalesce(c.custom -> ${key}::text, 'null'), 'label', ${label}::text))`,
+      };
+    }
+    case 'delete':
+      return { would: 'true', set: '', changes: `'{}'::jsonb` };
+  }
+}
+
+/** D58: how an undo puts an action's columns back from an item's changes (`i.changes`, the row `c`); a custom field's key bound by `add`. */
+export function undoSql(action: BulkAction, customKey: string | null, add: (x: unknown) => string): string {
+  switch (action) {
+    case 'add_tag':
+    case 'remove_tag':
+      return "tags = array(select jsonb_array_elements_text(i.changes -> 'tags' -> 'from'))";
+    case 'set_status':
+    case 'set_type': {
+      const col = action === 'set_status' ? 'status' : 'type';
+      return `${col} = i.changes -> '${col}' ->> 'from'`;
+    }
+    case 'set_do_not_service':
+    case 'clear_do_not_service':
+      return `do_not_service = (i.changes -> 'do_not_service' ->> 'from')::boolean, do_not_service_reason = i.changes -> 'do_not_service_reason' ->> 'from'`;
+    case 'set_custom':
+    case 'clear_custom': {
+      const key = add(customKey);
+      const from = `i.changes -> ('custom.' || ${key}::text) -> 'from'`;
+      return `custom = case when jsonb_typeof(${from}) is distinct from 'null' then c.custom || jsonb_build_object(${key}::text, ${from}) else c.custom - ${key}::text end`;
+    }
+    case 'delete':
+      return 'deleted_at = null, deleted_by = null';
+  }
+}
+
+/** How many live customers the selection holds now (`sql` over the customers table, $1 the organization). */
+export async function countSelected(tx: Queryable, selection: { sql: string; params: unknown[] }): Promise<number> {
+  const [row] = await tx.query<{ n: unknown }>(`select count(*) as n from customers where ${selection.sql}`, selection.params as never);
+  return num(row!.n);
+}
+
+/** D58: one customer at a time per organization takes part in bulk actions, so two never wait on each other's rows. */
+const BULK_LOCK_NAMESPACE = 72_410_303;
+export const lockBulk = (tx: Queryable, orgId: number) => tx.query('select pg_advisory_xact_lock($1, $2)', [BULK_LOCK_NAMESPACE, orgId]);
+
+export async function newBulk(tx: Queryable, orgId: number, action: BulkAction, actorId: number, now: Date): Promise<number> {
+  const [row] = await tx.query<{ id: unknown }>('insert into bulk_actions (org_id, action, actor_id, created_at) values ($1, $2, $3, $4) returning id', [
+    orgId,
+    action,
+    actorId,
+    now,
+  ]);
+  return num(row!.id);
+}
+
+export const dropBulk = (tx: Queryable, orgId: number, id: number) => tx.query('delete from bulk_actions where org_id = $1 and id = $2', [orgId, id]);
+
+/**
+ * D58: writes every selected customer that would change, in one statement, and keeps each one's changes
+ * and the version it left ($1 of the selection is the organization). A delete keeps the version (a restore moves it); the rest move it on by one.
+ */
+export async function applyBulk(
+  tx: Queryable,
+  bulkId: number,
+  actorId: number,
+  now: Date,
+  selection: { sql: string; params: unknown[] },
+  build: (add: (x: unknown) => string) => ActionSql,
+  isDelete: boolean,
+): Promise<number> {
+  const params = [...selection.params];
+  const add = (x: unknown) => `$${params.push(x)}`;
+  const a = build(add);
+  const [n, at, by] = [add(bulkId), add(now), add(actorId)];
+  const stamp = isDelete ? `deleted_at = ${at}, deleted_by = ${by}` : `${a.set}, version = c.version + 1, updated_at = ${at}, updated_by = ${by}`;
+  const [row] = await tx.query<{ n: unknown }>(
+    `with o as materialized (
+        select id, tags, status, type, do_not_service, do_not_service_reason, custom from customers
+         where ${selection.sql} and ${a.would} order by id for update),
+      w as (update customers c set ${stamp} from o where c.org_id = $1 and c.id = o.id
+             returning c.id, c.version, c.tags, c.status, c.type, c.do_not_service, c.do_not_service_reason, c.custom),
+      kept as (insert into bulk_action_items (bulk_id, org_id, customer_id, changes, version)
+               select ${n}, $1, c.id, ${a.changes}, c.version from w c join o on o.id = c.id returning 1)
+     select count(*) as n from kept`,
+    params as never,
+  );
+  return num(row!.n);
+}
+
+export interface BulkRow {
+  id: number;
+  action: BulkAction;
+  created_at: Date;
+  undone_at: Date | null;
+}
+
+export async function lockedBulk(tx: Queryable, orgId: number, id: number): Promise<BulkRow | null> {
+  const [row] = await tx.query<{ id: unknown; action: BulkAction; created_at: Date; undone_at: Date | null }>(
+    'select id, action, created_at, undone_at from bulk_actions where org_id = $1 and id = $2 for update',
+    [orgId, id],
+  );
+  return row ? { ...row, id: num(row.id) } : null;
+}
+
+/** The custom field key and label a custom action's items name (from the first item; all name the same). */
+export async function bulkField(tx: Queryable, orgId: number, bulkId: number): Promise<{ key: string; label: string } | null> {
+  const [row] = await tx.query<{ k: string; label: string }>(
+    `select substr(k, 8) as k, i.changes -> k ->> 'label' as label
+       from bulk_action_items i cross join lateral jsonb_object_keys(i.changes) k
+      where i.org_id = $1 and i.bulk_id = $2 and k like 'custom.%' limit 1`,
+    [orgId, bulkId],
+  );
+  return row ? { key: row.k, label: row.label } : null;
+}
+
+/**
+ * D58: puts back every item whose customer is still as the action left it (same version; a deleted one still
+ * deleted, its email and unique values free); the others keep their later change. One statement.
+ */
+export async function undoBulk(
+  tx: Queryable,
+  orgId: number,
+  bulk: BulkRow,
+  actorId: number,
+  now: Date,
+  back: (add: (x: unknown) => string) => string,
+  uniqueKeys: string[],
+): Promise<{ restored: number; changedSince: number; names: PersonRef[] }> {
+  const isDelete = bulk.action === 'delete';
+  const params: unknown[] = [orgId, bulk.id, now, actorId];
+  const putBack = back((x) => `$${params.push(x)}`);
+  const free = isDelete
+    ? [
+        `not exists (select 1 from customers x where x.org_id = $1 and x.deleted_at is null and x.email = c.email)`,
+        ...uniqueKeys.map(
+          (k) =>
+            `not exists (select 1 from customers x where x.org_id = $1 and x.deleted_at is null and x.custom -> $${params.push(k)}::text = c.custom -> $${params.length}::text)`,
+        ),
+      ]
+    : [];
+  const state = isDelete ? 'c.deleted_at is not null' : 'c.deleted_at is null';
+  const [row] = await tx.query<{ n: unknown }>(
+    `with ok as materialized (
+        select c.id from customers c join bulk_action_items i on i.org_id = $1 and i.bulk_id = $2 and i.customer_id = c.id
+         where c.org_id = $1 and c.version = i.version and ${[state, ...free].join(' and ')} order by c.id for update of c),
+      put as (update customers c set ${putBack}, version = c.version + 1, updated_at = $3, updated_by = $4
+                from ok, bulk_action_items i
+               where c.org_id = $1 and c.id = ok.id and i.bulk_id = $2 and i.customer_id = ok.id returning c.id),
+      marked as (update bulk_action_items set restored = true where bulk_id = $2 and customer_id in (select id from put) returning 1)
+     select count(*) as n from marked`,
+    params as never,
+  );
+  await tx.query('update bulk_actions set undone_at = $3, undone_by = $4 where org_id = $1 and id = $2', [orgId, bulk.id, now, actorId]);
+  const left = await tx.query<{ id: unknown; name: string; total: unknown }>(
+    `select c.id, c.name, count(*) over () as total from bulk_action_items i join customers c on c.id = i.customer_id and c.org_id = $1
+      where i.org_id = $1 and i.bulk_id = $2 and not i.restored order by lower(c.name), c.id limit ${BULK_NAMES_SHOWN}`,
+    [orgId, bulk.id],
+  );
+  return { restored: num(row!.n), changedSince: left.length ? num(left[0]!.total) : 0, names: left.map((r) => ({ id: num(r.id), name: r.name })) };
+}
