@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   'customers.bulk_changed', // D58
   'customers.bulk_deleted',
   'customers.bulk_undone', // D58
+  'organization.exported', // D67
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -201,6 +201,8 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
       if (required) return [who, required.to ? ' required two-step sign-in for everyone' : ' stopped requiring two-step sign-in'];
       return [who, ' changed the organization settings'];
     }
+    case 'organization.exported': // D67
+      return [who, ' downloaded all of the organization’s data'];
     // D51–D53: the person's own account, as their organizations' logs show it.
     case 'account.updated':
       return [who, ' changed their account', log ? ` (${Object.keys(c).map(fieldWord).join(' and ')})` : ''];

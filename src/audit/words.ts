@@ -60,6 +60,7 @@ const ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   'customers.bulk_changed': 'Customers changed in bulk', // D58
   'customers.bulk_deleted': 'Customers deleted in bulk',
   'customers.bulk_undone': 'Bulk change undone',
+  'organization.exported': 'Everything exported', // D67
 };
 export const ACTIONS = (Object.keys(ACTION_LABELS) as AuditAction[]).map((action) => ({ action, label: ACTION_LABELS[action] }));
 

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Customer, CustomerListItem, ImportPreview } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
+import { parseRfc4180 } from './csv-common';
 import {
   ACME,
   auditSince,
@@ -28,27 +29,6 @@ const HEADER =
 const EXPORT = `${CUSTOMERS}export.csv`;
 const PREVIEW = `${CUSTOMERS}import/preview/`;
 const IMPORT = `${CUSTOMERS}import/`;
-
-/** RFC 4180 strictly: only CRLF ends a record outside quotes, so a bare line break there shows up as a wrong cell. */
-function parseRfc4180(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch !== '"') cell += ch;
-      else if (text[i + 1] === '"') (cell += '"'), i++;
-      else quoted = false;
-    } else if (ch === '"' && cell === '') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += ch;
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 /** What D27 writes for a value: a formula start gets a leading ' (the CSV quoting is undone by the parser). */
 const safe = (v: string | null) => (v === null ? '' : /^[=+\-@\t\r]/.test(v) ? `'${v}` : v);

@@ -8,6 +8,7 @@ import { notAMember, ORG_HEADER_NAME, organizationIdFrom } from '../../auth/acce
 import { fieldError, HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { bool } from '../../schema';
+import { exportRoutes } from './export-all';
 import { setRequireMfa, settingsFor } from './repo';
 import type { IncomingMessage } from 'node:http';
 
@@ -55,4 +56,4 @@ const change = defineRoute({
   },
 });
 
-export const organizationRoutes = [read, change];
+export const organizationRoutes = [read, change, ...exportRoutes];
