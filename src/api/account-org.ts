@@ -7,6 +7,8 @@ import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
 import { useSession, useSessionActions } from '../session/use-session';
 
 export const ORG_SETTINGS_PATH = '/v1/organization/settings/';
+/** D67: everything the organization holds, as one ZIP (an owner only). */
+export const EXPORT_ALL_PATH = '/v1/organization/export/';
 export const resetLinkPath = (userId: number) => `/v1/team/members/${userId}/reset-link/`;
 
 export const orgKeys = {
@@ -33,6 +35,11 @@ export function orgAccountApi({ client, orgId }: { client: Pick<Client, 'get' | 
       run: (userId: number) => client.post<IssuedResetLink>(resetLinkPath(userId)),
       invalidates: logged,
     } satisfies MutationDef<number, IssuedResetLink>,
+    /** D67: 200 the ZIP; 403 owner_required for anyone else. Audited, so the log refetches. */
+    exportAll: {
+      run: () => client.post<Blob>(EXPORT_ALL_PATH, undefined, { blob: true, headers: { Accept: 'application/zip' } }),
+      invalidates: logged,
+    } satisfies MutationDef<void, Blob>,
   };
 }
 

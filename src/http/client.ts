@@ -42,6 +42,8 @@ export interface RequestOptions {
   optionalAuth?: boolean;
   /** D51–D54: a call about the person, not an organization (the account's): sent without X-Organization-ID. */
   noOrg?: boolean;
+  /** D67: a file's bytes (a ZIP), answered as a Blob instead of parsed; errors are still JSON. */
+  blob?: boolean;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -113,6 +115,7 @@ export function createClient(deps: ClientDeps) {
   /** Sends a request and parses the JSON answer; non-2xx statuses reject with HttpError. */
   async function request<T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
     const res = await send(method, path, opts, false);
+    if (opts.blob && res.ok) return (await res.blob()) as T;
     const data = await parseBody(res);
     if (res.ok) return data as T;
     const error = new HttpError(res.status, data, path, parseRetryAfter(res.headers.get('retry-after')));

@@ -102,9 +102,9 @@ describe('chunks', () => {
     expectOwnChunkUnderLimit('src/pages/customers/CustomersPage.tsx');
   });
 
-  test("D25 D27 the list's restore (customers/restore.tsx), CSV download (save-file.ts) and Deleted view's table (DeletedTable.tsx) load when first needed, not with the list", () => {
+  test("D25 D27 the list's restore (customers/restore.tsx), CSV download (lib/save-file.ts) and Deleted view's table (DeletedTable.tsx) load when first needed, not with the list", () => {
     const inputs = [...closure(entry('src/pages/customers/CustomersPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
-    for (const part of ['src/pages/customers/restore.tsx', 'src/pages/customers/save-file.ts', 'src/pages/customers/DeletedTable.tsx']) {
+    for (const part of ['src/pages/customers/restore.tsx', 'src/lib/save-file.ts', 'src/pages/customers/DeletedTable.tsx']) {
       expect(inputs).not.toContain(part);
       expect(entry(part), `${part} is not an entry of its own`).toBeTruthy();
     }

@@ -1,13 +1,14 @@
 // D54 organization settings (/settings): 'Require two-step sign-in for everyone', a switch an owner
 // changes; others see it read-only (and no sidebar link); the server's refusal in words.
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../ui/no-console';
+import { MSG_EXPORT_OWNER_ONLY, MSG_EXPORTED } from '../../src/pages/settings/ExportAll';
 import SettingsPage, { MSG_OWNER_ONLY, MSG_REQUIRED_ON } from '../../src/pages/settings/SettingsPage';
 import type { SessionState } from '../../src/session/types';
 import { NAV, visibleNav } from '../../src/shell/nav';
 import { toasts } from '../../src/ui/toast';
-import { FakeApi } from '../helpers/fake-api';
+import { FakeApi, json } from '../helpers/fake-api';
 import { renderPage } from '../helpers/render';
 import { ALL_PERMISSIONS, WITH_ORG } from '../helpers/session';
 
@@ -65,5 +66,41 @@ describe('D54 organization settings', () => {
     expect(links('owner')).toContain('/settings');
     expect(links('admin')).not.toContain('/settings');
     expect(links('admin')).toContain('/team');
+  });
+});
+
+describe('D67 download everything', () => {
+  const button = () => screen.findByRole('button', { name: /Download everything|Preparing the file/ });
+  const exports = (api: FakeApi) => api.calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/organization/export/');
+  afterEach(() => vi.restoreAllMocks());
+
+  it('D67 an owner downloads one ZIP named after the organization and the day; the page says it is done', async () => {
+    const made = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:zip');
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const { api } = show(WITH_ORG, (a) =>
+      a.routes.set('/v1/organization/export/', () => new Response(new Uint8Array([0x50, 0x4b, 5, 6]), { status: 200, headers: { 'Content-Type': 'application/zip' } })),
+    );
+    fireEvent.click(await button());
+    await waitFor(() => expect(toasts.getState().map((t) => t.message)).toContain(MSG_EXPORTED));
+    expect(exports(api)).toHaveLength(1);
+    const blob = made.mock.calls[0]![0] as Blob;
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([0x50, 0x4b, 5, 6]);
+  });
+
+  it('D67 anyone else sees why they cannot; pressing it sends nothing', async () => {
+    const { api } = show(ADMIN);
+    const b = await button();
+    expect(b.getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByText(MSG_EXPORT_OWNER_ONLY, { exact: false })).toBeTruthy();
+    fireEvent.click(b);
+    expect(exports(api)).toEqual([]);
+  });
+
+  it('D67 the server’s refusal is said in its words', async () => {
+    show(WITH_ORG, (a) =>
+      a.routes.set('/v1/organization/export/', () => json(403, { detail: 'Only an owner can export all of the organization’s data', code: 'owner_required' })),
+    );
+    fireEvent.click(await button());
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not download your data. Only an owner can export all of the organization’s data');
   });
 });

@@ -161,7 +161,7 @@ export default function CustomersPage() {
   async function onExport() {
     setExporting(true);
     try {
-      const [csv, { saveFile }] = await Promise.all([api.exportCsv(exportParams(state)), import('./save-file')]);
+      const [csv, { saveFile }] = await Promise.all([api.exportCsv(exportParams(state)), import('../../lib/save-file')]);
       saveFile(csv, `customers-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch {
       toast.error('Could not export customers. Please try again.');

@@ -9,6 +9,7 @@ import { errorWords } from '../../ui/error-words';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
+import { ExportAll } from './ExportAll';
 
 export const MSG_OWNER_ONLY = 'Only an owner can change these settings.';
 export const MSG_REQUIRED_ON = 'Two-step sign-in is now required for everyone';
@@ -78,6 +79,7 @@ export default function SettingsPage() {
   return (
     <Page title="Organization settings" description="How your organization works, for everyone in it.">
       {body}
+      <ExportAll owner={owner} orgName={currentOrg?.name ?? 'organization'} />
     </Page>
   );
 }

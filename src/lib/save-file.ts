@@ -1,5 +1,5 @@
-// D27: the exported CSV handed to the browser as a download. Loaded when Export CSV is pressed, beside
-// the export's own call (CustomersPage.tsx): not everyone who opens the list exports it.
+// D27 D67: a downloaded file (the customers CSV, everything as a ZIP) handed to the browser. Loaded when
+// a download is asked for, beside its call: not everyone who opens the page downloads.
 
 /** An object URL handed to the browser's download is kept this long, then released. */
 const DOWNLOAD_URL_LIFETIME_MS = 60_000;
