@@ -3,11 +3,12 @@
 // me, dashboard, the customers list) and health is asked on a new connection every second. Scenarios
 // (lib/fair-scenarios.mjs): import (10,000-row create, update, the same file again), preview (a 5 MB
 // header of empty columns; 1,000,000 columns × 5,000 rows), search (48 deep searches at once with
-// 50,000 customers), login (700 wrong-password logins from one address), refresh (700 refreshes with
-// random tokens from one address). The built server runs with TRUST_PROXY=1 (each actor has its own
+// 50,000 customers), export (an owner downloads everything of 200,000 customers, D67; the server's memory
+// sampled), login (700 wrong-password logins from one address), refresh (700 refreshes with random
+// tokens from one address). The built server runs with TRUST_PROXY=1 (each actor has its own
 // X-Forwarded-For address, lib/fair-calls.mjs) and EVENT_LOOP_REPORT=1 (server/event-loop-report.ts: on
 // SIGUSR2 it prints its event-loop delay since the last signal), on PGlite and on a throwaway PostgreSQL.
-//   node bench/fair.mjs [--db pglite|postgres] [--quick] [--check] [import|preview|search|login|refresh ...]
+//   node bench/fair.mjs [--db pglite|postgres] [--quick] [--check] [import|preview|search|export|login|refresh ...]
 //   (npm run bench:fair)
 // Budgets: every bystander request 2xx; victim p99 ≤ 1 s on PGlite, ≤ 300 ms on PostgreSQL; health
 // ≤ 500 ms; event-loop delay max ≤ 100 ms; the update import ≤ 5 s on PGlite; the same file again
@@ -106,7 +107,7 @@ function stats(side) {
 async function runBackend(backend, start, verdicts) {
   let server = await start();
   const signInBoth = async () => [
-    { backend, url: server.url, size, attackerOrg: ATTACKER.org, attacker: await signIn(server.url, ATTACKER) },
+    { backend, url: server.url, pid: server.pid, size, attackerOrg: ATTACKER.org, attacker: await signIn(server.url, ATTACKER) },
     await signIn(server.url, VICTIM),
   ];
   let [ctx, victim] = await signInBoth();

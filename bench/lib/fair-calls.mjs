@@ -53,7 +53,11 @@ export const calls = {
   list: (session, query = '') => ({ path: `${CUSTOMERS}${query ? `?${query}` : ''}`, headers: bearer(session), label: 'list' }),
   importFile: (session, csv, onDuplicate = 'skip') => ({ method: 'POST', path: `${IMPORT}?on_duplicate=${onDuplicate}`, ...csvBody(session, csv), label: 'import' }),
   preview: (session, csv) => ({ method: 'POST', path: PREVIEW, ...csvBody(session, csv), label: 'preview' }),
+  /** D67: everything of the session's organization as one ZIP (an owner). */
+  exportAll: (session) => ({ method: 'POST', path: '/api/v1/organization/export/', headers: { ...bearer(session), Accept: 'application/zip' }, label: 'export' }),
 };
+/** D67: the owner who exports everything of the attacker's organization. */
+export const EXPORTER = { email: 'owner@demo.test', org: 'Acme Plumbing', address: ADDRESS.attacker };
 
 /** Logs `who` in from its address and picks its organization: { access, orgId, email, address }. */
 export async function signIn(url, who) {

@@ -2,7 +2,8 @@
 // to the server while the bystanders (fair-victim.mjs) work. Each returns { summary, checks }: a line
 // about the attacker's side and its own budget checks ({ figure, value, budget, ok }, ok null = no budget).
 // The requests themselves are built in fair-calls.mjs.
-import { ADDRESS, calls, customerCount, customersCsv, FLOOD_EMAIL, FRAGMENTS, GOOD_LOGIN, latestWrites, send, widePreviewCsv } from './fair-calls.mjs';
+import { readFileSync } from 'node:fs';
+import { ADDRESS, calls, customerCount, customersCsv, EXPORTER, FLOOD_EMAIL, FRAGMENTS, GOOD_LOGIN, latestWrites, send, signIn, widePreviewCsv } from './fair-calls.mjs';
 import { json } from './http.mjs';
 import { fmtCounts, fmtMs } from './stats.mjs';
 
@@ -17,8 +18,19 @@ export const SIZES = {
     searchCustomers: 50_000,
     searches: 48,
     flood: 700,
+    exportCustomers: 200_000,
   },
-  quick: { importRows: 2_000, previewBytes: 1024 * 1024, previewRows: 2_000, columns: 200_000, columnRows: 1_000, searchCustomers: 10_000, searches: 12, flood: 150 },
+  quick: {
+    importRows: 2_000,
+    previewBytes: 1024 * 1024,
+    previewRows: 2_000,
+    columns: 200_000,
+    columnRows: 1_000,
+    searchCustomers: 10_000,
+    searches: 12,
+    flood: 150,
+    exportCustomers: 20_000,
+  },
 };
 /** Time limit of one heavy call (an import, a preview, one request of a flood); a run always ends. */
 export const ATTACK_TIMEOUT_MS = 60_000;
@@ -99,11 +111,12 @@ function previewScenario(bytes, rows, label) {
  * Makes sure the attacker's organization has `searchCustomers` customers, with create imports of
  * files of at most 10,000 rows (set-up: the bystanders are not running yet).
  */
-export async function fillForSearch(ctx) {
-  const want = ctx.size.searchCustomers;
+export const fillForSearch = (ctx) => fill(ctx, ctx.size.searchCustomers);
+
+async function fill(ctx, want) {
   const t0 = performance.now();
   let have = await customerCount(ctx.url, ctx.attacker);
-  for (let k = 0; have < want && k < 20; k++) {
+  for (let k = 0; have < want && k < 40; k++) {
     const n = Math.min(10_000, want - have);
     const { r } = await importAs(ctx, customersCsv(`fill${Date.now().toString(36)}x${k}`, n), 'skip');
     if (r.status !== 200) throw new Error(`filling for the search: import of ${n} rows got ${outcome(r)}`);
@@ -127,6 +140,38 @@ async function searchScenario(ctx) {
   return {
     summary: `${searches} searches at once: ${countsOf(results)}; all answered in ${secs(performance.now() - t0)}, slowest ${fmtMs(ms[ms.length - 1])}`,
     checks: [{ figure: `${searches} deep searches at once (attacker)`, value: `${secs(performance.now() - t0)}, ${countsOf(results)}`, budget: 'none set', ok: null }],
+  };
+}
+
+/** The server's resident memory now (the PGlite worker is a thread of it), in MB; null where /proc is not. */
+function rssMb(pid) {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * (6) D67: an owner downloads everything of an organization of 200,000 customers, while the bystanders
+ * work; the server's memory is sampled every 50 ms (it must stay flat: the file is streamed).
+ */
+async function exportScenario(ctx) {
+  const owner = await signIn(ctx.url, EXPORTER);
+  const before = rssMb(ctx.pid);
+  let peak = before ?? 0;
+  const timer = setInterval(() => (peak = Math.max(peak, rssMb(ctx.pid) ?? 0)), 50);
+  const r = await send(ctx.url, calls.exportAll(owner), { address: owner.address, timeoutMs: 4 * ATTACK_TIMEOUT_MS });
+  clearInterval(timer);
+  const mb = ((r.body?.length ?? 0) / 1024 / 1024).toFixed(1);
+  const grew = before === null ? null : peak - before;
+  return {
+    summary: `everything of ${ctx.size.exportCustomers.toLocaleString('en-US')} customers: ${outcome(r)} in ${took(r)}, ${mb} MB; server memory ${before?.toFixed(0) ?? '?'} MB before, peak ${peak.toFixed(0)} MB`,
+    checks: [
+      { figure: 'export everything (attacker)', value: `${took(r)}, ${outcome(r)}`, budget: '200', ok: r.status === 200 },
+      { figure: 'server memory growth during the export', value: grew === null ? 'not measured' : `${grew.toFixed(0)} MB`, budget: 'none set', ok: null },
+    ],
   };
 }
 
@@ -179,6 +224,7 @@ export const SCENARIOS = [
     ),
   },
   { group: 'search', name: 'deep searches', setup: fillForSearch, run: searchScenario },
+  { group: 'export', name: 'export everything', setup: (ctx) => fill(ctx, ctx.size.exportCustomers), run: exportScenario },
   { group: 'login', name: 'login flood', run: floodScenario('wrong-password logins', () => calls.login(FLOOD_EMAIL, 'wrong-password')) },
   { group: 'refresh', name: 'refresh flood', run: floodScenario('refreshes with random tokens', calls.randomRefresh) },
 ];
