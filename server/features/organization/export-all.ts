@@ -16,6 +16,8 @@ import { csvLine } from '../customers/csv';
 import { EXPORT_COLUMNS } from '../customers/export-repo';
 
 const BATCH = 1_000;
+/** Locations, contacts and notes by their customer, as their indexes (org_id, customer_id, …) have them. */
+const PARTS = ['t.customer_id', 't.id'];
 /** Bytes of CSV gathered before they go to the deflater. */
 const CHUNK = 64 * 1024;
 
@@ -33,14 +35,24 @@ export function customCell(f: CustomField, v: CustomValue | undefined): string {
   return String(v);
 }
 
-/** The rows of `from` (a query's FROM and WHERE over alias t, $1 the organization) in id order, a batch at a time. */
-async function* batches(db: Queryable, columns: string, from: string, orgId: number): AsyncGenerator<Row[]> {
-  let after = 0;
+/**
+ * The rows of `from` (FROM and WHERE over alias t, $1 the organization) a batch at a time, continuing after the
+ * last row's `keys` (the columns of an index of the table, in its order), so each batch walks that index
+ * and costs what the first does.
+ */
+async function* batches(db: Queryable, columns: string, from: string, orgId: number, keys: string[], dir: 'asc' | 'desc'): AsyncGenerator<Row[]> {
+  let after: unknown[] | null = null;
+  const names = keys.map((k, i) => `${k} as k${i}`).join(', ');
   for (;;) {
-    const rows = await db.query<Row>(`select t.id, ${columns} ${from} and t.id > $2 order by t.id limit ${BATCH}`, [orgId, after]);
+    const cursor = after ? ` and (${keys.join(', ')}) ${dir === 'asc' ? '>' : '<'} (${keys.map((_, i) => `$${i + 2}`).join(', ')})` : '';
+    const rows: Row[] = await db.query<Row>(`select ${columns}, ${names} ${from}${cursor} order by ${keys.map((k) => `${k} ${dir}`).join(', ')} limit ${BATCH}`, [
+      orgId,
+      ...(after ?? []),
+    ] as never);
     if (rows.length) yield rows;
     if (rows.length < BATCH) return;
-    after = num(rows[rows.length - 1]!.id);
+    const last = rows[rows.length - 1]!;
+    after = keys.map((_, i) => last[`k${i}`]);
   }
 }
 
@@ -65,7 +77,14 @@ function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
     {
       name: 'customers.csv',
       header: ['id', ...EXPORT_COLUMNS, ...customerFields.map((f) => f.label)],
-      rows: batches(db, `${EXPORT_COLUMNS.map((c) => `t.${c}`).join(', ')}, t.custom`, 'from customers t where t.org_id = $1 and t.deleted_at is null', orgId),
+      rows: batches(
+        db,
+        `t.id, ${EXPORT_COLUMNS.map((c) => `t.${c}`).join(', ')}, t.custom`,
+        'from customers t where t.org_id = $1 and t.deleted_at is null',
+        orgId,
+        ['t.created_at', 't.id'],
+        'asc',
+      ),
       cells: (r) => [cell(r.id), ...EXPORT_COLUMNS.map((c) => cell(r[c])), ...customs(customerFields, r)],
     },
     {
@@ -88,6 +107,8 @@ function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
         't.customer_id, c.name as customer_name, t.label, t.address_line, t.city, t.region, t.postal_code, t.country, t.access_notes, t.is_primary, t.custom',
         `from customer_locations t ${partOf} where t.org_id = $1`,
         orgId,
+        PARTS,
+        'asc',
       ),
       cells: (r) => [
         ...['customer_id', 'customer_name', 'label', 'address_line', 'city', 'region', 'postal_code', 'country', 'access_notes'].map((c) => cell(r[c])),
@@ -103,6 +124,8 @@ function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
         't.customer_id, c.name as customer_name, t.name, t.role, t.email, t.phone, t.note',
         `from customer_contacts t ${partOf} where t.org_id = $1`,
         orgId,
+        PARTS,
+        'asc',
       ),
       cells: (r) => ['customer_id', 'customer_name', 'name', 'role', 'email', 'phone', 'note'].map((c) => cell(r[c])),
     },
@@ -114,6 +137,8 @@ function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
         't.customer_id, c.name as customer_name, u.first_name as author, t.created_at, t.updated_at, t.body',
         `from customer_notes t ${partOf} left join users u on u.id = t.author_id where t.org_id = $1`,
         orgId,
+        PARTS,
+        'asc',
       ),
       cells: (r) => ['customer_id', 'customer_name', 'author', 'created_at', 'updated_at', 'body'].map((c) => cell(r[c])),
     },
@@ -122,9 +147,11 @@ function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
       header: ['id', 'at', 'actor', 'action', 'target_type', 'target_id', 'target_label', 'changes'],
       rows: batches(
         db,
-        't.at, coalesce(u.first_name, t.actor_label) as actor, t.action, t.target_type, t.target_id, t.target_label, t.changes',
+        't.id, t.at, coalesce(u.first_name, t.actor_label) as actor, t.action, t.target_type, t.target_id, t.target_label, t.changes',
         'from audit_log t left join users u on u.id = t.actor_id where t.org_id = $1',
         orgId,
+        ['t.at', 't.id'],
+        'desc',
       ),
       cells: (r) => ['id', 'at', 'actor', 'action', 'target_type', 'target_id', 'target_label', 'changes'].map((c) => cell(r[c])),
     },
