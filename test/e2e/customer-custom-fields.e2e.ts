@@ -2,11 +2,26 @@
 // through the API, a person fills them in Add Customer, meets a taken unique value on its field, fixes it,
 // reloads and restores the draft, saves, and sees the values on the customer page in words; a location
 // gets its own field's value. Labels carry a random suffix; the fields and customers are removed after.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { ACME, apiAs, defineFields, deleteCustomersMatching, unique, type Api } from './api';
-import { expectPath, skipReason, toasts, useBrowser } from './browser';
+import { DESKTOP, expectPath, skipReason, toasts, useBrowser } from './browser';
 
 const OWNER = 'owner@demo.test';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** D15: axe-core's WCAG 2.2 A and AA violations in the page, by rule and element. */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    type Result = { violations: { id: string; nodes: { target: unknown[] }[] }[] };
+    const w = window as unknown as { axe: { run(ctx: Document, opts: unknown): Promise<Result> } };
+    const r = await w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
 
 describe.skipIf(skipReason)('customer custom fields', () => {
   const browser = useBrowser();
@@ -86,6 +101,41 @@ describe.skipIf(skipReason)('customer custom fields', () => {
       await warehouse.getByText(L('Floor')).waitFor();
       expect(await warehouse.locator('dd').first().textContent()).toBe('2');
       expect(errors).toEqual([]);
+    } finally {
+      await deleteCustomersMatching(a, ACME, sfx);
+      await fields.remove();
+    }
+  });
+
+  test('D15 D56 the form with a custom field refused and the page with custom values pass axe (WCAG 2.2 AA) in both themes, at desktop and phone width', async () => {
+    const sfx = unique();
+    const a = await api();
+    const fields = await defineFields(a, ACME, [
+      { label: `Units ${sfx}`, type: 'number', help: 'Whole units only' },
+      { label: `Pets ${sfx}`, type: 'choices', options: [{ label: 'Dog' }, { label: 'Cat' }] },
+      { label: `Key held ${sfx}`, type: 'yes_no' },
+      { label: `Notes ${sfx}`, type: 'long_text' },
+    ]);
+    const [units, pets, key] = fields.made.map((f) => f.key);
+    try {
+      const custom = { [units!]: 4, [pets!]: ['o2'], [key!]: false };
+      const { id } = await a.call<{ id: number }>('POST', '/v1/customers/', { org: ACME, body: { name: `Axe Check ${sfx}`, custom } });
+      for (const theme of ['light', 'dark'] as const) {
+        const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing', colorScheme: theme });
+        for (const viewport of [DESKTOP, { width: 390, height: 844 }]) {
+          await page.setViewportSize(viewport);
+          await page.goto(`/customers/${id}`);
+          await page.getByRole('heading', { level: 2, name: 'More details' }).waitFor();
+          expect(await axe(page), `page, ${theme}, ${viewport.width}`).toEqual([]);
+          await page.goto(`/customers/${id}/edit`);
+          const more = page.getByRole('group', { name: 'More details' });
+          await more.getByLabel(`Units ${sfx}`).fill('many');
+          await page.getByRole('button', { name: 'Save' }).click();
+          await more.getByText(`Units ${sfx} must be a number, like 12 or 4.5`).waitFor();
+          expect(await axe(page), `form, ${theme}, ${viewport.width}`).toEqual([]);
+          page.once('dialog', (d) => void d.accept()); // leaving the edited form asks first
+        }
+      }
     } finally {
       await deleteCustomersMatching(a, ACME, sfx);
       await fields.remove();
