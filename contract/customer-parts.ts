@@ -1,5 +1,6 @@
 // D46 D47: a customer's service locations and contacts, their fields and limits, shared by the app's
 // forms and the server's checks so both refuse the same input.
+import type { CustomValue, CustomValues } from './custom-fields';
 import { CUSTOMER_TEXT_LIMITS } from './customers';
 
 /** D46: at most this many locations per customer. */
@@ -39,12 +40,14 @@ export interface CustomerLocation {
   /** Gate code, pets, where the shut-off valve is; may span lines. */
   access_notes: string | null;
   primary: boolean;
+  /** D56: the set values of the organization's location fields (archived fields left out); every answer has it. */
+  custom?: CustomValues;
   created_at: string;
   updated_at: string;
 }
 
 export const LOCATION_INPUT_FIELDS = ['label', 'address_line', 'city', 'region', 'postal_code', 'country', 'access_notes', 'primary'] as const;
-export type LocationInput = Pick<CustomerLocation, (typeof LOCATION_INPUT_FIELDS)[number]>;
+export type LocationInput = Pick<CustomerLocation, (typeof LOCATION_INPUT_FIELDS)[number]> & { custom?: Record<string, CustomValue | null> | null }; // D56
 
 /** D47: another person of the customer's (a tenant, a property manager, billing). */
 export interface CustomerContact {

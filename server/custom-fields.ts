@@ -66,21 +66,26 @@ const compared = (f: Pick<CustomField, 'type'>, col: string, param: string) =>
   f.type === 'number' ? `${col} -> $2 = ${param}::text::jsonb` : `lower(${col} ->> $2) = lower(${param})`;
 const asParam = (f: Pick<CustomField, 'type'>, v: CustomValue) => (f.type === 'number' ? JSON.stringify(v) : String(v));
 
+/** D56: who holds a value: a live customer, or a live customer's location (`except`: the record written, a customer's or a location's id). */
+const holderSql = (f: Pick<CustomField, 'type'> & { record_kind?: CustomFieldKind }) =>
+  f.record_kind === 'location'
+    ? `select c.id, c.name from customer_locations r join customers c on c.org_id = r.org_id and c.id = r.customer_id
+        where r.org_id = $1 and c.deleted_at is null and r.id <> coalesce($4::int, 0) and ${compared(f, 'r.custom', '$3')} order by r.id limit 1`
+    : `select id, name from customers where org_id = $1 and deleted_at is null and id <> coalesce($4::int, 0) and ${compared(f, 'custom', '$3')} order by id limit 1`;
+
 /**
- * D56: a unique field's value held by another live customer, or null. Takes the field's lock for the rest
- * of the transaction first, so concurrent writes of the same field check one after another.
+ * D56: a unique field's value held by another live customer (or, for a location field, another live
+ * customer's location), or null. Takes the field's lock for the rest of the transaction first, so
+ * concurrent writes of the same field check one after another.
  */
 export async function valueHolder(
   tx: Queryable,
   orgId: number,
-  f: Pick<CustomField, 'id' | 'key' | 'type'>,
+  f: Pick<CustomField, 'id' | 'key' | 'type'> & { record_kind?: CustomFieldKind },
   value: CustomValue,
   except: number | null,
 ): Promise<PersonRef | null> {
   await tx.query('select pg_advisory_xact_lock($1, $2)', [VALUE_LOCK_NAMESPACE, f.id]);
-  const [row] = await tx.query<{ id: unknown; name: string }>(
-    `select id, name from customers where org_id = $1 and deleted_at is null and id <> coalesce($4::int, 0) and ${compared(f, 'custom', '$3')} order by id limit 1`,
-    [orgId, f.key, asParam(f, value), except],
-  );
+  const [row] = await tx.query<{ id: unknown; name: string }>(holderSql(f), [orgId, f.key, asParam(f, value), except]);
   return row ? { id: num(row.id), name: row.name } : null;
 }

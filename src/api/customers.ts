@@ -21,6 +21,7 @@ import type {
   Page,
   TimelineItem,
 } from '../../contract/customers';
+import type { CustomValue } from '../../contract/custom-fields';
 import type { Client } from '../http/client';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
 import { useSession, useSessionActions } from '../session/use-session';
@@ -55,8 +56,8 @@ export interface CustomerListParams {
 /** What the export writes: the list's filters, without paging (D27). */
 export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'>;
 
-/** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). */
-export type CustomerBody = CustomerInput & CustomerServiceInput;
+/** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). D56: custom values, null clears one. */
+export type CustomerBody = CustomerInput & CustomerServiceInput & { custom?: Record<string, CustomValue | null> };
 
 export interface PageParams {
   page?: number;

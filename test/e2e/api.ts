@@ -88,3 +88,18 @@ export async function deleteCustomersMatching(api: Api, org: number, fragment: s
   const { results } = await api.call<{ results: { id: number; name: string }[] }>('GET', `/v1/customers/?q=${encodeURIComponent(fragment)}&page_size=100`, { org });
   for (const c of results) if (c.name.includes(fragment)) await api.call('DELETE', `/v1/customers/${c.id}/`, { org });
 }
+
+/** D56: custom fields defined through the API (labels carrying a journey's suffix); `remove` archives and deletes them with their values. */
+export async function defineFields(api: Api, org: number, bodies: Record<string, unknown>[]) {
+  const made: { id: number; key: string; label: string; options: { id: string; label: string }[] }[] = [];
+  for (const body of bodies) made.push(await api.call('POST', '/v1/custom-fields/', { org, body }));
+  return {
+    made,
+    async remove() {
+      for (const f of made) {
+        await api.call('POST', `/v1/custom-fields/${f.id}/archive/`, { org });
+        await api.call('DELETE', `/v1/custom-fields/${f.id}/`, { org });
+      }
+    },
+  };
+}

@@ -8,11 +8,12 @@
 // Then the account screens of issue 20 (D51–D54) in both themes at desktop and small-phone width: the
 // account page with two-step sign-in off and on, its setup with the QR code, the recovery codes, the
 // login's code step, /reset/{token}, /settings and the team page's reset-link dialog.
+// D56: the customer form and page with custom fields, both themes, desktop and phone.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { base32Decode, totpAt } from '../../server/auth/totp';
-import { ACME, apiAs, removeMember } from './api';
+import { ACME, apiAs, defineFields, deleteCustomersMatching, removeMember, unique } from './api';
 import { DESKTOP, expectPath, launch, newContext, newTab, PHONE, signIn, signInTo, skipReason } from './browser';
 import { newMember } from './people';
 
@@ -126,6 +127,58 @@ describe.skipIf(skipReason)('screenshots', () => {
       expect(errors).toEqual([]);
       expect(serverErrors).toEqual([]);
       await ctx.close();
+    });
+  }
+
+  // D56: the form and the page with custom fields (defined for the shot, removed after), light and dark, desktop and phone.
+  for (const theme of ['light', 'dark'] as const) {
+    test(`custom fields in the customer form and on the customer page — ${theme}, desktop and phone`, async () => {
+      const api = await apiAs('owner@demo.test');
+      const sfx = unique();
+      const fields = await defineFields(api, ACME, [
+        { label: `Gate code ${sfx}`, type: 'text', help: 'As written on the keypad' },
+        { label: `Units ${sfx}`, type: 'number' },
+        { label: `Contract end ${sfx}`, type: 'date' },
+        { label: `Plan ${sfx}`, type: 'choice', options: [{ label: 'Basic' }, { label: 'Premium' }] },
+        { label: `Pets ${sfx}`, type: 'choices', options: [{ label: 'Dog' }, { label: 'Cat' }, { label: 'Bird' }] },
+        { label: `Key held ${sfx}`, type: 'yes_no' },
+        { label: `Site notes ${sfx}`, type: 'long_text' },
+        { label: `Floor ${sfx}`, type: 'number', record_kind: 'location' },
+      ]);
+      const [gate, units, end, plan, pets, key, , floor] = fields.made.map((f) => f.key);
+      try {
+        const custom = { [gate!]: '4821#', [units!]: 3, [end!]: '2027-03-31', [plan!]: 'o2', [pets!]: ['o1', 'o3'], [key!]: true };
+        const { id } = await api.call<{ id: number }>('POST', '/v1/customers/', { org: ACME, body: { name: `Fields Shown ${sfx}`, city: 'Portland', custom } });
+        await api.call('POST', `/v1/customers/${id}/locations/`, { org: ACME, body: { label: 'Warehouse', address_line: '9 Dock Rd', custom: { [floor!]: 2 } } });
+        const ctx = await newContext(browser, { viewport: DESKTOP, colorScheme: theme });
+        const { page, errors, serverErrors } = await newTab(ctx);
+        await signInTo(page, 'owner@demo.test', 'Acme Plumbing');
+        const both = async (path: string, name: string, ready: () => Promise<void>) => {
+          for (const [width, viewport] of [
+            ['desktop', DESKTOP],
+            ['phone', NARROW],
+          ] as const) {
+            await page.setViewportSize(viewport);
+            await page.goto(path);
+            await ready();
+            expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+            await shoot(page, `${name}-${theme}-${width}`, { fullPage: true });
+          }
+        };
+        await both(`/customers/${id}`, 'custom-fields-page', async () => {
+          await page.getByRole('heading', { level: 2, name: 'More details' }).waitFor();
+          await page.getByRole('article', { name: 'Warehouse' }).getByText(`Floor ${sfx}`).waitFor();
+        });
+        await both(`/customers/${id}/edit`, 'custom-fields-form', async () => {
+          await page.getByRole('group', { name: 'More details' }).getByLabel(`Site notes ${sfx}`).waitFor();
+        });
+        expect(errors).toEqual([]);
+        expect(serverErrors).toEqual([]);
+        await ctx.close();
+      } finally {
+        await deleteCustomersMatching(api, ACME, sfx);
+        await fields.remove();
+      }
     });
   }
 

@@ -8,7 +8,7 @@ import { forEachBackend, type Backend } from './backends';
 import { ACME, auditAbout, BEACON, customerPath, expectFieldError, expectNoChange, inOrg, newActor, partsOf, signIn, warmedUp, type Actor } from './customers-common';
 import { MINUTE } from './helpers';
 
-const LOCATION_KEYS = ['access_notes', 'address_line', 'city', 'country', 'created_at', 'id', 'label', 'postal_code', 'primary', 'region', 'updated_at'];
+const LOCATION_KEYS = ['access_notes', 'address_line', 'city', 'country', 'created_at', 'custom', 'id', 'label', 'postal_code', 'primary', 'region', 'updated_at']; // D56 custom
 
 forEachBackend('API customer locations', (backend) => {
   let b: Backend;
@@ -48,6 +48,7 @@ forEachBackend('API customer locations', (backend) => {
         country: 'US',
         access_notes: 'Gate code 1234.\nDog in the yard.',
         primary: true,
+        custom: {}, // D56
         created_at: at,
         updated_at: at,
       });

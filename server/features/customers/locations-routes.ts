@@ -15,4 +15,5 @@ export const locationRoutes = partRoutes<CustomerLocation, LocationInput>({
   update: updateLocation,
   remove: removeLocation,
   name: locationName,
+  custom: true, // D56
 });

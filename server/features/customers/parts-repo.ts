@@ -16,12 +16,22 @@ export interface PartKind {
   noun: string;
   /** The list's order (D46: the primary location first). */
   order: string;
+  /** Fields read through SQL of their own (D56 a location's visible custom values), given the table's alias. */
+  reads?: Readonly<Record<string, (alias: string) => string>>;
 }
 
 type Row = Record<string, unknown> & { id: unknown; created_at: Date; updated_at: Date };
 
+const reads = (k: PartKind, alias: string) => Object.entries(k.reads ?? {}).map(([field, sql]) => [field, sql(alias)] as const);
+
 const selectList = (k: PartKind) =>
-  ['id', ...Object.entries(k.columns).map(([field, column]) => (field === column ? column : `${column} as "${field}"`)), 'created_at', 'updated_at'].join(', ');
+  [
+    'id',
+    ...Object.entries(k.columns).map(([field, column]) => (field === column ? column : `${column} as "${field}"`)),
+    ...reads(k, k.table).map(([field, sql]) => `${sql} as "${field}"`),
+    'created_at',
+    'updated_at',
+  ].join(', ');
 
 const toPart = <T>({ id, created_at, updated_at, ...fields }: Row): T =>
   ({ id: num(id), ...fields, created_at: created_at.toISOString(), updated_at: updated_at.toISOString() }) as T;
@@ -35,6 +45,7 @@ const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-
 export const partsJson = (k: PartKind, as: string) => `(
   select coalesce(json_agg(json_build_object('id', p.id, ${Object.entries(k.columns)
     .map(([field, column]) => `'${field}', p.${column}`)
+    .concat(reads(k, 'p').map(([field, sql]) => `'${field}', ${sql}`))
     .join(', ')}, 'created_at', ${iso('p.created_at')}, 'updated_at', ${iso('p.updated_at')}) order by ${k.order
     .split(', ')
     .map((o) => `p.${o}`)
@@ -84,11 +95,11 @@ export function partChanges(before: object, patch: object): Changes {
 }
 
 /** Writes the changed fields (nothing when none); returns the part as it is after. */
-export async function writePart<T>(db: Queryable, k: PartKind, orgId: number, customerId: number, id: number, changes: Changes, now: Date): Promise<T> {
+export async function writePart<T>(db: Queryable, k: PartKind, orgId: number, customerId: number, id: number, changes: Changes, now: Date, touched = false): Promise<T> {
   const fields = Object.keys(changes).filter((f) => f in k.columns);
-  if (fields.length > 0)
+  if (fields.length > 0 || touched)
     await db.query(
-      `update ${k.table} set ${fields.map((f, i) => `${k.columns[f]} = $${i + 4}`).join(', ')}, updated_at = $${fields.length + 4}
+      `update ${k.table} set ${fields.map((f, i) => `${k.columns[f]} = $${i + 4}, `).join('')}updated_at = $${fields.length + 4}
         where org_id = $1 and customer_id = $2 and id = $3`,
       [orgId, customerId, id, ...fields.map((f) => changes[f]?.to), now] as never,
     );

@@ -7,6 +7,7 @@ import type { Customer } from '../../../contract/customers';
 import type { Queryable } from '../../db';
 import { defineRoute, reply } from '../../route';
 import { intText, type Shape } from '../../schema';
+import { lockFields } from '../../custom-fields';
 import { getCustomer, type Changes } from './repo';
 
 interface Part {
@@ -28,12 +29,17 @@ export interface PartRoutes<T extends Part, I> {
   remove(tx: Queryable, orgId: number, customerId: number, id: number, now: Date): Promise<T>;
   /** The part in a sentence (a location's label or address, a contact's name). */
   name(part: T): string;
+  /** D56: the part has custom values: a write takes the definitions' lock before the customer's (as a definition's change does). */
+  custom?: boolean;
 }
 
 const about = (c: Pick<Customer, 'id' | 'name'>) => ({ type: 'customer', id: c.id, label: c.name });
 
-/** A part's filled fields, without its id and times, as an audit entry keeps them. */
-const filled = ({ id: _id, created_at: _c, updated_at: _u, ...fields }: Part) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== false));
+/** A part's filled fields, without its id and times, as an audit entry keeps them; D56 each custom value as `custom.<key>`. */
+const filled = ({ id: _id, created_at: _c, updated_at: _u, custom = {}, ...fields }: Part & { custom?: Record<string, unknown> }) => ({
+  ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== false)),
+  ...Object.fromEntries(Object.entries(custom).map(([k, v]) => [`custom.${k}`, v])),
+});
 
 export function partRoutes<T extends Part, I>(o: PartRoutes<T, I>) {
   const base = `/v1/customers/:id/${o.plural}/`;
@@ -64,6 +70,7 @@ export function partRoutes<T extends Part, I>(o: PartRoutes<T, I>) {
     body: o.body,
     audit: o.actions.added,
     async handler({ tx, ctx, caller, params, body, audit }) {
+      if (o.custom) await lockFields(tx, caller.org.id, 'use'); // D56
       const customer = await getCustomer(tx, caller.org.id, params.id, { lock: true });
       const part = await o.add(tx, caller.org.id, customer.id, body as I, new Date(ctx.now()));
       audit({ target: about(customer), changes: { ...key(part), ...filled(part) } });
@@ -81,6 +88,7 @@ export function partRoutes<T extends Part, I>(o: PartRoutes<T, I>) {
     body: o.patch,
     partialBody: true,
     async handler({ tx, ctx, caller, params, body, audit }) {
+      if (o.custom && (body as { custom?: unknown }).custom) await lockFields(tx, caller.org.id, 'use'); // D56
       const customer = await getCustomer(tx, caller.org.id, params.id, { lock: true });
       const { after, changes } = await o.update(tx, caller.org.id, customer.id, params[partParam] as number, body as Partial<I>, new Date(ctx.now()));
       if (Object.keys(changes).length > 0) audit({ action: o.actions.updated, target: about(customer), changes: { ...key(after), ...changes } });

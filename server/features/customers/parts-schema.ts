@@ -1,6 +1,7 @@
 // D46 D47: what the locations and contacts routes accept. Limits come from the contract the app's forms use.
 import { CONTACT_TEXT_LIMITS, LOCATION_TEXT_LIMITS } from '../../../contract/customer-parts';
 import { bool, optional, text, withDefault } from '../../schema';
+import { customObject } from '../../custom-values';
 import { email, optionalText, phone } from './schema';
 
 /** D46: every field may be empty, but not all of them (locations-repo.ts); access notes may span lines. */
@@ -13,6 +14,7 @@ export const locationBody = {
   country: optionalText(LOCATION_TEXT_LIMITS.country),
   access_notes: optional(text({ max: LOCATION_TEXT_LIMITS.access_notes, multiline: true })),
   primary: withDefault(bool(), false),
+  custom: customObject, // D56: checked by the location fields' types (locations-repo.ts)
 };
 export const locationPatch = { ...locationBody, primary: bool() };
 

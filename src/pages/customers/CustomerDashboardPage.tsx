@@ -21,6 +21,7 @@ import { MergedNote, NotFoundOrMerged } from './merge/MergedNote';
 import { MergeWith } from './merge/MergeWith';
 import { ServiceWarning } from './detail/ServiceWarning';
 import { LazyParts } from './parts/lazy-parts';
+import { useCustomFields } from './custom/use-fields';
 
 /** The route's own title, shown until the customer's name is known. */
 export const PAGE_TITLE = 'Customer Dashboard';
@@ -67,6 +68,7 @@ function Loaded({ customer }: { customer: Customer }) {
 
 function CustomerView({ id }: { id: number }) {
   const query = useQuery(useCustomersApi().get(id));
+  useCustomFields('customer'); // D56: the fields' labels asked for beside the customer
   // A 404 wins over data still in the cache: the customer was deleted meanwhile (D25).
   if (isHttpError(query.error, 404)) return <NotFoundOrMerged error={query.error} name={query.data?.name} />; // D49
   if (query.data) return <Loaded customer={query.data} />;

@@ -5,7 +5,7 @@
 // lost: not on an error, not offline (Save waits), not by leaving (the person is asked first). D41: what
 // was typed is kept as a draft should the form go without the person choosing (a lost permission, a
 // reload, a crash); an edit's draft remembers the version it was typed against, so D31 still applies.
-// D48: type, lead source and the do-not-service flag (form/ServiceFields.tsx, loaded apart).
+// D48: type, lead source and the do-not-service flag (form/ServiceFields.tsx, loaded apart). D56 custom fields (custom/).
 import { useRef, useState } from 'react';
 import type { Customer, CustomerTextField, PersonRef } from '../../../contract/customers';
 import { CUSTOMER_STATUS_LABELS, CUSTOMER_STATUSES } from '../../../contract/customers';
@@ -24,19 +24,9 @@ import { DuplicateWarning } from './form/DuplicateWarning';
 import { Service } from './form/service';
 import { TagInput } from './form/TagInput';
 import { useOnline } from './form/use-online';
-import {
-  changedFields,
-  duplicateFieldsChanged,
-  EMPTY_VALUES,
-  FIELD_LABELS,
-  serverFieldMessage,
-  toInput,
-  toValues,
-  validateCustomer,
-  withDraft,
-  type CustomerValues,
-  type FormInput,
-} from './form/values';
+import { CustomSection, customInput, customName, draftCustom, fieldRefusal, onField, toFormValue, toFormValues } from './custom/customer-form';
+import { useCustomFields, validateCustom, withCustom, withCustomChanges, type CustomerBase } from './custom/customer-form';
+import { changedFields, duplicateFieldsChanged, EMPTY_VALUES, FIELD_LABELS, toInput, toValues, validateCustomer, withDraft, type CustomerValues } from './form/values';
 
 export const MSG_ADDED = 'Customer saved';
 export const MSG_EDITED = 'Changes saved';
@@ -47,19 +37,18 @@ export { RECONNECT_CHECK_MS } from './form/use-online';
 export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Customer };
 
 /** D41: a customer form's draft; an edit's also has the record and version the typing started from. */
-type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: FormInput; version?: number };
+type CustomerDraft = { values: CustomerValues; tagDraft: string; base?: CustomerBase; version?: number };
 
 const takenMessage = (who: PersonRef) => `${who.name} already has this email`;
-
-/** An error the form hook places on a field (it places a 400 naming one of its fields). */
-const onField = (error: HttpError, field: string, message: string) => new HttpError(400, { ...(error.data as object), field, detail: message }, error.path);
 
 export function CustomerForm(props: CustomerFormProps) {
   const editing = props.mode === 'edit' ? props.customer : null;
   const api = useCustomersApi();
   const online = useOnline(() => api.duplicates({}).fetch(new AbortController().signal));
+  const defs = useCustomFields('customer');
+  const fields = defs.fields ?? [];
   // D31: the record the person started from (diffs and the conflict view), and the version a save carries.
-  const [base, setBase] = useState<FormInput>(() => toInput(editing ? toValues(editing) : EMPTY_VALUES));
+  const [base, setBase] = useState<CustomerBase>(() => ({ ...toInput(editing ? toValues(editing) : EMPTY_VALUES), custom: editing?.custom ?? {} }));
   const version = useRef(editing?.version ?? 0);
   const [tagDraft, setTagDraft] = useState('');
   const [conflict, setConflict] = useState<Customer | null>(null);
@@ -68,15 +57,17 @@ export function CustomerForm(props: CustomerFormProps) {
   const update = useMutation(api.update(editing?.id ?? 0));
 
   const form: Form<CustomerValues> = useForm<CustomerValues>({
-    initial: editing ? toValues(editing) : EMPTY_VALUES,
-    validate: (v) => validateCustomer(v, tagDraft),
+    // D56: the custom fields after the others (D15: the first invalid one in this order takes the focus).
+    initial: { ...(editing ? toValues(editing) : EMPTY_VALUES), ...toFormValues(fields, editing?.custom) },
+    validate: (v) => ({ ...validateCustomer(v, tagDraft), ...validateCustom(fields, v, editing ? (base.custom ?? {}) : null) }),
     async submit(v) {
       setConflict(null);
       setTaken(null);
       const values = { ...v, tags: withDraft(v.tags, tagDraft) };
       if (editing) preloadConflict();
       try {
-        const saved = editing ? await update.mutate({ changes: changedFields(values, base), version: version.current }) : await create.mutate(toInput(values));
+        const body = editing ? null : withCustom(toInput(values), fields, values);
+        const saved = body ? await create.mutate(body) : await update.mutate({ changes: changes(values), version: version.current });
         guard.allowLeave();
         draft.saved();
         toast.success(editing ? MSG_EDITED : MSG_ADDED);
@@ -95,17 +86,16 @@ export function CustomerForm(props: CustomerFormProps) {
           if (existing) setTaken(existing);
           throw onField(error, 'email', existing ? takenMessage(existing) : (error.detail ?? 'Another customer already has this email'));
         }
-        if (isHttpError(error, 400) && error.field) {
-          const { field, message } = serverFieldMessage(error.field, error.detail);
-          throw onField(error, field, message);
-        }
+        const onItsField = fieldRefusal(error, fields); // D19 D56
+        if (onItsField) throw onItsField;
         if (isHttpError(error, 404) && editing) throw new HttpError(404, { detail: MSG_GONE }, error.path);
         throw error;
       }
     },
   });
 
-  const changed = Object.keys(changedFields(form.values, base)).length > 0;
+  const changes = (values: CustomerValues) => withCustomChanges(changedFields(values, base), fields, values, base.custom); // D31 D56
+  const changed = Object.keys(changes(form.values)).length > 0;
   const guard = useLeaveGuard(changed || tagDraft.trim() !== '', () => draft.discard());
   const draft = useDraft<CustomerDraft>({
     form: editing ? `customer-edit:${editing.id}` : 'customer-new',
@@ -119,6 +109,7 @@ export function CustomerForm(props: CustomerFormProps) {
     for (const name of Object.keys(EMPTY_VALUES) as (keyof CustomerValues)[]) {
       if (d.values?.[name] !== undefined) form.set(name, d.values[name]);
     }
+    for (const [name, value] of draftCustom(d.values)) form.set(name as keyof CustomerValues, value as never); // D56
     setTagDraft(typeof d.tagDraft === 'string' ? d.tagDraft : '');
     if (editing && d.base && typeof d.version === 'number') {
       setBase(d.base);
@@ -129,7 +120,8 @@ export function CustomerForm(props: CustomerFormProps) {
   function loadTheirs(current: Customer): void {
     const values = toValues(current);
     for (const name of Object.keys(values) as (keyof CustomerValues)[]) form.set(name, values[name]);
-    setBase(toInput(values));
+    for (const f of fields) form.set(customName(f) as keyof CustomerValues, toFormValue(f, current.custom?.[f.key]) as never);
+    setBase({ ...toInput(values), custom: current.custom ?? {} });
     version.current = current.version;
     setConflict(null);
   }
@@ -148,7 +140,8 @@ export function CustomerForm(props: CustomerFormProps) {
           <Conflict
             current={conflict}
             base={base}
-            mine={toInput({ ...form.values, tags: withDraft(form.values.tags, tagDraft) })}
+            mine={{ ...toInput({ ...form.values, tags: withDraft(form.values.tags, tagDraft) }), custom: customInput(fields, form.values, base.custom) }}
+            fields={fields}
             saveDisabled={!online}
             saving={form.submitting}
             onKeepMine={() => (version.current = conflict.version)}
@@ -220,6 +213,7 @@ export function CustomerForm(props: CustomerFormProps) {
           </div>
         </fieldset>
         <Service form={form} />
+        <CustomSection form={form} defs={defs} saved={base.custom} />
         <div className="cf-actions">
           <p id="cf-offline" className="cf-offline" role="status">
             {online ? '' : MSG_OFFLINE}

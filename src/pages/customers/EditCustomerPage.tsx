@@ -16,6 +16,7 @@ import { earlyModule, useEarlyModule } from '../../ui/early-module';
 import { Spinner } from '../../ui/spinner';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
+import { useCustomFields } from './custom/use-fields';
 
 // The form's code loads beside the customer's data call (ui/early-module.ts).
 const FORM = earlyModule(() => import('./CustomerForm'));
@@ -28,6 +29,7 @@ export default function EditCustomerPage() {
 function EditCustomer({ id }: { id: number }) {
   const api = useCustomersApi();
   const q = useQuery(api.get(id));
+  useCustomFields('customer'); // D56: the form's fields asked for beside the customer, not after it
   const { mod: form, error: formError, retry: retryForm } = useEarlyModule(FORM);
   // D31: the form starts from a fresh record and keeps it: a later refetch never replaces what the
   // person is typing; a stale version is the save's conflict to show. A record cached longer than the

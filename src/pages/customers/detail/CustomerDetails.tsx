@@ -1,9 +1,12 @@
 // D22: the customer's contact details and billing address (D46: the service locations are listed apart),
 // D48 its type and lead source, and who added and last changed it (the name, status and company head the page).
+// D56 the set custom values with their labels, in the fields' order.
 import type { Customer, PersonRef } from '../../../../contract/customers';
 import { mailtoHref } from '../../../lib/contact-links';
 import { Link } from '../../../router/Link';
 import { PhoneLink } from '../PhoneLink';
+import { CustomValueList, setFields } from '../custom/CustomValueList';
+import { useCustomFields } from '../custom/use-fields';
 import { When } from '../../../ui/when';
 
 /** The address lines that are filled in: street; city, region and postal code; country. */
@@ -23,6 +26,7 @@ function ByWhom({ verb, who, at }: { verb: string; who: PersonRef | null; at: st
 
 export function CustomerDetails({ customer: c }: { customer: Customer }) {
   const address = addressLines(c);
+  const fields = useCustomFields('customer').fields ?? [];
   return (
     <section className="card detail-card" aria-labelledby="contact-title">
       <h2 id="contact-title">Contact</h2>
@@ -73,6 +77,13 @@ export function CustomerDetails({ customer: c }: { customer: Customer }) {
         </address>
       ) : (
         <p className="muted">No address yet.</p>
+      )}
+
+      {setFields(fields, c.custom).length > 0 && (
+        <>
+          <h2 id="custom-title">More details</h2>
+          <CustomValueList fields={fields} custom={c.custom} />
+        </>
       )}
 
       <div className="detail-meta">

@@ -3,7 +3,9 @@
 // top (fields they did not touch keep the other person's values), or load the current record. Loaded
 // the first time it is needed.
 import { useEffect, useRef } from 'react';
+import type { CustomField } from '../../../../contract/custom-fields';
 import type { Customer } from '../../../../contract/customers';
+import { customText } from '../custom/text';
 import { absoluteTime } from '../../../ui/when';
 
 export const CONFLICT_TITLE = 'Someone else changed this customer';
@@ -14,6 +16,8 @@ export interface ConflictPanelProps {
   fieldLabels: Record<string, string>;
   /** A field's value in words ('' when empty). */
   valueText: (field: string, value: unknown) => string;
+  /** D56: the organization's custom fields, listed after the others as `custom.<key>`. */
+  fields: readonly CustomField[];
   current: Customer;
   /** The record the person started from. */
   base: Partial<Record<string, unknown>>;
@@ -29,14 +33,32 @@ export interface ConflictPanelProps {
 }
 
 const cell = (s: string) => s || <span className="muted">(empty)</span>;
+/** A field of a record; D56 `custom.<key>` is in its `custom` object. */
+const read = (o: Partial<Record<string, unknown>>, f: string) => (f.startsWith('custom.') ? (o.custom as Record<string, unknown> | undefined)?.[f.slice(7)] : o[f]);
 
-export function ConflictPanel({ fieldLabels, valueText: text, current, base, mine, saveDisabled, saving = false, onKeepMine, onUseTheirs }: ConflictPanelProps) {
+export function ConflictPanel({
+  fieldLabels: plainLabels,
+  valueText: plainText,
+  fields: custom,
+  current,
+  base,
+  mine,
+  saveDisabled,
+  saving = false,
+  onKeepMine,
+  onUseTheirs,
+}: ConflictPanelProps) {
   const panel = useRef<HTMLElement>(null);
+  const fieldLabels: Record<string, string> = { ...plainLabels, ...Object.fromEntries(custom.map((f) => [`custom.${f.key}`, f.label])) };
+  const text = (f: string, v: unknown) => {
+    const c = custom.find((x) => `custom.${x.key}` === f);
+    return c ? customText(c, v as never) : plainText(f, v);
+  };
   useEffect(() => panel.current?.focus(), []); // D15: the person is taken to the choice to make
   const who = current.updated_by?.name ?? 'Someone';
   const at = absoluteTime(current.updated_at);
   const record = current as unknown as Record<string, unknown>;
-  const fields = Object.keys(fieldLabels).filter((f) => text(f, record[f]) !== text(f, base[f]));
+  const fields = Object.keys(fieldLabels).filter((f) => text(f, read(record, f)) !== text(f, read(base, f)));
   return (
     <section ref={panel} className="card cf-conflict" aria-labelledby="cf-conflict-title" tabIndex={-1}>
       <div role="alert">
@@ -58,7 +80,7 @@ export function ConflictPanel({ fieldLabels, valueText: text, current, base, min
             </thead>
             <tbody>
               {fields.map((f) => {
-                const [a, b] = [text(f, mine[f]), text(f, record[f])];
+                const [a, b] = [text(f, read(mine, f)), text(f, read(record, f))];
                 return (
                   <tr key={f} data-differs={a === b ? undefined : ''}>
                     <th scope="row">{fieldLabels[f]}</th>

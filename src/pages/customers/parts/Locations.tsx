@@ -1,13 +1,20 @@
 // D46: the customer's service locations: each with its label, address, access notes (their line breaks
 // kept) and a link that opens the address in a map search in a new tab; the primary one marked, and first.
-// Edited in place (PartSection.tsx): add, change, remove, and 'Make primary' on the others.
+// Edited in place (PartSection.tsx): add, change, remove, and 'Make primary' on the others. D56: the
+// organization's location fields in the form and their set values in the view, as the customer's are.
 import { useState } from 'react';
+import type { CustomField } from '../../../../contract/custom-fields';
 import { LOCATION_TEXT_LIMITS, MAX_LOCATIONS, type CustomerLocation } from '../../../../contract/customer-parts';
 import type { CustomerPartsApi } from '../../../api/customer-parts';
 import { useMutation } from '../../../query/use-query';
 import { failedWords } from '../../../ui/failed-words';
 import { toast } from '../../../ui/toast';
+import { CustomInputs, validateCustom } from '../custom/CustomInputs';
+import { CustomValueList } from '../custom/CustomValueList';
+import { useCustomFields } from '../custom/use-fields';
+import { customChanges, customInput, customName, toFormValues } from '../custom/values';
 import { Problem } from '../detail/failure';
+import { Spinner } from '../../../ui/spinner';
 import { mapHref } from './map-link';
 import { PartField, PartForm, usePartForm } from './PartForm';
 import { PartSection } from './PartSection';
@@ -58,6 +65,7 @@ function MakePrimary({ location: l, api, focusRow }: { location: CustomerLocatio
 }
 
 function LocationView({ location: l }: { location: CustomerLocation }) {
+  const fields = useCustomFields('location').fields ?? [];
   const lines = locationLines(l);
   const name = locationName(l);
   const map = mapHref(lines);
@@ -80,6 +88,7 @@ function LocationView({ location: l }: { location: CustomerLocation }) {
           <p className="part-text">{l.access_notes}</p>
         </div>
       )}
+      <CustomValueList fields={fields} custom={l.custom} className="detail-list part-custom" />
       {map && (
         <a className="part-map" href={map} target="_blank" rel="noopener noreferrer">
           Open map<span className="sr-only"> of {name} in OpenStreetMap (opens in a new tab)</span>
@@ -89,19 +98,31 @@ function LocationView({ location: l }: { location: CustomerLocation }) {
   );
 }
 
-function LocationForm({ customerId, location, api, done }: { customerId: number; location: CustomerLocation | null; api: CustomerPartsApi; done: () => void }) {
+type FormProps = { customerId: number; location: CustomerLocation | null; api: CustomerPartsApi; done: () => void };
+
+/** D56: the form opens with the location fields (read once for the page; a failed read leaves them out). */
+function LocationForm(props: FormProps) {
+  const defs = useCustomFields('location');
+  if (!defs.fields && defs.query.status === 'pending') return <Spinner label="Loading the form…" />;
+  return <LocationFields {...props} fields={defs.fields ?? []} />;
+}
+
+function LocationFields({ customerId, location, api, done, fields }: FormProps & { fields: CustomField[] }) {
   const add = useMutation(api.locations.add);
   const update = useMutation(api.locations.update);
-  const { form, draft } = usePartForm<LocationValues>({
+  const saved = location?.custom;
+  const { form, draft } = usePartForm<LocationValues & Record<string, string | readonly string[]>>({
     draftKey: `location:${customerId}:${location?.id ?? 'new'}`,
-    initial: toValues<LocationValues>(FIELDS, location),
-    labels: LOCATION_LABELS,
+    initial: { ...toValues<LocationValues>(FIELDS, location), ...toFormValues(fields, saved) },
+    labels: { ...LOCATION_LABELS, ...Object.fromEntries(fields.map((f) => [customName(f), f.label])) },
     noun: 'location',
-    validate: validateLocation,
+    validate: (v) => ({ ...validateLocation(v), ...validateCustom(fields, v, location ? (saved ?? {}) : null) }),
     async save(v) {
-      const input = locationInput(v);
-      if (location) await update.mutate({ id: location.id, changes: changed(input, location) });
-      else await add.mutate({ ...input, primary: false });
+      const input = locationInput(toValues<LocationValues>(FIELDS, v));
+      const custom = location ? customChanges(fields, v, saved) : customInput(fields, v);
+      const withCustom = Object.keys(custom).length > 0 ? { custom } : {};
+      if (location) await update.mutate({ id: location.id, changes: { ...changed(input, location), ...withCustom } });
+      else await add.mutate({ ...input, primary: false, ...withCustom });
       toast.success(location ? `Saved ${input.label ?? 'the location'}` : `Added ${input.label ?? 'the location'}`);
     },
     onSaved: done,
@@ -126,6 +147,7 @@ function LocationForm({ customerId, location, api, done }: { customerId: number;
         {field('country')}
       </div>
       {field('access_notes', { multiline: true })}
+      <CustomInputs form={form} fields={fields} saved={saved} />
     </PartForm>
   );
 }

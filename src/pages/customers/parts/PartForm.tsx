@@ -5,13 +5,13 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { isPermissionDenied, useDraft } from '../../../drafts/context';
 import { HttpError } from '../../../http/errors';
-import { Field, FormError, useForm, type Form, type FormErrors } from '../../../ui/form';
+import { Field, FormError, useForm, type Form, type FormErrors, type FormValues } from '../../../ui/form';
 import { connectivity } from '../../../http/connectivity';
 import { formFailure } from './values';
 
 export const MSG_PART_OFFLINE = "You're offline — what you typed is kept; save when the connection is back";
 
-interface PartFormOptions<V extends Record<string, string>> {
+interface PartFormOptions<V extends FormValues> {
   /** D41: which form, for its draft ('location:7:new', 'contact:7:12'). */
   draftKey: string;
   initial: V;
@@ -23,7 +23,7 @@ interface PartFormOptions<V extends Record<string, string>> {
 }
 
 /** The form hook with its draft: saving removes the draft, `discard` (Cancel) too. */
-export function usePartForm<V extends Record<string, string>>({ draftKey, initial, labels, noun, validate, save, onSaved }: PartFormOptions<V>) {
+export function usePartForm<V extends FormValues>({ draftKey, initial, labels, noun, validate, save, onSaved }: PartFormOptions<V>) {
   const form = useForm<V>({
     initial,
     validate,
@@ -44,13 +44,14 @@ export function usePartForm<V extends Record<string, string>>({ draftKey, initia
     data: form.values,
     dirty: JSON.stringify(form.values) !== JSON.stringify(initial),
     onRestore: (d) => {
-      for (const name of Object.keys(initial) as (keyof V)[]) if (typeof d?.[name] === 'string') form.set(name, d[name]);
+      // D56: several choices are a list of option ids.
+      for (const name of Object.keys(initial) as (keyof V)[]) if (typeof d?.[name] === 'string' || Array.isArray(d?.[name])) form.set(name, d[name]);
     },
   });
   return { form, draft };
 }
 
-export function PartForm<V extends Record<string, string>>({
+export function PartForm<V extends FormValues>({
   label,
   form,
   offer,
@@ -70,7 +71,7 @@ export function PartForm<V extends Record<string, string>>({
   const online = useSyncExternalStore(connectivity.subscribe, connectivity.getState, connectivity.getState);
   const ref = useRef<HTMLFormElement>(null);
   // D15: the first box takes the focus when the form opens.
-  useEffect(() => ref.current?.querySelector<HTMLElement>('input, textarea')?.focus(), []);
+  useEffect(() => ref.current?.querySelector<HTMLElement>('input, textarea, select')?.focus(), []);
   return (
     <form
       ref={ref}
@@ -100,7 +101,7 @@ export function PartForm<V extends Record<string, string>>({
 }
 
 /** A text box (or a multi-line one) of a part's form, with the contract's limit. */
-export function PartField<V extends Record<string, string>>({
+export function PartField<V extends FormValues>({
   form,
   name,
   label,

@@ -90,9 +90,13 @@ export type { CustomerContact, CustomerLocation };
  * What was typed stays in the form either way.
  */
 export function formFailure(error: unknown, labels: Record<string, string>, noun: string): unknown {
+  // D56: a unique custom value another customer's location holds lands on its control too.
+  if (isHttpError(error, 409) && error.code === 'duplicate_custom_value' && error.field)
+    return new HttpError(400, { ...(error.data as object), detail: error.detail ?? `${labels[error.field] ?? error.field}: is taken` }, error.path);
   if (isHttpError(error, 400) && error.field) {
     const field = error.field.replace(/\[\d+\]$/, '');
-    const rest = (error.detail ?? 'is not valid').replace(/^[\w[\]]+:\s*/, '');
+    const words = (error.data as { errors?: Record<string, unknown> }).errors?.[field]; // D56: each refused custom value's words
+    const rest = typeof words === 'string' ? words : (error.detail ?? 'is not valid').replace(/^[\w.[\]]+:\s*/, '');
     return new HttpError(400, { ...(error.data as object), field, detail: `${labels[field] ?? field}: ${rest}` }, error.path);
   }
   const say = (detail: string) => new HttpError(isHttpError(error) ? error.status : 0, { detail }, isHttpError(error) ? error.path : '');
