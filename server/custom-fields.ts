@@ -89,3 +89,13 @@ export async function valueHolder(
   const [row] = await tx.query<{ id: unknown; name: string }>(holderSql(f), [orgId, f.key, asParam(f, value), except]);
   return row ? { id: num(row.id), name: row.name } : null;
 }
+
+/** D56: a custom value as a person reads it: a choice by its option's label, yes/no in words. */
+export function customCell(f: CustomField, v: CustomValue | undefined): string {
+  if (v === undefined || v === null) return '';
+  const label = (id: unknown) => f.options.find((o) => o.id === id)?.label ?? String(id);
+  if (f.type === 'choice') return label(v);
+  if (f.type === 'choices') return (Array.isArray(v) ? v : [v]).map(label).join('; ');
+  if (f.type === 'yes_no') return v ? 'yes' : 'no';
+  return String(v);
+}

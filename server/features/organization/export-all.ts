@@ -5,9 +5,8 @@
 // which our import reads back.
 import type { CustomField, CustomValue } from '../../../contract/custom-fields';
 import type { Ctx } from '../../context';
-import { listFields } from '../../custom-fields';
+import { customCell, listFields } from '../../custom-fields';
 import type { Queryable } from '../../db';
-import { num } from '../../db';
 import { writeAudit } from '../../audit';
 import { BASE_SECURITY_HEADERS, HttpError } from '../../http';
 import { defineRoute, RAW } from '../../route';
@@ -24,16 +23,6 @@ const CHUNK = 64 * 1024;
 type Row = Record<string, unknown>;
 const cell = (v: unknown): string =>
   v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join('; ') : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
-
-/** D56: a custom value as a person reads it: a choice by its option's label, yes/no in words. */
-export function customCell(f: CustomField, v: CustomValue | undefined): string {
-  if (v === undefined || v === null) return '';
-  const label = (id: unknown) => f.options.find((o) => o.id === id)?.label ?? String(id);
-  if (f.type === 'choice') return label(v);
-  if (f.type === 'choices') return (Array.isArray(v) ? v : [v]).map(label).join('; ');
-  if (f.type === 'yes_no') return v ? 'yes' : 'no';
-  return String(v);
-}
 
 /**
  * The rows of `from` (FROM and WHERE over alias t, $1 the organization) a batch at a time, continuing after the
