@@ -175,7 +175,7 @@ async function runBackend(backend, start, verdicts) {
         verdicts.figure(`${label}: floor (bare node:http, the same 429): event-loop delay max`, floor ? fmtMs(floor.max) : '-', 'none set', null);
       }
     } catch (err) {
-      console.log(`${label}: did not run to the end: ${err instanceof Error ? err.message : String(err)}`);
+      console.log(`${label}: did not run to the end: ${err instanceof Error ? err.message : String(err)}; the server's last lines:\n${server.output().split('\n').slice(-8).join('\n')}`);
       verdicts.figure(`${label}: ran to the end`, 'no (see its output)', 'yes', false);
       rows.push([s.name, 'failed', '', '', '', '', '', '', '', '']);
     }

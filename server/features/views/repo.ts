@@ -84,7 +84,7 @@ export async function getView(db: Queryable, orgId: number, userId: number, id: 
 }
 
 /** D57: a view's writes take turns per organization, so a name or a limit checked is still true at commit. */
-const VIEWS_LOCK_NAMESPACE = 72_410_302;
+const VIEWS_LOCK_NAMESPACE = 72_410_304;
 export const lockViews = (tx: Queryable, orgId: number) => tx.query('select pg_advisory_xact_lock($1, $2)', [VIEWS_LOCK_NAMESPACE, orgId]);
 
 /** How many views share the scope (a person's personal ones, or the shared ones), and whether `name` is taken there. */
