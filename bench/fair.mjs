@@ -3,12 +3,12 @@
 // me, dashboard, the customers list) and health is asked on a new connection every second. Scenarios
 // (lib/fair-scenarios.mjs): import (10,000-row create, update, the same file again), preview (a 5 MB
 // header of empty columns; 1,000,000 columns × 5,000 rows), search (48 deep searches at once with
-// 50,000 customers), export (an owner downloads everything of 200,000 customers, D67; the server's memory
+// 50,000 customers), field (an owner deletes a custom field held by 200,000 customers, D56), export (an owner downloads everything of 200,000 customers, D67; the server's memory
 // sampled), login (700 wrong-password logins from one address), refresh (700 refreshes with random
 // tokens from one address). The built server runs with TRUST_PROXY=1 (each actor has its own
 // X-Forwarded-For address, lib/fair-calls.mjs) and EVENT_LOOP_REPORT=1 (server/event-loop-report.ts: on
 // SIGUSR2 it prints its event-loop delay since the last signal), on PGlite and on a throwaway PostgreSQL.
-//   node bench/fair.mjs [--db pglite|postgres] [--quick] [--check] [import|preview|search|export|login|refresh ...]
+//   node bench/fair.mjs [--db pglite|postgres] [--quick] [--check] [import|preview|search|field|export|login|refresh ...]
 //   (npm run bench:fair)
 // Budgets: every bystander request 2xx; victim p99 ≤ 1 s on PGlite, ≤ 300 ms on PostgreSQL; health
 // ≤ 500 ms; event-loop delay max ≤ 100 ms; the update import ≤ 5 s on PGlite; the same file again
@@ -175,7 +175,9 @@ async function runBackend(backend, start, verdicts) {
         verdicts.figure(`${label}: floor (bare node:http, the same 429): event-loop delay max`, floor ? fmtMs(floor.max) : '-', 'none set', null);
       }
     } catch (err) {
-      console.log(`${label}: did not run to the end: ${err instanceof Error ? err.message : String(err)}; the server's last lines:\n${server.output().split('\n').slice(-8).join('\n')}`);
+      console.log(
+        `${label}: did not run to the end: ${err instanceof Error ? err.message : String(err)}; the server's last lines:\n${server.output().split('\n').slice(-8).join('\n')}`,
+      );
       verdicts.figure(`${label}: ran to the end`, 'no (see its output)', 'yes', false);
       rows.push([s.name, 'failed', '', '', '', '', '', '', '', '']);
     }

@@ -49,10 +49,10 @@ export const toField = (r: FieldRow): CustomField => ({
   created_at: r.created_at.toISOString(),
 });
 
-/** The organization's fields (of one kind, or all), in their order; archived ones included. */
+/** The organization's fields (of one kind, or all), in their order; archived ones included, deleted ones (D56, values still being removed) not. */
 export async function listFields(db: Queryable, orgId: number, kind: CustomFieldKind | null = null): Promise<CustomField[]> {
   const rows = await db.query<FieldRow>(
-    `select ${FIELD_COLUMNS} from custom_fields where org_id = $1 and ($2::text is null or record_kind = $2) order by record_kind, position, id`,
+    `select ${FIELD_COLUMNS} from custom_fields where org_id = $1 and deleted_at is null and ($2::text is null or record_kind = $2) order by record_kind, position, id`,
     [orgId, kind],
   );
   return rows.map(toField);

@@ -13,6 +13,7 @@ import { ENDED_SESSION_RETENTION_MS, pruneSessions } from './auth/sessions';
 import { pruneResets } from './password-resets';
 import { pruneAttempts } from './auth/throttle';
 import { purgeDeleted } from './features/customers/deleted-repo';
+import { purgeDeletedFields } from './features/custom-fields/purge';
 import { createApp } from './app';
 import type { Config, Env, SeedMode } from './config';
 import { loadConfig, sentryOrigin } from './config';
@@ -174,6 +175,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         pruneAttempts(db, config.throttle.windowS, now()),
         pruneChallenges(db, now()),
         purgeDeleted(db, now()),
+        purgeDeletedFields(db), // D56: values of fields deleted before a restart
         pruneResets(db, new Date(now() - ENDED_SESSION_RETENTION_MS)),
       ])
         // PGlite has no autovacuum: without it, index-only scans (a deep page of the customers list) read

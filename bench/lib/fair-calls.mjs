@@ -53,6 +53,9 @@ export const calls = {
   list: (session, query = '') => ({ path: `${CUSTOMERS}${query ? `?${query}` : ''}`, headers: bearer(session), label: 'list' }),
   importFile: (session, csv, onDuplicate = 'skip') => ({ method: 'POST', path: `${IMPORT}?on_duplicate=${onDuplicate}`, ...csvBody(session, csv), label: 'import' }),
   preview: (session, csv) => ({ method: 'POST', path: PREVIEW, ...csvBody(session, csv), label: 'preview' }),
+  /** D56: the custom field calls an owner makes (definitions) and a bulk change (D58). */
+  field: (session, method, path = '', body) => ({ method, path: `/api/v1/custom-fields/${path}`, headers: bearer(session), ...(body ? { body } : {}), label: 'field' }),
+  bulk: (session, body) => ({ method: 'POST', path: '/api/v1/customers/bulk/', headers: bearer(session), body, label: 'bulk' }),
   /** D67: everything of the session's organization as one ZIP (an owner). */
   exportAll: (session) => ({ method: 'POST', path: '/api/v1/organization/export/', headers: { ...bearer(session), Accept: 'application/zip' }, label: 'export' }),
 };

@@ -19,6 +19,7 @@ export const SIZES = {
     searches: 48,
     flood: 700,
     exportCustomers: 200_000,
+    fieldCustomers: 200_000,
   },
   quick: {
     importRows: 2_000,
@@ -30,6 +31,7 @@ export const SIZES = {
     searches: 12,
     flood: 150,
     exportCustomers: 20_000,
+    fieldCustomers: 20_000,
   },
 };
 /** Time limit of one heavy call (an import, a preview, one request of a flood); a run always ends. */
@@ -175,6 +177,55 @@ async function exportScenario(ctx) {
   };
 }
 
+/**
+ * (7) D56 D34 set-up: an owner's organization where `fieldCustomers` customers hold a value of one custom
+ * field, made by imports of 10,000 (each its own tag in the emails) and a bulk change per import (D58).
+ */
+async function fillField(ctx) {
+  const owner = await signIn(ctx.url, EXPORTER);
+  const t0 = performance.now();
+  const key = `tank_${Date.now().toString(36)}`;
+  const made = await send(ctx.url, calls.field(owner, 'POST', '', { label: `Tank ${key}`, key, type: 'number' }), { address: owner.address });
+  if (made.status !== 201) throw new Error(`making the field: ${outcome(made)}`);
+  for (let k = 0; k * 10_000 < ctx.size.fieldCustomers; k++) {
+    const tag = `cf${key.slice(5)}k${k}z`;
+    const { r } = await importAs({ ...ctx, attacker: owner }, customersCsv(tag, 10_000), 'skip');
+    if (r.status !== 200) throw new Error(`import ${k}: ${outcome(r)}`);
+    const set = await send(ctx.url, calls.bulk(owner, { filter: `q=${tag}.`, count: 10_000, action: 'set_custom', custom: { [key]: k } }), {
+      address: owner.address,
+      timeoutMs: ATTACK_TIMEOUT_MS,
+    });
+    if (set.status !== 200) throw new Error(`bulk set ${k}: ${outcome(set)} ${set.body}`);
+  }
+  ctx.field = { owner, key, id: json(made).id };
+  return `${ctx.size.fieldCustomers.toLocaleString('en-US')} customers holding ${key} (made in ${secs(performance.now() - t0)})`;
+}
+
+/** (7) D56 D34: the owner archives and deletes that field; the attack lasts until its key is free again (every value removed). */
+async function fieldDeleteScenario(ctx) {
+  const { owner, key, id } = ctx.field;
+  await send(ctx.url, calls.field(owner, 'POST', `${id}/archive/`), { address: owner.address });
+  const r = await send(ctx.url, calls.field(owner, 'DELETE', `${id}/`), { address: owner.address, timeoutMs: ATTACK_TIMEOUT_MS });
+  const t0 = performance.now();
+  let free = null;
+  while (performance.now() - t0 < 4 * ATTACK_TIMEOUT_MS) {
+    const again = await send(ctx.url, calls.field(owner, 'POST', '', { label: `Tank again ${key}`, key, type: 'number' }), { address: owner.address });
+    if (again.status === 201) {
+      free = performance.now() - t0;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const held = r.status === 200 ? json(r).records_with_value : null;
+  return {
+    summary: `delete of a field held by ${held?.toLocaleString('en-US') ?? '?'} customers: ${outcome(r)} in ${took(r)}; every value removed (its key free) ${free === null ? 'not within the time limit' : `after ${secs(free)}`}`,
+    checks: [
+      { figure: 'field delete answered (attacker)', value: `${took(r)}, ${outcome(r)}`, budget: '200', ok: r.status === 200 },
+      { figure: 'every value removed after', value: free === null ? 'not within the limit' : secs(free), budget: 'none set', ok: free === null ? false : null },
+    ],
+  };
+}
+
 /** (4)(5) A flood from one address; a correct login from another address a moment after it starts. */
 function floodScenario(label, spec) {
   return async (ctx) => {
@@ -224,6 +275,7 @@ export const SCENARIOS = [
     ),
   },
   { group: 'search', name: 'deep searches', setup: fillForSearch, run: searchScenario },
+  { group: 'field', name: 'delete a custom field', setup: fillField, run: fieldDeleteScenario },
   { group: 'export', name: 'export everything', setup: (ctx) => fill(ctx, ctx.size.exportCustomers), run: exportScenario },
   { group: 'login', name: 'login flood', run: floodScenario('wrong-password logins', () => calls.login(FLOOD_EMAIL, 'wrong-password')) },
   { group: 'refresh', name: 'refresh flood', run: floodScenario('refreshes with random tokens', calls.randomRefresh) },

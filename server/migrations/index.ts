@@ -24,6 +24,7 @@ import { migration019 } from './019-merge-keeps-contact-details';
 import { migration020 } from './020-custom-fields';
 import { migration024 } from './024-saved-views';
 import { migration025 } from './025-bulk-actions';
+import { migration026 } from './026-custom-field-deletes';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -54,6 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration020,
   migration024,
   migration025,
+  migration026,
 ];
 
 export class SchemaTooNewError extends Error {

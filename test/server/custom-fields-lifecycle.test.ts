@@ -1,12 +1,15 @@
 // D56 what a definition's life does to the values: archiving hides them and refuses writes, restoring
-// brings them back, deleting (archived only) removes them from every record and says how many; options
+// brings them back, deleting (archived only) hides them at once and removes them from every record in small
+// steps after (D34), saying how many; options
 // removed only when unused; a type change converts or refuses.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Customer } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { auditAbout, customerPath, ownerOfNewOrg, warmedUp, type Actor } from './customers-common';
-import { addField, fieldPath, fieldsOf } from './custom-fields-common';
+import { addField, FIELDS, fieldPath, fieldsOf } from './custom-fields-common';
+import { purgeDeletedFields } from '../../server/features/custom-fields/purge';
+import { PURGE_BATCH, removeValuesAfter } from '../../server/features/custom-fields/values-repo';
 
 forEachBackend('API custom field lifecycle', (backend) => {
   let b: Backend;
@@ -41,7 +44,7 @@ forEachBackend('API custom field lifecycle', (backend) => {
   });
 
   describe('D56 delete', () => {
-    test('D56 DELETE needs an archived field (409 field_not_archived); then removes its values from every record in one change, says how many, audited', async () => {
+    test('D56 DELETE needs an archived field (409 field_not_archived); then the field goes at once, says how many records held a value, audited; its values are removed from every record after', async () => {
       await fresh();
       const gate = await addField(o, { label: 'Gate', key: 'gate' });
       await addField(o, { label: 'Alarm', key: 'alarm' });
@@ -53,14 +56,34 @@ forEachBackend('API custom field lifecycle', (backend) => {
       expect((await o.get(fieldPath(gate.id))).body).toMatchObject({ records_with_value: 2 });
       const r = await o.del(fieldPath(gate.id));
       expect([r.status, r.body]).toEqual([200, { id: gate.id, label: 'Gate', records_with_value: 2 }]);
-      expect([await stored(x.id), await stored(y.id), await stored(bare.id)]).toEqual([{ alarm: '2' }, {}, {}]);
       expect((await fieldsOf(o)).map((f) => f.key)).toEqual(['alarm']);
+      expect((await record(x.id)).custom).toEqual({ alarm: '2' });
+      expectError(await o.del(fieldPath(gate.id)), 404, 'not_found');
       const entries = await auditAbout(b.server.db, 'custom_field', gate.id);
       expect(entries.at(-1)).toMatchObject({ action: 'custom_field.deleted', target_label: 'Gate', changes: { records_with_value: 2 } });
-      expectError(await o.del(fieldPath(gate.id)), 404, 'not_found');
-      // The key is free again: a new field of that key starts empty.
+      await expect.poll(async () => [await stored(x.id), await stored(y.id), await stored(bare.id)]).toEqual([{ alarm: '2' }, {}, {}]);
+      await expect.poll(async () => (await b.server.db.query('select 1 from custom_fields where id = $1', [gate.id])).length).toBe(0);
+      // The key is free again once the values are gone: a new field of that key starts empty.
       await addField(o, { label: 'Gate again', key: 'gate' });
       expect((await record(x.id)).custom).toEqual({ alarm: '2' });
+    });
+
+    test('D34 D56 a deleted field’s values are removed a few hundred records at a time, each step its own statement; a purge cut short goes on where it was (values hidden meanwhile, the key taken)', async () => {
+      await fresh();
+      const gate = await addField(o, { label: 'Gate', key: 'gate' });
+      const n = PURGE_BATCH * 2 + 7;
+      await b.server.db.query(`insert into customers (org_id, name, custom) select $1, 'Held ' || g, '{"gate": "1"}' from generate_series(1, ${n}) g`, [o.org]);
+      await b.server.db.query('update custom_fields set archived_at = now(), deleted_at = now() where id = $1', [gate.id]); // as a delete leaves it, the purge not run
+      expectError(await o.post(FIELDS, { label: 'Other gate', key: 'gate', type: 'text' }), 409, 'duplicate_key');
+      const held = async () =>
+        Number((await b.server.db.query<{ n: unknown }>(`select count(*) as n from customers where org_id = $1 and custom ? 'gate'`, [o.org]))[0]!.n);
+      const last = await removeValuesAfter(b.server.db, o.org, gate, 0);
+      expect(await held()).toBe(n - PURGE_BATCH);
+      expect(last).toBeGreaterThan(0);
+      await purgeDeletedFields(b.server.db);
+      expect(await held()).toBe(0);
+      expect(await b.server.db.query('select 1 from custom_fields where id = $1', [gate.id])).toEqual([]);
+      await addField(o, { label: 'Other gate', key: 'gate' });
     });
   });
 

@@ -15,9 +15,9 @@ import {
 } from '../../../contract/custom-fields';
 import type { Queryable } from '../../db';
 import { fieldError, HttpError } from '../../http';
-import { deleteField, getField, insertField, listFields, lockFields, reorderFields, setArchived, updateField, type FieldPatch } from './repo';
+import { getField, insertField, keysInUse, listFields, lockFields, markDeleted, reorderFields, setArchived, updateField, type FieldPatch } from './repo';
 import type { OptionInput } from './schema';
-import { choiceToChoices, countValues, hasDuplicateValues, optionUse, removeValues, valuesTooLongForText } from './values-repo';
+import { choiceToChoices, countValues, hasDuplicateValues, optionUse, valuesTooLongForText } from './values-repo';
 
 const KIND_WORDS: Record<CustomFieldKind, string> = { customer: 'customer', location: 'service location' };
 
@@ -65,8 +65,15 @@ export async function createField(tx: Queryable, orgId: number, input: FieldInpu
       limit,
     });
   assertLabelFree(fields, input.label, null);
-  const keys = new Set(fields.map((f) => f.key));
-  if (input.key !== null && keys.has(input.key)) throw conflict('duplicate_key', `Another field has the key ${input.key}`, { field: 'key' });
+  const keys = await keysInUse(tx, orgId, input.record_kind);
+  if (input.key !== null && keys.has(input.key)) {
+    const gone = !fields.some((f) => f.key === input.key);
+    throw conflict(
+      'duplicate_key',
+      gone ? `A deleted field’s values still use the key ${input.key}; try again in a few minutes` : `Another field has the key ${input.key}`,
+      { field: 'key' },
+    );
+  }
   let key = input.key ?? keyFromLabel(input.label);
   for (let n = 2; keys.has(key); n++) key = `${keyFromLabel(input.label).slice(0, 36)}_${n}`;
   const options = withIds(input.options, []);
@@ -143,12 +150,16 @@ export async function archiveField(tx: Queryable, orgId: number, id: number, at:
 }
 
 /** D56: only an archived field is deleted, with its values on every record, in one transaction. */
-export async function removeField(tx: Queryable, orgId: number, id: number): Promise<{ field: CustomField; records: number }> {
+/**
+ * D56 D34: an archived field goes at once (no answer shows its values, its label is free); its values are
+ * then removed a few hundred records at a time by purgeDeletedFields, after the commit.
+ */
+export async function removeField(tx: Queryable, orgId: number, id: number, now: Date): Promise<{ field: CustomField; records: number }> {
   await lockFields(tx, orgId, 'change');
   const field = await getField(tx, orgId, id);
   if (!field.archived) throw conflict('field_not_archived', `Archive “${field.label}” before deleting it`);
-  const records = await removeValues(tx, orgId, field);
-  await deleteField(tx, orgId, id);
+  const records = await countValues(tx, orgId, field);
+  await markDeleted(tx, orgId, id, now);
   return { field, records };
 }
 

@@ -9,7 +9,7 @@ export { listFields, lockFields } from '../../custom-fields';
 export const fieldNotFound = () => new HttpError(404, 'not_found', 'No such custom field');
 
 export async function getField(db: Queryable, orgId: number, id: number): Promise<CustomField> {
-  const [row] = await db.query<FieldRow>(`select ${FIELD_COLUMNS} from custom_fields where org_id = $1 and id = $2`, [orgId, id]);
+  const [row] = await db.query<FieldRow>(`select ${FIELD_COLUMNS} from custom_fields where org_id = $1 and id = $2 and deleted_at is null`, [orgId, id]);
   if (!row) throw fieldNotFound();
   return toField(row);
 }
@@ -56,8 +56,15 @@ export async function setArchived(tx: Queryable, orgId: number, id: number, at: 
   return toField(row!);
 }
 
-export async function deleteField(tx: Queryable, orgId: number, id: number): Promise<void> {
-  await tx.query('delete from custom_fields where org_id = $1 and id = $2', [orgId, id]);
+/** D56 D34: a deleted field stays as a tombstone (its values hidden, its key taken) until purgeDeletedFields removes its values. */
+export async function markDeleted(tx: Queryable, orgId: number, id: number, at: Date): Promise<void> {
+  await tx.query('update custom_fields set deleted_at = $3 where org_id = $1 and id = $2', [orgId, id, at]);
+}
+
+/** Every key of the kind, deleted fields' included (a key is free again once their values are gone). */
+export async function keysInUse(tx: Queryable, orgId: number, kind: CustomFieldKind): Promise<Set<string>> {
+  const rows = await tx.query<{ key: string }>('select key from custom_fields where org_id = $1 and record_kind = $2', [orgId, kind]);
+  return new Set(rows.map((r) => r.key));
 }
 
 /** D56: positions 1… in the order of `ids` (each a field of the organization and kind). */

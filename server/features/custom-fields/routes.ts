@@ -1,9 +1,12 @@
 // D56 D61: an organization's custom fields. Anyone who may see customers reads the definitions; changing
 // them needs fields:manage. Routes hold no SQL; each change is one transaction with its audit entry.
 import type { CustomField } from '../../../contract/custom-fields';
+import { recheckMember } from '../../auth/access';
+import { writeAudit } from '../../audit';
 import { defineRoute, reply } from '../../route';
 import { intText } from '../../schema';
 import { archiveField, changeField, createField, fieldWithCount, removeField, reorder } from './definitions';
+import { purgeDeletedFields } from './purge';
 import { listFields } from './repo';
 import { createFieldBody, orderBody, updateFieldBody } from './schema';
 
@@ -89,17 +92,36 @@ const restore = defineRoute({
   },
 });
 
-/** DELETE /v1/custom-fields/{id}/: D56 archived first; the answer says how many records lost a value. */
+/**
+ * DELETE /v1/custom-fields/{id}/: D56 archived first; the answer says how many records held a value. D34: in a
+ * transaction of its own, so the values' removal (purge.ts) starts once the field is gone for everyone.
+ */
 const remove = defineRoute({
   method: 'DELETE',
   path: `${BASE}:id/`,
   access: 'org',
   permission: 'fields:manage',
   params: idParam,
-  audit: 'custom_field.deleted',
-  async handler({ tx, caller, params, audit }) {
-    const { field, records } = await removeField(tx, caller.org.id, params.id);
-    audit({ target: target(field), changes: { key: field.key, type: field.type, records_with_value: records } });
+  transaction: false,
+  async handler({ ctx, caller, params }) {
+    const now = new Date(ctx.now());
+    const { field, records } = await ctx.db.transaction(async (tx) => {
+      await recheckMember(tx, caller, 'fields:manage', ctx.now(), false); // D38
+      const out = await removeField(tx, caller.org.id, params.id, now);
+      await writeAudit(
+        tx,
+        caller.org.id,
+        { id: caller.userId, label: caller.firstName },
+        'custom_field.deleted',
+        {
+          target: target(out.field),
+          changes: { key: out.field.key, type: out.field.type, records_with_value: out.records },
+        },
+        now,
+      );
+      return out;
+    });
+    purgeDeletedFields(ctx.db).catch((err: unknown) => ctx.log.error(`custom field values' removal failed: ${err instanceof Error ? err.message : String(err)}`));
     return { id: field.id, label: field.label, records_with_value: records };
   },
 });

@@ -12,10 +12,22 @@ export async function countValues(db: Queryable, orgId: number, f: Pick<CustomFi
   return num(row?.n ?? 0);
 }
 
-/** D56: removes the field's values from every record of the organization; returns how many held one. */
-export async function removeValues(tx: Queryable, orgId: number, f: Pick<CustomField, 'record_kind' | 'key'>): Promise<number> {
-  const rows = await tx.query(`update ${TABLE[f.record_kind]} set custom = custom - $2 where org_id = $1 and custom ? $2 returning id`, [orgId, f.key]);
-  return rows.length;
+/** D34: records per statement while a deleted field's values are removed (each its own short transaction). */
+export const PURGE_BATCH = 500;
+
+/**
+ * D56 D34: removes a deleted field's values from the next PURGE_BATCH records after `afterId` (in id order,
+ * the trash included); answers the last id written, or null when none is left. Not an edit: no version.
+ */
+export async function removeValuesAfter(db: Queryable, orgId: number, f: Pick<CustomField, 'record_kind' | 'key'>, afterId: number): Promise<number | null> {
+  const t = TABLE[f.record_kind];
+  const rows = await db.query<{ id: unknown }>(
+    `update ${t} set custom = custom - $2
+      where org_id = $1 and id = any(array(select id from ${t} where org_id = $1 and id > $3 and custom ? $2 order by id limit ${PURGE_BATCH}))
+      returning id`,
+    [orgId, f.key, afterId],
+  );
+  return rows.length ? Math.max(...rows.map((r) => num(r.id))) : null;
 }
 
 /** D56 one choice → several: each value becomes a list of that one option. */

@@ -34,7 +34,7 @@ type FieldState = Map<string, { label: string; archived: boolean }>;
 
 async function customerFields(db: Queryable, orgId: number): Promise<FieldState> {
   const rows = await db.query<{ key: string; label: string; archived: boolean }>(
-    `select key, label, archived_at is not null as archived from custom_fields where org_id = $1 and record_kind = 'customer'`,
+    `select key, label, archived_at is not null as archived from custom_fields where org_id = $1 and record_kind = 'customer' and deleted_at is null`,
     [orgId],
   );
   return new Map(rows.map((r) => [r.key, { label: r.label, archived: r.archived }]));
