@@ -22,9 +22,9 @@ import { migration017 } from './017-no-write-notifications';
 import { migration018 } from './018-fold-quotes-and-dashes';
 import { migration019 } from './019-merge-keeps-contact-details';
 import { migration020 } from './020-custom-fields';
-import { migration024 } from './024-saved-views';
-import { migration025 } from './025-bulk-actions';
-import { migration026 } from './026-custom-field-deletes';
+import { migration021 } from './021-saved-views';
+import { migration022 } from './022-bulk-actions';
+import { migration023 } from './023-custom-field-deletes';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -53,9 +53,9 @@ export const MIGRATIONS: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
-  migration024,
-  migration025,
-  migration026,
+  migration021,
+  migration022,
+  migration023,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -109,6 +109,25 @@ const PART_WORDED: [AuditEntryView, string][] = [
   [entry('custom_field.restored', FIELD, { key: 'gate_code' }), 'Olivia restored the custom field “Gate code”'],
   [entry('custom_field.deleted', FIELD, { key: 'gate_code', records_with_value: 2 }), 'Olivia deleted the custom field “Gate code” and its values on 2 records'],
   [entry('custom_field.reordered', { type: 'custom_field', id: null, label: 'customer' }, { order: ['Gate code'] }), 'Olivia reordered the custom fields'],
+  // D57: a shared view by its name, a personal one unnamed.
+  [entry('view.created', { type: 'view', id: 2, label: 'Leads' }, { shared: true }), 'Olivia shared the view “Leads”'],
+  [entry('view.updated', { type: 'view', id: 2, label: 'Personal view' }, { fields: ['name'] }), 'Olivia changed a personal view'],
+  [entry('view.deleted', { type: 'view', id: 2, label: 'Leads' }, { name: 'Leads' }), 'Olivia removed the view “Leads”'],
+  [entry('view.default_changed', { type: 'view', id: 2, label: 'Leads' }, { view_id: { from: null, to: 2 } }), 'Olivia chose their default view'],
+  // D58: a bulk action's one entry; D67: everything downloaded.
+  [
+    entry('customers.bulk_changed', { type: 'bulk_action', id: 5, label: '12 customers' }, { action: 'remove_tag', tag: 'vip', changed: 12 }),
+    'Olivia removed the tag “vip” from 12 customers',
+  ],
+  [entry('customers.bulk_deleted', { type: 'bulk_action', id: 5, label: '2 customers' }, { action: 'delete', changed: 2 }), 'Olivia deleted 2 customers'],
+  [
+    entry('customers.bulk_undone', { type: 'bulk_action', id: 5, label: '2 customers' }, { action: 'delete', restored: 2, changed_since: 0 }),
+    'Olivia undid a bulk change to 2 customers',
+  ],
+  [
+    entry('organization.exported', { type: 'organization', id: 1, label: 'Everything' }, { files: ['customers.csv'] }),
+    'Olivia downloaded all of the organization’s data',
+  ],
 ];
 
 describe('D30 activity wording', () => {

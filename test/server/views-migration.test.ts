@@ -1,11 +1,11 @@
-// D61 migration 24 on a database with organizations: views:manage joins every existing organization's
+// D61 migration 21 on a database with organizations: views:manage joins every existing organization's
 // owner and admin rows; D57 view names are unique among one person's views and among the shared ones.
 import { afterAll, expect, test } from 'vitest';
 import { openDb, type Db } from '../../server/db';
 import { migrate, MIGRATIONS } from '../../server/migrations';
 import { describePostgres } from './backends';
 
-describePostgres('migration 24 on a database with organizations (PostgreSQL)', (databaseUrl) => {
+describePostgres('migration 21 on a database with organizations (PostgreSQL)', (databaseUrl) => {
   let db: Db | null = null;
   afterAll(async () => {
     await db?.close();
@@ -15,16 +15,16 @@ describePostgres('migration 24 on a database with organizations (PostgreSQL)', (
     db = await openDb({ databaseUrl: databaseUrl(), dataDir: '' });
     await migrate(
       db,
-      MIGRATIONS.filter((m) => m.version < 24),
+      MIGRATIONS.filter((m) => m.version < 21),
     );
     const [org] = await db.query<{ id: number }>("insert into organizations (name) values ('Before Views') returning id");
     const [user] = await db.query<{ id: number }>("insert into users (email, password_hash, first_name) values ('v@example.test', 'x', 'Vi') returning id");
     expect(
       await migrate(
         db,
-        MIGRATIONS.filter((m) => m.version <= 24),
+        MIGRATIONS.filter((m) => m.version <= 21),
       ),
-    ).toEqual([24]);
+    ).toEqual([21]);
     const rows = await db.query<{ role: string }>("select role from role_permissions where org_id = $1 and permission = 'views:manage' order by role", [org!.id]);
     expect(rows.map((r) => r.role)).toEqual(['admin', 'owner']);
     const insert = 'insert into saved_views (org_id, owner_id, name) values ($1, $2, $3)';

@@ -102,6 +102,13 @@ export async function countSelected(tx: Queryable, selection: { sql: string; par
   return num(row!.n);
 }
 
+/** D22 D58: how many selected customers already have `max` tags and not this one (adding it would pass the limit). */
+export const atTagLimit = (tx: Queryable, selection: { sql: string; params: unknown[] }, tagKey: string, max: number) =>
+  countSelected(tx, {
+    sql: `${selection.sql} and cardinality(coalesce(tags, '{}')) >= ${max} and not (coalesce(tag_keys, '{}') @> array[$${selection.params.length + 1}]::text[])`,
+    params: [...selection.params, tagKey],
+  });
+
 /** D58: one customer at a time per organization takes part in bulk actions, so two never wait on each other's rows. */
 const BULK_LOCK_NAMESPACE = 72_410_303;
 export const lockBulk = (tx: Queryable, orgId: number) => tx.query('select pg_advisory_xact_lock($1, $2)', [BULK_LOCK_NAMESPACE, orgId]);

@@ -13,7 +13,7 @@ import type { Queryable } from '../../db';
 import { fieldError, HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { int, intText, list, oneOf, optional, parseShape, queryValues, text } from '../../schema';
-import { actionSql, applyBulk, bulkField, countSelected, dropBulk, lockBulk, lockedBulk, newBulk, undoBulk, undoSql } from './bulk-repo';
+import { actionSql, applyBulk, atTagLimit, bulkField, countSelected, dropBulk, lockBulk, lockedBulk, newBulk, undoBulk, undoSql } from './bulk-repo';
 import { listFilters } from './schema';
 
 /** 10,000 ids of up to ten digits, with room for the rest. */
@@ -108,10 +108,7 @@ const change = defineRoute({
     const selection = selectionOf(orgId, body);
     const count = await confirmed(tx, orgId, selection);
     if (body.action === 'add_tag') {
-      const full = await countSelected(tx, {
-        sql: `${selection.sql} and cardinality(coalesce(tags, '{}')) >= ${MAX_TAGS} and not (coalesce(tag_keys, '{}') @> array[$${selection.params.length + 1}]::text[])`,
-        params: [...selection.params, fold(body.tag!)],
-      });
+      const full = await atTagLimit(tx, selection, fold(body.tag!), MAX_TAGS);
       if (full) throw new HttpError(409, 'too_many_tags', `${full} of these customers already have ${MAX_TAGS} tags; remove one from them first`, {}, { count: full });
     }
     const now = new Date(ctx.now());

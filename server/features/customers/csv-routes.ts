@@ -6,7 +6,7 @@ import { BASE_SECURITY_HEADERS } from '../../http';
 import { defineRoute, RAW } from '../../route';
 import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
 import { importQuery, listFilters } from './schema';
-import { csvLine } from './csv';
+import { csvLine } from '../../csv';
 import { previewImport } from './import';
 import { commitImport } from './import-apply';
 import { charsetOf, isReadableCharset } from './csv-read';

@@ -1,10 +1,11 @@
 // D27: the export's SQL, scoped by organization like every customers query (STYLE).
-import { CUSTOMER_INPUT_FIELDS, CUSTOMER_SERVICE_FIELDS } from '../../../contract/customers';
 import { orderBy, SORT_KEYS, where, type ListFilter } from '../../customer-list';
 import type { Queryable } from '../../db';
 
-/** The export's columns: D22's fields (the header an import reads back), then when it was made and changed. */
-export const EXPORT_COLUMNS = [...CUSTOMER_INPUT_FIELDS, ...CUSTOMER_SERVICE_FIELDS, 'created_at', 'updated_at'] as const;
+import { CUSTOMER_CSV_COLUMNS } from '../../csv';
+
+/** The export's columns (server/csv.ts, which everything's export shares). */
+export const EXPORT_COLUMNS = CUSTOMER_CSV_COLUMNS;
 /** Rows per query while exporting: memory stays flat however long the list. */
 export const EXPORT_BATCH = 1_000;
 

@@ -8,7 +8,7 @@ import { notAMember, ORG_HEADER_NAME, organizationIdFrom } from '../../auth/acce
 import { fieldError, HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { bool } from '../../schema';
-import { exportRoutes } from './export-all';
+import { exportRoutes } from './export-routes';
 import { setRequireMfa, settingsFor } from './repo';
 import type { IncomingMessage } from 'node:http';
 

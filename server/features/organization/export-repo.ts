@@ -1,24 +1,15 @@
-// D67: everything an organization holds, for an owner, as one ZIP of CSV files (customers with their custom
-// fields, locations, contacts, notes, the activity log, members, roles, the custom fields themselves),
-// streamed: each file is read 1,000 rows at a time by id, so memory stays flat and others' calls run
-// between the batches (D34). Audited when it starts. The customers file is the customers export's (D27),
-// which our import reads back.
+// D67: the SQL of everything's export: each file of the ZIP (customers with their custom fields, locations,
+// contacts, notes, the activity log, members, roles, the custom fields themselves) as its header and its
+// rows, read 1,000 at a time along an index, so memory stays flat and others' calls run between the
+// batches (D34). Every query scoped by organization. The customers file is the customers export's (D27).
 import type { CustomField, CustomValue } from '../../../contract/custom-fields';
-import type { Ctx } from '../../context';
-import { customCell, listFields } from '../../custom-fields';
+import { customCell } from '../../custom-fields';
 import type { Queryable } from '../../db';
-import { writeAudit } from '../../audit';
-import { BASE_SECURITY_HEADERS, HttpError } from '../../http';
-import { defineRoute, RAW } from '../../route';
-import { zipWriter } from '../../zip';
-import { csvLine } from '../customers/csv';
-import { EXPORT_COLUMNS } from '../customers/export-repo';
+import { CUSTOMER_CSV_COLUMNS as EXPORT_COLUMNS } from '../../csv';
 
 const BATCH = 1_000;
 /** Locations, contacts and notes by their customer, as their indexes (org_id, customer_id, …) have them. */
 const PARTS = ['t.customer_id', 't.id'];
-/** Bytes of CSV gathered before they go to the deflater. */
-const CHUNK = 64 * 1024;
 
 type Row = Record<string, unknown>;
 const cell = (v: unknown): string =>
@@ -50,14 +41,14 @@ async function* all(db: Queryable, sql: string, orgId: number): AsyncGenerator<R
   yield await db.query<Row>(sql, [orgId]);
 }
 
-interface Sheet {
+export interface Sheet {
   name: string;
   header: string[];
   rows: AsyncGenerator<Row[]>;
   cells: (r: Row) => string[];
 }
 
-function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
+export function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
   const own = (kind: CustomField['record_kind']) => fields.filter((f) => f.record_kind === kind && !f.archived);
   const [customerFields, locationFields] = [own('customer'), own('location')];
   const customs = (fs: CustomField[], r: Row) => fs.map((f) => customCell(f, (r.custom as Record<string, CustomValue>)[f.key]));
@@ -180,70 +171,3 @@ function sheets(db: Queryable, orgId: number, fields: CustomField[]): Sheet[] {
     },
   ];
 }
-
-/**
- * POST /v1/organization/export/: D67 an owner's export of everything (a role, not a permission, like the
- * settings). A POST: it writes its audit entry. Outside a transaction: it reads for as long as the file takes.
- */
-const exportAll = defineRoute({
-  method: 'POST',
-  path: '/v1/organization/export/',
-  access: 'org',
-  permission: 'customers:export',
-  transaction: false,
-  async handler({ ctx, res, caller }) {
-    if (caller.org.role !== 'owner') throw new HttpError(403, 'owner_required', 'Only an owner can export all of the organization’s data');
-    const orgId = caller.org.id;
-    const now = new Date(ctx.now());
-    const fields = await listFields(ctx.db, orgId);
-    const files = sheets(ctx.db, orgId, fields);
-    await writeAudit(
-      ctx.db,
-      orgId,
-      { id: caller.userId, label: caller.firstName },
-      'organization.exported',
-      {
-        target: { type: 'organization', id: orgId, label: 'Everything' },
-        changes: { files: files.map((f) => f.name) },
-      },
-      now,
-    );
-    res.writeHead(200, {
-      ...BASE_SECURITY_HEADERS,
-      'Content-Type': 'application/zip',
-      'Content-Disposition': `attachment; filename="organization-${orgId}-${now.toISOString().slice(0, 10)}.zip"`,
-      'Cache-Control': 'no-store',
-    });
-    await streamZip(ctx, res, files, now);
-    return RAW;
-  },
-});
-
-async function streamZip(ctx: Ctx, res: import('node:http').ServerResponse, files: Sheet[], now: Date): Promise<void> {
-  try {
-    const zip = zipWriter(res, now);
-    for (const file of files) {
-      await zip.entry(file.name, async (write) => {
-        let chunk = `\uFEFF${csvLine(file.header)}`;
-        for await (const rows of file.rows) {
-          for (const r of rows) chunk += csvLine(file.cells(r));
-          if (chunk.length >= CHUNK) {
-            await write(chunk);
-            chunk = '';
-          }
-          if (res.destroyed) return;
-        }
-        await write(chunk);
-      });
-      if (res.destroyed) return;
-    }
-    await zip.end();
-    res.end();
-  } catch (err) {
-    // Headers are gone: the only honest signal left is a cut-off download.
-    ctx.log.error(`organization export failed: ${err instanceof Error ? err.message : String(err)}`);
-    res.destroy();
-  }
-}
-
-export const exportRoutes = [exportAll];

