@@ -21,6 +21,8 @@ import type { Conflict } from './restore';
 
 // D25: a restore's code, and its words when refused, load when Restore is first pressed (restore.tsx).
 const RestoreConflict = lazy(() => import('./restore').then((m) => ({ default: m.RestoreConflict })));
+// D57: the saved views' bar loads beside the list (its place kept meanwhile), not with it.
+const ViewsBar = lazy(() => import('./views/ViewsBar').then((m) => ({ default: m.ViewsBar })));
 // D25: the 'Deleted' view's table loads when that view is first shown (DeletedTable.tsx).
 const DeletedTable = lazy(() => import('./DeletedTable').then((m) => ({ default: m.DeletedTable })));
 
@@ -148,7 +150,8 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
 export default function CustomersPage() {
   const can = { create: useCan('customers:create'), remove: useCan('customers:delete'), export: useCan('customers:export') };
   const api = useCustomersApi();
-  const url = readListParams(useLocation().search);
+  const { search } = useLocation();
+  const url = readListParams(search);
   // D9: the 'Deleted' view only for who may restore; for anyone else such a link shows the list.
   const state: ListState = { ...url, deleted: url.deleted && can.remove };
   // Merged into the URL as it is now, not as this render saw it: a pending search keeps a filter chosen meanwhile.
@@ -202,6 +205,11 @@ export default function CustomersPage() {
             Deleted
           </Link>
         </nav>
+      )}
+      {!state.deleted && (
+        <Suspense fallback={<div className="views-bar" />}>
+          <ViewsBar search={search} viewId={state.viewId ?? null} />
+        </Suspense>
       )}
       {!state.deleted && <ListToolbar state={state} onChange={go} />}
       <Results key={state.deleted ? 'deleted' : 'all'} state={state} go={go} canCreate={can.create} />

@@ -1,5 +1,6 @@
 // D26: the customers list keeps its whole state in the URL (q, status, tag, D48's type and
-// do_not_service=true, D32's created_since, sort, page, page_size, and view=deleted for D25's 'Deleted' view), so a reload,
+// do_not_service=true, D32's created_since, sort, page, page_size, view=deleted for D25's 'Deleted' view and view={id}
+// for a D57 saved view), so a reload,
 // Back and a shared link show the same list.
 // Anything malformed in a URL falls back to its default instead of reaching the server.
 import {
@@ -38,6 +39,8 @@ export interface ListState {
   pageSize: PageSize;
   /** D25: the 'Deleted' view. */
   deleted: boolean;
+  /** D57: the saved view the list was opened from (`view={id}`), kept while the person changes things on top. */
+  viewId?: number | null;
 }
 
 export const DEFAULT_LIST: ListState = {
@@ -64,6 +67,12 @@ const instant = (v: string | null) => {
 
 const oneOf = <T extends string | number>(options: readonly T[], value: unknown): T | undefined => options.find((o) => String(o) === value);
 
+/** D57: the saved view a query string names (`view={id}`), or null. */
+export function viewIdOf(search: string): number | null {
+  const v = new URLSearchParams(search).get('view') ?? '';
+  return /^[1-9]\d{0,9}$/.test(v) ? Number(v) : null;
+}
+
 /** Reads the list's state from a query string. */
 export function readListParams(search: string): ListState {
   const p = new URLSearchParams(search);
@@ -80,6 +89,7 @@ export function readListParams(search: string): ListState {
     page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
     pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
     deleted: p.get('view') === DELETED_VIEW,
+    ...(viewIdOf(search) === null ? {} : { viewId: viewIdOf(search) }),
   };
 }
 
@@ -97,6 +107,7 @@ export function listHref(state: ListState): string {
   put('page', state.page, DEFAULT_LIST.page);
   put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
   if (state.deleted) p.set('view', DELETED_VIEW);
+  else if (state.viewId) p.set('view', String(state.viewId));
   const search = p.toString();
   return search ? `${PAGES.customers}?${search}` : PAGES.customers;
 }
