@@ -50,7 +50,7 @@ const exportCsv = defineRoute({
               const v = r[c];
               return v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join('; ') : v === null || v === undefined ? '' : String(v);
             }),
-            ...fields.map((f) => customCell(f, (r.custom ?? {})[f.key] as CustomValue | undefined)),
+            ...fields.map((f) => customCell(f, r.custom?.[f.key] as CustomValue | undefined)),
           ]);
           if (chunk.length >= EXPORT_CHUNK_BYTES) await flush();
           if (res.destroyed) return RAW; // the client went away: stop reading
