@@ -7,7 +7,7 @@ import { type CustomerContact, MAX_CONTACTS, MAX_LOCATIONS } from '../../../cont
 import type { CustomField } from '../../../contract/custom-fields';
 import { MAX_TAGS, type Customer } from '../../../contract/customers';
 import { keptDetailNote, keptDetails, MERGE_FIELDS, type MergeHistory, type MergeRequest } from '../../../contract/merge';
-import { listFields } from '../../custom-fields';
+import { customCell, listFields } from '../../custom-fields';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -87,7 +87,12 @@ export function customChanges(survivor: Customer, merged: Customer, defs: Custom
     const [mine, theirs] = [survivor.custom[f.key] ?? null, merged.custom[f.key] ?? null];
     const choice = fields[k as `custom.${string}`] ?? (mine === null ? 'merged' : 'survivor');
     if (choice === 'merged' && theirs !== null && JSON.stringify(mine) !== JSON.stringify(theirs))
-      changes[k] = { from: mine, to: theirs, label: f.label } as Changes[string];
+      changes[k] = {
+        from: mine,
+        to: theirs,
+        label: f.label,
+        ...(f.options.length ? { shown: { from: customCell(f, mine ?? undefined), to: customCell(f, theirs) } } : {}),
+      } as Changes[string];
   }
   return changes;
 }
