@@ -125,7 +125,7 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
   for (const [key, raw] of Object.entries(input ?? {})) {
     const f = byKey.get(key);
     if (!f) refuse(key, 'is not a custom field of this organization', 'unknown_field');
-    else if (f.archived) refuse(key, 'is archived: restore the field to change its values');
+    else if (f.archived) refuse(key, 'is archived: restore the field to change its values', 'field_archived');
     else if (empty(raw)) {
       if (f.required) refuse(key, 'is required', 'missing_field');
       else if (before?.[key] !== undefined) {
@@ -152,7 +152,9 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
     const detail = Object.entries(errors)
       .map(([k, w]) => `${k}: ${w}`)
       .join(' ');
-    throw new HttpError(400, codes[0] ?? 'invalid_field', detail, {}, { field: first, errors });
+    // D56: the fields archived meanwhile, apart, so a form open since can save the rest and say what it left out.
+    const archived = Object.keys(errors).filter((_, i) => codes[i] === 'field_archived');
+    throw new HttpError(400, codes[0] ?? 'invalid_field', detail, {}, { field: first, errors, ...(archived.length ? { archived } : {}) });
   }
   return out;
 }
