@@ -67,14 +67,13 @@ export function CustomerForm(props: CustomerFormProps) {
       if (editing) preloadConflict();
       try {
         // D56: a field archived since the form opened is left out, the rest saved, and the toast says so.
-        const { saved, out } = editing
-          ? await leavingArchived(changes(values), (c) => update.mutate({ changes: c, version: version.current }))
-          : await leavingArchived(withCustom(toInput(values), fields, values), (b) => create.mutate(b));
-        if (out.length) void defs.query.refetch?.();
+        const { saved, leftOut } = editing
+          ? await leavingArchived(changes(values), (c) => update.mutate({ changes: c, version: version.current }), fields)
+          : await leavingArchived(withCustom(toInput(values), fields, values), (b) => create.mutate(b), fields);
+        if (leftOut) void defs.query.refetch?.();
         guard.allowLeave();
         draft.saved();
-        const gone = fields.filter((f) => out.includes(customName(f))).map((f) => f.label);
-        toast.success(`${editing ? MSG_EDITED : MSG_ADDED}${gone.length ? `. Left out, archived meanwhile: ${gone.join(', ')}` : ''}`);
+        toast.success(`${editing ? MSG_EDITED : MSG_ADDED}${leftOut}`);
         navigate(customerHref(saved.id));
       } catch (error) {
         // A lost connection is said by the offline notice (the client marked it), the values stay.

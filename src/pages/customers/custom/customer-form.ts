@@ -44,27 +44,19 @@ export function fieldRefusal(error: unknown, fields: readonly CustomField[]): Ht
   return onField(error, field, message);
 }
 
-/** D56: the fields (`custom.<key>`) a 400 refused only because they were archived since the form opened; else none. */
-function archivedMeanwhile(error: unknown): string[] {
-  const data = isHttpError(error, 400) ? (error.data as { archived?: unknown; errors?: object }) : null;
-  const archived = Array.isArray(data?.archived) ? data.archived.filter((k): k is string => typeof k === 'string') : [];
-  return archived.length > 0 && archived.length === Object.keys(data?.errors ?? {}).length ? archived : [];
-}
-
-/** A save's body without those custom values (and without `custom` when none is left). */
-function leaveOut<T extends object>(body: T, names: readonly string[]): T {
-  const { custom, ...rest } = body as T & { custom?: Record<string, unknown> };
-  const kept = Object.entries(custom ?? {}).filter(([k]) => !names.includes(`custom.${k}`));
-  return (kept.length ? { ...rest, custom: Object.fromEntries(kept) } : rest) as T;
-}
-
-/** D56: a save; when its only refusal is fields archived since the form opened, the save again without them, and which were left out. */
-export async function leavingArchived<T extends object, R>(body: T, send: (body: T) => Promise<R>): Promise<{ saved: R; out: string[] }> {
+/**
+ * D56: a save; refused for fields archived since the form opened (`archived` in the 400), the rest is saved
+ * again without them (archived.ts, loaded then) and `leftOut` says which, in words; else the refusal.
+ */
+export async function leavingArchived<T extends object, R>(
+  body: T,
+  send: (body: T) => Promise<R>,
+  fields: readonly CustomField[],
+): Promise<{ saved: R; leftOut: string }> {
   try {
-    return { saved: await send(body), out: [] };
+    return { saved: await send(body), leftOut: '' };
   } catch (error) {
-    const out = archivedMeanwhile(error);
-    if (!out.length) throw error;
-    return { saved: await send(leaveOut(body, out)), out };
+    if (!isHttpError(error, 400) || !(error.data as { archived?: unknown }).archived) throw error;
+    return (await import('./archived')).saveTheRest(error, body, send, fields);
   }
 }
