@@ -72,7 +72,7 @@ function showList(path: string, views = VIEWS(), as: readonly string[] = ALL_PER
   renderPage(path, <CustomersPage />, { fake: api, as });
   return { api, views };
 }
-const picker = () => screen.findByRole('combobox', { name: 'View' });
+const picker = () => screen.findByRole('combobox', { name: 'Saved view' });
 const lastWrite = (api: FakeApi, method: string) => api.calls.filter((c) => c.method === method && c.path.startsWith('/api/v1/views/')).at(-1);
 
 beforeEach(() => navigate('/', { replace: true }));

@@ -196,21 +196,23 @@ export default function CustomersPage() {
         </>
       }
     >
-      {can.remove && (
-        <nav className="view-tabs" aria-label="Customer views">
-          <Link to={listHref({ ...state, deleted: false, page: 1 })} aria-current={state.deleted ? undefined : 'page'}>
-            All customers
-          </Link>
-          <Link to={listHref({ ...state, deleted: true, page: 1 })} aria-current={state.deleted ? 'page' : undefined}>
-            Deleted
-          </Link>
-        </nav>
-      )}
-      {!state.deleted && (
-        <Suspense fallback={<div className="views-bar" />}>
-          <ViewsBar search={search} viewId={state.viewId ?? null} />
-        </Suspense>
-      )}
+      <div className="list-top">
+        {can.remove && (
+          <nav className="view-tabs" aria-label="Customer views">
+            <Link to={listHref({ ...state, deleted: false, page: 1 })} aria-current={state.deleted ? undefined : 'page'}>
+              All customers
+            </Link>
+            <Link to={listHref({ ...state, deleted: true, page: 1 })} aria-current={state.deleted ? 'page' : undefined}>
+              Deleted
+            </Link>
+          </nav>
+        )}
+        {!state.deleted && (
+          <Suspense fallback={<div className="views-bar" />}>
+            <ViewsBar search={search} viewId={state.viewId ?? null} />
+          </Suspense>
+        )}
+      </div>
       {!state.deleted && <ListToolbar state={state} onChange={go} />}
       <Results key={state.deleted ? 'deleted' : 'all'} state={state} go={go} canCreate={can.create} />
     </Page>

@@ -74,9 +74,9 @@ export function ViewsBar({ search, viewId }: { search: string; viewId: number | 
   const name = (v: SavedView) => `${v.name}${v.is_default ? ' (default)' : ''}`;
   return (
     <div className="views-bar">
-      <label htmlFor={`${id}v`}>View</label>
+      <label htmlFor={`${id}v`}>Saved view</label>
       <select id={`${id}v`} value={current ? String(current.id) : ''} onChange={(e) => open(e.target.value)} aria-busy={views.fetching || undefined}>
-        <option value="">All customers</option>
+        <option value="">None</option>
         {mine.length > 0 && (
           <optgroup label="Your views">
             {mine.map((v) => (
@@ -97,24 +97,24 @@ export function ViewsBar({ search, viewId }: { search: string; viewId: number | 
         )}
       </select>
       {current && mayChange(current) && changedFrom(current, search) && (
-        <button type="button" className="btn" onClick={() => void saveChanges(current)}>
+        <button type="button" className="btn btn-sm" onClick={() => void saveChanges(current)}>
           Save changes to “{current.name}”
         </button>
       )}
-      <button type="button" className="btn" onClick={() => setEditing({ kind: 'new' })}>
+      <button type="button" className="btn btn-sm" onClick={() => setEditing({ kind: 'new' })}>
         Save as view…
       </button>
       {current && (
         <>
-          <button type="button" className="btn" aria-pressed={current.is_default} onClick={() => void toggleDefault(current)}>
+          <button type="button" className="btn btn-sm" aria-pressed={current.is_default} onClick={() => void toggleDefault(current)}>
             {current.is_default ? 'Default view' : 'Make default'}
           </button>
           {mayChange(current) && (
             <>
-              <button type="button" className="btn" onClick={() => setEditing({ kind: 'rename', view: current })}>
+              <button type="button" className="btn btn-sm" onClick={() => setEditing({ kind: 'rename', view: current })}>
                 Rename
               </button>
-              <button type="button" className="btn" onClick={() => setEditing({ kind: 'delete', view: current })}>
+              <button type="button" className="btn btn-sm" onClick={() => setEditing({ kind: 'delete', view: current })}>
                 Delete view
               </button>
             </>
