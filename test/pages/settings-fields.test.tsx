@@ -306,7 +306,9 @@ describe('D56 reorder, archive, restore and delete', () => {
   });
 
   it('D56 at the limit (archived ones count) Add is unavailable and says why', async () => {
-    const many = Array.from({ length: 20 }, (_, i) => fieldDef({ key: `f${i}`, label: `Field ${i}`, type: 'text', record_kind: 'location', position: i }));
+    const many = Array.from({ length: 20 }, (_, i) =>
+      fieldDef({ key: `f${i}`, label: `Field ${i}`, type: 'text', record_kind: 'location', position: i, archived: i === 0, archived_at: i === 0 ? '2025-01-02T00:00:00Z' : null }),
+    );
     const { fake } = show({ fields: many });
     await ready();
     const add = screen.getByRole('button', { name: 'Add location field' });

@@ -101,7 +101,7 @@ export default function FieldDialog({ kind, field, others, onCancel, onSaved }: 
   }
 
   const hints: Partial<Record<FieldName, string>> = {
-    key: isNew ? 'How exports, imports and the API name it. It cannot change once the field is made.' : 'Keys never change, so values stay with the field.',
+    key: isNew ? 'The name records and the API use for it. It cannot change once the field is made.' : 'Keys never change, so values stay with the field.',
     type: isNew ? undefined : 'Only types that keep every value are offered. For another type, add a new field.',
     unique: `No two ${kind === 'customer' ? 'customers' : 'service locations'} may hold the same value.`,
   };
