@@ -8,7 +8,7 @@ import '../ui/no-console';
 import type { CustomField } from '../../contract/custom-fields';
 import { setOnline } from '../../src/http/connectivity';
 import { MSG_OFFLINE } from '../../src/pages/settings/fields/FieldDialog';
-import FieldsPage, { MSG_READ_ONLY } from '../../src/pages/settings/fields/FieldsPage';
+import FieldsPage, { MSG_ORDER_STALE, MSG_READ_ONLY } from '../../src/pages/settings/fields/FieldsPage';
 import SettingsPage from '../../src/pages/settings/SettingsPage';
 import { navigate } from '../../src/router/location';
 import { NAV, visibleNav } from '../../src/shell/nav';
@@ -276,6 +276,18 @@ describe('D56 reorder, archive, restore and delete', () => {
     expect(rows('Customer fields')).toEqual(['Gate code', 'Plan', 'Units']);
   });
 
+  it('D56 a new order refused because the fields changed meanwhile (400 on ids) says so and shows the fields as they are now', async () => {
+    const { api, fake } = show();
+    await ready();
+    fake.failNext(400, { code: 'invalid_field', detail: 'ids: must list every customer field once (5)', field: 'ids' });
+    fake.fields.push(fieldDef({ key: 'added', label: 'Added elsewhere', type: 'text', position: 9 }));
+    const reads = api.count('/api/v1/custom-fields/', 'GET');
+    fireEvent.click(within(row('Plan')).getByRole('button', { name: 'Move up Plan' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(MSG_ORDER_STALE);
+    await waitFor(() => expect(rows('Customer fields')).toEqual(['Gate code', 'Plan', 'Units', 'Added elsewhere']));
+    expect(api.count('/api/v1/custom-fields/', 'GET')).toBe(reads + 1);
+  });
+
   it('D56 Archive keeps the values and moves the field to Archived, with Restore focused; Restore brings it back', async () => {
     const { fake } = show();
     await ready();
@@ -307,7 +319,15 @@ describe('D56 reorder, archive, restore and delete', () => {
 
   it('D56 at the limit (archived ones count) Add is unavailable and says why', async () => {
     const many = Array.from({ length: 20 }, (_, i) =>
-      fieldDef({ key: `f${i}`, label: `Field ${i}`, type: 'text', record_kind: 'location', position: i, archived: i === 0, archived_at: i === 0 ? '2025-01-02T00:00:00Z' : null }),
+      fieldDef({
+        key: `f${i}`,
+        label: `Field ${i}`,
+        type: 'text',
+        record_kind: 'location',
+        position: i,
+        archived: i === 0,
+        archived_at: i === 0 ? '2025-01-02T00:00:00Z' : null,
+      }),
     );
     const { fake } = show({ fields: many });
     await ready();

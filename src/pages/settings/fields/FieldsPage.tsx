@@ -7,6 +7,7 @@
 import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { CustomField, CustomFieldKind } from '../../../../contract/custom-fields';
 import { useCustomFieldsApi } from '../../../api/custom-fields';
+import { isHttpError } from '../../../http/errors';
 import { useMutation, useQuery } from '../../../query/use-query';
 import { useCan } from '../../../session/use-session';
 import { lazyPart, usePreloadWhenIdle } from '../../../ui/early-module';
@@ -20,6 +21,7 @@ export const MSG_READ_ONLY = 'You can see these fields; changing them needs the 
 export const archivedWords = (label: string) => `“${label}” archived. Its values are kept; Restore brings it back.`;
 export const restoredWords = (label: string) => `“${label}” restored`;
 export const savedWords = (label: string, added: boolean) => (added ? `“${label}” added` : `“${label}” saved`);
+export const MSG_ORDER_STALE = 'The fields were changed meanwhile; they are shown as they are now. Please move it again.';
 export const movedWords = (label: string, to: number, of: number) => `${label} moved to position ${to} of ${of}`;
 
 const FieldDialog = lazyPart(() => import('./FieldDialog'));
@@ -88,7 +90,10 @@ export default function FieldsPage() {
     } catch (e) {
       setOrder((o) => ({ ...o, [kind]: undefined }));
       setSaid('');
-      setRefusal(`Could not save the new order. ${errorWords(e)}`);
+      // 400 on ids: someone added or deleted a field meanwhile; show the list as it is now.
+      const changed = isHttpError(e, 400) && e.field === 'ids';
+      if (changed) void list.refetch().catch(() => undefined);
+      setRefusal(`Could not save the new order. ${changed ? MSG_ORDER_STALE : errorWords(e)}`);
     } finally {
       moving.current--;
     }
