@@ -2,10 +2,11 @@
 // against a fake of the definitions' calls (fake-custom-fields.ts): both groups in order, read-only without
 // fields:manage, add and edit with the server's refusals on their fields, reorder by keyboard and by
 // dragging, archive, restore and delete with the count.
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import type { CustomField } from '../../contract/custom-fields';
+import { DRAFT_RESTORE } from '../../src/drafts/DraftOffer';
 import { setOnline } from '../../src/http/connectivity';
 import { MSG_OFFLINE } from '../../src/pages/settings/fields/FieldDialog';
 import FieldsPage, { MSG_ORDER_STALE, MSG_READ_ONLY } from '../../src/pages/settings/fields/FieldsPage';
@@ -50,6 +51,7 @@ beforeEach(() => {
   navigate('/', { replace: true });
   toasts.setState([]);
   setOnline(true);
+  sessionStorage.clear();
 });
 
 describe('D56 the custom fields screen', () => {
@@ -188,6 +190,39 @@ describe('D56 the custom fields screen', () => {
     await submit(d);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(fake.byLabel('Panel brand').key).toBe('panel_brand');
+  });
+
+  it('D41 what was typed into the dialog is kept as a draft through a reload and offered back when it opens again; Cancel drops it', async () => {
+    show();
+    await ready();
+    fireEvent.click(screen.getByRole('button', { name: 'Add customer field' }));
+    let d = await dialog();
+    type(box(d, 'Label'), 'Panel brand');
+    fireEvent.change(within(d).getByRole('combobox', { name: 'Type' }), { target: { value: 'choice' } });
+    type(box(d, 'Option 1'), 'Square D');
+    act(() => void window.dispatchEvent(new Event('pagehide'))); // a reload
+    cleanup();
+    show();
+    await ready();
+    fireEvent.click(screen.getByRole('button', { name: 'Add customer field' }));
+    d = await dialog();
+    fireEvent.click(await within(d).findByRole('button', { name: DRAFT_RESTORE }));
+    expect([box(d, 'Label').value, box(d, 'Key').value, box(d, 'Option 1').value]).toEqual(['Panel brand', 'panel_brand', 'Square D']);
+    fireEvent.click(within(d).getByRole('button', { name: 'Cancel' }));
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('draft:'))).toEqual([]);
+  });
+
+  it('D41 a 403 permission_denied on Save keeps the dialog and what was typed as a draft, and says so', async () => {
+    const { fake } = show();
+    await ready();
+    fireEvent.click(within(row('Units')).getByRole('button', { name: 'Edit Units' }));
+    const d = await dialog();
+    type(box(d, 'Label'), 'Unit count');
+    fake.failNext(403, { code: 'permission_denied', detail: 'You need fields:manage' });
+    await submit(d);
+    expect(within(d).getByRole('alert').textContent).toBe('You no longer have permission to change custom fields. Your changes are kept as a draft.');
+    expect(box(d, 'Label').value).toBe('Unit count');
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('draft:') && k.endsWith(`custom-field-edit:${fake.byLabel('Units').id}`))).toHaveLength(1);
   });
 
   it('D56 editing: the key cannot change, only types that keep every value are offered, only the changes are sent; options keep their ids through a rename and a move', async () => {

@@ -1,12 +1,14 @@
 // D56: add or edit a custom field in a dialog: label, key (suggested from the label, fixed once made), type,
 // options for the choice types, help text, required and unique (text and number). Checked as the server
 // checks before sending; a refusal lands on the field it names (field-form.ts). What was typed stays
-// through a 400, a 409, a network error and offline: only Save or Cancel closes the dialog.
+// through a 400, a 409, a network error and offline: only Save or Cancel closes the dialog; D41 it is kept
+// as a draft (a reload, a lost permission), offered back when the same dialog opens again.
 // Loaded the first time it is needed, apart from the page (FieldsPage.tsx).
 import { useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { CUSTOM_FIELD_TYPE_LABELS, CUSTOM_HELP_MAX, CUSTOM_KEY_MAX, CUSTOM_LABEL_MAX, type CustomField, type CustomFieldKind } from '../../../../contract/custom-fields';
 import { useCustomFieldsApi } from '../../../api/custom-fields';
 import { connectivity } from '../../../http/connectivity';
+import { isPermissionDenied, useDraft } from '../../../drafts/context';
 import { isAbortError } from '../../../http/errors';
 import { useMutation } from '../../../query/use-query';
 import { Dialog } from '../../../ui/dialog';
@@ -18,8 +20,10 @@ import {
   createBody,
   hasErrors,
   isChoice,
+  keptDraft,
   NO_ERRORS,
   placeRefusal,
+  restoreDraft,
   startDraft,
   typesFor,
   withLabel,
@@ -55,6 +59,17 @@ export default function FieldDialog({ kind, field, others, onCancel, onSaved }: 
   const [busy, setBusy] = useState(false);
   const sending = useRef(false);
   const isNew = field === null;
+  const [start] = useState(() => JSON.stringify(keptDraft(startDraft(field))));
+  const draft = useDraft({
+    form: isNew ? `custom-field-new:${kind}` : `custom-field-edit:${field.id}`,
+    data: keptDraft(d),
+    dirty: JSON.stringify(keptDraft(d)) !== start,
+    onRestore: (kept) => setDraft(restoreDraft(kept, field)),
+  });
+  const cancel = () => {
+    draft.discard(); // the person chose to drop it
+    onCancel();
+  };
 
   // D15: the first field in error takes the focus once its error is drawn and tied to it.
   const focusFirst = useRef(false);
@@ -82,18 +97,16 @@ export default function FieldDialog({ kind, field, others, onCancel, onSaved }: 
     sending.current = true;
     setBusy(true);
     try {
-      if (isNew) onSaved(await create.mutate(createBody(d, kind)), true);
-      else {
-        const changes = changesOf(d, field);
-        onSaved(Object.keys(changes).length ? await update.mutate(changes) : field, false);
-      }
+      const saved = isNew ? await create.mutate(createBody(d, kind)) : Object.keys(changesOf(d, field)).length ? await update.mutate(changesOf(d, field)) : field;
+      draft.saved();
+      onSaved(saved, isNew);
     } catch (error) {
       if (!isAbortError(error)) {
         const placed = placeRefusal(error, d);
         if (placed) {
           setErrors(placed);
           focusFirst.current = true;
-        } else setFormError(errorWords(error));
+        } else setFormError(isPermissionDenied(error) ? draft.lost('change custom fields') : errorWords(error));
       }
     }
     sending.current = false;
@@ -128,10 +141,10 @@ export default function FieldDialog({ kind, field, others, onCancel, onSaved }: 
   return (
     <Dialog
       title={isNew ? `Add ${KIND_WORDS[kind]} field` : `Edit “${field.label}”`}
-      onCancel={onCancel}
+      onCancel={cancel}
       actions={
         <>
-          <button type="button" className="btn" onClick={onCancel}>
+          <button type="button" className="btn" onClick={cancel}>
             Cancel
           </button>
           <button type="submit" form={`${id}-form`} className="btn btn-primary" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
@@ -141,6 +154,7 @@ export default function FieldDialog({ kind, field, others, onCancel, onSaved }: 
       }
     >
       <form id={`${id}-form`} className="fd-form" onSubmit={(e) => void submit(e)} noValidate>
+        {draft.offer}
         <div className="field">
           <label htmlFor={`${id}-label`}>Label</label>
           <input

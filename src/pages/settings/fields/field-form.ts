@@ -82,6 +82,17 @@ export function startDraft(field: CustomField | null): FieldDraft {
   };
 }
 
+/** D41: what a draft keeps (the options without the form's own ids for its rows). */
+export type KeptDraft = Omit<FieldDraft, 'options'> & { options: Omit<OptionDraft, 'uid'>[] };
+export const keptDraft = (d: FieldDraft): KeptDraft => ({ ...d, options: d.options.map(({ uid: _uid, ...o }) => o) });
+/** D41: a kept draft back in the form; an edit keeps its key and offers only the types it may take. */
+export function restoreDraft(kept: KeptDraft, field: CustomField | null): FieldDraft {
+  const d = { ...startDraft(field), ...kept, options: (kept.options ?? []).map((o) => newOption(String(o.label ?? ''), o.id)) };
+  if (field) d.key = field.key;
+  if (!typesFor(field).includes(d.type)) d.type = field?.type ?? 'text';
+  return d;
+}
+
 /** A label typed: the key follows it until the person edits the key (new fields only). */
 export const withLabel = (d: FieldDraft, label: string): FieldDraft => ({ ...d, label, key: d.keyEdited ? d.key : keyFromLabel(label) });
 
