@@ -1,7 +1,7 @@
 // D56: an organization's own fields for customers and service locations, shared by the app and the server.
 // Definitions are rows of one table (no schema change per organization); values live with the record as
 // `custom: { key: value }`.
-import { fold } from './matching';
+import { fold } from './fold';
 
 export const CUSTOM_FIELD_KINDS = ['customer', 'location'] as const;
 export type CustomFieldKind = (typeof CUSTOM_FIELD_KINDS)[number];

@@ -2,7 +2,8 @@
 // export) and the dashboard (recently updated). SQL over the indexed columns of migrations 4 and 8
 // (name_key, search_key, phone_digits, phone_tail, tag_keys) and 15 (parts_key), every query scoped by organization.
 import { LIST_COUNT_BOUND, type CustomerListItem, type CustomerSort, type CustomerStatus, type CustomerType, type Page } from '../contract/customers';
-import { fold, phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
+import { fold } from '../contract/fold';
+import { phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
 import type { Queryable } from './db';
 import { num } from './db';
 

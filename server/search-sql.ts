@@ -1,4 +1,4 @@
-// D45: the SQL twins of contract/matching.ts, so stored text is folded and phone digits are taken exactly as
+// D45: the SQL twins of contract/fold.ts and contract/matching.ts, so stored text is folded and phone digits are taken exactly as
 // the app and the server fold a search (test/server/customers-search.test.ts compares both on each database).
 
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;

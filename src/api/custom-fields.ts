@@ -4,6 +4,7 @@
 import { useMemo } from 'react';
 import type { CustomField, CustomFieldKind, CustomFieldOption, CustomFieldType } from '../../contract/custom-fields';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
+import { useQuery } from '../query/use-query';
 import { useSession, useSessionActions } from '../session/use-session';
 import type { Client } from '../http/client';
 import { customerKeys } from './customers';
@@ -95,4 +96,15 @@ export function useCustomFieldsApi(): CustomFieldsApi & { orgId: number | null }
   const { client } = useSessionActions();
   const orgId = useSession().currentOrg?.id ?? null;
   return useMemo(() => ({ ...customFieldsApi({ client, orgId }), orgId }), [client, orgId]);
+}
+
+/**
+ * D56: the organization's active fields of one record kind, read once through the query cache and shared by
+ * the forms and the customer page (an organization without fields is asked once too: `[]` is cached). Here
+ * rather than in a module of its own: the forms' chunks then carry one shared file less (each ≤ 10 KB gzip).
+ */
+export function useCustomFields(kind: CustomFieldKind) {
+  const query = useQuery(useCustomFieldsApi().list());
+  const fields = useMemo(() => (query.data ? activeFields(query.data, kind) : undefined), [query.data, kind]);
+  return { fields, query };
 }

@@ -1,6 +1,7 @@
 // D41: drafts. What a person typed into a form is kept in this tab's sessionStorage under
 // `draft:{email}:{org}:{form}`: the signed-in email (lowercased), the organization this tab shows (D21),
-// and the form ('customer-new', 'customer-edit:7', 'note:7', 'invite', 'permissions'). The value is
+// and the form ('customer-new', 'customer-edit:7', 'note:7', 'invite', 'permissions', 'custom-field-new:customer',
+// 'custom-field-edit:7'). The value is
 // JSON `{ v: 1, at, data }` (`at`: when it was written, ms). Reads and writes never throw (storage can
 // be full, disabled or hold garbage). A field named like a password, token or secret is never written.
 import { DRAFT_PREFIX } from '../lib/storage';

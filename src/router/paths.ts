@@ -12,6 +12,7 @@ export const PAGES = {
   team: '/team',
   permissions: '/permissions',
   settings: '/settings',
+  customFields: '/settings/fields',
   account: '/account',
 } as const;
 export const customerHref = (id: number) => `/customers/${id}`;

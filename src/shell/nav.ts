@@ -8,7 +8,7 @@ export interface NavLink {
   label: string;
   to: string;
   icon: IconName;
-  /** D9/D10: the permission a person needs to see the link; none on an owner's link. */
+  /** D9/D10: the permission a person needs to see the link (D61: the route's own, or the link's); none on an owner's link. */
   permission?: Permission;
   /** D54: shown to owners only (the organization's settings: others may open them, read-only). */
   owner?: boolean;
@@ -26,7 +26,9 @@ function navOf(routes: readonly Route[]): NavSection[] {
     if (!nav.owner && !permission) throw new Error(`The sidebar links to ${path}, which needs a permission`);
     let section = sections.find((s) => s.title === nav.section);
     if (!section) sections.push((section = { title: nav.section, links: [] }));
-    section.links.push(nav.owner ? { label: title, to: path, icon: nav.icon, owner: true } : { label: title, to: path, icon: nav.icon, permission });
+    section.links.push(
+      nav.owner ? { label: title, to: path, icon: nav.icon, owner: true } : { label: title, to: path, icon: nav.icon, permission: nav.permission ?? permission },
+    );
   }
   return sections;
 }

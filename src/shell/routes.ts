@@ -12,8 +12,11 @@ export interface Route {
   title: string;
   /** D9/D10: the permission a person needs to open the page; a failed check leads to /forbidden. */
   permission?: Permission;
-  /** SPEC §2 sidebar: its section (null above the first) and icon; D54 `owner`: shown to owners only. */
-  nav?: { section: 'Communication' | 'CRM' | 'Admin' | null; icon: IconName; owner?: true };
+  /**
+   * SPEC §2 sidebar: its section (null above the first) and icon; D54 `owner`: shown to owners only; D61
+   * `permission`: shown only with this one (the others open the page read-only from another page).
+   */
+  nav?: { section: 'Communication' | 'CRM' | 'Admin' | null; icon: IconName; owner?: true; permission?: Permission };
   load: () => Promise<{ default: ComponentType }>;
 }
 
@@ -52,6 +55,13 @@ export const ROUTES = [
   },
   { path: '/activity', title: 'Activity', permission: 'audit:view', nav: { section: 'Admin', icon: 'activity' }, load: () => import('../pages/activity/ActivityPage') }, // D10, D30
   { path: '/settings', title: 'Settings', nav: { section: 'Admin', icon: 'settings', owner: true }, load: () => import('../pages/settings/SettingsPage') }, // D54: all read, an owner changes
+  {
+    path: '/settings/fields',
+    title: 'Custom fields',
+    permission: 'customers:view',
+    nav: { section: 'Admin', icon: 'fields', permission: 'fields:manage' },
+    load: () => import('../pages/settings/fields/FieldsPage'),
+  }, // D56 D61: all who see customers read, fields:manage changes; linked from Settings
   { path: '/account', title: 'My account', load: () => import('../pages/account/AccountPage') }, // D51: with or without an organization
   { path: '/forbidden', title: 'Access denied', load: () => import('../pages/forbidden/ForbiddenPage') },
 ] as const satisfies readonly Route[];

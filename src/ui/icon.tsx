@@ -17,6 +17,7 @@ const PATHS = {
   team: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 21v-1a6 6 0 016-6h4a6 6 0 016 6v1',
   permissions: 'M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z',
   activity: 'M22 12h-4l-3 9L9 3l-3 9H2',
+  fields: 'M3 4h18v6H3zM3 14h18v6H3zM7 7h5M7 17h5',
   settings: 'M4 21v-7M4 10V3M12 21v-9M12 8V3M20 21v-5M20 12V3M1 14h6M9 8h6M17 16h6',
 } as const;
 

@@ -217,3 +217,18 @@ describe('D13 error reporting and the first load', () => {
     expect(sentryChunks.length).toBeGreaterThan(0); // bundled, outside the static closure of the entry: only import() reaches it
   });
 });
+
+// D56: the custom fields screen; its add / edit and delete dialogs load when first needed (or once idle).
+describe('D56 custom fields screen chunks', () => {
+  test('D56 settings/fields/FieldsPage.tsx is a lazily loaded chunk of its own, under 10 KB gzip with what it brings along', () => {
+    expectOwnChunkUnderLimit('src/pages/settings/fields/FieldsPage.tsx');
+  });
+
+  test('D56 the add / edit dialog (FieldDialog.tsx) and the delete question (DeleteFieldDialog.tsx) are not loaded with the page', () => {
+    const inputs = [...closure(entry('src/pages/settings/fields/FieldsPage.tsx')!)].flatMap((f) => Object.keys(outputs[f]!.inputs));
+    for (const part of ['src/pages/settings/fields/FieldDialog.tsx', 'src/pages/settings/fields/DeleteFieldDialog.tsx']) {
+      expect(inputs).not.toContain(part);
+      expect(entry(part), `${part} is not an entry of its own`).toBeTruthy();
+    }
+  });
+});

@@ -8,7 +8,8 @@
 // Then the account screens of issue 20 (D51–D54) in both themes at desktop and small-phone width: the
 // account page with two-step sign-in off and on, its setup with the QR code, the recovery codes, the
 // login's code step, /reset/{token}, /settings and the team page's reset-link dialog.
-// D56: the customer form and page with custom fields, both themes, desktop and phone.
+// D56: the customer form and page with custom fields, both themes, desktop and phone; the custom fields
+// screen (/settings/fields) and its edit dialog, both themes, desktop and phone.
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -34,6 +35,8 @@ const FOR_DOCS = new Set([
   'customers-light-narrow',
   'permissions-light-desktop',
   'team-light-desktop',
+  'settings-fields-light-desktop',
+  'settings-fields-dark-phone',
 ]);
 /** A seeded customer of Acme Plumbing with tags, an address, notes and changes in its timeline. */
 const SHOWN_CUSTOMER = { id: 4, name: 'Northwest Print Co.' };
@@ -177,6 +180,47 @@ describe.skipIf(skipReason)('screenshots', () => {
         await ctx.close();
       } finally {
         await deleteCustomersMatching(api, ACME, sfx);
+        await fields.remove();
+      }
+    });
+  }
+
+  // D56: the custom fields screen with both groups, badges, options and an archived field, and its edit dialog.
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the custom fields screen and its dialog — ${theme}, desktop and phone`, async () => {
+      const api = await apiAs('owner@demo.test');
+      const sfx = unique();
+      const fields = await defineFields(api, ACME, [
+        { label: `Water heater model ${sfx}`, type: 'text', unique: true, help: 'As on the unit’s plate' },
+        { label: `Maintenance plan ${sfx}`, type: 'choice', required: true, options: [{ label: 'None' }, { label: 'Yearly' }, { label: 'Twice a year' }] },
+        { label: `Last service ${sfx}`, type: 'date' },
+        { label: `Old code ${sfx}`, type: 'number' },
+        { label: `Gate code ${sfx}`, type: 'text', record_kind: 'location', help: 'Four to six digits' },
+      ]);
+      try {
+        await api.call('POST', `/v1/custom-fields/${fields.made[3]!.id}/archive/`, { org: ACME });
+        const ctx = await newContext(browser, { viewport: DESKTOP, colorScheme: theme });
+        const { page, errors, serverErrors } = await newTab(ctx);
+        await signInTo(page, 'owner@demo.test', 'Acme Plumbing');
+        for (const [width, viewport] of [
+          ['desktop', DESKTOP],
+          ['phone', NARROW],
+        ] as const) {
+          await page.setViewportSize(viewport);
+          await page.goto('/settings/fields');
+          await page.getByRole('button', { name: `Restore Old code ${sfx}` }).waitFor();
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+          await shoot(page, `settings-fields-${theme}-${width}`, { fullPage: true });
+          await page.getByRole('button', { name: `Edit Maintenance plan ${sfx}` }).click();
+          await page.getByRole('dialog').getByLabel('Option 3').waitFor();
+          await shoot(page, `settings-fields-dialog-${theme}-${width}`);
+          await page.keyboard.press('Escape');
+        }
+        expect(errors).toEqual([]);
+        expect(serverErrors).toEqual([]);
+        await ctx.close();
+      } finally {
+        await api.call('POST', `/v1/custom-fields/${fields.made[3]!.id}/restore/`, { org: ACME }).catch(() => undefined);
         await fields.remove();
       }
     });

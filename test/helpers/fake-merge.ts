@@ -3,7 +3,8 @@
 // merged into the other), an empty timeline, the customers list's search for the merge picker and D23's
 // duplicates look-up.
 import type { Customer, CustomerListItem } from '../../contract/customers';
-import { fold, phoneDigits } from '../../contract/matching';
+import { fold } from '../../contract/fold';
+import { phoneDigits } from '../../contract/matching';
 import { keptDetailNote, keptDetails, MERGE_FIELDS, type MergeHistory, type MergePreview, type MergeRequest, proposedSurvivor } from '../../contract/merge';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';

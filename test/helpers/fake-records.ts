@@ -1,7 +1,8 @@
 // Add and Edit Customer's endpoints as the fake API answers them (FakeApi.records): create, the record by
 // id with D31's version check, and D23's duplicate check, on two customers (Ann and Ben).
 import type { Customer, CustomerInput } from '../../contract/customers';
-import { fold, phoneDigits } from '../../contract/matching';
+import { fold } from '../../contract/fold';
+import { phoneDigits } from '../../contract/matching';
 import type { FakeApi } from './fake-api';
 import { json, type Call } from './fake-http';
 

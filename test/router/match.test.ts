@@ -50,6 +50,7 @@ describe('route matching', () => {
       '/permissions': 'permissions:view',
       '/activity': 'audit:view',
       '/settings': null,
+      '/settings/fields': 'customers:view', // D56: all who see customers read; fields:manage changes
       '/account': null,
       '/forbidden': null,
     });

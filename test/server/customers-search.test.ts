@@ -3,7 +3,8 @@
 // field, tags by key with suggestions), on each database.
 import { beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { CustomerListItem, DuplicateMatch } from '../../contract/customers';
-import { fold, phoneDigits } from '../../contract/matching';
+import { fold } from '../../contract/fold';
+import { phoneDigits } from '../../contract/matching';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { ACME, BEACON, expectFieldError, signIn, unique, uniqueNumber, warmedUp, type Actor } from './customers-common';

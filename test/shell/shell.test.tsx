@@ -62,6 +62,7 @@ describe('sidebar', () => {
       ['Permissions', '/permissions'],
       ['Activity', '/activity'],
       ['Settings', '/settings'], // D54: an owner's (WITH_ORG is Acme's owner)
+      ['Custom fields', '/settings/fields'], // D56 D61: with fields:manage
     ]);
     for (const name of ['Communication', 'CRM', 'Admin']) expect(within(nav()).getByRole('button', { name })).toBeTruthy();
     expect(NAV.flatMap((s) => s.links.map((l) => l.permission))).toEqual([
@@ -75,6 +76,7 @@ describe('sidebar', () => {
       'permissions:view',
       'audit:view',
       undefined,
+      'fields:manage',
     ]);
   });
 
@@ -95,6 +97,13 @@ describe('sidebar', () => {
     show();
     expect(within(nav()).getByRole('link', { name: 'Customers' }).getAttribute('aria-current')).toBe('page');
     expect(within(nav()).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('D56 on a page under another link only the deepest link is marked: /settings/fields marks Custom fields, not Settings', () => {
+    navigate('/settings/fields');
+    show();
+    expect(within(nav()).getByRole('link', { name: 'Custom fields' }).getAttribute('aria-current')).toBe('page');
+    expect(within(nav()).getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBeNull();
   });
 
   it('SPEC §2 sections collapse and expand, and stay as left while the app runs', () => {

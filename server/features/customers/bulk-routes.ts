@@ -3,7 +3,7 @@
 // count otherwise); one transaction, one audit entry; customers that would not change are not written.
 import { BULK_ACTIONS, BULK_MAX, BULK_UNDO_DAYS, type BulkAction, type BulkResult, type BulkUndoResult } from '../../../contract/bulk';
 import { CUSTOMER_STATUSES, CUSTOMER_TYPES, DO_NOT_SERVICE_REASON_MAX_LENGTH, MAX_TAGS, TAG_MAX_LENGTH } from '../../../contract/customers';
-import { fold } from '../../../contract/matching';
+import { fold } from '../../../contract/fold';
 import { DAY_MS } from '../../../contract/time';
 import { type OrgCaller, permissionDenied } from '../../auth/access';
 import { listFields, lockFields } from '../../custom-fields';

@@ -1,5 +1,5 @@
 // D48: the lead source's suggestions, SQL only, scoped by organization.
-import { fold } from '../../../contract/matching';
+import { fold } from '../../../contract/fold';
 import { containsPattern } from '../../customer-list';
 import type { Queryable } from '../../db';
 

@@ -2,7 +2,8 @@
 // migration 8 (phone_digits, phone_tail; customer_tags), every query scoped by organization. How a search
 // matches, and the list itself, are in server/customer-list.ts (the dashboard lists customers too).
 import type { DuplicateMatch } from '../../../contract/customers';
-import { fold, PHONE_MATCH_DIGITS, phoneDigits } from '../../../contract/matching';
+import { fold } from '../../../contract/fold';
+import { PHONE_MATCH_DIGITS, phoneDigits } from '../../../contract/matching';
 import { containsPattern } from '../../customer-list';
 import type { Queryable } from '../../db';
 import { num } from '../../db';

@@ -21,7 +21,7 @@ import { MergedNote, NotFoundOrMerged } from './merge/MergedNote';
 import { MergeWith } from './merge/MergeWith';
 import { ServiceWarning } from './detail/ServiceWarning';
 import { LazyParts } from './parts/lazy-parts';
-import { useCustomFields } from './custom/use-fields';
+import { useCustomFields } from '../../api/custom-fields';
 
 /** The route's own title, shown until the customer's name is known. */
 export const PAGE_TITLE = 'Customer Dashboard';

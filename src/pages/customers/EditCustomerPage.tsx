@@ -16,7 +16,7 @@ import { earlyModule, useEarlyModule } from '../../ui/early-module';
 import { Spinner } from '../../ui/spinner';
 import { CustomerNotFound } from './CustomerNotFound';
 import { useCustomerId } from './customer-id';
-import { useCustomFields } from './custom/use-fields';
+import { useCustomFields } from '../../api/custom-fields';
 
 // The form's code loads beside the customer's data call (ui/early-module.ts).
 const FORM = earlyModule(() => import('./CustomerForm'));

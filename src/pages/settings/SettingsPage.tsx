@@ -1,10 +1,13 @@
 // D54 Organization settings (/settings): every member may read them; an owner changes them (the server
-// refuses anyone else, 403). For now one switch: 'Require two-step sign-in for everyone'. The sidebar
+// refuses anyone else, 403). For now one switch: 'Require two-step sign-in for everyone', and D56 a link to
+// the custom fields (/settings/fields) for who sees customers. The sidebar
 // links here for owners only (shell/nav.ts); anyone else who opens the address sees it read-only.
 import { useId, useState } from 'react';
 import { useOrgAccountApi } from '../../api/account-org';
+import { Link } from '../../router/Link';
+import { PAGES } from '../../router/paths';
 import { useMutation, useQuery } from '../../query/use-query';
-import { useSession } from '../../session/use-session';
+import { useCan, useSession } from '../../session/use-session';
 import { errorWords } from '../../ui/error-words';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
@@ -23,6 +26,7 @@ export default function SettingsPage() {
   const save = useMutation(api.saveSettings);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
+  const seesFields = useCan('customers:view');
 
   async function toggle(next: boolean) {
     if (!owner || save.status === 'pending') return;
@@ -79,6 +83,14 @@ export default function SettingsPage() {
   return (
     <Page title="Organization settings" description="How your organization works, for everyone in it.">
       {body}
+      {seesFields && (
+        <section className="card account-section" aria-labelledby={`${id}f`}>
+          <h2 id={`${id}f`}>Custom fields</h2>
+          <p className="muted">
+            The fields your organization adds to its customers and service locations. <Link to={PAGES.customFields}>Custom fields</Link>
+          </p>
+        </section>
+      )}
       <ExportAll owner={owner} orgName={currentOrg?.name ?? 'organization'} />
     </Page>
   );

@@ -4,7 +4,7 @@
 // tied to the control (aria-describedby); required as the form's other required fields are.
 import { CUSTOM_LONG_TEXT_MAX, CUSTOM_TEXT_MAX, type CustomField, type CustomValues } from '../../../../contract/custom-fields';
 import type { Form, FormValues } from '../../../ui/form';
-import type { useCustomFields } from './use-fields';
+import type { useCustomFields } from '../../../api/custom-fields';
 import { customName, heldValue } from './values';
 
 export { validateCustom } from './checks';

@@ -6,7 +6,7 @@ import { serverFieldMessage, type FormInput } from '../form/values';
 import { customChanges, customInput, customMessage, isCustomName } from './values';
 
 export { CustomSection, validateCustom } from './inputs';
-export { useCustomFields } from './use-fields';
+export { useCustomFields } from '../../../api/custom-fields';
 export { customInput, customName, draftCustom, toFormValue, toFormValues } from './values';
 
 /** D31 D56: the record the person started from, as a save would send it, with its custom values. */

@@ -6,7 +6,7 @@ import { mailtoHref } from '../../../lib/contact-links';
 import { Link } from '../../../router/Link';
 import { PhoneLink } from '../PhoneLink';
 import { CustomValueList, setFields } from '../custom/CustomValueList';
-import { useCustomFields } from '../custom/use-fields';
+import { useCustomFields } from '../../../api/custom-fields';
 import { When } from '../../../ui/when';
 
 /** The address lines that are filled in: street; city, region and postal code; country. */

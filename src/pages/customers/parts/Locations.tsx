@@ -11,7 +11,7 @@ import { failedWords } from '../../../ui/failed-words';
 import { toast } from '../../../ui/toast';
 import { CustomInputs, validateCustom } from '../custom/CustomInputs';
 import { CustomValueList } from '../custom/CustomValueList';
-import { useCustomFields } from '../custom/use-fields';
+import { useCustomFields } from '../../../api/custom-fields';
 import { customChanges, customInput, customName, toFormValues } from '../custom/values';
 import { Problem } from '../detail/failure';
 import { Spinner } from '../../../ui/spinner';
