@@ -13,7 +13,7 @@ import { isHttpError } from '../../../http/errors';
 import { useMutation, useQuery, useQueryCache } from '../../../query/use-query';
 import { failedWords } from '../../../ui/failed-words';
 import { toast } from '../../../ui/toast';
-import { useCustomFields } from '../custom/use-fields';
+import { useCustomFields } from '../../../api/custom-fields';
 import { Problem } from './failure';
 
 export const RESTORE_LABEL = 'Restore this value';

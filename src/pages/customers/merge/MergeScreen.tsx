@@ -13,7 +13,7 @@ import { customerHref, mergeCustomersHref } from '../../../router/paths';
 import { failedWords } from '../../../ui/failed-words';
 import { Page } from '../../../ui/page';
 import { FieldChoices, MergeSide, MergeSummary } from './MergeParts';
-import { useCustomFields } from '../custom/use-fields';
+import { useCustomFields } from '../../../api/custom-fields';
 import { mergeRequest, type Picks, proposalWords, withCustom } from './merge-fields';
 import { showMergedToast } from './merge-toast';
 
