@@ -1,0 +1,45 @@
+// D58: the actions bar, shown while something is selected: only the actions the person may do on one
+// customer (D9), each asked in a dialog that names the count. After an action the list, the dashboard and
+// the activity log are read again, the selection clears, and a toast says what changed with its Undo.
+import { useState } from 'react';
+import { useBulkApi } from '../../../api/bulk';
+import { useQueryCache } from '../../../query/use-query';
+import type { ListState } from '../list-params';
+import { showBulkToast } from './bulk-toast';
+import { type BulkKind, KIND_LABELS } from './bulk-words';
+import { BulkDialog } from './BulkDialog';
+import { type Selection, useMayPick } from './selection';
+
+export default function BulkActions({ selection, state }: { selection: Selection; state: ListState }) {
+  const may = useMayPick();
+  const api = useBulkApi();
+  const cache = useQueryCache();
+  const [open, setOpen] = useState<BulkKind | null>(null);
+  const kinds: BulkKind[] = [
+    ...(may.update ? (['add_tag', 'remove_tag', 'status', 'type', 'dns', 'custom'] as const) : []),
+    ...(may.export ? (['export'] as const) : []),
+    ...(may.remove ? (['delete'] as const) : []),
+  ];
+  return (
+    <div className="bulk-actions" role="group" aria-label="Actions on the selected customers">
+      {kinds.map((k) => (
+        <button key={k} type="button" className="btn" onClick={() => setOpen(k)}>
+          {KIND_LABELS[k]}
+        </button>
+      ))}
+      {open && (
+        <BulkDialog
+          kind={open}
+          selection={selection}
+          state={state}
+          onCancel={() => setOpen(null)}
+          onDone={(result) => {
+            setOpen(null);
+            if (result) showBulkToast(result, api, cache);
+            selection.clear();
+          }}
+        />
+      )}
+    </div>
+  );
+}

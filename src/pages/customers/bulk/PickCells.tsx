@@ -1,0 +1,28 @@
+// D58: the list's checkboxes: one per row named after its customer ('Select Ann Lee'), and one in the
+// header for the page (mixed while only some of its rows are picked).
+import { useLayoutEffect, useRef } from 'react';
+import type { CustomerListItem } from '../../../../contract/customers';
+import type { Selection } from './selection';
+
+export const PAGE_CHECKBOX_LABEL = 'Select every customer on this page';
+
+export function PickHeader({ selection, rows }: { selection: Selection; rows: readonly CustomerListItem[] }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const state = selection.pageState(rows);
+  useLayoutEffect(() => {
+    if (ref.current) ref.current.indeterminate = state === 'some';
+  });
+  return (
+    <th scope="col" className="col-pick">
+      <input ref={ref} type="checkbox" aria-label={PAGE_CHECKBOX_LABEL} checked={state === 'all'} onChange={(e) => selection.togglePage(rows, e.target.checked)} />
+    </th>
+  );
+}
+
+export function PickCell({ selection, row, rows }: { selection: Selection; row: CustomerListItem; rows: readonly CustomerListItem[] }) {
+  return (
+    <td className="col-pick">
+      <input type="checkbox" aria-label={`Select ${row.name}`} checked={selection.has(row.id)} onChange={(e) => selection.toggle(row, e.target.checked, rows)} />
+    </td>
+  );
+}
