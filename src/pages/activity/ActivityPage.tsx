@@ -12,6 +12,8 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { activityHref, auditParams, DEFAULT_ACTIVITY, isFiltered, readActivityParams, type ActivityState } from './activity-params';
 import { AuditWords } from '../../audit/AuditWords';
+import { mayUndoBulk, undoneBulks } from '../../audit/bulk-undo';
+import { BulkUndo } from './BulkUndo';
 import type { LinkRights } from '../../audit/describe';
 import { ACTIONS, TARGET_TYPES } from '../../audit/words';
 import { absoluteTime } from '../../ui/when';
@@ -21,7 +23,7 @@ type Go = (patch: Partial<ActivityState>, opts?: { replace?: boolean }) => void;
 
 const plural = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
-function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights }) {
+function Entry({ entry, rights, undo }: { entry: AuditEntryView; rights: LinkRights; undo: boolean }) {
   return (
     <tr>
       <td className="activity-when" data-label="When">
@@ -29,6 +31,7 @@ function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights })
       </td>
       <td className="activity-what">
         <AuditWords entry={entry} view="log" rights={rights} />
+        {undo && <BulkUndo entry={entry} />}
       </td>
     </tr>
   );
@@ -111,6 +114,10 @@ export default function ActivityPage() {
     if (pastEnd) go({ page: pages }, { replace: true });
   });
 
+  // D58: a bulk action's entry offers Undo unless the entries shown say it was undone.
+  const undone = undoneBulks(data?.results ?? []);
+  const now = Date.now();
+
   let body;
   if (query.status === 'error' && !data) {
     body = (
@@ -155,7 +162,7 @@ export default function ActivityPage() {
             </thead>
             <tbody>
               {data.results.map((e) => (
-                <Entry key={e.id} entry={e} rights={rights} />
+                <Entry key={e.id} entry={e} rights={rights} undo={mayUndoBulk(e, undone, now)} />
               ))}
             </tbody>
           </table>

@@ -21,6 +21,18 @@ import { selectionBody, type Selection } from './selection';
 
 const DELETE_NOTE = 'Undo in the message that follows puts them back; so can Restore in the Deleted view for 30 days.';
 
+/** The fields each dialog shows, where a 400 naming one is said. */
+const SHOWN: Record<BulkKind, string[]> = {
+  add_tag: ['tag'],
+  remove_tag: ['tag'],
+  status: ['status'],
+  type: ['type'],
+  dns: ['reason'],
+  custom: ['field'],
+  export: [],
+  delete: [],
+};
+
 /** A custom value as the question shows it: an option's label, Yes or No, or as typed. */
 function valueText(f: CustomField | undefined, held: unknown): string {
   if (!f) return '';
@@ -110,6 +122,8 @@ export function BulkDialog({ kind, selection, state, onCancel, onDone }: BulkDia
       try {
         onDone(await bulk.mutate(kind === 'delete' ? { selection: body, delete: true } : { selection: body, change: change! }));
       } catch (e) {
+        // A 400 about a field this dialog does not show (or a custom value's) is said in the dialog.
+        if (isHttpError(e, 400) && !(e.field && SHOWN[kind].includes(e.field))) return void setChanged(errorWords(e));
         if (!isHttpError(e, 409) || e.code !== 'selection_changed') throw e;
         // D58: the selection moved since the person looked: say the new count and ask again with it.
         const now = Number((e.data as { count?: unknown }).count);
