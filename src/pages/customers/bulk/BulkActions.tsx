@@ -23,7 +23,7 @@ export default function BulkActions({ selection, state }: { selection: Selection
   return (
     <div className="bulk-actions" role="group" aria-label="Actions on the selected customers">
       {kinds.map((k) => (
-        <button key={k} type="button" className="btn" onClick={() => setOpen(k)}>
+        <button key={k} type="button" className="btn btn-sm" onClick={() => setOpen(k)}>
           {KIND_LABELS[k]}
         </button>
       ))}
