@@ -2,7 +2,7 @@
 // by person, action and target type (all in the URL), each entry in plain words with a link to what
 // it is about (describe.ts). The person filter lists the team (team:view), else the people seen in
 // the entries so far.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AuditEntryView } from '../../../contract/audit';
 import { AUDIT_PAGE_SIZE, useTeamApi } from '../../api/team';
 import { useQuery } from '../../query/use-query';
@@ -12,8 +12,10 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { activityHref, auditParams, DEFAULT_ACTIVITY, isFiltered, readActivityParams, type ActivityState } from './activity-params';
 import { AuditWords } from '../../audit/AuditWords';
-import { mayUndoBulk, undoneBulks } from '../../audit/bulk-undo';
-import { BulkUndo } from './BulkUndo';
+import { mayUndoBulk, undoneBulks } from '../../audit/bulk-entry';
+
+// D58: a bulk action's Undo loads where the log shows one.
+const BulkUndo = lazy(() => import('./BulkUndo'));
 import type { LinkRights } from '../../audit/describe';
 import { ACTIONS, TARGET_TYPES } from '../../audit/words';
 import { absoluteTime } from '../../ui/when';
@@ -31,7 +33,11 @@ function Entry({ entry, rights, undo }: { entry: AuditEntryView; rights: LinkRig
       </td>
       <td className="activity-what">
         <AuditWords entry={entry} view="log" rights={rights} />
-        {undo && <BulkUndo entry={entry} />}
+        {undo && (
+          <Suspense fallback={null}>
+            <BulkUndo entry={entry} />
+          </Suspense>
+        )}
       </td>
     </tr>
   );

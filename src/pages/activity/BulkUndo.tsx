@@ -4,7 +4,8 @@
 import { Suspense, useState } from 'react';
 import type { AuditEntryView } from '../../../contract/audit';
 import { useBulkApi } from '../../api/bulk';
-import { undoBulk, undoPermission } from '../../audit/bulk-undo';
+import { undoPermission } from '../../audit/bulk-entry';
+import { undoBulk } from '../../audit/bulk-undo';
 import { useQueryCache } from '../../query/use-query';
 import { useCan } from '../../session/use-session';
 import { lazyPart } from '../../ui/early-module';
@@ -15,7 +16,7 @@ const ConfirmDialog = lazyPart(
   (m) => m.ConfirmDialog,
 );
 
-export function BulkUndo({ entry }: { entry: AuditEntryView }) {
+export default function BulkUndo({ entry }: { entry: AuditEntryView }) {
   const may = useCan(undoPermission(entry) ?? 'customers:update');
   const api = useBulkApi();
   const cache = useQueryCache();

@@ -14,7 +14,7 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { pageCount, Pager } from '../../ui/pager';
-import { SelectionBar } from './bulk/SelectionBar';
+import { SelectionArea } from './bulk/PickCells';
 import { useMayPick, useSelection } from './bulk/selection';
 import { CustomerTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
@@ -148,7 +148,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
       <p className="list-summary" aria-live="polite">
         {summary}
       </p>
-      {pick && data && !pastEnd && data.count > 0 && <SelectionBar selection={selection} rows={data.results} total={data.count} exact={!more} state={state} />}
+      {pick && data && !pastEnd && data.count > 0 && <SelectionArea selection={selection} rows={data.results} total={data.count} exact={!more} />}
       {body}
     </>
   );

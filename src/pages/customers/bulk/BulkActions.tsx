@@ -4,14 +4,14 @@
 import { useState } from 'react';
 import { useBulkApi } from '../../../api/bulk';
 import { useQueryCache } from '../../../query/use-query';
-import type { ListState } from '../list-params';
 import { showBulkToast } from './bulk-toast';
 import { type BulkKind, KIND_LABELS } from './bulk-words';
 import { BulkDialog } from './BulkDialog';
-import { type Selection, useMayPick } from './selection';
+import { useCan } from '../../../session/use-session';
+import type { Selection } from './selection';
 
-export default function BulkActions({ selection, state }: { selection: Selection; state: ListState }) {
-  const may = useMayPick();
+export default function BulkActions({ selection }: { selection: Selection }) {
+  const may = { update: useCan('customers:update'), remove: useCan('customers:delete'), export: useCan('customers:export') };
   const api = useBulkApi();
   const cache = useQueryCache();
   const [open, setOpen] = useState<BulkKind | null>(null);
@@ -31,7 +31,6 @@ export default function BulkActions({ selection, state }: { selection: Selection
         <BulkDialog
           kind={open}
           selection={selection}
-          state={state}
           onCancel={() => setOpen(null)}
           onDone={(result) => {
             setOpen(null);

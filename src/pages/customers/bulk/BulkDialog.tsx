@@ -14,10 +14,9 @@ import { errorWords, MSG_TRY_AGAIN } from '../../../ui/error-words';
 import { FormError, SubmitButton, useForm } from '../../../ui/form';
 import { customName, toCustomValue } from '../custom/values';
 import { useCustomFields } from '../custom/use-fields';
-import { exportParams, type ListState } from '../list-params';
 import { type BulkKind, changedWords, type Choice, confirmLabel, customers, question, TITLES } from './bulk-words';
 import { BulkFields, type BulkValues, EMPTY_VALUES, settable } from './BulkFields';
-import { selectionBody, type Selection } from './selection';
+import type { Selection } from './selection';
 
 const DELETE_NOTE = 'Undo in the message that follows puts them back; so can Restore in the Deleted view for 30 days.';
 
@@ -70,13 +69,12 @@ function changeOf(kind: BulkKind, v: BulkValues, field: CustomField | undefined)
 export interface BulkDialogProps {
   kind: BulkKind;
   selection: Selection;
-  state: ListState;
   onCancel: () => void;
   /** The action's answer (null for an export). */
   onDone: (result: BulkResult | null) => void;
 }
 
-export function BulkDialog({ kind, selection, state, onCancel, onDone }: BulkDialogProps) {
+export function BulkDialog({ kind, selection, onCancel, onDone }: BulkDialogProps) {
   const bulk = useMutation(useBulkApi().run);
   const customersApi = useCustomersApi();
   const defs = useCustomFields('customer');
@@ -103,7 +101,7 @@ export function BulkDialog({ kind, selection, state, onCancel, onDone }: BulkDia
     if (ids && ids.length > EXPORT_IDS_MAX)
       return setChanged(`Export at most ${EXPORT_IDS_MAX.toLocaleString('en-US')} customers picked one by one; select all matching instead.`);
     try {
-      const [csv, { saveFile }] = await Promise.all([customersApi.exportCsv({ ...exportParams(state), ids: ids?.join(',') }), import('../../../lib/save-file')]);
+      const [csv, { saveFile }] = await Promise.all([customersApi.exportCsv({ ...selection.exportQuery, ids: ids?.join(',') }), import('../../../lib/save-file')]);
       saveFile(csv, `customers-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (e) {
       return setChanged(`Could not export the customers. ${errorWords(e, { fallback: MSG_TRY_AGAIN })}`);
@@ -117,7 +115,7 @@ export function BulkDialog({ kind, selection, state, onCancel, onDone }: BulkDia
     submit: async (v) => {
       setChanged(null);
       if (kind === 'export') return exportSelection();
-      const body = selectionBody(selection.picked, selection.filter);
+      const body = selection.body();
       const change = changeOf(kind, v, fieldOf(v));
       try {
         onDone(await bulk.mutate(kind === 'delete' ? { selection: body, delete: true } : { selection: body, change: change! }));

@@ -1,8 +1,32 @@
 // D58: the list's checkboxes: one per row named after its customer ('Select Ann Lee'), and one in the
-// header for the page (mixed while only some of its rows are picked).
-import { useLayoutEffect, useRef } from 'react';
+// header for the page (mixed while only some of its rows are picked); above the table the live count
+// ('3 selected'), beside which the rest of the bar and the actions load once something is selected.
+import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
 import type { CustomerListItem } from '../../../../contract/customers';
+import type { SelectionBarProps } from './SelectionBar';
 import type { Selection } from './selection';
+
+const SelectionBar = lazy(() => import('./SelectionBar'));
+
+/** '3 selected', 'All 1,204 matching selected'. */
+export const selectedWords = (s: Selection): string =>
+  s.picked.kind === 'all' ? `All ${s.picked.count.toLocaleString('en-US')} matching selected` : s.count ? `${s.count.toLocaleString('en-US')} selected` : '';
+
+export function SelectionArea(props: SelectionBarProps) {
+  const n = props.selection.count;
+  return (
+    <div className="bulk-bar" data-active={n > 0 || undefined}>
+      <p role="status" className="bulk-count">
+        {selectedWords(props.selection)}
+      </p>
+      {n > 0 && (
+        <Suspense fallback={null}>
+          <SelectionBar {...props} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
 
 export const PAGE_CHECKBOX_LABEL = 'Select every customer on this page';
 

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import type { BulkSelection } from '../../../../contract/bulk';
 import type { CustomerListItem } from '../../../../contract/customers';
-import { queryString } from '../../../api/customers';
+import { type CustomerExportParams, queryString } from '../../../api/customers';
 import { useCan } from '../../../session/use-session';
 import { exportParams, type ListState } from '../list-params';
 
@@ -14,10 +14,6 @@ const NONE: Picked = { kind: 'ids', ids: new Map() };
 
 /** The list's filters as the server reads them (D26), without sort and paging: what 'all matching' means. */
 export const filterOf = (s: ListState): string => queryString({ ...exportParams(s), sort: undefined }).replace(/^\?/, '');
-
-/** What the bulk calls are sent: the ids picked, or the filter with the count the person confirmed. */
-export const selectionBody = (picked: Picked, filter: string): BulkSelection =>
-  picked.kind === 'all' ? { filter, count: picked.count } : { ids: [...picked.ids.keys()] };
 
 export const pickedCount = (p: Picked): number => (p.kind === 'all' ? p.count : p.ids.size);
 
@@ -29,8 +25,12 @@ export function useMayPick(): { update: boolean; remove: boolean; export: boolea
 
 export interface Selection {
   picked: Picked;
+  /** The list's filters as the server reads them, and its export's query (the actions' code needs neither module). */
   filter: string;
+  exportQuery: CustomerExportParams;
   count: number;
+  /** What the bulk calls are sent: the ids picked, or the filter with the count the person confirmed. */
+  body: () => BulkSelection;
   has: (id: number) => boolean;
   /** 'all', 'some' or 'none' of these rows picked (the header checkbox). */
   pageState: (rows: readonly CustomerListItem[]) => 'all' | 'some' | 'none';
@@ -52,7 +52,9 @@ export function useSelection(state: ListState): Selection {
   return {
     picked,
     filter,
+    exportQuery: exportParams(state),
     count: pickedCount(picked),
+    body: () => (picked.kind === 'all' ? { filter, count: picked.count } : { ids: [...picked.ids.keys()] }),
     has,
     pageState: (rows) => {
       const n = rows.filter((r) => has(r.id)).length;
