@@ -74,6 +74,7 @@ describe('D58 selecting customers', () => {
     expect(((await box('Select Ava Nguyen')) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
     expect(count().textContent).toBe('');
+    expect(document.activeElement).toBe(await box('Select every customer on this page')); // not lost with the button
     expect(((await box('Select Ava Nguyen')) as HTMLInputElement).checked).toBe(false);
   });
 

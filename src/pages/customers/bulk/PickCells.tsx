@@ -8,12 +8,21 @@ import type { Selection } from './selection';
 
 const SelectionBar = lazy(() => import('./SelectionBar'));
 
+export const PAGE_CHECKBOX_LABEL = 'Select every customer on this page';
+/** The page's checkbox, where the focus goes when what had it leaves with the selection (an action done, Clear selection). */
+const PAGE_CHECKBOX_ID = 'bulk-page-checkbox';
+
 /** '3 selected', 'All 1,204 matching selected'. */
 export const selectedWords = (s: Selection): string =>
   s.picked.kind === 'all' ? `All ${s.picked.count.toLocaleString('en-US')} matching selected` : s.count ? `${s.count.toLocaleString('en-US')} selected` : '';
 
 export function SelectionArea(props: SelectionBarProps) {
   const n = props.selection.count;
+  const had = useRef(n);
+  useLayoutEffect(() => {
+    if (had.current > 0 && n === 0 && (document.activeElement === document.body || !document.activeElement)) document.getElementById(PAGE_CHECKBOX_ID)?.focus();
+    had.current = n;
+  }, [n]);
   return (
     <div className="bulk-bar" data-active={n > 0 || undefined}>
       <p role="status" className="bulk-count">
@@ -28,8 +37,6 @@ export function SelectionArea(props: SelectionBarProps) {
   );
 }
 
-export const PAGE_CHECKBOX_LABEL = 'Select every customer on this page';
-
 export function PickHeader({ selection, rows }: { selection: Selection; rows: readonly CustomerListItem[] }) {
   const ref = useRef<HTMLInputElement>(null);
   const state = selection.pageState(rows);
@@ -38,7 +45,14 @@ export function PickHeader({ selection, rows }: { selection: Selection; rows: re
   });
   return (
     <th scope="col" className="col-pick">
-      <input ref={ref} type="checkbox" aria-label={PAGE_CHECKBOX_LABEL} checked={state === 'all'} onChange={(e) => selection.togglePage(rows, e.target.checked)} />
+      <input
+        ref={ref}
+        id={PAGE_CHECKBOX_ID}
+        type="checkbox"
+        aria-label={PAGE_CHECKBOX_LABEL}
+        checked={state === 'all'}
+        onChange={(e) => selection.togglePage(rows, e.target.checked)}
+      />
     </th>
   );
 }
