@@ -183,7 +183,8 @@ describe('D58 an action', () => {
 
   it('D56 D58 a custom field is set with the control of its type (a unique one is not offered), or cleared', async () => {
     const api = showList();
-    const { sent } = serveBulk(api, [ok(1, 0, 'set_custom')]);
+    const refused: Answer = () => json(400, { detail: 'custom.units: must be at most 1000', code: 'invalid', field: 'custom.units' });
+    const { sent } = serveBulk(api, [refused, ok(1, 0, 'set_custom')]);
     fireEvent.click(await box('Select Ava Nguyen'));
     const dialog = await open('Custom field…');
     const field = within(dialog).getByRole('combobox', { name: 'Field' });
@@ -192,8 +193,18 @@ describe('D58 an action', () => {
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Units' }), { target: { value: '1,250' } });
     expect(within(dialog).getByText('Set Units to “1250” on 1 customer?')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Change 1 customer' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Units must be at most 1000'); // in the field's words
+    expect((within(dialog).getByRole('textbox', { name: 'Units' }) as HTMLInputElement).value).toBe('1,250');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change 1 customer' }));
     await screen.findByText('1 customer changed');
-    expect(sent[0]!.body).toEqual({ ids: [102], action: 'set_custom', custom: { units: 1250 } });
+    expect(sent[1]!.body).toEqual({ ids: [102], action: 'set_custom', custom: { units: 1250 } });
+    fireEvent.click(await box('Select Ava Nguyen'));
+    const again = await open('Custom field…');
+    fireEvent.change(within(again).getByRole('combobox', { name: 'Field' }), { target: { value: 'units' } });
+    fireEvent.click(within(again).getByRole('radio', { name: 'Clear' }));
+    expect(within(again).queryByRole('textbox', { name: 'Units' })).toBeNull();
+    fireEvent.click(within(again).getByRole('button', { name: 'Clear on 1 customer' }));
+    await waitFor(() => expect(sent[2]?.body).toEqual({ ids: [102], action: 'clear_custom', custom: { units: null } }));
   });
 
   it('D58 Export the selection: the customers picked go to the list’s export as ids, all matching as the list’s filters', async () => {

@@ -12,7 +12,7 @@ import { useMutation } from '../../../query/use-query';
 import { Dialog } from '../../../ui/dialog';
 import { errorWords, MSG_TRY_AGAIN } from '../../../ui/error-words';
 import { FormError, SubmitButton, useForm } from '../../../ui/form';
-import { customName, toCustomValue } from '../custom/values';
+import { customMessage, customName, isCustomName, toCustomValue } from '../custom/values';
 import { useCustomFields } from '../custom/use-fields';
 import { type BulkKind, changedWords, type Choice, confirmLabel, customers, question, TITLES } from './bulk-words';
 import { BulkFields, type BulkValues, EMPTY_VALUES, settable } from './BulkFields';
@@ -121,6 +121,7 @@ export function BulkDialog({ kind, selection, onCancel, onDone }: BulkDialogProp
         onDone(await bulk.mutate(kind === 'delete' ? { selection: body, delete: true } : { selection: body, change: change! }));
       } catch (e) {
         // A 400 about a field this dialog does not show (or a custom value's) is said in the dialog.
+        if (isHttpError(e, 400) && e.field && isCustomName(e.field)) return void setChanged(customMessage(defs.fields ?? [], e.field, e.data, e.detail));
         if (isHttpError(e, 400) && !(e.field && SHOWN[kind].includes(e.field))) return void setChanged(errorWords(e));
         if (!isHttpError(e, 409) || e.code !== 'selection_changed') throw e;
         // D58: the selection moved since the person looked: say the new count and ask again with it.
