@@ -95,7 +95,7 @@ describe.skipIf(skipReason)('D58 bulk actions on the customers list', () => {
         .waitFor();
       await page.getByRole('group', { name: 'Actions on the selected customers' }).getByRole('button', { name: 'Add tag' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add a tag' });
-      await dialog.getByRole('textbox', { name: 'Tag' }).fill('landlord');
+      await dialog.getByRole('combobox', { name: 'Tag' }).fill('landlord');
       await dialog.getByText(`Tag ${HOW_MANY} customers “landlord”?`).waitFor();
       await dialog.getByRole('button', { name: `Tag ${HOW_MANY} customers` }).click();
       const done = toasts(page)
@@ -145,7 +145,7 @@ describe.skipIf(skipReason)('D58 bulk actions on the customers list', () => {
           await page.getByRole('button', { name: 'Custom field…' }).waitFor();
           await page.getByRole('button', { name: 'Add tag' }).click();
           const dialog = page.getByRole('dialog', { name: 'Add a tag' });
-          await dialog.getByRole('textbox', { name: 'Tag' }).fill('landlord');
+          await dialog.getByRole('combobox', { name: 'Tag' }).fill('landlord');
           await dialog.getByText('Tag 2 customers “landlord”?').waitFor();
           problems.push(...(await axe(page)).map((p) => `dialog · ${at}: ${p}`));
           await shoot(page, `customers-bulk-dialog-${colorScheme}-${width}`);

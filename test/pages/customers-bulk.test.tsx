@@ -112,7 +112,7 @@ describe('D58 an action', () => {
     const { sent, undone } = serveBulk(api, [ok(28, 2)]);
     await selectAllMatching();
     const dialog = await open('Add tag');
-    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Tag' }), { target: { value: 'landlord' } });
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Tag' }), { target: { value: 'landlord' } });
     expect(within(dialog).getByText('Tag 30 customers “landlord”?')).toBeTruthy();
     const lists = api.customers.listQueries.length;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Tag 30 customers' }));
@@ -133,6 +133,14 @@ describe('D58 an action', () => {
         ['dashboard', 1],
         ['audit', 1],
       ]);
+  });
+
+  it('D45 D58 the tag dialogs suggest the organization’s tags as one types', async () => {
+    showList();
+    fireEvent.click(await box('Select Ava Nguyen'));
+    const dialog = await open('Remove tag');
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Tag' }), { target: { value: 'bo' } });
+    await waitFor(() => expect([...dialog.querySelectorAll('datalist option')].map((o) => o.getAttribute('value'))).toEqual(['boiler']));
   });
 
   it('D58 an undo that finds customers changed since names them', async () => {

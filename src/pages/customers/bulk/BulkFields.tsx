@@ -9,7 +9,10 @@ import {
   DO_NOT_SERVICE_REASON_MAX_LENGTH,
   TAG_MAX_LENGTH,
 } from '../../../../contract/customers';
+import { useEffect, useId, useState } from 'react';
 import type { CustomField } from '../../../../contract/custom-fields';
+import { useCustomersApi } from '../../../api/customers';
+import { useQuery } from '../../../query/use-query';
 import { Field, type Form } from '../../../ui/form';
 import { CustomInputs } from '../custom/CustomInputs';
 import type { BulkKind } from './bulk-words';
@@ -21,6 +24,31 @@ export const EMPTY_VALUES: BulkValues = { tag: '', status: '', type: '', set: 's
 
 /** D56 D58: the fields a bulk action may set: active, not unique (one value on many customers cannot be). */
 export const settable = (fields: readonly CustomField[] | undefined): CustomField[] => (fields ?? []).filter((f) => !f.unique);
+
+/** D45: the organization's tags are suggested as one types (asked this long after the last keystroke). */
+const TAG_SUGGEST_MS = 150;
+
+function TagField({ form }: { form: Form<BulkValues> }) {
+  const api = useCustomersApi();
+  const listId = useId();
+  const typed = form.values.tag.trim();
+  const [asked, setAsked] = useState(typed);
+  useEffect(() => {
+    const timer = setTimeout(() => setAsked(typed), TAG_SUGGEST_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const found = useQuery(api.tags(asked), { keepPrevious: true });
+  return (
+    <>
+      <Field form={form} name="tag" label="Tag" maxLength={TAG_MAX_LENGTH} autoComplete="off" spellCheck={false} list={listId} data-autofocus />
+      <datalist id={listId}>
+        {(found.data?.results ?? []).map((t) => (
+          <option key={t} value={t} />
+        ))}
+      </datalist>
+    </>
+  );
+}
 
 function SetOrClear({ form, what }: { form: Form<BulkValues>; what: string }) {
   const choice = (value: 'set' | 'clear', label: string) => (
@@ -39,8 +67,7 @@ function SetOrClear({ form, what }: { form: Form<BulkValues>; what: string }) {
 }
 
 export function BulkFields({ kind, form, fields }: { kind: BulkKind; form: Form<BulkValues>; fields: readonly CustomField[] | undefined }) {
-  if (kind === 'add_tag' || kind === 'remove_tag')
-    return <Field form={form} name="tag" label="Tag" maxLength={TAG_MAX_LENGTH} autoComplete="off" spellCheck={false} data-autofocus />;
+  if (kind === 'add_tag' || kind === 'remove_tag') return <TagField form={form} />;
   if (kind === 'status')
     return (
       <Field form={form} name="status" label="Status" as="select" data-autofocus>
