@@ -1,8 +1,9 @@
 // D57 D58 the office manager's journey: filter the list, save it as a view, log out and in again, open the
 // view, select all N matching, tag them, while someone else changes one of them, undo, and see that one
-// named as changed since and left as it is (the API agrees). Then the list with a selection and an action's
-// dialog in both themes at desktop and phone width: screenshots (test-results/screenshots/, and with
-// UPDATE_DOCS_SCREENSHOTS=1 docs/screenshots/), and axe's WCAG 2.2 A/AA rules on each.
+// named as changed since and left as it is (the API agrees); an action undone later from the activity log.
+// Then the list with a selection and an action's dialog in both themes at desktop and phone width:
+// screenshots (test-results/screenshots/, and with UPDATE_DOCS_SCREENSHOTS=1 docs/screenshots/), and axe's
+// WCAG 2.2 A/AA rules on each.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -118,6 +119,25 @@ describe.skipIf(skipReason)('D58 bulk actions on the customers list', () => {
       }
     } finally {
       if (viewId) await api.call('DELETE', `/v1/views/${viewId}/`, { org: ACME }).catch(() => undefined);
+      await deleteCustomersMatching(api, ACME, sfx);
+    }
+  });
+
+  test('D58 a bulk action is undone later from its entry in the activity log, which then offers Undo no more', async () => {
+    const sfx = unique();
+    const api = await apiAs(OWNER);
+    try {
+      const ids = [...(await makeCustomers(api, sfx)).values()].slice(0, 3);
+      await api.call('POST', '/v1/customers/bulk/', { org: ACME, body: { ids, action: 'set_status', status: 'lead' } });
+      const { page } = await browser.signedIn(OWNER, { org: 'Acme Plumbing', path: '/activity' });
+      const entry = page.getByRole('row').filter({ hasText: 'set 3 customers to Lead' }).first();
+      await entry.getByRole('button', { name: /^Undo the bulk change to 3 customers/ }).click();
+      await page.getByRole('dialog', { name: 'Undo this bulk change?' }).getByRole('button', { name: 'Undo' }).click();
+      await toasts(page).getByText('Undone').waitFor();
+      await page.getByRole('row').filter({ hasText: 'undid a bulk change to 3 customers' }).first().waitFor();
+      await expect.poll(() => entry.getByRole('button', { name: /^Undo/ }).count()).toBe(0);
+      for (const id of ids) expect((await api.call<{ status: string }>('GET', `/v1/customers/${id}/`, { org: ACME })).status).toBe('active');
+    } finally {
       await deleteCustomersMatching(api, ACME, sfx);
     }
   });
