@@ -189,6 +189,18 @@ describe('D58 an action', () => {
     expect(sent[0]!.body).toEqual({ ids: [102, 103], action: 'set_do_not_service', reason: 'Unpaid invoices' });
   });
 
+  it('D58 rows picked one by one of which some are gone (409 selection_changed) say how many remain; the selection stays', async () => {
+    const api = showList();
+    serveBulk(api, [() => json(409, { detail: 'The selection now holds 1 customers', code: 'selection_changed', count: 1 })]);
+    fireEvent.click(await box('Select Ava Nguyen'));
+    fireEvent.click(await box('Select Ben Patel'));
+    const dialog = await open('Set type');
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Type' }), { target: { value: 'commercial' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change 2 customers' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Some of the selected customers are gone: 1 remains. Clear the selection and choose again.');
+    expect(count().textContent).toBe('2 selected');
+  });
+
   it('D56 D58 a custom field is set with the control of its type (a unique one is not offered), or cleared', async () => {
     const api = showList();
     const refused: Answer = () => json(400, { detail: 'custom.units: must be at most 1000', code: 'invalid', field: 'custom.units' });

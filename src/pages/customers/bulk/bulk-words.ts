@@ -87,4 +87,6 @@ export function resultWords(r: BulkResult): string {
 
 /** D58 409 selection_changed: the count the selection holds now. */
 export const changedWords = (n: number, all: boolean): string =>
-  all ? `The matching customers changed: now ${figure(n)}.` : `Some of the selected customers are gone: ${figure(n)} remain. Clear the selection and choose again.`;
+  all
+    ? `The matching customers changed: now ${figure(n)}.`
+    : `Some of the selected customers are gone: ${figure(n)} ${n === 1 ? 'remains' : 'remain'}. Clear the selection and choose again.`;
