@@ -5,6 +5,8 @@ import type { PersonRef } from './customers';
 export const BULK_MAX = 10_000;
 /** D58: an action can be undone for this many days (from the toast, and from its entry in the activity log). */
 export const BULK_UNDO_DAYS = 30;
+/** D58: an export of customers picked one by one names at most this many ids (they travel in the export's URL). */
+export const EXPORT_IDS_MAX = 1_000;
 /** The names of the customers changed since that an undo's answer lists (it counts them all). */
 export const BULK_NAMES_SHOWN = 20;
 

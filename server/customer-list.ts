@@ -74,6 +74,8 @@ export interface ListFilter {
   doNotService?: boolean;
   /** D32: added at or after this instant (ISO). */
   createdSince?: string | null;
+  /** D58: only these customers (an export of the ones picked). */
+  ids?: readonly number[] | null;
   sort: CustomerSort;
   page: number;
   pageSize: number;
@@ -102,7 +104,7 @@ export function orderBy(sort: CustomerSort, t = ''): string {
 /** The where clause and its parameters ($1 is always the organization). */
 export function where(
   orgId: number,
-  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince'>,
+  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince' | 'ids'>,
 ): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
@@ -114,6 +116,7 @@ export function where(
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
   if (f.tag) clauses.push(`tag_keys @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add));
+  if (f.ids) clauses.push(`id = any(${add(`{${f.ids.join(',')}}`)}::int[])`); // D58, digits only
   return { sql: clauses.join(' and '), params };
 }
 

@@ -54,7 +54,10 @@ export interface CustomerListParams {
 }
 
 /** What the export writes: the list's filters, without paging (D27). */
-export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'>;
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'> & {
+  /** D58: only the customers picked, as ids separated by commas. */
+  ids?: string;
+};
 
 /** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). D56: custom values, null clears one. */
 export type CustomerBody = CustomerInput & CustomerServiceInput & { custom?: Record<string, CustomValue | null> };

@@ -353,7 +353,7 @@ describe.skipIf(skipReason)('customers', () => {
     const table = page.getByRole('table');
     const names = async () => {
       await expect.poll(() => table.getAttribute('aria-busy')).toBeNull();
-      return table.getByRole('row').locator('td:first-child a').allTextContents();
+      return table.getByRole('row').locator('td.cell-name a').allTextContents(); // D58: after the row's checkbox
     };
     const all = await names();
     const surname = all[0]?.split(' ').at(-1) ?? '';

@@ -33,7 +33,7 @@ const names = () =>
   within(screen.getByRole('table'))
     .getAllByRole('row')
     .slice(1)
-    .map((r) => (r as HTMLTableRowElement).cells[0]!.querySelector('a')!.textContent);
+    .map((r) => r.querySelector('td:not(.col-pick)')!.querySelector('a')!.textContent); // D58: after the row's checkbox
 const url = () => window.location.pathname + window.location.search;
 const header = (name: string) => screen.getByRole('columnheader', { name });
 const typeFilter = () => screen.getByRole('combobox', { name: 'Type' }) as HTMLSelectElement;
@@ -97,14 +97,14 @@ describe('D48 the customers list: type and do-not-service filters, status and ci
     const button = within(header('Service city')).getByRole('button');
     expect(button.getAttribute('title')).toBe(CITY_HINT);
     expect(CITY_HINT).toMatch(/primary service location.*billing/);
-    expect(within(row(ALL[2]!.name)).getAllByRole('cell')[3]!.getAttribute('data-label')).toBe('Service city');
+    expect(within(row(ALL[2]!.name)).getAllByRole('cell')[4]!.getAttribute('data-label')).toBe('Service city');
     expect(screen.getByRole('option', { name: 'Service city, A–Z' })).toBeTruthy(); // the phone-width 'Sort by'
   });
 
   it('D46 the Service city column shows the city the server sends, a dash without one', async () => {
     showList('/customers?page_size=50');
     await table();
-    const city = (name: string) => within(row(name)).getAllByRole('cell')[3]!.textContent;
+    const city = (name: string) => within(row(name)).getAllByRole('cell')[4]!.textContent;
     expect(city(ALL[2]!.name)).toBe('Tigard');
     expect(city(ALL[3]!.name)).toBe('—');
     expect(city(ALL[0]!.name)).toBe('Portland');

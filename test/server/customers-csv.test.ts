@@ -2,6 +2,7 @@
 // all rows or none with one audit entry); D10 D19 their permissions, limits and hostile files.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Customer, CustomerListItem, ImportPreview } from '../../contract/customers';
+import { EXPORT_IDS_MAX } from '../../contract/bulk';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { parseRfc4180 } from './csv-common';
@@ -122,6 +123,21 @@ forEachBackend('API customers CSV', (backend) => {
         ).toEqual((await listAll(owner, query)).map((c) => safe(c.name)));
       }
       for (const query of ['status=gone', 'sort=id', `q=${'x'.repeat(101)}`, 'tag=a%00b', 'status=lead&status=active'])
+        expectError(await owner.get(`${EXPORT}?${query}`), 400);
+    });
+
+    test('D58 the export of the customers picked (ids=…) holds exactly those, of this organization only; over EXPORT_IDS_MAX or not ids is a 400', async () => {
+      await fresh();
+      const tag = unique('ids');
+      const made = [];
+      for (const i of [0, 1, 2]) made.push(await owner.create({ name: `Picked ${tag} ${i}`, tags: [tag] }));
+      const theirs = await (await signIn(b, 'owner@demo.test', BEACON)).create({ name: `Theirs ${tag}` });
+      const r = await download(owner, `?ids=${made[2]!.id},${made[0]!.id},${theirs.id},999999999&sort=name`);
+      expect(r.status).toBe(200);
+      expect(r.rows.slice(1).map((row) => row[0])).toEqual([`Picked ${tag} 0`, `Picked ${tag} 2`]);
+      const both = await download(owner, `?ids=${made[1]!.id},${made[2]!.id}&tag=${tag}&status=lead`);
+      expect(both.rows.slice(1)).toEqual([]); // the filters still apply
+      for (const query of ['ids=1,,2', 'ids=a', `ids=${Array.from({ length: EXPORT_IDS_MAX + 1 }, (_, i) => i + 1).join(',')}`, 'ids=0'])
         expectError(await owner.get(`${EXPORT}?${query}`), 400);
     });
 

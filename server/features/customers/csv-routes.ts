@@ -6,7 +6,7 @@ import type { Queryable } from '../../db';
 import { BASE_SECURITY_HEADERS } from '../../http';
 import { defineRoute, RAW } from '../../route';
 import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
-import { importQuery, listFilters } from './schema';
+import { exportQuery, importQuery } from './schema';
 import { csvLine } from '../../csv';
 import { customCell, listFields } from '../../custom-fields';
 import { previewImport } from './import';
@@ -24,7 +24,7 @@ const exportCsv = defineRoute({
   path: '/v1/customers/export.csv',
   access: 'org',
   permission: 'customers:export',
-  query: listFilters,
+  query: exportQuery,
   async handler({ tx, ctx, res, caller, query }) {
     const day = new Date(ctx.now()).toISOString().slice(0, 10);
     res.writeHead(200, {

@@ -15,16 +15,30 @@ import {
   SERVICE_SORTS,
   TAG_MAX_LENGTH,
 } from '../../../contract/customers';
+import { EXPORT_IDS_MAX } from '../../../contract/bulk';
 import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
 import { fieldError } from '../../http';
 import { customObject } from '../../custom-values';
-import { bool, describeCheck, int, intText, list, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
+import { bool, describeCheck, int, intText, list, MAX_INT4, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
 
 /** D32 `created_since`: a day (its start, UTC) or an instant as toISOString() writes it. */
 export function isInstant(s: string): boolean {
   const t = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z)?$/.test(s) ? Date.parse(s) : Number.NaN;
   return !Number.isNaN(t) && new Date(t).toISOString().startsWith(s.slice(0, 10));
 }
+
+/** D58: the customers picked one by one, as ids separated by commas (`ids=12,40`), at most EXPORT_IDS_MAX. */
+const idsText = describeCheck(
+  (value, field) => {
+    const ids = text({ max: EXPORT_IDS_MAX * 11, pattern: /^\d{1,10}(,\d{1,10})*$/, patternMessage: 'must be customer ids separated by commas' })(value, field)
+      .split(',')
+      .map(Number);
+    if (ids.length > EXPORT_IDS_MAX) throw fieldError(field, `must name at most ${EXPORT_IDS_MAX} customers`);
+    if (ids.some((id) => id < 1 || id > MAX_INT4)) throw fieldError(field, 'must be customer ids');
+    return ids;
+  },
+  { kind: 'text', min: 1, max: EXPORT_IDS_MAX * 11, multiline: false, pattern: null },
+);
 
 /** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
 export const listFilters = {
@@ -49,6 +63,9 @@ export const listFilters = {
 };
 
 /** GET /v1/customers/: D26, plus `deleted=true` for the 'Deleted' view (D25). */
+/** D27 D58: the export's query: the list's filters, and optionally only the customers picked. */
+export const exportQuery = { ...listFilters, ids: optional(idsText) };
+
 export const listQuery = { ...listFilters, ...pageQuery, deleted: withDefault(oneOf(['true', 'false'] as const), 'false') };
 
 /** D22: stored lower-cased; the shape check is deliberately plain. */

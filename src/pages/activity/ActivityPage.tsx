@@ -2,7 +2,7 @@
 // by person, action and target type (all in the URL), each entry in plain words with a link to what
 // it is about (describe.ts). The person filter lists the team (team:view), else the people seen in
 // the entries so far.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AuditEntryView } from '../../../contract/audit';
 import { AUDIT_PAGE_SIZE, useTeamApi } from '../../api/team';
 import { useQuery } from '../../query/use-query';
@@ -12,6 +12,10 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { activityHref, auditParams, DEFAULT_ACTIVITY, isFiltered, readActivityParams, type ActivityState } from './activity-params';
 import { AuditWords } from '../../audit/AuditWords';
+import { mayUndoBulk, undoneBulks } from '../../audit/bulk-entry';
+
+// D58: a bulk action's Undo loads where the log shows one.
+const BulkUndo = lazy(() => import('./BulkUndo'));
 import type { LinkRights } from '../../audit/describe';
 import { ACTIONS, TARGET_TYPES } from '../../audit/words';
 import { absoluteTime } from '../../ui/when';
@@ -21,7 +25,7 @@ type Go = (patch: Partial<ActivityState>, opts?: { replace?: boolean }) => void;
 
 const plural = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
-function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights }) {
+function Entry({ entry, rights, undo }: { entry: AuditEntryView; rights: LinkRights; undo: boolean }) {
   return (
     <tr>
       <td className="activity-when" data-label="When">
@@ -29,6 +33,11 @@ function Entry({ entry, rights }: { entry: AuditEntryView; rights: LinkRights })
       </td>
       <td className="activity-what">
         <AuditWords entry={entry} view="log" rights={rights} />
+        {undo && (
+          <Suspense fallback={null}>
+            <BulkUndo entry={entry} />
+          </Suspense>
+        )}
       </td>
     </tr>
   );
@@ -111,6 +120,10 @@ export default function ActivityPage() {
     if (pastEnd) go({ page: pages }, { replace: true });
   });
 
+  // D58: a bulk action's entry offers Undo unless the entries shown say it was undone.
+  const undone = undoneBulks(data?.results ?? []);
+  const now = Date.now();
+
   let body;
   if (query.status === 'error' && !data) {
     body = (
@@ -155,7 +168,7 @@ export default function ActivityPage() {
             </thead>
             <tbody>
               {data.results.map((e) => (
-                <Entry key={e.id} entry={e} rights={rights} />
+                <Entry key={e.id} entry={e} rights={rights} undo={mayUndoBulk(e, undone, now)} />
               ))}
             </tbody>
           </table>

@@ -7,6 +7,8 @@ import { Link } from '../../router/Link';
 import { customerHref } from '../../router/paths';
 import { StatusBadge } from '../../ui/status';
 import { Day } from '../../ui/when';
+import { PickCell, PickHeader } from './bulk/PickCells';
+import type { Selection } from './bulk/selection';
 import { PhoneLink } from './PhoneLink';
 
 const NONE = '—';
@@ -71,13 +73,15 @@ export function CustomerTable({
   sort,
   onSort,
   onTag,
-}: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void }) {
+  selection,
+}: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void; selection?: Selection }) {
   return (
     <div className="table-wrap card list-table" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
+            {selection && <PickHeader selection={selection} rows={customers} />}
             <SortHeader column="name" label="Name" sort={sort} onSort={onSort} />
             <th scope="col">Email</th>
             <th scope="col" className="col-phone">
@@ -95,7 +99,8 @@ export function CustomerTable({
         </thead>
         <tbody>
           {customers.map((c) => (
-            <tr key={c.id}>
+            <tr key={c.id} data-picked={selection?.has(c.id) || undefined}>
+              {selection && <PickCell selection={selection} row={c} rows={customers} />}
               <td className="cell-name">
                 <Link to={customerHref(c.id)} title={c.name}>
                   {c.name}

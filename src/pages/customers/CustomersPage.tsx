@@ -14,6 +14,8 @@ import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { pageCount, Pager } from '../../ui/pager';
+import { SelectionArea } from './bulk/PickCells';
+import { useMayPick, useSelection } from './bulk/selection';
 import { CustomerTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, NO_FILTERS, readListParams, type ListState } from './list-params';
@@ -39,6 +41,9 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
   const pages = data ? pageCount(data.count, state.pageSize) : 1;
   // D26: a search matching very many counts only so far; the count is then 'more than'.
   const more = data?.count_exact === false;
+  // D58: rows picked for a bulk action (not in the 'Deleted' view); cleared when the filters change.
+  const selection = useSelection(state);
+  const pick = useMayPick().any && !state.deleted;
 
   // A page past the end (an old link, a list that shrank) goes to the last page instead.
   const pastEnd = data !== undefined && !query.previous && data.count > 0 && state.page > pages;
@@ -118,6 +123,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
             sort={state.sort}
             onSort={(sort) => go({ sort, page: 1 })}
             onTag={(tag) => go({ tag, page: 1 })}
+            selection={pick ? selection : undefined}
           />
         )}
         {(pages > 1 || more) && <Pager page={state.page} pages={pages} more={more} onPage={(page) => go({ page })} />}
@@ -142,6 +148,7 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
       <p className="list-summary" aria-live="polite">
         {summary}
       </p>
+      {pick && data && !pastEnd && data.count > 0 && <SelectionArea selection={selection} rows={data.results} total={data.count} exact={!more} />}
       {body}
     </>
   );

@@ -1,0 +1,92 @@
+// D58: a bulk action in words: its button, its dialog's title, the question that names the count ('Tag
+// 1,204 customers “landlord”?'), and what the answer says ('3 customers changed (1 already was)').
+import type { BulkResult } from '../../../../contract/bulk';
+import { CUSTOMER_STATUS_LABELS, CUSTOMER_TYPE_LABELS, type CustomerStatus, type CustomerType } from '../../../../contract/customers';
+
+/** What the actions bar offers; each opens its own dialog. */
+export type BulkKind = 'add_tag' | 'remove_tag' | 'status' | 'type' | 'dns' | 'custom' | 'export' | 'delete';
+
+export const KIND_LABELS: Record<BulkKind, string> = {
+  add_tag: 'Add tag',
+  remove_tag: 'Remove tag',
+  status: 'Set status',
+  type: 'Set type',
+  dns: 'Do not service…',
+  custom: 'Custom field…',
+  export: 'Export',
+  delete: 'Delete',
+};
+
+export const TITLES: Record<BulkKind, string> = {
+  add_tag: 'Add a tag',
+  remove_tag: 'Remove a tag',
+  status: 'Set the status',
+  type: 'Set the type',
+  dns: 'Do not service',
+  custom: 'Set or clear a custom field',
+  export: 'Export the selection',
+  delete: 'Delete customers',
+};
+
+const figure = (n: number) => n.toLocaleString('en-US');
+export const customers = (n: number) => `${figure(n)} customer${n === 1 ? '' : 's'}`;
+
+/** What the dialog holds, as the question reads it. */
+export interface Choice {
+  tag: string;
+  status: CustomerStatus | '';
+  type: CustomerType | '';
+  /** dns and custom: set (true) or clear (false). */
+  set: boolean;
+  /** custom: the field's label and the value as shown. */
+  field: string;
+  value: string;
+}
+
+/** The question naming the count; null until the dialog has what it needs. */
+export function question(kind: BulkKind, n: number, c: Choice): string | null {
+  const them = customers(n);
+  switch (kind) {
+    case 'add_tag':
+      return c.tag ? `Tag ${them} “${c.tag}”?` : null;
+    case 'remove_tag':
+      return c.tag ? `Remove the tag “${c.tag}” from ${them}?` : null;
+    case 'status':
+      return c.status ? `Set ${them} to ${CUSTOMER_STATUS_LABELS[c.status]}?` : null;
+    case 'type':
+      return c.type ? `Set ${them} to ${CUSTOMER_TYPE_LABELS[c.type]}?` : null;
+    case 'dns':
+      return c.set ? `Mark ${them} do-not-service?` : `Clear do-not-service on ${them}?`;
+    case 'custom':
+      if (!c.field) return null;
+      return c.set ? `Set ${c.field} to “${c.value}” on ${them}?` : `Clear ${c.field} on ${them}?`;
+    case 'export':
+      return `Export ${them} to a CSV file?`;
+    case 'delete':
+      return `Delete ${them}?`;
+  }
+}
+
+/** The confirming button: the action and the count ('Tag 1,204 customers'). */
+export function confirmLabel(kind: BulkKind, n: number, c: Choice): string {
+  const them = customers(n);
+  if (kind === 'add_tag') return `Tag ${them}`;
+  if (kind === 'export') return `Export ${them}`;
+  if (kind === 'delete') return `Delete ${them}`;
+  if ((kind === 'dns' || kind === 'custom') && !c.set) return `Clear on ${them}`;
+  if (kind === 'remove_tag') return `Remove from ${them}`;
+  return `Change ${them}`;
+}
+
+/** '3 customers changed (1 already was)'; a delete's '3 customers deleted'. */
+export function resultWords(r: BulkResult): string {
+  if (r.action === 'delete') return `${customers(r.changed)} deleted`;
+  const already = r.unchanged ? ` (${figure(r.unchanged)} already ${r.unchanged === 1 ? 'was' : 'were'})` : '';
+  return `${r.changed ? customers(r.changed) : 'No customers'} changed${already}`;
+}
+
+/** D58 409 selection_changed: the count the selection holds now. */
+export const changedWords = (n: number, all: boolean): string =>
+  all
+    ? `The matching customers changed: now ${figure(n)}.`
+    : `Some of the selected customers are gone: ${figure(n)} ${n === 1 ? 'remains' : 'remain'}. Clear the selection and choose again.`;
