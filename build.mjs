@@ -69,8 +69,10 @@ export function routeFiles(metafile, url) {
   };
   const table = readFileSync(path.join(root, 'src/shell/routes.ts'), 'utf8');
   const hints = { '*': SHELL_PARTS.flatMap(files) };
-  for (const [, route, module] of table.matchAll(/\bpath: '(\/[^']*)'[\s\S]*?\bimport\('([^']+)'\)/g)) {
-    hints[route] = files(path.posix.join('src/shell', module));
+  for (const [, route, module, parts = ''] of table.matchAll(/\bpath: '(\/[^']*)'[\s\S]*?\bimport\('([^']+)'\),?\s*(?:parts: \[([^\]]*)\])?/g)) {
+    const pieces = [...parts.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    const own = [module, ...pieces].flatMap((m) => files(path.posix.join('src/shell', m)));
+    hints[route] = [...new Set(own)];
   }
   return hints;
 }

@@ -18,9 +18,11 @@ export interface Route {
    */
   nav?: { section: 'Communication' | 'CRM' | 'Admin' | null; icon: IconName; owner?: true; permission?: Permission };
   load: () => Promise<{ default: ComponentType }>;
+  /** Lazily loaded pieces the page shows at once (paths as its import() names them): build.mjs adds their files to the page's preload hints. */
+  parts?: readonly string[];
 }
 
-// build.mjs reads each route's path and the import() after it for the preload hints.
+// build.mjs reads each route's path, the import() after it and its `parts` for the preload hints.
 export const ROUTES = [
   {
     path: '/dashboard',
@@ -38,6 +40,7 @@ export const ROUTES = [
     permission: 'customers:view',
     nav: { section: 'CRM', icon: 'customers' },
     load: () => import('../pages/customers/CustomersPage'),
+    parts: ['../pages/customers/views/ViewsBar'], // D57: beside the list, not after it
   },
   { path: '/customers/new', title: 'Add Customer', permission: 'customers:create', load: () => import('../pages/customers/AddCustomerPage') },
   { path: '/customers/import', title: 'Import Customers', permission: 'customers:create', load: () => import('../pages/customers/ImportCustomersPage') },

@@ -66,7 +66,8 @@ function readFocus(): Focus | null {
     invalid: el.getAttribute('aria-invalid'),
     description: tidy(text(el.getAttribute('aria-describedby'))),
     ariaDisabled: el.getAttribute('aria-disabled'),
-    ring: ring && el.matches(':focus-visible') && box.width > 0 && box.height > 0,
+    // A date's calendar button, inside it, leaves the input only :focus-within; its ring is drawn then too.
+    ring: ring && (el.matches(':focus-visible') || (el.getAttribute('type') === 'date' && el.matches(':focus-within'))) && box.width > 0 && box.height > 0,
   };
 }
 
