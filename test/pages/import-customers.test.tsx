@@ -43,6 +43,10 @@ function preview(rows: ImportPreviewRow[], ignored: string[] = ['notes']): Impor
       duplicates: rows.filter((r) => r.duplicate).length,
       unchanged: rows.filter((r) => r.changes && !Object.keys(r.changes).length).length,
     },
+    columns: [],
+    targets: [],
+    mapping: 'guessed',
+    grouping: { by: 'none', customers: rows.length, locations: 0, contacts: 0 },
   };
 }
 
