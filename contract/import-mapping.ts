@@ -38,6 +38,8 @@ export interface ImportColumn {
   header: string;
   /** null: not imported. */
   target: ImportTarget | null;
+  /** The column's first filled cell among the first rows (cut short), so the person sees what it holds. */
+  sample: string;
 }
 
 /** D60: where the mapping came from: guessed from the header, the organization's last one for this header, or the person's. */
@@ -56,7 +58,7 @@ export interface ImportGrouping {
 
 /** D60: the query parameter `columns`: one target per column, `-` for a column not imported. */
 export const NOT_IMPORTED = '-';
-export const columnsParam = (columns: readonly ImportColumn[]): string => columns.map((c) => c.target ?? NOT_IMPORTED).join(',');
+export const columnsParam = (columns: readonly Pick<ImportColumn, 'target'>[]): string => columns.map((c) => c.target ?? NOT_IMPORTED).join(',');
 
 /** D60: the preview's summary line, '3 rows → 1 customer, 3 locations'. */
 export function groupingText(rows: number, g: ImportGrouping): string {

@@ -253,9 +253,9 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
       const csv = 'Client,Mail,Extra\r\nJo Bell,jo@example.test,Leaks in attic\r\n';
       const guessed = await previewOf(who, csv);
       expect(guessed.columns).toEqual([
-        { header: 'Client', target: 'name' },
-        { header: 'Mail', target: 'email' },
-        { header: 'Extra', target: null },
+        { header: 'Client', target: 'name', sample: 'Jo Bell' },
+        { header: 'Mail', target: 'email', sample: 'jo@example.test' },
+        { header: 'Extra', target: null, sample: 'Leaks in attic' },
       ]);
       const chosen = [
         { header: 'Client', target: 'name' },

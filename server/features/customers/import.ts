@@ -23,7 +23,7 @@ import { IMPORT_FIELDS } from './import-checks';
 import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, type Group, type GroupedRow } from './import-groups';
 import { guessColumns, headerHash, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
 import { findByEmails, loadMapping, type Existing } from './import-repo';
-import { checkRow, rowCells } from './import-rows';
+import { checkRow, rowCells, unguard } from './import-rows';
 
 export { unguard } from './import-rows';
 export type { Existing } from './import-repo';
@@ -31,6 +31,9 @@ export type { Existing } from './import-repo';
 /** Rows checked between two turns of the event loop. */
 const CHECK_YIELD_ROWS = 1_000;
 const IGNORED_NAME_MAX = 100;
+/** D60: a column's sample is its first filled cell among this many rows, at most this long. */
+const SAMPLE_ROWS = 20;
+const SAMPLE_MAX = 60;
 
 /** D60: what the person chose in the preview (the query's `columns` and `group_by`), or nothing. */
 export interface MappingChoice {
@@ -126,7 +129,8 @@ export async function checkImport(
     if (g.rows.every((r) => !r.errors.length)) g.lead.changes = changes;
     return { ...g, existing, merged, changes };
   });
-  const columns = header.map((h, i) => ({ header: h.slice(0, IGNORED_NAME_MAX), target: targets[i] ?? null }));
+  const sample = (i: number) => (data.slice(0, SAMPLE_ROWS).find((r) => (r.cells[i] ?? '').trim())?.cells[i] ?? '').trim().slice(0, SAMPLE_MAX);
+  const columns = header.map((h, i) => ({ header: h.slice(0, IGNORED_NAME_MAX), target: targets[i] ?? null, sample: unguard(sample(i)) }));
   return {
     rows,
     groups,

@@ -1,0 +1,100 @@
+// D60: each column of the file with what it imports into (a select of targets grouped Customer, Custom
+// fields, Service location, Contact, and 'Do not import'), the server's guess or the organization's last
+// mapping chosen; and how rows become customers (by email, each row its own, or by a column's value).
+// Every change asks the server for a new preview; the import then sends the mapping shown.
+import { useId } from 'react';
+import type { ImportPreview } from '../../../../contract/customers';
+import { NOT_IMPORTED, TARGET_GROUP_LABELS, type ImportGroupBy, type ImportTargetGroup } from '../../../../contract/import-mapping';
+import type { ImportMapping } from '../../../api/import-mapping';
+
+const GROUPS = Object.keys(TARGET_GROUP_LABELS) as ImportTargetGroup[];
+
+const SOURCE_WORDS: Record<ImportPreview['mapping'], string> = {
+  guessed: 'Guessed from the column names. Change any column before importing.',
+  saved: 'Your choices from the last import of a file with these columns.',
+  chosen: 'As you chose.',
+};
+
+/** D60: the mapping the preview shows, as the import page sends it back. */
+export const mappingOf = (p: ImportPreview): ImportMapping => ({ columns: p.columns.map((c) => c.target), groupBy: p.grouping.by });
+
+const parseGroupBy = (v: string): ImportGroupBy => (v === 'email' || v === 'none' ? v : Number(v));
+
+export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPreview; busy: boolean; onChange: (m: ImportMapping) => void }) {
+  const id = useId();
+  const { columns, targets } = preview;
+  const current = mappingOf(preview);
+  const setColumn = (i: number, value: string) =>
+    onChange({ ...current, columns: current.columns.map((t, j) => (j === i ? (value === NOT_IMPORTED ? null : value) : t)) });
+  return (
+    <div className="import-mapping">
+      <section aria-labelledby={`${id}h`}>
+        <h3 id={`${id}h`}>Columns</h3>
+        <p className="muted" id={`${id}d`}>
+          {SOURCE_WORDS[preview.mapping]}
+        </p>
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Columns of the file">
+          <table className="data-table import-mapping-table">
+            <caption className="sr-only">Each column of the file, an example of what it holds, and what it imports into</caption>
+            <thead>
+              <tr>
+                <th scope="col">Column in the file</th>
+                <th scope="col">Example</th>
+                <th scope="col">Imports into</th>
+              </tr>
+            </thead>
+            <tbody>
+              {columns.map((c, i) => (
+                <tr key={i} data-state={c.target === null ? 'skipped' : 'mapped'}>
+                  <th scope="row" data-label="Column">
+                    <label htmlFor={`${id}c${i}`}>{c.header || `Column ${i + 1}`}</label>
+                  </th>
+                  <td data-label="Example" id={`${id}s${i}`} className="import-sample">
+                    {c.sample || <span className="muted">(empty)</span>}
+                  </td>
+                  <td data-label="Imports into">
+                    <select
+                      id={`${id}c${i}`}
+                      value={c.target ?? NOT_IMPORTED}
+                      onChange={(e) => setColumn(i, e.target.value)}
+                      aria-describedby={`${id}s${i}`}
+                      disabled={busy}
+                    >
+                      <option value={NOT_IMPORTED}>Do not import</option>
+                      {GROUPS.map((g) => (
+                        <optgroup key={g} label={TARGET_GROUP_LABELS[g]}>
+                          {targets
+                            .filter((t) => t.group === g)
+                            .map((t) => (
+                              <option key={t.target} value={t.target}>
+                                {g === 'customer' || g === 'custom' ? t.label : `${TARGET_GROUP_LABELS[g]}: ${t.label}`}
+                              </option>
+                            ))}
+                        </optgroup>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <div className="import-grouping">
+        <label htmlFor={`${id}g`}>Rows become customers</label>
+        <select id={`${id}g`} value={String(current.groupBy)} onChange={(e) => onChange({ ...current, groupBy: parseGroupBy(e.target.value) })} disabled={busy}>
+          <option value="email">Rows with the same email are one customer</option>
+          <option value="none">Each row is a customer of its own</option>
+          <optgroup label="Rows with the same value in a column are one customer">
+            {columns.map((c, i) => (
+              <option key={i} value={String(i)}>
+                Same {c.header || `column ${i + 1}`}
+              </option>
+            ))}
+          </optgroup>
+        </select>
+        <p className="muted">One customer gets a service location and the contacts of each of its rows.</p>
+      </div>
+    </div>
+  );
+}
