@@ -11,6 +11,7 @@ import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { addField } from './custom-fields-common';
 import { fingerprint, ownerOfNewOrg, warmedUp, type Actor } from './customers-common';
+import { statementsDuring } from './statements';
 
 const PREVIEW = `${CUSTOMERS}import/preview/`;
 const IMPORT = `${CUSTOMERS}import/`;
@@ -46,6 +47,19 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
          from customers c where c.org_id = $1 order by c.id`,
       [who.org],
     );
+
+  /** D46 D47: customers whose parts_key or primary_city differ from what the parts' triggers make of their parts. */
+  const staleKeys = async (who: Actor) => {
+    const [row] = await b.server.db.query<{ n: unknown }>(
+      `select count(*) as n from customers c where c.org_id = $1 and (
+         c.parts_key is distinct from (select string_agg(k, E'\\n' order by o, id) from (
+           select search_key as k, 0 as o, id from customer_locations where org_id = c.org_id and customer_id = c.id
+           union all select search_key, 1, id from customer_contacts where org_id = c.org_id and customer_id = c.id) p)
+         or c.primary_city is distinct from (select city from customer_locations where customer_id = c.id and is_primary))`,
+      [who.org],
+    );
+    return Number(row!.n);
+  };
 
   describe('D60 real exports map without a change', () => {
     test("D60: an Outlook export: first + middle + last name, company, Business address billing and Home the service location, the first e-mail and phone the customer's, the others a contact, Categories tags, Notes a note", async () => {
@@ -218,6 +232,11 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
         ],
       });
       expect(dee).toMatchObject({ name: 'Dee Walsh', locations: [{ label: 'Home' }], contacts: null });
+      // D45 D46: the new parts are searchable at once, and the list shows the primary location's city.
+      expect(await staleKeys(who)).toBe(0);
+      const found = await who.get(`${CUSTOMERS}?q=${encodeURIComponent('bay rd')}`);
+      expect(found.body.results.map((c: { name: string; city: string }) => [c.name, c.city])).toEqual([['Harbor Rentals LLC', 'Astoria']]);
+      expect((await who.get(`${CUSTOMERS}?q=ben%20cho`)).body.count).toBe(1);
     });
 
     test('D60: group_by=<column> groups by that column; group_by=none keeps the rows apart and a repeated email names the first line', async () => {
@@ -246,6 +265,24 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
       expect((await customersOf(who)).length).toBe(0);
     });
   });
+
+  test('D60 D34: 10,000 rows of one row per property (5,000 customers, a location and a contact each row) import in a handful of statements', async () => {
+    const who = await ownerOfNewOrg(b);
+    const rows = Array.from(
+      { length: 10_000 },
+      (_, i) => `Owner ${i >> 1},owner${i >> 1}@example.test,${i} Main St,Bend,Tenant ${i},541 555 ${String(i).padStart(4, '0')}`,
+    );
+    const csv = `Customer Name,Email,Property Address,Property City,Tenant Name,Tenant Phone\r\n${rows.join('\r\n')}\r\n`;
+    const { result, texts } = await statementsDuring(b.server, () => importOf(who, csv));
+    expect(result).toMatchObject({ created: 5_000, locations: 10_000, contacts: 10_000 });
+    expect(texts.length).toBeLessThan(40);
+    const [counts] = await b.server.db.query<{ l: unknown; k: unknown }>(
+      'select (select count(*) from customer_locations where org_id = $1) as l, (select count(*) from customer_contacts where org_id = $1) as k',
+      [who.org],
+    );
+    expect([Number(counts!.l), Number(counts!.k)]).toEqual([10_000, 10_000]);
+    expect(await staleKeys(who)).toBe(0);
+  }, 120_000);
 
   describe('D60 the person changes the mapping', () => {
     test('D60: columns= sets every target (`-` for none); the preview and the import both follow it', async () => {

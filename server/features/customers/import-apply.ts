@@ -15,7 +15,7 @@ import { HttpError } from '../../http';
 import { IMPORT_FIELDS } from './import-checks';
 import { checkImport, rowView, type CheckedGroup, type MappingChoice } from './import';
 import { headerHash } from './import-map';
-import { insertParts, newCustomerIds, PARTS_WRITES, saveMapping } from './import-repo';
+import { insertParts, newCustomerIds, PARTS_COLUMNS, PARTS_WRITES, saveMapping } from './import-repo';
 
 /**
  * D34: rows per statement. Each statement is short (tens of milliseconds on PGlite), and between two of
@@ -36,7 +36,14 @@ const APPLY_STATEMENT_TIMEOUT_MS = 30_000;
 const APPLY_GIN_PENDING_LIMIT = '64MB';
 /** D34: the tables the apply writes (the counts through customers' triggers): reads naming none may share it (db-share.ts). */
 export const APPLY_WRITES = ['customers', 'customer_counts', 'customer_tags', 'audit_log', ...PARTS_WRITES];
-const GIN_INDEXES = ['customers_search_key_trgm_idx', 'customers_phone_trgm_idx', 'customers_tag_keys_idx'];
+const GIN_INDEXES = [
+  'customers_search_key_trgm_idx',
+  'customers_phone_trgm_idx',
+  'customers_tag_keys_idx',
+  'customers_parts_key_trgm_idx',
+  'customer_locations_search_key_trgm_idx',
+  'customer_contacts_search_key_trgm_idx',
+];
 
 /**
  * D34: merges the pending lists after the commit, one statement (0.1–0.2 s for 10,000
@@ -53,12 +60,12 @@ const RECORD = COLUMNS.map((c) => `${c} ${c === 'tags' ? 'text[]' : c === 'do_no
 /** D27 D60: the new customers, one statement per batch, under ids taken first (their locations and contacts name them). */
 async function insertNew(tx: Queryable, orgId: number, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
   const ids = await newCustomerIds(tx, groups.length);
-  const data = groups.map((g, i) => ({ ...g.input, custom: g.custom, id: ids[i] }));
+  const data = groups.map((g, i) => ({ ...g.input, custom: g.custom, id: ids[i], locs: g.locations, cons: g.contacts }));
   for (const batch of batches(data))
     await tx.query(
-      `insert into customers (id, ${COLUMNS.join(', ')}, org_id, created_at, created_by, updated_at, updated_by)
-       select r.id, ${COLUMNS.map((c) => (c === 'custom' ? `coalesce(r.custom, '{}'::jsonb)` : `r.${c}`)).join(', ')}, $1, $2, $3, $2, $3
-         from json_to_recordset($4::text::json) as r(id integer, ${RECORD})`,
+      `insert into customers (id, ${COLUMNS.join(', ')}, parts_key, primary_city, org_id, created_at, created_by, updated_at, updated_by)
+       select r.id, ${COLUMNS.map((c) => (c === 'custom' ? `coalesce(r.custom, '{}'::jsonb)` : `r.${c}`)).join(', ')}, ${PARTS_COLUMNS}, $1, $2, $3, $2, $3
+         from json_to_recordset($4::text::json) as r(id integer, ${RECORD}, locs json, cons json)`,
       [orgId, now, userId, JSON.stringify(batch)],
     );
   return ids;

@@ -67,33 +67,70 @@ export interface NewParts {
 const BATCH = 1_000;
 const batches = <T>(rows: T[]): T[][] => Array.from({ length: Math.ceil(rows.length / BATCH) }, (_, i) => rows.slice(i * BATCH, (i + 1) * BATCH));
 
-/** D46 D47 D60: the new customers' locations (the first of each primary), contacts and notes. Counts. */
+/**
+ * D34 D60: a new customer's `parts_key` and `primary_city` as the parts' triggers (migrations 9 and 15)
+ * make them, written with the customer from its JSON `locs` and `cons`, so the import's inserts of parts
+ * skip those per-row triggers (migration 25: 10,000 locations and contacts took 10 s of them on PGlite).
+ */
+export const PARTS_COLUMNS = `
+  (select string_agg(k, E'\\n' order by o, n) from (
+     select crm_fold(coalesce(l ->> 'label', '') || ' ' || coalesce(l ->> 'address_line', '') || ' ' || coalesce(l ->> 'city', '') || ' ' ||
+            coalesce(l ->> 'region', '') || ' ' || coalesce(l ->> 'postal_code', '') || ' ' || coalesce(l ->> 'country', '')) as k, 0 as o, n
+       from json_array_elements(r.locs) with ordinality as x(l, n)
+     union all
+     select crm_fold((c ->> 'name') || ' ' || coalesce(c ->> 'email', '')), 1, n from json_array_elements(r.cons) with ordinality as y(c, n)) p),
+  r.locs -> 0 ->> 'city'`;
+
+/** D34: customers in batches of about BATCH locations and contacts in all (a customer is never split). */
+function partBatches(all: NewParts[]): NewParts[][] {
+  const out: NewParts[][] = [];
+  let size = BATCH;
+  for (const p of all) {
+    if (size >= BATCH) out.push([]), (size = 0);
+    out.at(-1)!.push(p);
+    size += p.locations.length + p.contacts.length;
+  }
+  return out;
+}
+
+/**
+ * D46 D47 D60: the new customers' locations (the first of each primary) and contacts, one statement per
+ * batch of customers (both tables at once, so the triggers see a customer's parts whole), then their notes.
+ */
 export async function insertParts(tx: Queryable, orgId: number, userId: number, all: NewParts[], now: Date) {
-  const locations = all.flatMap((p) => p.locations.map((l, i) => ({ ...l, customer_id: p.customerId, is_primary: i === 0 })));
-  const contacts = all.flatMap((p) => p.contacts.map((c) => ({ ...c, customer_id: p.customerId })));
+  const counts = { locations: 0, contacts: 0, notes: 0 };
+  // D34: the customers carry their parts' keys already (PARTS_COLUMNS): the per-row triggers may rest (migration 25).
+  if (all.some((p) => p.locations.length || p.contacts.length)) await tx.query(`set local crm.parts_written = 'on'`);
+  for (const batch of partBatches(all.filter((p) => p.locations.length || p.contacts.length))) {
+    const locations = batch.flatMap((p) => p.locations.map((l, i) => ({ ...l, customer_id: p.customerId, is_primary: i === 0 })));
+    const contacts = batch.flatMap((p) => p.contacts.map((c) => ({ ...c, customer_id: p.customerId })));
+    await tx.query(
+      `with l as (
+         insert into customer_locations (org_id, customer_id, label, address_line, city, region, postal_code, country, access_notes, is_primary, custom, created_at, updated_at)
+         select $1, r.customer_id, r.label, r.address_line, r.city, r.region, r.postal_code, r.country, r.access_notes, r.is_primary, coalesce(r.custom, '{}'::jsonb), $2, $2
+           from json_to_recordset($3::text::json) as r(customer_id integer, label text, address_line text, city text, region text, postal_code text,
+                country text, access_notes text, is_primary boolean, custom jsonb)
+         returning 1),
+       k as (
+         insert into customer_contacts (org_id, customer_id, name, role, email, phone, note, created_at, updated_at)
+         select $1, r.customer_id, r.name, r.role, r.email, r.phone, r.note, $2, $2
+           from json_to_recordset($4::text::json) as r(customer_id integer, name text, role text, email text, phone text, note text)
+         returning 1)
+       select (select count(*) from l) as l, (select count(*) from k) as k`,
+      [orgId, now, JSON.stringify(locations), JSON.stringify(contacts)],
+    );
+    counts.locations += locations.length;
+    counts.contacts += contacts.length;
+  }
   const notes = all.flatMap((p) => p.notes.map((body) => ({ body, customer_id: p.customerId })));
-  for (const batch of batches(locations))
-    await tx.query(
-      `insert into customer_locations (org_id, customer_id, label, address_line, city, region, postal_code, country, access_notes, is_primary, custom, created_at, updated_at)
-       select $1, r.customer_id, r.label, r.address_line, r.city, r.region, r.postal_code, r.country, r.access_notes, r.is_primary, coalesce(r.custom, '{}'::jsonb), $2, $2
-         from json_to_recordset($3::text::json) as r(customer_id integer, label text, address_line text, city text, region text, postal_code text,
-              country text, access_notes text, is_primary boolean, custom jsonb)`,
-      [orgId, now, JSON.stringify(batch)],
-    );
-  for (const batch of batches(contacts))
-    await tx.query(
-      `insert into customer_contacts (org_id, customer_id, name, role, email, phone, note, created_at, updated_at)
-       select $1, r.customer_id, r.name, r.role, r.email, r.phone, r.note, $2, $2
-         from json_to_recordset($3::text::json) as r(customer_id integer, name text, role text, email text, phone text, note text)`,
-      [orgId, now, JSON.stringify(batch)],
-    );
   for (const batch of batches(notes))
     await tx.query(
       `insert into customer_notes (org_id, customer_id, author_id, body, created_at, updated_at)
        select $1, r.customer_id, $3, r.body, $2, $2 from json_to_recordset($4::text::json) as r(customer_id integer, body text)`,
       [orgId, now, userId, JSON.stringify(batch)],
     );
-  return { locations: locations.length, contacts: contacts.length, notes: notes.length };
+  counts.notes = notes.length;
+  return counts;
 }
 
 /** D34: the tables the parts' writes touch (the customers' through the parts' triggers). */
