@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { ImportPreview, ImportResult } from '../../contract/customers';
+import type { CustomerListItem, ImportPreview, ImportResult } from '../../contract/customers';
 import { columnsParam, type ImportColumn } from '../../contract/import-mapping';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
@@ -235,7 +235,7 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
       // D45 D46: the new parts are searchable at once, and the list shows the primary location's city.
       expect(await staleKeys(who)).toBe(0);
       const found = await who.get(`${CUSTOMERS}?q=${encodeURIComponent('bay rd')}`);
-      expect(found.body.results.map((c: { name: string; city: string }) => [c.name, c.city])).toEqual([['Harbor Rentals LLC', 'Astoria']]);
+      expect((found.body.results as CustomerListItem[]).map((c) => [c.name, c.city])).toEqual([['Harbor Rentals LLC', 'Astoria']]);
       expect((await who.get(`${CUSTOMERS}?q=ben%20cho`)).body.count).toBe(1);
     });
 
