@@ -350,6 +350,30 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
   });
 
   describe('D60 custom fields', () => {
+    test("D60 D56: a unique custom field's value twice in the file, or already another customer's, is an error naming the line and column; a duplicate keeps its own", async () => {
+      const who = await ownerOfNewOrg(b);
+      await addField(who, { label: 'Meter No', key: 'meter', unique: true });
+      await who.create({ name: 'Holder', email: 'holder@example.test', custom: { meter: 'M-1' } });
+      const csv = 'Name,Email,Meter No\r\nA,a@example.test,m-1\r\nB,b@example.test,M-2\r\nC,c@example.test,M-2\r\nHolder,holder@example.test,M-1\r\n';
+      const p = await previewOf(who, csv);
+      expect(p.rows.map((r) => [r.line, r.errors])).toEqual([
+        [2, [{ field: 'cf.meter', detail: "is Holder's already: it must be unique" }]],
+        [3, []],
+        [4, [{ field: 'cf.meter', detail: 'is the same as on line 3: it must be unique' }]],
+        [5, []],
+      ]);
+      expectError(await upload(who, IMPORT, csv), 400, 'import_invalid');
+      expect(
+        await importOf(
+          who,
+          csv
+            .split('\r\n')
+            .filter((l) => !l.startsWith('A,') && !l.startsWith('C,'))
+            .join('\r\n'),
+        ),
+      ).toMatchObject({ created: 1, skipped: 1 });
+    });
+
     test('D60 D56: a custom field is guessed from its label or key and imported by type (a choice by its label, a number, yes/no); a bad value names the line and column', async () => {
       const who = await ownerOfNewOrg(b);
       await addField(who, { label: 'Plan', type: 'choice', options: [{ label: 'Gold' }, { label: 'Silver' }] });

@@ -14,6 +14,7 @@ import { num } from '../../db';
 import { HttpError } from '../../http';
 import { IMPORT_FIELDS } from './import-checks';
 import { checkImport, rowView, type CheckedGroup, type MappingChoice } from './import';
+import { uniqueValueErrors } from './import-groups';
 import { headerHash } from './import-map';
 import { insertParts, newCustomerIds, PARTS_COLUMNS, PARTS_WRITES, saveMapping } from './import-repo';
 
@@ -115,6 +116,9 @@ async function updateGroup(tx: Queryable, orgId: number, userId: number, fields:
   return written.map((r) => num(r.id));
 }
 
+const uniqueValueRace = () =>
+  new HttpError(409, 'conflict', 'Another customer was given one of these unique values while the file was imported; nothing was imported. Preview the file again.');
+
 const duplicateEmailRace = () =>
   new HttpError(409, 'conflict', 'Another customer was given one of these emails while the file was imported; nothing was imported. Preview the file again.');
 
@@ -168,6 +172,8 @@ export async function commitImport(
           await recheck(tx);
           if (db.kind === 'postgres') await tx.query(`set local statement_timeout = ${APPLY_STATEMENT_TIMEOUT_MS}`);
           await tx.query(`set local gin_pending_list_limit = '${APPLY_GIN_PENDING_LIMIT}'`);
+          // D56: a unique value someone gave another customer since the check refuses the file (under the fields' locks).
+          if ((await uniqueValueErrors(tx, orgId, checked.fields, [...fresh, ...toWrite])).length) throw uniqueValueRace();
           let ids: number[];
           try {
             ids = await insertNew(tx, orgId, actor.id, fresh, now);

@@ -3,9 +3,11 @@
 // put together; every row adds its service location and contacts, up to D46's and D47's limits.
 import { MAX_CONTACTS, MAX_LOCATIONS, type ContactInput } from '../../../contract/customer-parts';
 import type { ImportPreviewRow } from '../../../contract/customers';
-import type { CustomValues } from '../../../contract/custom-fields';
 import type { ImportGroupBy, ImportTarget } from '../../../contract/import-mapping';
 import { fold } from '../../../contract/matching';
+import type { CustomField, CustomValues } from '../../../contract/custom-fields';
+import { valueHolders } from '../../custom-fields';
+import type { Queryable } from '../../db';
 import { fieldError } from '../../http';
 import { IMPORT_FIELDS } from './import-checks';
 import type { CheckedParts, LocationRow } from './import-rows';
@@ -120,4 +122,33 @@ export function sameEmailErrors(groups: Group[]): string[] {
     else firstLineOf.set(email, g.lead.line);
   }
   return [...firstLineOf.keys()];
+}
+
+/**
+ * D56 D60: a unique custom field's value once among the file's customers, and held by no other live
+ * customer (a duplicate may keep its own), checked for the whole file in one query per field.
+ */
+export async function uniqueValueErrors(db: Queryable, orgId: number, fields: readonly CustomField[], groups: (Group & { existing: { id: number } | null })[]) {
+  const found: { group: Group; field: string; detail: string }[] = [];
+  for (const f of fields.filter((f) => f.record_kind === 'customer' && f.unique && !f.archived)) {
+    const withValue = groups.filter((g) => g.custom[f.key] !== undefined);
+    if (!withValue.length) continue;
+    const keyOf = (v: unknown) => (f.type === 'number' ? String(v) : String(v).toLowerCase());
+    const holders = await valueHolders(
+      db,
+      orgId,
+      f,
+      withValue.map((g) => g.custom[f.key]!),
+    );
+    const firstLine = new Map<string, number>();
+    for (const g of withValue) {
+      const key = keyOf(g.custom[f.key]);
+      const first = firstLine.get(key);
+      const holder = holders.get(key);
+      if (holder && holder.id !== g.existing?.id) found.push({ group: g, field: `cf.${f.key}`, detail: `is ${holder.name}'s already: it must be unique` });
+      else if (first !== undefined) found.push({ group: g, field: `cf.${f.key}`, detail: `is the same as on line ${first}: it must be unique` });
+      else firstLine.set(key, g.lead.line);
+    }
+  }
+  return found;
 }

@@ -20,7 +20,7 @@ import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
 import { IMPORT_FIELDS } from './import-checks';
-import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, type Group, type GroupedRow } from './import-groups';
+import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, uniqueValueErrors, type Group, type GroupedRow } from './import-groups';
 import { guessColumns, headerHash, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
 import { findByEmails, loadMapping, type Existing } from './import-repo';
 import { checkRow, rowCells, unguard } from './import-rows';
@@ -49,6 +49,7 @@ export interface CheckedGroup extends Group {
 }
 
 export interface CheckedFile {
+  fields: CustomField[];
   rows: GroupedRow[];
   groups: CheckedGroup[];
   header: string[];
@@ -130,8 +131,13 @@ export async function checkImport(
     return { ...g, existing, merged, changes };
   });
   const sample = (i: number) => (data.slice(0, SAMPLE_ROWS).find((r) => (r.cells[i] ?? '').trim())?.cells[i] ?? '').trim().slice(0, SAMPLE_MAX);
+  for (const { group, field, detail } of await uniqueValueErrors(db, orgId, fields, groups)) {
+    group.lead.errors.push({ field, detail });
+    group.lead.changes = null;
+  }
   const columns = header.map((h, i) => ({ header: h.slice(0, IGNORED_NAME_MAX), target: targets[i] ?? null, sample: unguard(sample(i)) }));
   return {
+    fields,
     rows,
     groups,
     header,
