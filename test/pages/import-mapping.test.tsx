@@ -100,7 +100,7 @@ describe('D60 the mapping screen', () => {
     expect(within(email).getByRole('option', { name: 'Plan' })).toBeTruthy();
     // The column's example describes its select, so a screen reader hears what the column holds.
     expect(email.getAttribute('aria-describedby')).toBeTruthy();
-    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe('ops@h.example');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)!.textContent).toBe('e.g. ops@h.example');
     expect(screen.getByText('Guessed from the column names. Change any column before importing.')).toBeTruthy();
     expect(screen.getByText('Not imported: Notes.')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('4 rows → 2 customers, 4 locations, 2 contacts');

@@ -1,4 +1,4 @@
-// D60: each column of the file with what it imports into (a select of targets grouped Customer, Custom
+// D60: each column of the file (a list: its name, an example, and a select of targets grouped Customer, Custom
 // fields, Service location, Contact, and 'Do not import'), the server's guess or the organization's last
 // mapping chosen; and how rows become customers (by email, each row its own, or by a column's value).
 // Every change asks the server for a new preview; the import then sends the mapping shown.
@@ -33,52 +33,30 @@ export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPrev
         <p className="muted" id={`${id}d`}>
           {SOURCE_WORDS[preview.mapping]}
         </p>
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Columns of the file">
-          <table className="data-table import-mapping-table">
-            <caption className="sr-only">Each column of the file, an example of what it holds, and what it imports into</caption>
-            <thead>
-              <tr>
-                <th scope="col">Column in the file</th>
-                <th scope="col">Example</th>
-                <th scope="col">Imports into</th>
-              </tr>
-            </thead>
-            <tbody>
-              {columns.map((c, i) => (
-                <tr key={i} data-state={c.target === null ? 'skipped' : 'mapped'}>
-                  <th scope="row" data-label="Column">
-                    <label htmlFor={`${id}c${i}`}>{c.header || `Column ${i + 1}`}</label>
-                  </th>
-                  <td data-label="Example" id={`${id}s${i}`} className="import-sample">
-                    {c.sample || <span className="muted">(empty)</span>}
-                  </td>
-                  <td data-label="Imports into">
-                    <select
-                      id={`${id}c${i}`}
-                      value={c.target ?? NOT_IMPORTED}
-                      onChange={(e) => setColumn(i, e.target.value)}
-                      aria-describedby={`${id}s${i}`}
-                      disabled={busy}
-                    >
-                      <option value={NOT_IMPORTED}>Do not import</option>
-                      {GROUPS.map((g) => (
-                        <optgroup key={g} label={TARGET_GROUP_LABELS[g]}>
-                          {targets
-                            .filter((t) => t.group === g)
-                            .map((t) => (
-                              <option key={t.target} value={t.target}>
-                                {g === 'customer' || g === 'custom' ? t.label : `${TARGET_GROUP_LABELS[g]}: ${t.label}`}
-                              </option>
-                            ))}
-                        </optgroup>
+        <ul className="import-columns" aria-label="Columns of the file">
+          {columns.map((c, i) => (
+            <li key={i} data-state={c.target === null ? 'skipped' : 'mapped'}>
+              <label htmlFor={`${id}c${i}`}>{c.header || `Column ${i + 1}`}</label>
+              <span id={`${id}s${i}`} className="import-sample">
+                {c.sample ? `e.g. ${c.sample}` : '(empty)'}
+              </span>
+              <select id={`${id}c${i}`} value={c.target ?? NOT_IMPORTED} onChange={(e) => setColumn(i, e.target.value)} aria-describedby={`${id}s${i}`} disabled={busy}>
+                <option value={NOT_IMPORTED}>Do not import</option>
+                {GROUPS.map((g) => (
+                  <optgroup key={g} label={TARGET_GROUP_LABELS[g]}>
+                    {targets
+                      .filter((t) => t.group === g)
+                      .map((t) => (
+                        <option key={t.target} value={t.target}>
+                          {g === 'customer' || g === 'custom' ? t.label : `${TARGET_GROUP_LABELS[g]}: ${t.label}`}
+                        </option>
                       ))}
-                    </select>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  </optgroup>
+                ))}
+              </select>
+            </li>
+          ))}
+        </ul>
       </section>
       <div className="import-grouping">
         <label htmlFor={`${id}g`}>Rows become customers</label>
