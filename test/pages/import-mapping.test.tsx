@@ -153,6 +153,25 @@ describe('D60 the mapping screen', () => {
     expect(screen.getByText('Adds to the customer of line 2')).toBeTruthy();
   });
 
+  it('D60 empty columns not imported wait behind a button (aria-expanded); an empty column that imports is always shown', async () => {
+    const columns = [
+      ...COLUMNS,
+      { header: 'Fax', target: null, sample: '' },
+      { header: 'Pager', target: null, sample: '' },
+      { header: 'City', target: 'location.city', sample: '' },
+    ];
+    show((r) => (r.preview = preview({ columns })));
+    await screen.findByRole('heading', { name: 'Preview' });
+    expect(screen.queryByRole('combobox', { name: 'Fax' })).toBeNull();
+    expect(select('City').value).toBe('location.city');
+    const more = screen.getByRole('button', { name: 'Show 2 empty columns (not imported)' });
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(more);
+    expect(select('Fax').value).toBe('-');
+    expect(select('Pager').value).toBe('-');
+    expect(screen.getByRole('button', { name: 'Hide the 2 empty columns' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
   it('D60 while the new preview is on its way the selects wait and the status says so; a refused mapping is an alert and the last preview stays', async () => {
     const record = show((r) => (r.preview = preview()));
     await screen.findByRole('heading', { name: 'Preview' });

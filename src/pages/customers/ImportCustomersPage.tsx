@@ -88,7 +88,6 @@ function Preview({
   return (
     <section className="card import-step" aria-labelledby={`${id}h`}>
       <StepHeading id={`${id}h`}>Preview</StepHeading>
-      {step.preview.columns.length > 0 && <ColumnMapping preview={step.preview} busy={remapping || commit.status === 'pending'} onChange={(m) => void remap(m)} />}
       <p className="import-grouped" role="status">
         {remapping ? 'Updating the preview…' : step.preview.columns.length > 0 ? groupingText(summary.total, step.preview.grouping) : ''}
       </p>
@@ -103,6 +102,8 @@ function Preview({
           {ignoredCount > ignored.length ? ` and ${ignoredCount - ignored.length} more` : ''}.
         </p>
       )}
+
+      {step.preview.columns.length > 0 && <ColumnMapping preview={step.preview} busy={remapping || commit.status === 'pending'} onChange={(m) => void remap(m)} />}
 
       {summary.duplicates > 0 && (
         <fieldset className="import-choice">

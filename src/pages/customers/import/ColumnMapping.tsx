@@ -2,7 +2,7 @@
 // fields, Service location, Contact, and 'Do not import'), the server's guess or the organization's last
 // mapping chosen; and how rows become customers (by email, each row its own, or by a column's value).
 // Every change asks the server for a new preview; the import then sends the mapping shown.
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import type { ImportPreview } from '../../../../contract/customers';
 import { NOT_IMPORTED, TARGET_GROUP_LABELS, type ImportGroupBy, type ImportTargetGroup } from '../../../../contract/import-mapping';
 import type { ImportMapping } from '../../../api/import-mapping';
@@ -22,7 +22,11 @@ const parseGroupBy = (v: string): ImportGroupBy => (v === 'email' || v === 'none
 
 export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPreview; busy: boolean; onChange: (m: ImportMapping) => void }) {
   const id = useId();
+  const [everyColumn, setEveryColumn] = useState(false);
   const { columns, targets } = preview;
+  // A wide export (Outlook's has 92 columns) is mostly empty: those not imported wait behind a button.
+  const empty = columns.filter((c) => !c.sample && c.target === null).length;
+  const shown = columns.flatMap((c, i) => (everyColumn || c.sample || c.target !== null ? [{ c, i }] : []));
   const current = mappingOf(preview);
   const setColumn = (i: number, value: string) =>
     onChange({ ...current, columns: current.columns.map((t, j) => (j === i ? (value === NOT_IMPORTED ? null : value) : t)) });
@@ -34,7 +38,7 @@ export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPrev
           {SOURCE_WORDS[preview.mapping]}
         </p>
         <ul className="import-columns" aria-label="Columns of the file">
-          {columns.map((c, i) => (
+          {shown.map(({ c, i }) => (
             <li key={i} data-state={c.target === null ? 'skipped' : 'mapped'}>
               <label htmlFor={`${id}c${i}`}>{c.header || `Column ${i + 1}`}</label>
               <span id={`${id}s${i}`} className="import-sample">
@@ -57,6 +61,11 @@ export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPrev
             </li>
           ))}
         </ul>
+        {empty > 0 && (
+          <button type="button" className="btn btn-sm import-more-columns" aria-expanded={everyColumn} onClick={() => setEveryColumn(!everyColumn)}>
+            {everyColumn ? `Hide the ${empty} empty columns` : `Show ${empty} empty ${empty === 1 ? 'column' : 'columns'} (not imported)`}
+          </button>
+        )}
       </section>
       <div className="import-grouping">
         <label htmlFor={`${id}g`}>Rows become customers</label>
