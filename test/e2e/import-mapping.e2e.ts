@@ -60,7 +60,7 @@ describe.skipIf(skipReason)('import from Outlook (D60)', () => {
 
       await page.getByRole('button', { name: 'Import', exact: true }).click();
       await page.getByRole('heading', { name: 'Import finished' }).waitFor();
-      await page.getByText('3 created, 0 updated, 0 skipped', { exact: true }).waitFor();
+      await page.getByText('3 created, 0 updated, 0 skipped; 2 locations and 1 contact added', { exact: true }).waitFor();
 
       const found = await (await api()).call<{ results: { id: number; name: string; city: string | null }[] }>('GET', `/v1/customers/?q=${sfx}&page_size=100`, {
         org: ACME,

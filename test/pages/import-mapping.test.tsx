@@ -11,7 +11,7 @@ import ImportCustomersPage from '../../src/pages/customers/ImportCustomersPage';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
-import { FakeApi } from '../helpers/fake-api';
+import { FakeApi, json } from '../helpers/fake-api';
 import type { FakeRecord } from '../helpers/fake-customer';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
@@ -135,12 +135,16 @@ describe('D60 the mapping screen', () => {
     expect(params(record.calls('/v1/customers/import/preview/', 'POST')[2]!.search).group_by).toBe('0');
   });
 
-  it('D60 the import sends the mapping shown, so the file is read the same way', async () => {
-    const record = show((r) => (r.preview = preview({ mapping: 'saved' })));
+  it('D60 the import sends the mapping shown, so the file is read the same way; the summary counts the locations and contacts added', async () => {
+    const record = show((r) => {
+      r.preview = preview({ mapping: 'saved' });
+      r.importAnswer = () => json(200, { created: 2, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [], locations: 4, contacts: 1 });
+    });
     await screen.findByRole('heading', { name: 'Preview' });
     expect(screen.getByText('Your choices from the last import of a file with these columns.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
     await screen.findByRole('heading', { name: 'Import finished' });
+    expect(screen.getByText('2 created, 0 updated, 0 skipped; 4 locations and 1 contact added')).toBeTruthy();
     const [call] = record.calls('/v1/customers/import/', 'POST');
     expect(params(call!.search)).toMatchObject({ on_duplicate: 'skip', columns: 'name,email,location.address_line,contact.name,-', group_by: 'email' });
   });
