@@ -67,8 +67,9 @@ function preview(
   };
 }
 
+let api: FakeApi;
 function show(setup: (r: FakeRecord) => void) {
-  const api = new FakeApi();
+  api = new FakeApi();
   setup(api.record);
   renderPage('/customers/import', <ImportCustomersPage />, { as, fake: api });
   fireEvent.change(screen.getByLabelText('CSV file'), { target: { files: [new File([CSV], 'properties.csv', { type: 'text/csv' })] } });
@@ -157,6 +158,20 @@ describe('D60 the mapping screen', () => {
     expect(screen.getByText('Adds to the customer of line 2')).toBeTruthy();
   });
 
+  it('D60 two changes before the first answer add up: the second preview asks for both', async () => {
+    const record = show((r) => (r.preview = preview()));
+    await screen.findByRole('heading', { name: 'Preview' });
+    api.holdRequests = true; // the first change's answer does not come before the second change
+    fireEvent.change(select('Notes'), { target: { value: 'note' } });
+    expect(select('Notes').value).toBe('note');
+    fireEvent.change(select('Tenant Name'), { target: { value: '-' } });
+    await waitFor(() => expect(record.calls('/v1/customers/import/preview/', 'POST')).toHaveLength(3));
+    expect(params(record.calls('/v1/customers/import/preview/', 'POST')[2]!.search).columns).toBe('name,email,location.address_line,-,note');
+    api.holdRequests = false;
+    api.release();
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('4 rows → 2 customers, 4 locations, 2 contacts'));
+  });
+
   it('D60 empty columns not imported wait behind a button (aria-expanded); an empty column that imports is always shown', async () => {
     const columns = [
       ...COLUMNS,
@@ -176,17 +191,20 @@ describe('D60 the mapping screen', () => {
     expect(screen.getByRole('button', { name: 'Hide the 2 empty columns' }).getAttribute('aria-expanded')).toBe('true');
   });
 
-  it('D60 while the new preview is on its way the selects wait and the status says so; a refused mapping is an alert and the last preview stays', async () => {
+  it('D60 while the new preview is on its way the status says so and the changed select keeps the focus; a refused mapping is an alert and the last preview stays', async () => {
     const record = show((r) => (r.preview = preview()));
     await screen.findByRole('heading', { name: 'Preview' });
     record.failures.set('POST /v1/customers/import/preview/', [
       { status: 400, body: { code: 'invalid_field', detail: 'columns: column 5 ("Notes") and column 1 ("Customer Name") both fill "name"; only one may' } },
     ]);
+    select('Notes').focus();
     fireEvent.change(select('Notes'), { target: { value: 'name' } });
     expect(screen.getByRole('status').textContent).toBe('Updating the preview…');
-    expect(select('Email').disabled).toBe(true);
+    expect(select('Notes').disabled).toBe(false);
+    expect(document.activeElement).toBe(select('Notes'));
+    expect(screen.getByRole('list', { name: 'Columns of the file' }).getAttribute('aria-busy')).toBe('true');
     expect((await screen.findByRole('alert')).textContent).toMatch(/both fill "name"/);
     expect(select('Notes').value).toBe('-');
-    expect(select('Email').disabled).toBe(false);
+    expect(screen.getByRole('list', { name: 'Columns of the file' }).getAttribute('aria-busy')).toBe('false');
   });
 });

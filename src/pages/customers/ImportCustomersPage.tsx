@@ -47,7 +47,9 @@ function Preview({
   const [mode, setMode] = useState<ImportDuplicateMode>('skip');
   const [error, setError] = useState<string | null>(null);
   const [refused, setRefused] = useState<ImportPreviewRow[] | null>(null);
-  const [remapping, setRemapping] = useState(false);
+  // D60: the mapping asked for and not answered yet (the latest), shown meanwhile so two quick changes add up.
+  const [pending, setPending] = useState<ImportMapping | null>(null);
+  const asked = useRef(0);
   const { summary, rows, ignored_columns: ignored, ignored_column_count: ignoredCount } = step.preview;
   const id = useId();
 
@@ -74,16 +76,18 @@ function Preview({
   };
 
   const remap = async (m: ImportMapping) => {
-    setRemapping(true);
+    const mine = ++asked.current;
+    setPending(m);
     setError(null);
     try {
       await onRemap(m);
     } catch (e) {
-      setError(importErrorMessage(e, step.name));
+      if (mine === asked.current) setError(importErrorMessage(e, step.name));
     } finally {
-      setRemapping(false);
+      if (mine === asked.current) setPending(null);
     }
   };
+  const remapping = pending !== null;
 
   return (
     <section className="card import-step" aria-labelledby={`${id}h`}>
@@ -103,7 +107,14 @@ function Preview({
         </p>
       )}
 
-      {step.preview.columns.length > 0 && <ColumnMapping preview={step.preview} busy={remapping || commit.status === 'pending'} onChange={(m) => void remap(m)} />}
+      {step.preview.columns.length > 0 && (
+        <ColumnMapping
+          preview={step.preview}
+          mapping={pending ?? mappingOf(step.preview)}
+          busy={remapping || commit.status === 'pending'}
+          onChange={(m) => void remap(m)}
+        />
+      )}
 
       {summary.duplicates > 0 && (
         <fieldset className="import-choice">

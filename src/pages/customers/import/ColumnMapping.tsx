@@ -20,14 +20,26 @@ export const mappingOf = (p: ImportPreview): ImportMapping => ({ columns: p.colu
 
 const parseGroupBy = (v: string): ImportGroupBy => (v === 'email' || v === 'none' ? v : Number(v));
 
-export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPreview; busy: boolean; onChange: (m: ImportMapping) => void }) {
+export function ColumnMapping({
+  preview,
+  mapping: current,
+  busy,
+  onChange,
+}: {
+  preview: ImportPreview;
+  /** What the selects show: the preview's mapping, or the one asked for while its answer is on its way. */
+  mapping: ImportMapping;
+  busy: boolean;
+  onChange: (m: ImportMapping) => void;
+}) {
   const id = useId();
   const [everyColumn, setEveryColumn] = useState(false);
   const { columns, targets } = preview;
   // A wide export (Outlook's has 92 columns) is mostly empty: those not imported wait behind a button.
-  const empty = columns.filter((c) => !c.sample && c.target === null).length;
-  const shown = columns.flatMap((c, i) => (everyColumn || c.sample || c.target !== null ? [{ c, i }] : []));
-  const current = mappingOf(preview);
+  // Decided once, so a column changed to 'Do not import' stays where it is (and keeps the focus).
+  const [quiet] = useState(() => new Set(columns.flatMap((c, i) => (!c.sample && current.columns[i] === null ? [i] : []))));
+  const empty = quiet.size;
+  const shown = columns.flatMap((c, i) => (everyColumn || !quiet.has(i) ? [{ c, i }] : []));
   const setColumn = (i: number, value: string) =>
     onChange({ ...current, columns: current.columns.map((t, j) => (j === i ? (value === NOT_IMPORTED ? null : value) : t)) });
   return (
@@ -37,14 +49,15 @@ export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPrev
         <p className="muted" id={`${id}d`}>
           {SOURCE_WORDS[preview.mapping]}
         </p>
-        <ul className="import-columns" aria-label="Columns of the file">
+        {/* Never disabled while a new preview is on its way: a select changed by arrow keys keeps the focus (the latest answer wins). */}
+        <ul className="import-columns" aria-label="Columns of the file" aria-busy={busy}>
           {shown.map(({ c, i }) => (
-            <li key={i} data-state={c.target === null ? 'skipped' : 'mapped'}>
+            <li key={i} data-state={current.columns[i] === null ? 'skipped' : 'mapped'}>
               <label htmlFor={`${id}c${i}`}>{c.header || `Column ${i + 1}`}</label>
               <span id={`${id}s${i}`} className="import-sample">
                 {c.sample ? `e.g. ${c.sample}` : '(empty)'}
               </span>
-              <select id={`${id}c${i}`} value={c.target ?? NOT_IMPORTED} onChange={(e) => setColumn(i, e.target.value)} aria-describedby={`${id}s${i}`} disabled={busy}>
+              <select id={`${id}c${i}`} value={current.columns[i] ?? NOT_IMPORTED} onChange={(e) => setColumn(i, e.target.value)} aria-describedby={`${id}s${i}`}>
                 <option value={NOT_IMPORTED}>Do not import</option>
                 {GROUPS.map((g) => (
                   <optgroup key={g} label={TARGET_GROUP_LABELS[g]}>
@@ -69,7 +82,7 @@ export function ColumnMapping({ preview, busy, onChange }: { preview: ImportPrev
       </section>
       <div className="import-grouping">
         <label htmlFor={`${id}g`}>Rows become customers</label>
-        <select id={`${id}g`} value={String(current.groupBy)} onChange={(e) => onChange({ ...current, groupBy: parseGroupBy(e.target.value) })} disabled={busy}>
+        <select id={`${id}g`} value={String(current.groupBy)} onChange={(e) => onChange({ ...current, groupBy: parseGroupBy(e.target.value) })}>
           <option value="email">Rows with the same email are one customer</option>
           <option value="none">Each row is a customer of its own</option>
           <optgroup label="Rows with the same value in a column are one customer">
