@@ -1,7 +1,8 @@
 // D34 fair share, imports: while one member of Acme Plumbing runs the heaviest imports the API allows (a
 // 10,000-row update import; D60 10,000 rows of one row per property, each with a location and a contact;
 // the widest previews), a member of Beacon Electric keeps working: every one of their requests is
-// answered 2xx, and the health check is answered before the import finishes. The assertions are of order and counts, never of durations (those are bench/import.mjs's).
+// answered 2xx, and the health check is answered before the import finishes. The assertions are of
+// order and counts, never of durations (those are bench/import.mjs's).
 // PGlite has one connection, and the import's apply step is one transaction (all rows or none, D27) of
 // about a second for 10,000 changed rows; the other member's reads run inside it between its statements
 // (db-share.ts), so none waits for all of it: some are answered while its transaction is open (the old
