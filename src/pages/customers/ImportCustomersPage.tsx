@@ -12,7 +12,7 @@ import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
 import { groupingText } from '../../../contract/import-mapping';
-import type { ImportMapping } from '../../api/import-mapping';
+import { mappingParams, type ImportMapping } from '../../api/import-mapping';
 import { ColumnMapping, mappingOf } from './import/ColumnMapping';
 import { importErrorMessage, invalidRows } from './import/errors';
 import { fileProblem } from './import/file-check';
@@ -66,7 +66,7 @@ function Preview({
     setRefused(null);
     try {
       // D60: the mapping shown is the one the import reads the file with.
-      const mapping = step.preview.columns.length ? mappingOf(step.preview) : undefined;
+      const mapping = step.preview.columns.length ? mappingParams(mappingOf(step.preview)) : undefined;
       onDone(await commit.mutate({ file: step.file, onDuplicate: mode, previewedAt: step.preview.previewed_at, mapping }));
     } catch (e) {
       const bad = invalidRows(e);
@@ -192,7 +192,7 @@ export default function ImportCustomersPage() {
   const remap = async (mapping: ImportMapping) => {
     if (step.kind !== 'preview') return;
     const mine = ++current.current;
-    const preview = await api.previewImport(step.file, mapping);
+    const preview = await api.previewImport(step.file, mappingParams(mapping));
     if (mine === current.current) setStep({ ...step, preview });
   };
   const restart = () => {
