@@ -3,6 +3,7 @@
 import type { AuditEntryView } from './audit';
 import type { CustomerContact, CustomerLocation } from './customer-parts';
 import type { CustomValues } from './custom-fields';
+import type { ImportColumn, ImportGrouping, ImportMappingSource, ImportTargetOption } from './import-mapping';
 
 export const CUSTOMER_STATUSES = ['lead', 'active', 'inactive'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
@@ -182,12 +183,15 @@ export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 /** D27: one row of an import preview (line numbers count the header as line 1). */
 export interface ImportPreviewRow {
   line: number;
-  values: Partial<Record<ImportField, string>>;
+  /** By target (D60): the customer's fields by name, `cf.<key>`, `location.<field>`, `contact.<field>`. */
+  values: Partial<Record<ImportField, string>> & Record<string, string>;
   errors: { field: string; detail: string }[];
   /** D27: the live customer with this email, and its version when the preview was made (D44). */
   duplicate: (PersonRef & { version: number }) | null;
   /** D44: for a duplicate, what on_duplicate=update would change (empty when nothing); null otherwise. */
   changes: FieldChanges | null;
+  /** D60: the line of the row whose customer this row adds to (its location and contacts); absent on a customer's first row. */
+  joins?: number;
 }
 
 export interface ImportPreview {
@@ -202,9 +206,17 @@ export interface ImportPreview {
   /** D44: sent back with the import (`previewed_at`): a duplicate changed after it is reported, not overwritten. */
   previewed_at: string;
   summary: { total: number; valid: number; invalid: number; duplicates: number; unchanged: number };
+  /** D60: each column and its target, the targets offered, where the mapping came from, and the rows as customers. */
+  columns: ImportColumn[];
+  targets: ImportTargetOption[];
+  mapping: ImportMappingSource;
+  grouping: ImportGrouping;
 }
 
 export interface ImportResult {
+  /** D60: the locations and contacts added to the new customers (present when there are any). */
+  locations?: number;
+  contacts?: number;
   created: number;
   updated: number;
   /** D44: duplicates that already had the file's values (nothing written). */

@@ -90,6 +90,21 @@ export async function valueHolder(
   return row ? { id: num(row.id), name: row.name } : null;
 }
 
+/**
+ * D56 D60: which of `values` of a unique customer field live customers hold (by the value as compared),
+ * in one query under the field's lock: an import checks a whole file's values at once.
+ */
+export async function valueHolders(tx: Queryable, orgId: number, f: Pick<CustomField, 'id' | 'key' | 'type'>, values: CustomValue[]): Promise<Map<string, PersonRef>> {
+  await tx.query('select pg_advisory_xact_lock($1, $2)', [VALUE_LOCK_NAMESPACE, f.id]);
+  const keyOf = (v: unknown) => (f.type === 'number' ? String(v) : String(v).toLowerCase());
+  const rows = await tx.query<{ id: unknown; name: string; v: string }>(
+    `select id, name, custom ->> $2 as v from customers
+      where org_id = $1 and deleted_at is null and ${f.type === 'number' ? 'custom ->> $2' : 'lower(custom ->> $2)'} = any(string_to_array($3, chr(1)))`,
+    [orgId, f.key, values.map(keyOf).join('\u0001')],
+  );
+  return new Map(rows.map((r) => [keyOf(r.v), { id: num(r.id), name: r.name }]));
+}
+
 /** D56: a custom value as a person reads it: a choice by its option's label, yes/no in words. */
 export function customCell(f: CustomField, v: CustomValue | undefined): string {
   if (v === undefined || v === null) return '';

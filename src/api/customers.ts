@@ -23,6 +23,7 @@ import type {
 } from '../../contract/customers';
 import type { CustomValue } from '../../contract/custom-fields';
 import type { Client } from '../http/client';
+import type { MappingParams } from './import-mapping';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
 import { useSession, useSessionActions } from '../session/use-session';
 
@@ -215,11 +216,12 @@ export function customersApi({ client, orgId }: ApiContext) {
       return new Blob([BOM, String(text ?? '').replace(/^\uFEFF/, '')], { type: CSV_TYPE });
     },
     /** D27: each row's errors and duplicates; nothing is written. D43: the file's own bytes (the server reads its encoding). */
-    previewImport: (file: Blob) => client.post<ImportPreview>(IMPORT_PREVIEW_PATH, csvFile(file)),
+    /** D60: with `mapping` (mappingParams), the columns' targets and the grouping the person chose. */
+    previewImport: (file: Blob, mapping?: MappingParams) => client.post<ImportPreview>(IMPORT_PREVIEW_PATH + queryString(mapping ?? {}), csvFile(file)),
     /** D27: all rows or none; a 400 import_invalid carries the rows with errors. D44: `previewedAt` as the preview gave it. */
     commitImport: {
-      run: ({ file, onDuplicate, previewedAt }: ImportCommit) =>
-        client.post<ImportResult>(IMPORT_PATH + queryString({ on_duplicate: onDuplicate, previewed_at: previewedAt ?? undefined }), csvFile(file)),
+      run: ({ file, onDuplicate, previewedAt, mapping }: ImportCommit) =>
+        client.post<ImportResult>(IMPORT_PATH + queryString({ on_duplicate: onDuplicate, previewed_at: previewedAt ?? undefined, ...mapping }), csvFile(file)),
       invalidates: written,
     } satisfies MutationDef<ImportCommit, ImportResult>,
   };
@@ -232,6 +234,8 @@ export interface ImportCommit {
   file: Blob;
   onDuplicate: ImportDuplicateMode;
   previewedAt: string | null;
+  /** D60: the mapping the preview showed (mappingParams), sent back so the import reads the file the same way. */
+  mapping?: MappingParams;
 }
 
 /** The customers calls of the organization this tab shows, for a screen. */

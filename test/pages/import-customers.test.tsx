@@ -43,6 +43,10 @@ function preview(rows: ImportPreviewRow[], ignored: string[] = ['notes']): Impor
       duplicates: rows.filter((r) => r.duplicate).length,
       unchanged: rows.filter((r) => r.changes && !Object.keys(r.changes).length).length,
     },
+    columns: [],
+    targets: [],
+    mapping: 'guessed',
+    grouping: { by: 'none', customers: rows.length, locations: 0, contacts: 0 },
   };
 }
 
@@ -130,7 +134,7 @@ describe('D27 import: the file', () => {
     expect(call!.blobType).toBe('text/csv');
     expect(record.calls('/v1/customers/import/')).toEqual([]);
     expect(screen.getByText('“customers.csv”: 2 rows. 2 ready, 0 with errors, 0 with an email that already exists.')).toBeTruthy();
-    expect(screen.getByText('Columns that are not customer fields are left out: notes.')).toBeTruthy();
+    expect(screen.getByText('Not imported: notes.')).toBeTruthy();
     expect(screen.getByText('Nothing is saved until you press Import.')).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Preview' })));
   });
@@ -260,7 +264,7 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     show(as(), (r) => (r.preview = { ...CLEAN, ignored_columns: ['a', 'b'], ignored_column_count: 150 }));
     choose(csvFile());
     await screen.findByRole('table');
-    expect(screen.getByText('Columns that are not customer fields are left out: a, b and 148 more.')).toBeTruthy();
+    expect(screen.getByText('Not imported: a, b and 148 more.')).toBeTruthy();
   });
 
   it("D44 updating shows each duplicate's fields before → after; one already up to date says so", async () => {

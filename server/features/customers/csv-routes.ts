@@ -6,7 +6,7 @@ import type { Queryable } from '../../db';
 import { BASE_SECURITY_HEADERS } from '../../http';
 import { defineRoute, RAW } from '../../route';
 import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
-import { exportQuery, importQuery } from './schema';
+import { exportQuery, importMappingQuery, importQuery } from './schema';
 import { csvLine } from '../../csv';
 import { customCell, listFields } from '../../custom-fields';
 import { previewImport } from './import';
@@ -73,12 +73,14 @@ const importPreview = defineRoute({
   access: 'org',
   permission: 'customers:create',
   textBody: csvUpload,
+  query: importMappingQuery,
   transaction: false,
-  handler: ({ tx, ctx, req, caller, bytes }) => previewImport(tx, caller.org.id, bytes, charsetOf(req), new Date(ctx.now())),
+  handler: ({ tx, ctx, req, caller, bytes, query }) =>
+    previewImport(tx, caller.org.id, bytes, charsetOf(req), new Date(ctx.now()), { columns: query.columns, groupBy: query.group_by }),
 });
 
 /**
- * POST /v1/customers/import/?on_duplicate=skip|update&previewed_at=…: D27 all rows or none. D34: checked
+ * POST /v1/customers/import/?on_duplicate=skip|update&previewed_at=…&columns=…&group_by=…: D27 D60 all rows or none. D34: checked
  * outside any transaction, then applied in one short one of its own (import-apply.ts), which writes the
  * import's audit entry and each updated customer's (D44).
  */
@@ -98,7 +100,8 @@ const importCommit = defineRoute({
       const current = await recheckMember(tx, caller, 'customers:create', ctx.now(), false);
       if (query.on_duplicate === 'update' && !current.org.permissions.has('customers:update')) throw permissionDenied(current.org.role, 'customers:update');
     };
-    return commitImport(ctx.db, caller.org.id, actor, { bytes, charset: charsetOf(req) }, query.on_duplicate, query.previewed_at, new Date(ctx.now()), recheck);
+    const choice = { columns: query.columns, groupBy: query.group_by }; // D60: the mapping the preview showed
+    return commitImport(ctx.db, caller.org.id, actor, { bytes, charset: charsetOf(req) }, query.on_duplicate, query.previewed_at, new Date(ctx.now()), recheck, choice);
   },
 });
 

@@ -3,6 +3,8 @@
 // set-based statements, all rows or none: the new customers in one insert per 1,000 rows, the changed
 // duplicates in one update per 1,000 rows that change the same fields (only those whose version is still the one read), and the import's
 // one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
+// D60: a customer is a group of rows; the new ones' locations, contacts and notes follow in a statement per
+// batch each, and the mapping is kept for the next file with the same header row.
 import type { ImportDuplicateMode, ImportResult, PersonRef } from '../../../contract/customers';
 import { importCountsText } from '../../../contract/import-summary';
 import type { Actor } from '../../audit';
@@ -11,7 +13,10 @@ import type { Db, Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
 import { IMPORT_FIELDS } from './import-checks';
-import { checkImport, rowView, type CheckedRow } from './import';
+import { checkImport, rowView, type CheckedGroup, type MappingChoice } from './import';
+import { uniqueValueErrors } from './import-groups';
+import { headerHash } from './import-map';
+import { insertParts, newCustomerIds, PARTS_COLUMNS, PARTS_WRITES, saveMapping } from './import-repo';
 
 /**
  * D34: rows per statement. Each statement is short (tens of milliseconds on PGlite), and between two of
@@ -31,8 +36,15 @@ const APPLY_STATEMENT_TIMEOUT_MS = 30_000;
  */
 const APPLY_GIN_PENDING_LIMIT = '64MB';
 /** D34: the tables the apply writes (the counts through customers' triggers): reads naming none may share it (db-share.ts). */
-export const APPLY_WRITES = ['customers', 'customer_counts', 'customer_tags', 'audit_log'];
-const GIN_INDEXES = ['customers_search_key_trgm_idx', 'customers_phone_trgm_idx', 'customers_tag_keys_idx'];
+export const APPLY_WRITES = ['customers', 'customer_counts', 'customer_tags', 'audit_log', ...PARTS_WRITES];
+const GIN_INDEXES = [
+  'customers_search_key_trgm_idx',
+  'customers_phone_trgm_idx',
+  'customers_tag_keys_idx',
+  'customers_parts_key_trgm_idx',
+  'customer_locations_search_key_trgm_idx',
+  'customer_contacts_search_key_trgm_idx',
+];
 
 /**
  * D34: merges the pending lists after the commit, one statement (0.1–0.2 s for 10,000
@@ -43,31 +55,27 @@ async function cleanPendingLists(db: Db): Promise<void> {
   await db.query(`select ${GIN_INDEXES.map((i) => `gin_clean_pending_list('${i}'::regclass)`).join(', ')}`).catch(() => undefined);
 }
 
-const COLUMNS = IMPORT_FIELDS;
-const RECORD = COLUMNS.map((c) => `${c} ${c === 'tags' ? 'text[]' : c === 'do_not_service' ? 'boolean' : 'text'}`).join(', ');
+const COLUMNS = [...IMPORT_FIELDS, 'custom'];
+const RECORD = COLUMNS.map((c) => `${c} ${c === 'tags' ? 'text[]' : c === 'do_not_service' ? 'boolean' : c === 'custom' ? 'jsonb' : 'text'}`).join(', ');
 
-/** D27: the new customers, one statement per batch; their ids. */
-async function insertNew(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {
-  const ids: number[] = [];
-  for (const batch of batches(rows)) ids.push(...(await insertBatch(tx, orgId, userId, batch, now)));
+/** D27 D60: the new customers, one statement per batch, under ids taken first (their locations and contacts name them). */
+async function insertNew(tx: Queryable, orgId: number, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
+  const ids = await newCustomerIds(tx, groups.length);
+  const data = groups.map((g, i) => ({ ...g.input, custom: g.custom, id: ids[i], locs: g.locations, cons: g.contacts }));
+  for (const batch of batches(data))
+    await tx.query(
+      `insert into customers (id, ${COLUMNS.join(', ')}, parts_key, primary_city, org_id, created_at, created_by, updated_at, updated_by)
+       select r.id, ${COLUMNS.map((c) => (c === 'custom' ? `coalesce(r.custom, '{}'::jsonb)` : `r.${c}`)).join(', ')}, ${PARTS_COLUMNS}, $1, $2, $3, $2, $3
+         from json_to_recordset($4::text::json) as r(id integer, ${RECORD}, locs json, cons json)`,
+      [orgId, now, userId, JSON.stringify(batch)],
+    );
   return ids;
 }
 
-async function insertBatch(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {
-  const inserted = await tx.query<{ id: unknown }>(
-    `insert into customers (${COLUMNS.join(', ')}, org_id, created_at, created_by, updated_at, updated_by)
-     select ${COLUMNS.map((c) => `r.${c}`).join(', ')}, $1, $2, $3, $2, $3
-       from json_to_recordset($4::text::json) as r(${RECORD})
-     returning id`,
-    [orgId, now, userId, JSON.stringify(rows.map((r) => r.input))],
-  );
-  return inserted.map((r) => num(r.id));
-}
-
 /** D44: the changed duplicates whose version is still the one read, one statement per batch; the ids written. */
-async function updateChanged(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<Set<number>> {
+async function updateChanged(tx: Queryable, orgId: number, userId: number, groups: CheckedGroup[], now: Date): Promise<Set<number>> {
   const done = new Set<number>();
-  for (const batch of batches(rows)) for (const id of await updateBatch(tx, orgId, userId, batch, now)) done.add(id);
+  for (const batch of batches(groups)) for (const id of await updateBatch(tx, orgId, userId, batch, now)) done.add(id);
   return done;
 }
 
@@ -75,28 +83,31 @@ async function updateChanged(tx: Queryable, orgId: number, userId: number, rows:
  * D34: the rows grouped by the fields they change, so each update sets only those: a generated column
  * whose fields are not set (search_key, phone_digits, phone_tail, tag_keys) is not computed again.
  */
-function byChangedFields(rows: CheckedRow[]): { fields: string[]; rows: CheckedRow[] }[] {
-  const groups = new Map<string, { fields: string[]; rows: CheckedRow[] }>();
-  for (const r of rows) {
-    const fields = COLUMNS.filter((c) => r.changes && c in r.changes);
+function byChangedFields(groups: CheckedGroup[]): { fields: string[]; groups: CheckedGroup[] }[] {
+  const sets = new Map<string, { fields: string[]; groups: CheckedGroup[] }>();
+  for (const g of groups) {
+    const changed = Object.keys(g.changes ?? {});
+    const fields = COLUMNS.filter((c) => (c === 'custom' ? changed.some((k) => k.startsWith('custom.')) : changed.includes(c)));
     const key = fields.join(',');
-    const group = groups.get(key) ?? { fields, rows: [] };
-    group.rows.push(r);
-    groups.set(key, group);
+    const set = sets.get(key) ?? { fields, groups: [] };
+    set.groups.push(g);
+    sets.set(key, set);
   }
-  return [...groups.values()];
+  return [...sets.values()];
 }
 
-async function updateBatch(tx: Queryable, orgId: number, userId: number, rows: CheckedRow[], now: Date): Promise<number[]> {
+async function updateBatch(tx: Queryable, orgId: number, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
   const ids: number[] = [];
-  for (const group of byChangedFields(rows)) ids.push(...(await updateGroup(tx, orgId, userId, group.fields, group.rows, now)));
+  for (const set of byChangedFields(groups)) ids.push(...(await updateGroup(tx, orgId, userId, set.fields, set.groups, now)));
   return ids;
 }
 
-async function updateGroup(tx: Queryable, orgId: number, userId: number, fields: string[], rows: CheckedRow[], now: Date): Promise<number[]> {
-  const data = rows.map((r) => ({ ...r.merged, id: r.existing!.id, version: r.existing!.version }));
+async function updateGroup(tx: Queryable, orgId: number, userId: number, fields: string[], groups: CheckedGroup[], now: Date): Promise<number[]> {
+  const data = groups.map((g) => ({ ...g.merged, id: g.existing!.id, version: g.existing!.version }));
+  // D56: the file's custom values merged into the customer's (an empty cell clears none).
+  const set = fields.map((col) => (col === 'custom' ? 'custom = c.custom || r.custom' : `${col} = r.${col}`));
   const written = await tx.query<{ id: unknown }>(
-    `update customers c set ${fields.map((col) => `${col} = r.${col}`).join(', ')}, version = c.version + 1, updated_at = $2, updated_by = $3
+    `update customers c set ${set.join(', ')}, version = c.version + 1, updated_at = $2, updated_by = $3
        from json_to_recordset($4::text::json) as r(id bigint, version integer, ${RECORD})
       where c.org_id = $1 and c.id = r.id and c.version = r.version and c.deleted_at is null
      returning c.id`,
@@ -104,6 +115,9 @@ async function updateGroup(tx: Queryable, orgId: number, userId: number, fields:
   );
   return written.map((r) => num(r.id));
 }
+
+const uniqueValueRace = () =>
+  new HttpError(409, 'conflict', 'Another customer was given one of these unique values while the file was imported; nothing was imported. Preview the file again.');
 
 const duplicateEmailRace = () =>
   new HttpError(409, 'conflict', 'Another customer was given one of these emails while the file was imported; nothing was imported. Preview the file again.');
@@ -122,8 +136,10 @@ export async function commitImport(
   now: Date,
   /** D38: the caller's membership and permissions read again, first thing inside the write's transaction. */
   recheck: (tx: Queryable) => Promise<void>,
+  choice?: MappingChoice,
 ): Promise<ImportResult> {
-  const { rows } = await checkImport(db, orgId, file.bytes, file.charset);
+  const checked = await checkImport(db, orgId, file.bytes, file.charset, choice);
+  const { rows, groups } = checked;
   const bad = rows.filter((r) => r.errors.length);
   if (bad.length) {
     throw new HttpError(
@@ -134,9 +150,9 @@ export async function commitImport(
       { rows: bad.map(rowView) },
     );
   }
-  const fresh = rows.filter((r) => !r.existing);
-  const dupes = rows.filter((r) => r.existing);
-  const movedSince = (r: CheckedRow) => previewedAt !== null && r.existing!.updated_at.getTime() > previewedAt.getTime();
+  const fresh = groups.filter((g) => !g.existing);
+  const dupes = groups.filter((g) => g.existing);
+  const movedSince = (r: CheckedGroup) => previewedAt !== null && r.existing!.updated_at.getTime() > previewedAt.getTime();
   const changed = mode === 'update' ? dupes.filter((r) => Object.keys(r.changes ?? {}).length > 0) : [];
   const moved = changed.filter(movedSince);
   const toWrite = changed.filter((r) => !movedSince(r));
@@ -145,13 +161,19 @@ export async function commitImport(
   // D34: nothing to write (every row a duplicate that is skipped or already up to date): no transaction,
   // no audit entry; sending the same file again changes nothing.
   const apply = fresh.length > 0 || toWrite.length > 0;
-  const { created, written } = !apply
-    ? { created: [] as number[], written: new Set<number>() }
+  // D60: the mapping this file was imported with, offered again for the next file with this header row.
+  const mapping = { columns: checked.targets, groupBy: checked.groupBy };
+  const hash = headerHash(checked.header);
+  if (!apply) await saveMapping(db, orgId, hash, mapping, now);
+  const { created, written, parts } = !apply
+    ? { created: [] as number[], written: new Set<number>(), parts: { locations: 0, contacts: 0, notes: 0 } }
     : await db.transaction(
         async (tx) => {
           await recheck(tx);
           if (db.kind === 'postgres') await tx.query(`set local statement_timeout = ${APPLY_STATEMENT_TIMEOUT_MS}`);
           await tx.query(`set local gin_pending_list_limit = '${APPLY_GIN_PENDING_LIMIT}'`);
+          // D56: a unique value someone gave another customer since the check refuses the file (under the fields' locks).
+          if ((await uniqueValueErrors(tx, orgId, checked.fields, [...fresh, ...toWrite])).length) throw uniqueValueRace();
           let ids: number[];
           try {
             ids = await insertNew(tx, orgId, actor.id, fresh, now);
@@ -159,7 +181,15 @@ export async function commitImport(
             if (err instanceof Error && 'code' in err && err.code === '23505') throw duplicateEmailRace();
             throw err;
           }
+          const parts = await insertParts(
+            tx,
+            orgId,
+            actor.id,
+            fresh.map((g, i) => ({ customerId: ids[i]!, locations: g.locations, contacts: g.contacts, notes: g.notes })),
+            now,
+          );
           const done = await updateChanged(tx, orgId, actor.id, toWrite, now);
+          await saveMapping(tx, orgId, hash, mapping, now);
           const counts = { created: ids.length, updated: done.size, unchanged, skipped: dupes.length - done.size - unchanged };
           // The import's one entry (D27): the customers it created, and each updated customer's changes
           // before → after (D44), which that customer's timeline shows as an edit (notes-repo.ts).
@@ -171,11 +201,17 @@ export async function commitImport(
             'customers.imported',
             {
               target: { type: 'import', id: null, label: importCountsText(counts) },
-              changes: { ...counts, on_duplicate: mode, customer_ids: ids, updates },
+              changes: {
+                ...counts,
+                on_duplicate: mode,
+                customer_ids: ids,
+                updates,
+                ...(parts.locations || parts.contacts ? { locations: parts.locations, contacts: parts.contacts } : {}),
+              },
             },
             now,
           );
-          return { created: ids, written: done };
+          return { created: ids, written: done, parts };
         },
         { shareReads: { writes: APPLY_WRITES } },
       );
@@ -189,5 +225,6 @@ export async function commitImport(
     unchanged,
     skipped: dupes.length - written.size - unchanged,
     changed_since_preview: changedSince,
+    ...(parts.locations || parts.contacts ? { locations: parts.locations, contacts: parts.contacts } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { customerFields, serviceFields } from './schema';
 /** D27 D48: the fields an import reads, in the export's order. */
 export const IMPORT_FIELDS: readonly ImportField[] = [...CUSTOMER_INPUT_FIELDS, ...CUSTOMER_SERVICE_FIELDS];
 
-const FLAG_WORDS: Readonly<Record<string, boolean>> = { true: true, yes: true, y: true, '1': true, false: false, no: false, n: false, '0': false };
+export const FLAG_WORDS: Readonly<Record<string, boolean>> = { true: true, yes: true, y: true, '1': true, false: false, no: false, n: false, '0': false };
 
 const cell = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 

@@ -1,70 +1,63 @@
-// D27: a CSV of customers, previewed and then committed. Both steps read the same file the same way
-// (D43: its encoding and delimiter; export's formula guard undone) and check every row alike. D34: the
-// work is bounded: parsing is linear and yields, only the known columns are kept, the duplicates of the
-// whole file are found in one query, and the commit (import-apply.ts) writes in a few set-based statements.
+// D27 D60: a CSV of customers, previewed and then committed. Both steps read the same file the same way
+// (D43: its encoding and delimiter; export's formula guard undone), map its columns the same way (guessed,
+// the organization's last mapping for this header, or the person's `columns=`), group its rows into
+// customers (D60) and check every row alike. D34: the work is bounded: parsing is linear and yields, only
+// mapped columns are read, the duplicates of the whole file are found in one query, and the commit
+// (import-apply.ts) writes in a few set-based statements.
 import {
   IMPORT_IGNORED_NAMES_SHOWN,
   IMPORT_MAX_ROWS,
-  IMPORT_PREVIEW_CELL_MAX,
-  type Customer,
-  type CustomerInput,
-  type CustomerServiceInput,
   type FieldChanges,
-  type ImportField,
   type ImportDelimiter,
   type ImportEncoding,
   type ImportPreview,
   type ImportPreviewRow,
 } from '../../../contract/customers';
+import type { CustomField } from '../../../contract/custom-fields';
+import type { ImportColumn, ImportGroupBy, ImportMappingSource, ImportTarget, ImportTargetOption } from '../../../contract/import-mapping';
+import { listFields } from '../../custom-fields';
 import type { Queryable } from '../../db';
-import { num } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
-import { IMPORT_FIELDS, importChecks } from './import-checks';
+import { IMPORT_FIELDS } from './import-checks';
+import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, uniqueValueErrors, type Group, type GroupedRow } from './import-groups';
+import { guessColumns, headerHash, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
+import { findByEmails, loadMapping, type Existing } from './import-repo';
+import { checkRow, rowCells, unguard } from './import-rows';
+
+export { unguard } from './import-rows';
+export type { Existing } from './import-repo';
 
 /** Rows checked between two turns of the event loop. */
 const CHECK_YIELD_ROWS = 1_000;
 const IGNORED_NAME_MAX = 100;
+/** D60: a column's sample is its first filled cell among this many rows, at most this long. */
+const SAMPLE_ROWS = 20;
+const SAMPLE_MAX = 60;
 
-/** Header spellings people's spreadsheets use for D22's fields. */
-const ALIASES: Record<string, ImportField> = {
-  address: 'address_line',
-  street: 'address_line',
-  zip: 'postal_code',
-  zip_code: 'postal_code',
-  postcode: 'postal_code',
-  state: 'region',
-  province: 'region',
-  tag: 'tags',
-  organization: 'company',
-};
-
-const headerKey = (h: string) =>
-  h
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_');
-
-/** D43: export puts ' before a cell a spreadsheet would run (D27); reading it back takes exactly that off. */
-const GUARDED = /^'[=+\-@\t\r]/;
-export const unguard = (cell: string) => (GUARDED.test(cell) ? cell.slice(1) : cell);
-
-/** The duplicate's current values, as the one duplicates query reads them. */
-export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date };
-
-export interface CheckedRow extends ImportPreviewRow {
-  input: ImportInput | null;
-  /** The live customer with this email, as it is now. */
-  existing: Existing | null;
-  /** D44: the fields an update would write (the cells the file fills in that differ). */
-  merged: ImportInput | null;
+/** D60: what the person chose in the preview (the query's `columns` and `group_by`), or nothing. */
+export interface MappingChoice {
+  columns: string | null;
+  groupBy: string | null;
 }
 
-/** D27 D48: a row's fields as the import writes them. */
-export type ImportInput = CustomerInput & CustomerServiceInput;
+/** A customer the file makes, with the live customer that has its email (D27) and what an update writes (D44). */
+export interface CheckedGroup extends Group {
+  existing: Existing | null;
+  merged: Record<string, unknown> | null;
+  changes: FieldChanges | null;
+}
 
 export interface CheckedFile {
-  rows: CheckedRow[];
+  fields: CustomField[];
+  rows: GroupedRow[];
+  groups: CheckedGroup[];
+  header: string[];
+  columns: ImportColumn[];
+  targets: (ImportTarget | null)[];
+  options: ImportTargetOption[];
+  mapping: ImportMappingSource;
+  groupBy: ImportGroupBy;
   ignored: string[];
   ignoredCount: number;
   encoding: ImportEncoding;
@@ -73,8 +66,28 @@ export interface CheckedFile {
 
 const yieldLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Parses and checks the file: each row's values, its errors by field, and the live customer with its email. */
-export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Array, charset: string | null): Promise<CheckedFile> {
+/** D60: the columns' targets: the person's, else the organization's last for this header, else guessed. */
+async function mappingOf(db: Queryable, orgId: number, header: string[], fields: CustomField[], options: ImportTargetOption[], choice: MappingChoice) {
+  const chosenBy = parseGroupBy(choice.groupBy, header);
+  if (choice.columns !== null) {
+    const targets = parseColumns(choice.columns, header, options);
+    return { targets, groupBy: chosenBy ?? defaultGroupBy(targets), mapping: 'chosen' as const };
+  }
+  const saved = await loadMapping(db, orgId, headerHash(header));
+  if (saved && stillFits(saved.columns, header, options) && (typeof saved.groupBy !== 'number' || saved.groupBy < header.length))
+    return { targets: saved.columns, groupBy: chosenBy ?? saved.groupBy, mapping: 'saved' as const };
+  const targets = guessColumns(header, fields);
+  return { targets, groupBy: chosenBy ?? defaultGroupBy(targets), mapping: 'guessed' as const };
+}
+
+/** Parses, maps, checks and groups the file: each row's values and errors, each customer's duplicate. */
+export async function checkImport(
+  db: Queryable,
+  orgId: number,
+  bytes: Uint8Array,
+  charset: string | null,
+  choice: MappingChoice = { columns: null, groupBy: null },
+): Promise<CheckedFile> {
   const { text, encoding } = decodeCsv(bytes, charset);
   const delimiter = detectDelimiter(text);
   let table: { line: number; cells: string[] }[];
@@ -84,111 +97,103 @@ export async function checkImport(db: Queryable, orgId: number, bytes: Uint8Arra
     if (err instanceof CsvError) throw new HttpError(400, 'invalid_csv', `The file is not valid CSV: ${err.message}`);
     throw err;
   }
-  const [header, ...data] = table;
-  if (!header) throw new HttpError(400, 'invalid_csv', 'The file is empty; it needs a header row naming the columns');
-  // D34: only the known columns are read from each row (the first of a field wins).
-  const known: [index: number, field: ImportField][] = [];
-  const ignored: string[] = [];
-  header.cells.forEach((h, i) => {
-    const key = headerKey(h);
-    const field = (IMPORT_FIELDS as readonly string[]).includes(key) ? (key as ImportField) : (ALIASES[key] ?? null);
-    if (field === null) ignored.push(h.slice(0, IGNORED_NAME_MAX));
-    else if (!known.some(([, f]) => f === field)) known.push([i, field]);
-  });
-  if (!known.some(([, f]) => f === 'name')) throw new HttpError(400, 'invalid_csv', 'The header row must have a "name" column');
+  const [first, ...data] = table;
+  if (!first) throw new HttpError(400, 'invalid_csv', 'The file is empty; it needs a header row naming the columns');
+  const header = first.cells;
+  const fields = await listFields(db, orgId);
+  const options = targetOptions(fields);
+  const { targets, groupBy, mapping } = await mappingOf(db, orgId, header, fields, options, choice);
+  if (!namesSomeone(targets)) throw new HttpError(400, 'invalid_csv', 'The header row must have a "name" column (or first and last name columns)');
+  const ignored = header.flatMap((h, i) => (targets[i] === null ? [h.slice(0, IGNORED_NAME_MAX)] : []));
 
-  const firstLineOf = new Map<string, number>();
-  const rows: CheckedRow[] = [];
+  const rows: GroupedRow[] = [];
   for (const [n, { line, cells }] of data.entries()) {
     if (n > 0 && n % CHECK_YIELD_ROWS === 0) await yieldLoop();
-    const values: ImportPreviewRow['values'] = {};
-    for (const [i, field] of known) values[field] = unguard(cells[i] ?? '');
-    const errors: ImportPreviewRow['errors'] = [];
-    const input: Record<string, unknown> = {};
-    for (const field of IMPORT_FIELDS) {
-      const raw = values[field];
-      const value =
-        field === 'tags' && raw !== undefined
-          ? raw
-              .split(/[;,]/)
-              .map((t) => t.trim())
-              .filter(Boolean)
-          : raw === ''
-            ? undefined
-            : raw;
-      try {
-        input[field] = importChecks[field](value, field);
-      } catch (err) {
-        if (!(err instanceof HttpError)) throw err;
-        errors.push({ field, detail: err.detail.replace(`${field}: `, '') });
-      }
-    }
-    const email = typeof input.email === 'string' ? input.email : null;
-    if (email) {
-      const first = firstLineOf.get(email);
-      if (first !== undefined) errors.push({ field: 'email', detail: `is the same as on line ${first}` });
-      else firstLineOf.set(email, line);
-    }
-    for (const [field, v] of Object.entries(values)) if (v.length > IMPORT_PREVIEW_CELL_MAX) values[field as ImportField] = `${v.slice(0, IMPORT_PREVIEW_CELL_MAX)}…`;
-    rows.push({ line, values, errors, duplicate: null, changes: null, existing: null, merged: null, input: errors.length ? null : (input as unknown as ImportInput) });
+    const gathered = rowCells(cells, targets);
+    const parts = checkRow(gathered, fields);
+    const filled = new Set(Object.keys(gathered.one).filter((t) => (gathered.one[t] ?? '').trim() !== ''));
+    if (gathered.emails.length) filled.add('email');
+    if (gathered.phones.length) filled.add('phone');
+    const row: GroupedRow = { line, values: gathered.values, errors: parts.errors, duplicate: null, changes: null, parts, filled, cells, key: null };
+    row.key = groupKey(groupBy, row);
+    rows.push(row);
   }
-
-  const byEmail = await findByEmails(db, orgId, [...firstLineOf.keys()]);
-  for (const row of rows) {
-    const email = row.input?.email ?? (typeof row.values.email === 'string' ? row.values.email.trim().toLowerCase() : null);
-    const existing = email ? byEmail.get(email) : undefined;
-    if (!existing) continue;
-    row.existing = existing;
-    row.duplicate = { id: existing.id, name: existing.name, version: existing.version };
-    if (row.input) {
-      const { merged, changes } = updateOf(existing, row.input, row.values);
-      row.merged = merged;
-      row.changes = changes;
-    }
+  const grouped = groupRows(rows);
+  const emails = sameEmailErrors(grouped);
+  const byEmail = await findByEmails(db, orgId, emails);
+  const groups = grouped.map((g): CheckedGroup => {
+    const email = typeof g.input.email === 'string' ? g.input.email : null;
+    const existing = (email && byEmail.get(email)) || null;
+    if (!existing) return { ...g, existing: null, merged: null, changes: null };
+    g.lead.duplicate = { id: existing.id, name: existing.name, version: existing.version };
+    const { merged, changes } = updateOf(existing, g, fields);
+    if (g.rows.every((r) => !r.errors.length)) g.lead.changes = changes;
+    return { ...g, existing, merged, changes };
+  });
+  const sample = (i: number) => (data.slice(0, SAMPLE_ROWS).find((r) => (r.cells[i] ?? '').trim())?.cells[i] ?? '').trim().slice(0, SAMPLE_MAX);
+  for (const { group, field, detail } of await uniqueValueErrors(db, orgId, fields, groups)) {
+    group.lead.errors.push({ field, detail });
+    group.lead.changes = null;
   }
-  return { rows, ignored: ignored.slice(0, IMPORT_IGNORED_NAMES_SHOWN), ignoredCount: ignored.length, encoding, delimiter };
-}
-
-const EXISTING_COLUMNS = `id, version, updated_at, ${IMPORT_FIELDS.join(', ')}`;
-
-/** D34: the live customers with any of these emails, in one query for the whole file. */
-async function findByEmails(db: Queryable, orgId: number, emails: string[]): Promise<Map<string, Existing>> {
-  if (!emails.length) return new Map();
-  const found = await db.query<Existing & { id: unknown; version: unknown }>(
-    `select ${EXISTING_COLUMNS} from customers where org_id = $1 and deleted_at is null and email = any(string_to_array($2, chr(1)))`,
-    [orgId, emails.join('\u0001')],
-  );
-  return new Map(found.map((r) => [r.email!, { ...r, id: num(r.id), version: num(r.version), tags: r.tags ?? [] }]));
+  const columns = header.map((h, i) => ({ header: h.slice(0, IGNORED_NAME_MAX), target: targets[i] ?? null, sample: unguard(sample(i)) }));
+  return {
+    fields,
+    rows,
+    groups,
+    header,
+    columns,
+    targets,
+    options,
+    mapping,
+    groupBy,
+    ignored: ignored.slice(0, IMPORT_IGNORED_NAMES_SHOWN),
+    ignoredCount: ignored.length,
+    encoding,
+    delimiter,
+  };
 }
 
 /**
- * D44: what an update writes: only the cells the file fills in (an empty cell never wipes what the
+ * D44: what an update writes: only the fields the file fills in (an empty cell never wipes what the
  * customer has), and of those only the ones that differ, before → after, as an edit records them.
  */
-function updateOf(existing: Existing, input: ImportInput, values: ImportPreviewRow['values']): { merged: ImportInput; changes: FieldChanges } {
-  const merged = Object.fromEntries(IMPORT_FIELDS.map((f) => [f, existing[f]])) as Record<ImportField, unknown>;
+function updateOf(existing: Existing, g: Group, fields: CustomField[]): { merged: Record<string, unknown>; changes: FieldChanges } {
+  const merged: Record<string, unknown> = Object.fromEntries(IMPORT_FIELDS.map((f) => [f, existing[f]]));
   const changes: FieldChanges = {};
   for (const field of IMPORT_FIELDS) {
-    if ((values[field] ?? '').trim() === '') continue;
-    const to = input[field];
+    if (!g.filled.has(field)) continue;
+    const to = g.input[field];
     if (JSON.stringify(to) === JSON.stringify(existing[field])) continue;
     changes[field] = { from: existing[field], to };
     merged[field] = to;
   }
-  return { merged: merged as unknown as ImportInput, changes };
+  const custom: Record<string, unknown> = {};
+  for (const [key, to] of Object.entries(g.custom)) {
+    const from = existing.custom[key] ?? null;
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    const label = fields.find((f) => f.record_kind === 'customer' && f.key === key)?.label ?? key;
+    (changes as Record<string, { from: unknown; to: unknown; label?: string }>)[`custom.${key}`] = { from, to, label };
+    custom[key] = to;
+  }
+  merged.custom = custom;
+  return { merged, changes };
 }
 
-export const rowView = ({ input: _i, existing: _e, merged: _m, ...row }: CheckedRow): ImportPreviewRow => row;
+/** A row as the preview answers it (D27); `joins` only on a row that adds to another row's customer (D60). */
+export const rowView = ({ line, values, errors, duplicate, changes, joins }: GroupedRow): ImportPreviewRow =>
+  joins === undefined ? { line, values, errors, duplicate, changes } : { line, values, errors, duplicate, changes, joins };
 
-export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Array, charset: string | null, now: Date): Promise<ImportPreview> {
-  const { rows, ignored, ignoredCount, encoding, delimiter } = await checkImport(db, orgId, bytes, charset);
+export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Array, charset: string | null, now: Date, choice?: MappingChoice): Promise<ImportPreview> {
+  const file = await checkImport(db, orgId, bytes, charset, choice);
+  const { rows, groups } = file;
   const invalid = rows.filter((r) => r.errors.length).length;
+  const fresh = groups.filter((g) => !g.existing);
   return {
     rows: rows.map(rowView),
-    ignored_columns: ignored,
-    ignored_column_count: ignoredCount,
-    encoding,
-    delimiter,
+    ignored_columns: file.ignored,
+    ignored_column_count: file.ignoredCount,
+    encoding: file.encoding,
+    delimiter: file.delimiter,
     previewed_at: now.toISOString(),
     summary: {
       total: rows.length,
@@ -196,6 +201,15 @@ export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Ar
       invalid,
       duplicates: rows.filter((r) => r.duplicate).length,
       unchanged: rows.filter((r) => r.changes && Object.keys(r.changes).length === 0).length,
+    },
+    columns: file.columns,
+    targets: file.options,
+    mapping: file.mapping,
+    grouping: {
+      by: file.groupBy,
+      customers: groups.length,
+      locations: fresh.reduce((n, g) => n + g.locations.length, 0),
+      contacts: fresh.reduce((n, g) => n + g.contacts.length, 0),
     },
   };
 }

@@ -173,5 +173,10 @@ const instant: Check<Date> = describeCheck(
   { kind: 'text', min: 1, max: 40, multiline: false, pattern: null },
 );
 
+/** D60: 200 columns of the longest targets (`location.cf.` and a 40-character key). */
+const IMPORT_COLUMNS_PARAM_MAX = 12_000;
+
 /** D27: what to do with rows whose email already belongs to a customer. */
-export const importQuery = { on_duplicate: withDefault(oneOf(['skip', 'update'] as const), 'skip'), previewed_at: optional(instant) };
+/** D60: the person's mapping: one target per column (`-` for none), and how rows group into customers. */
+export const importMappingQuery = { columns: optional(text({ max: IMPORT_COLUMNS_PARAM_MAX })), group_by: optional(text({ max: 10 })) };
+export const importQuery = { on_duplicate: withDefault(oneOf(['skip', 'update'] as const), 'skip'), previewed_at: optional(instant), ...importMappingQuery };

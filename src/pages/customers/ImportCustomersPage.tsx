@@ -1,7 +1,7 @@
-// D27 Import (customers/import, customers:create): upload a CSV, preview each row with its errors and
-// duplicates, choose to skip or update the duplicates, commit, and read the summary. Nothing is written
-// until the commit, and the commit writes all rows or none.
-import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
+// D27 D60 Import (customers/import, customers:create): upload a CSV, choose what each column imports into
+// and how rows become customers, preview each row with its errors and duplicates, choose to skip or update
+// the duplicates, commit, and read the summary. Nothing is written until the commit, which writes all rows or none.
+import { useId, useRef, useState } from 'react';
 import type { ImportDuplicateMode, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
 import { useMutation } from '../../query/use-query';
@@ -11,10 +11,14 @@ import { useCan } from '../../session/use-session';
 import { Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
+import { groupingText } from '../../../contract/import-mapping';
+import { mappingParams, type ImportMapping } from '../../api/import-mapping';
+import { ColumnMapping, mappingOf } from './import/ColumnMapping';
 import { importErrorMessage, invalidRows } from './import/errors';
 import { fileProblem } from './import/file-check';
 import { PreviewTable, shownRows } from './import/PreviewTable';
-import { ChangedSincePreview, readAsText, resultText } from './import/words';
+import { readAsText, resultText } from './import/words';
+import { ChooseFile, Done, StepHeading } from './import/steps';
 
 const rowsWord = (n: number) => `${n} ${n === 1 ? 'row' : 'rows'}`;
 const haveWord = (n: number) => (n === 1 ? 'has' : 'have');
@@ -25,57 +29,27 @@ type Step =
   | { kind: 'preview'; name: string; file: Blob; preview: ImportPreview }
   | { kind: 'done'; result: ImportResult };
 
-/** D15: a step's heading takes the focus when the step appears, so the change is heard and seen. */
-function StepHeading({ id, children }: { id: string; children: string }) {
-  const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => ref.current?.focus(), []);
-  return (
-    <h2 id={id} ref={ref} tabIndex={-1}>
-      {children}
-    </h2>
-  );
-}
+type PreviewStep = Extract<Step, { kind: 'preview' }>;
 
-function ChooseFile({ error, onFile }: { error: string | null; onFile: (file: File) => void }) {
-  const id = useId();
-  const onChange = (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    e.target.value = ''; // choosing the same file again (after fixing it) is a change too
-    if (file) onFile(file);
-  };
-  return (
-    <section className="card import-step" aria-labelledby={`${id}h`}>
-      <h2 id={`${id}h`}>Choose a file</h2>
-      <p className="muted" id={`${id}d`}>
-        A CSV file of at most 5 MB and 10,000 rows, with a header row naming the columns: name (required), company, email, phone, address_line, city, region, postal_code,
-        country, status (lead, active or inactive) and tags (separated by semicolons). You see every row before anything is saved.
-      </p>
-      <div className="import-file">
-        <label htmlFor={id}>CSV file</label>
-        <input
-          id={id}
-          type="file"
-          accept=".csv,text/csv"
-          onChange={onChange}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}d ${id}e` : `${id}d`}
-        />
-      </div>
-      {error && (
-        <p id={`${id}e`} className="write-error" role="alert">
-          {error}
-        </p>
-      )}
-    </section>
-  );
-}
-
-function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'preview' }>; onDone: (r: ImportResult) => void; onRestart: () => void }) {
+function Preview({
+  step,
+  onDone,
+  onRestart,
+  onRemap,
+}: {
+  step: PreviewStep;
+  onDone: (r: ImportResult) => void;
+  onRestart: () => void;
+  onRemap: (m: ImportMapping) => Promise<void>;
+}) {
   const commit = useMutation(useCustomersApi().commitImport);
   const canUpdate = useCan('customers:update');
   const [mode, setMode] = useState<ImportDuplicateMode>('skip');
   const [error, setError] = useState<string | null>(null);
   const [refused, setRefused] = useState<ImportPreviewRow[] | null>(null);
+  // D60: the mapping asked for and not answered yet (the latest), shown meanwhile so two quick changes add up.
+  const [pending, setPending] = useState<ImportMapping | null>(null);
+  const asked = useRef(0);
   const { summary, rows, ignored_columns: ignored, ignored_column_count: ignoredCount } = step.preview;
   const id = useId();
 
@@ -91,7 +65,9 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
     setError(null);
     setRefused(null);
     try {
-      onDone(await commit.mutate({ file: step.file, onDuplicate: mode, previewedAt: step.preview.previewed_at }));
+      // D60: the mapping shown is the one the import reads the file with.
+      const mapping = step.preview.columns.length ? mappingParams(mappingOf(step.preview)) : undefined;
+      onDone(await commit.mutate({ file: step.file, onDuplicate: mode, previewedAt: step.preview.previewed_at, mapping }));
     } catch (e) {
       const bad = invalidRows(e);
       setRefused(bad);
@@ -99,9 +75,26 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
     }
   };
 
+  const remap = async (m: ImportMapping) => {
+    const mine = ++asked.current;
+    setPending(m);
+    setError(null);
+    try {
+      await onRemap(m);
+    } catch (e) {
+      if (mine === asked.current) setError(importErrorMessage(e, step.name));
+    } finally {
+      if (mine === asked.current) setPending(null);
+    }
+  };
+  const remapping = pending !== null;
+
   return (
     <section className="card import-step" aria-labelledby={`${id}h`}>
       <StepHeading id={`${id}h`}>Preview</StepHeading>
+      <p className="import-grouped" role="status">
+        {remapping ? 'Updating the preview…' : step.preview.columns.length > 0 ? groupingText(summary.total, step.preview.grouping) : ''}
+      </p>
       <p>
         “{step.name}”: {rowsWord(summary.total)}. {summary.valid} ready, {summary.invalid} with errors, {summary.duplicates} with an email that already exists
         {summary.unchanged > 0 ? ` (${summary.unchanged} of them already up to date)` : ''}.
@@ -109,9 +102,18 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
       <p className="muted import-read">{readAsText(step.preview)}</p>
       {ignoredCount > 0 && (
         <p className="muted">
-          Columns that are not customer fields are left out: {ignored.join(', ')}
+          Not imported: {ignored.join(', ')}
           {ignoredCount > ignored.length ? ` and ${ignoredCount - ignored.length} more` : ''}.
         </p>
+      )}
+
+      {step.preview.columns.length > 0 && (
+        <ColumnMapping
+          preview={step.preview}
+          mapping={pending ?? mappingOf(step.preview)}
+          busy={remapping || commit.status === 'pending'}
+          onChange={(m) => void remap(m)}
+        />
       )}
 
       {summary.duplicates > 0 && (
@@ -157,33 +159,14 @@ function Preview({ step, onDone, onRestart }: { step: Extract<Step, { kind: 'pre
           <p>{error}</p>
         </div>
       )}
-      {refused && refused.length > 0 && <PreviewTable rows={refused} mode={mode} caption="Rows the server refused" />}
+      {refused && refused.length > 0 && <PreviewTable rows={refused} mode={mode} caption="Rows the server refused" names={step.preview} />}
 
-      <PreviewTable rows={shown} mode={mode} caption={`The rows of ${step.name}`} />
+      <PreviewTable rows={shown} mode={mode} caption={`The rows of ${step.name}`} names={step.preview} />
       {shown.length < rows.length && (
         <p className="muted import-more">
           {rows.length - shown.length} more {rows.length - shown.length === 1 ? 'row' : 'rows'} without problems are not shown; they are imported all the same.
         </p>
       )}
-    </section>
-  );
-}
-
-function Done({ result, onRestart }: { result: ImportResult; onRestart: () => void }) {
-  const id = useId();
-  return (
-    <section className="card import-step" aria-labelledby={`${id}h`}>
-      <StepHeading id={`${id}h`}>Import finished</StepHeading>
-      <p className="import-result">{resultText(result)}</p>
-      <ChangedSincePreview customers={result.changed_since_preview ?? []} />
-      <div className="import-actions">
-        <Link to={PAGES.customers} className="btn btn-primary">
-          Back to Customers
-        </Link>
-        <button type="button" className="btn" onClick={onRestart}>
-          Import another file
-        </button>
-      </div>
     </section>
   );
 }
@@ -204,6 +187,13 @@ export default function ImportCustomersPage() {
     } catch (e) {
       if (mine === current.current) setStep({ kind: 'choose', error: importErrorMessage(e, file.name) });
     }
+  };
+  // D60: the same file previewed again with the person's mapping; a later answer wins.
+  const remap = async (mapping: ImportMapping) => {
+    if (step.kind !== 'preview') return;
+    const mine = ++current.current;
+    const preview = await api.previewImport(step.file, mappingParams(mapping));
+    if (mine === current.current) setStep({ ...step, preview });
   };
   const restart = () => {
     current.current++;
@@ -230,7 +220,7 @@ export default function ImportCustomersPage() {
           <Spinner label={`Checking “${step.name}”…`} showLabel />
         </section>
       )}
-      {step.kind === 'preview' && <Preview step={step} onDone={done} onRestart={restart} />}
+      {step.kind === 'preview' && <Preview step={step} onDone={done} onRestart={restart} onRemap={remap} />}
       {step.kind === 'done' && <Done result={step.result} onRestart={restart} />}
     </Page>
   );

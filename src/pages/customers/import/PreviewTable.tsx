@@ -2,6 +2,7 @@
 // links to the customer who already has that email; D44: what updating each duplicate would change,
 // before → after. The problems come right after the line number, so they are never scrolled out of view.
 import type { CustomerInputField, ImportDuplicateMode, ImportPreviewRow } from '../../../../contract/customers';
+import { TARGET_GROUP_LABELS, type ImportColumn, type ImportTargetOption } from '../../../../contract/import-mapping';
 import { Link } from '../../../router/Link';
 import { customerHref } from '../../../router/paths';
 
@@ -24,6 +25,20 @@ const LABELS: Record<string, string> = {
   tags: 'Tags',
 };
 export const fieldLabel = (field: string): string => LABELS[field] ?? field.replace(/_/g, ' ');
+
+/** D60: how the preview names a row's field: its target's label, and the file's column it came from. */
+export interface FieldNames {
+  targets: readonly ImportTargetOption[];
+  columns: readonly ImportColumn[];
+}
+
+function fieldName(field: string, names?: FieldNames): string {
+  const option = names?.targets.find((t) => t.target === field);
+  if (!option) return fieldLabel(field);
+  const label = option.group === 'location' || option.group === 'contact' ? `${TARGET_GROUP_LABELS[option.group]} ${option.label.toLowerCase()}` : option.label;
+  const column = names?.columns.find((c) => c.target === field);
+  return column ? `${label} (column “${column.header}”)` : label;
+}
 
 /** The rows to show: all with a problem, and the first clean ones. */
 export function shownRows(rows: readonly ImportPreviewRow[]): ImportPreviewRow[] {
@@ -53,16 +68,18 @@ function Changes({ changes }: { changes: ImportPreviewRow['changes'] }) {
   );
 }
 
-function Problems({ row, mode }: { row: ImportPreviewRow; mode: ImportDuplicateMode }) {
-  if (!row.errors.length && !row.duplicate) return <span className="muted">Ready</span>;
+function Problems({ row, mode, names }: { row: ImportPreviewRow; mode: ImportDuplicateMode; names?: FieldNames }) {
+  const joins = row.joins === undefined ? null : <li className="muted">Adds to the customer of line {row.joins}</li>;
+  if (!row.errors.length && !row.duplicate) return joins ? <ul className="import-problems">{joins}</ul> : <span className="muted">Ready</span>;
   return (
     <ul className="import-problems">
       {row.errors.map((e, i) => (
         <li key={i} className="import-error">
           {/* The server's detail continues the field's name: "Email" + "is not a valid email address". */}
-          {e.field ? `${fieldLabel(e.field)} ${e.detail}` : e.detail}
+          {e.field ? `${fieldName(e.field, names)} ${e.detail}` : e.detail}
         </li>
       ))}
+      {joins}
       {row.duplicate && (
         <li className="import-duplicate">
           Email already belongs to <Link to={customerHref(row.duplicate.id)}>{row.duplicate.name}</Link>
@@ -74,7 +91,7 @@ function Problems({ row, mode }: { row: ImportPreviewRow; mode: ImportDuplicateM
   );
 }
 
-export function PreviewTable({ rows, mode, caption }: { rows: readonly ImportPreviewRow[]; mode: ImportDuplicateMode; caption: string }) {
+export function PreviewTable({ rows, mode, caption, names }: { rows: readonly ImportPreviewRow[]; mode: ImportDuplicateMode; caption: string; names?: FieldNames }) {
   return (
     // A wide file's values may scroll sideways (the problems never do): the box takes the keyboard focus
     // so it can be scrolled without a mouse (WCAG 2.1.1).
@@ -101,7 +118,7 @@ export function PreviewTable({ rows, mode, caption }: { rows: readonly ImportPre
                 {row.line}
               </th>
               <td data-label="Problems" className="import-problems-col">
-                <Problems row={row} mode={mode} />
+                <Problems row={row} mode={mode} names={names} />
               </td>
               {COLUMNS.map((c) => (
                 <td key={c} data-label={fieldLabel(c)}>

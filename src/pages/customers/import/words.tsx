@@ -1,12 +1,18 @@
-// D27 D43 D44: the import's words: the summary line, how the file was read, and the customers someone
+// D27 D43 D44 D60: the import's words: the summary line, how the file was read, and the customers someone
 // changed after the preview (left as they were).
-import type { ImportDelimiter, ImportEncoding, ImportPreview, PersonRef } from '../../../../contract/customers';
+import type { ImportDelimiter, ImportEncoding, ImportPreview, ImportResult, PersonRef } from '../../../../contract/customers';
 import { importSummary } from '../../../../contract/import-summary';
 import { Link } from '../../../router/Link';
 import { customerHref } from '../../../router/paths';
 
-/** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date). */
-export const resultText = importSummary;
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** D27's summary line: "12 created, 3 updated, 1 skipped" (D44: and those already up to date; D60: the new customers' locations and contacts). */
+export const resultText = (r: ImportResult): string =>
+  importSummary(r) +
+  (r.locations || r.contacts
+    ? `; ${[r.locations ? count(r.locations, 'location') : '', r.contacts ? count(r.contacts, 'contact') : ''].filter(Boolean).join(' and ')} added`
+    : '');
 
 /** D43: how the file was read, in words. */
 const ENCODINGS: Record<ImportEncoding, string> = { 'utf-8': 'UTF-8', 'utf-16le': 'UTF-16', 'utf-16be': 'UTF-16', 'windows-1252': 'Windows-1252 (Excel on Windows)' };

@@ -1,0 +1,137 @@
+// D27 D60: the import's SQL apart from the customers' own rows (import-apply.ts): the duplicates by email,
+// the organization's last mapping for a header row, and the new customers' locations, contacts and notes,
+// each in one statement per batch (D34). Scoped by organization.
+import type { ContactInput } from '../../../contract/customer-parts';
+import type { Customer, ImportField } from '../../../contract/customers';
+import type { CustomValues } from '../../../contract/custom-fields';
+import type { ImportGroupBy, ImportTarget } from '../../../contract/import-mapping';
+import type { Queryable } from '../../db';
+import { num } from '../../db';
+import { IMPORT_FIELDS } from './import-checks';
+import type { LocationRow } from './import-rows';
+
+/** The duplicate's current values, as the one duplicates query reads them. */
+export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date; custom: CustomValues };
+
+const EXISTING_COLUMNS = `id, version, updated_at, custom, ${IMPORT_FIELDS.join(', ')}`;
+
+/** D34: the live customers with any of these emails, in one query for the whole file. */
+export async function findByEmails(db: Queryable, orgId: number, emails: string[]): Promise<Map<string, Existing>> {
+  if (!emails.length) return new Map();
+  const found = await db.query<Existing & { id: unknown; version: unknown }>(
+    `select ${EXISTING_COLUMNS} from customers where org_id = $1 and deleted_at is null and email = any(string_to_array($2, chr(1)))`,
+    [orgId, emails.join('\u0001')],
+  );
+  return new Map(found.map((r) => [r.email!, { ...r, id: num(r.id), version: num(r.version), tags: r.tags ?? [], custom: r.custom ?? {} }]));
+}
+
+export interface SavedMapping {
+  columns: (ImportTarget | null)[];
+  groupBy: ImportGroupBy;
+}
+
+/** D60: the organization's last mapping for this header row, or null. */
+export async function loadMapping(db: Queryable, orgId: number, hash: string): Promise<SavedMapping | null> {
+  const [row] = await db.query<{ columns: string[]; group_by: string }>('select columns, group_by from import_mappings where org_id = $1 and header_hash = $2', [
+    orgId,
+    hash,
+  ]);
+  if (!row) return null;
+  const by = row.group_by;
+  return { columns: row.columns.map((c) => (c === '' ? null : c)), groupBy: by === 'email' || by === 'none' ? by : Number(by) };
+}
+
+/** D60: written by a successful import; the next file with this header row is offered it. */
+export async function saveMapping(db: Queryable, orgId: number, hash: string, mapping: SavedMapping, now: Date): Promise<void> {
+  await db.query(
+    `insert into import_mappings (org_id, header_hash, columns, group_by, updated_at) values ($1, $2, $3, $4, $5)
+     on conflict (org_id, header_hash) do update set columns = excluded.columns, group_by = excluded.group_by, updated_at = excluded.updated_at`,
+    [orgId, hash, mapping.columns.map((c) => c ?? ''), String(mapping.groupBy), now] as never,
+  );
+}
+
+/** D34: ids for the new customers before they are written, so their locations and contacts can name them. */
+export async function newCustomerIds(tx: Queryable, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const rows = await tx.query<{ id: unknown }>(`select nextval(pg_get_serial_sequence('customers', 'id')) as id from generate_series(1, $1::int)`, [count]);
+  return rows.map((r) => num(r.id));
+}
+
+export interface NewParts {
+  customerId: number;
+  locations: LocationRow[];
+  contacts: ContactInput[];
+  notes: string[];
+}
+
+const BATCH = 1_000;
+const batches = <T>(rows: T[]): T[][] => Array.from({ length: Math.ceil(rows.length / BATCH) }, (_, i) => rows.slice(i * BATCH, (i + 1) * BATCH));
+
+/**
+ * D34 D60: a new customer's `parts_key` and `primary_city` as the parts' triggers (migrations 9 and 15)
+ * make them, written with the customer from its JSON `locs` and `cons`, so the import's inserts of parts
+ * skip those per-row triggers (migration 25: 10,000 locations and contacts took 10 s of them on PGlite).
+ */
+export const PARTS_COLUMNS = `
+  (select string_agg(k, E'\\n' order by o, n) from (
+     select crm_fold(coalesce(l ->> 'label', '') || ' ' || coalesce(l ->> 'address_line', '') || ' ' || coalesce(l ->> 'city', '') || ' ' ||
+            coalesce(l ->> 'region', '') || ' ' || coalesce(l ->> 'postal_code', '') || ' ' || coalesce(l ->> 'country', '')) as k, 0 as o, n
+       from json_array_elements(r.locs) with ordinality as x(l, n)
+     union all
+     select crm_fold((c ->> 'name') || ' ' || coalesce(c ->> 'email', '')), 1, n from json_array_elements(r.cons) with ordinality as y(c, n)) p),
+  r.locs -> 0 ->> 'city'`;
+
+/** D34: customers in batches of about BATCH locations and contacts in all (a customer is never split). */
+function partBatches(all: NewParts[]): NewParts[][] {
+  const out: NewParts[][] = [];
+  let size = BATCH;
+  for (const p of all) {
+    if (size >= BATCH) out.push([]), (size = 0);
+    out.at(-1)!.push(p);
+    size += p.locations.length + p.contacts.length;
+  }
+  return out;
+}
+
+/**
+ * D46 D47 D60: the new customers' locations (the first of each primary) and contacts, one statement per
+ * batch of customers (both tables at once, so the triggers see a customer's parts whole), then their notes.
+ */
+export async function insertParts(tx: Queryable, orgId: number, userId: number, all: NewParts[], now: Date) {
+  const counts = { locations: 0, contacts: 0, notes: 0 };
+  // D34: the customers carry their parts' keys already (PARTS_COLUMNS): the per-row triggers may rest (migration 25).
+  if (all.some((p) => p.locations.length || p.contacts.length)) await tx.query(`set local crm.parts_written = 'on'`);
+  for (const batch of partBatches(all.filter((p) => p.locations.length || p.contacts.length))) {
+    const locations = batch.flatMap((p) => p.locations.map((l, i) => ({ ...l, customer_id: p.customerId, is_primary: i === 0 })));
+    const contacts = batch.flatMap((p) => p.contacts.map((c) => ({ ...c, customer_id: p.customerId })));
+    await tx.query(
+      `with l as (
+         insert into customer_locations (org_id, customer_id, label, address_line, city, region, postal_code, country, access_notes, is_primary, custom, created_at, updated_at)
+         select $1, r.customer_id, r.label, r.address_line, r.city, r.region, r.postal_code, r.country, r.access_notes, r.is_primary, coalesce(r.custom, '{}'::jsonb), $2, $2
+           from json_to_recordset($3::text::json) as r(customer_id integer, label text, address_line text, city text, region text, postal_code text,
+                country text, access_notes text, is_primary boolean, custom jsonb)
+         returning 1),
+       k as (
+         insert into customer_contacts (org_id, customer_id, name, role, email, phone, note, created_at, updated_at)
+         select $1, r.customer_id, r.name, r.role, r.email, r.phone, r.note, $2, $2
+           from json_to_recordset($4::text::json) as r(customer_id integer, name text, role text, email text, phone text, note text)
+         returning 1)
+       select (select count(*) from l) as l, (select count(*) from k) as k`,
+      [orgId, now, JSON.stringify(locations), JSON.stringify(contacts)],
+    );
+    counts.locations += locations.length;
+    counts.contacts += contacts.length;
+  }
+  const notes = all.flatMap((p) => p.notes.map((body) => ({ body, customer_id: p.customerId })));
+  for (const batch of batches(notes))
+    await tx.query(
+      `insert into customer_notes (org_id, customer_id, author_id, body, created_at, updated_at)
+       select $1, r.customer_id, $3, r.body, $2, $2 from json_to_recordset($4::text::json) as r(customer_id integer, body text)`,
+      [orgId, now, userId, JSON.stringify(batch)],
+    );
+  counts.notes = notes.length;
+  return counts;
+}
+
+/** D34: the tables the parts' writes touch (the customers' through the parts' triggers). */
+export const PARTS_WRITES = ['customer_locations', 'customer_contacts', 'customer_notes', 'import_mappings'];
