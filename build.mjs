@@ -58,21 +58,22 @@ export function routeFiles(metafile, url) {
   for (const [file, o] of Object.entries(metafile.outputs)) if (o.entryPoint) byEntry.set(o.entryPoint, file);
   const main = byEntry.get('src/main.tsx');
   const first = closure(metafile, main);
-  const files = (source) => {
+  const fileOf = (source) => {
     const file = ['.tsx', '.ts'].map((e) => byEntry.get(source + e)).find(Boolean) ?? byEntry.get(source);
     if (!file) throw new Error(`build: no output file for ${source}`);
-    // The largest first (see writeHtml).
-    return [...closure(metafile, file)]
+    return file;
+  };
+  // The files of these sources beyond the first bundle, the largest first (see writeHtml).
+  const files = (...sources) =>
+    [...new Set(sources.flatMap((s) => [...closure(metafile, fileOf(s))]))]
       .filter((f) => !first.has(f))
       .sort((a, b) => metafile.outputs[b].bytes - metafile.outputs[a].bytes)
       .map(url);
-  };
   const table = readFileSync(path.join(root, 'src/shell/routes.ts'), 'utf8');
-  const hints = { '*': SHELL_PARTS.flatMap(files) };
+  const hints = { '*': files(...SHELL_PARTS) };
   for (const [, route, module, parts = ''] of table.matchAll(/\bpath: '(\/[^']*)'[\s\S]*?\bimport\('([^']+)'\),?\s*(?:parts: \[([^\]]*)\])?/g)) {
     const pieces = [...parts.matchAll(/'([^']+)'/g)].map((m) => m[1]);
-    const own = [module, ...pieces].flatMap((m) => files(path.posix.join('src/shell', m)));
-    hints[route] = [...new Set(own)];
+    hints[route] = files(...[module, ...pieces].map((m) => path.posix.join('src/shell', m)));
   }
   return hints;
 }

@@ -194,7 +194,9 @@ describe('preload hints (build.mjs routeFiles)', () => {
     const imported = /import\w*\(\s*["']\/?([^"']+)["']/;
     for (const route of ROUTES) {
       const page = entry(imported.exec(String(route.load))![1]!)!;
-      const files = [...closure(page)].filter((f) => !firstBundle().has(f));
+      // With the pieces it shows at once (`parts`, lazily loaded beside it), as build.mjs hints them.
+      const parts = ((route as { parts?: readonly string[] }).parts ?? []).map((p) => entry(`${p.replace(/^\.\.\//, 'src/')}.tsx`)!);
+      const files = [...new Set([page, ...parts].flatMap((f) => [...closure(f)]))].filter((f) => !firstBundle().has(f));
       expect([...hints[route.path]!].sort(), route.path).toEqual(files.sort());
       const bytes = hints[route.path]!.map((f) => outputs[f]!.bytes);
       expect(bytes, `${route.path}: the largest file first`).toEqual([...bytes].sort((a, b) => b - a));

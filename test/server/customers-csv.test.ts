@@ -27,6 +27,8 @@ import {
 
 const HEADER =
   'name,company,email,phone,address_line,city,region,postal_code,country,status,tags,type,lead_source,do_not_service,do_not_service_reason,created_at,updated_at';
+/** D3 D56: Acme Plumbing's custom customer fields, after D22's columns. */
+const DEMO_FIELDS = 'Water heater model,Last service date,Maintenance plan';
 const EXPORT = `${CUSTOMERS}export.csv`;
 const PREVIEW = `${CUSTOMERS}import/preview/`;
 const IMPORT = `${CUSTOMERS}import/`;
@@ -70,12 +72,12 @@ forEachBackend('API customers CSV', (backend) => {
       expect(r.status, r.text).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/csv; charset=utf-8$/i);
       expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="[\w.-]+\.csv"$/);
-      expect(r.text.startsWith(`\uFEFF${HEADER}\r\n`)).toBe(true);
+      expect(r.text.startsWith(`\uFEFF${HEADER},${DEMO_FIELDS}\r\n`)).toBe(true); // D56: then the demo's custom fields by label
       expect(r.text.endsWith('\r\n')).toBe(true);
       const list = await listAll(owner, 'sort=name');
       expect(r.rows).toHaveLength(list.length + 1);
       expect(r.rows.slice(1).map((row) => [row[0], row[2]])).toEqual(list.map((c) => [safe(c.name), c.email ?? '']));
-      for (const row of r.rows) expect(row).toHaveLength(HEADER.split(',').length);
+      for (const row of r.rows) expect(row).toHaveLength(HEADER.split(',').length + DEMO_FIELDS.split(',').length);
     });
 
     test('D27 cells with commas, quotes and line breaks are quoted per RFC 4180, and formula starts = + - @ tab CR get a leading quote', async () => {
@@ -330,7 +332,8 @@ forEachBackend('API customers CSV', (backend) => {
       const exported = (await download(owner, `?tag=${tag}`)).text;
       const who = await ownerOfNewOrg(b);
       const preview = (await upload(who, PREVIEW, exported)).body as unknown as ImportPreview;
-      expect(preview.ignored_columns).toEqual(['created_at', 'updated_at']);
+      // The new organization has none of Acme's custom fields (D56): their columns are listed as left out too.
+      expect(preview.ignored_columns).toEqual(['created_at', 'updated_at', ...DEMO_FIELDS.split(',')]);
       expect(preview.summary).toEqual({ total: 2, valid: 2, invalid: 0, duplicates: 0, unchanged: 0 });
       expect((await upload(who, IMPORT, exported)).body).toEqual({ created: 2, updated: 0, unchanged: 0, skipped: 0, changed_since_preview: [] });
       const fields = 'name, company, email, phone, address_line, city, region, postal_code, country, status, tags';
