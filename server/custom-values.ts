@@ -105,9 +105,14 @@ export interface CustomPatch {
   changes: Record<string, { from: unknown; to: unknown; label: string; shown?: { from: string; to: string } }>;
 }
 
-/** D56: a choice's change also in words, by its options' labels at the time (the timeline says 'Gold', not 'o1'). */
+/** D56: a choice's change also in words, by its options' labels at the time (the timeline says 'Gold', not 'o1'); yes/no as Yes and No. */
+const yesNo = (v: unknown) => (v === true ? 'Yes' : v === false ? 'No' : '');
 const shownOf = (f: CustomField, from: unknown, to: unknown) =>
-  f.type === 'choice' || f.type === 'choices' ? { shown: { from: customCell(f, from as CustomValue), to: customCell(f, to as CustomValue) } } : {};
+  f.type === 'choice' || f.type === 'choices'
+    ? { shown: { from: customCell(f, from as CustomValue), to: customCell(f, to as CustomValue) } }
+    : f.type === 'yes_no'
+      ? { shown: { from: yesNo(from), to: yesNo(to) } } // as the form and the page say it
+      : {};
 
 /**
  * D56: `input` checked against the fields. `before` is the record's visible values, null for a new record

@@ -13,7 +13,8 @@ export const CUSTOM_FIELDS_PATH = '/v1/custom-fields/';
 
 export const customFieldKeys = {
   all: (orgId: number | null): QueryKey => ['custom-fields', orgId],
-  one: (orgId: number | null, id: number): QueryKey => ['custom-fields', orgId, id],
+  /** Apart from `all`'s: a definition's change must not ask again for a field just deleted (a 404). Its count is for an archived field, whose values no write changes. */
+  one: (orgId: number | null, id: number): QueryKey => ['custom-field', orgId, id],
 };
 
 /** POST /v1/custom-fields/: a new definition (the key is made from the label when not given). */

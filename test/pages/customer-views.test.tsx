@@ -191,4 +191,13 @@ describe('D57 saved views on the customers list', () => {
     const said = await screen.findByText(/left out/);
     expect(said.textContent).toBe('This view names what is no longer there, left out: Maintenance plan (archived), a deleted field.');
   });
+
+  it('D57 a view that is gone (deleted, or another person’s) opens the list and says so, with a way to drop it from the URL', async () => {
+    showList('/customers?status=lead&view=55');
+    const said = await screen.findByText(/no longer there/);
+    expect(said.textContent).toContain('This saved view is no longer there: it was deleted, or it is not shared with you.');
+    fireEvent.click(within(said).getByRole('button', { name: 'Show the list without it' }));
+    await waitFor(() => expect(url()).toBe('/customers?status=lead'));
+    expect(screen.queryByText(/no longer there/)).toBeNull();
+  });
 });

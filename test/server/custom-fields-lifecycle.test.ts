@@ -109,7 +109,7 @@ forEachBackend('API custom field lifecycle', (backend) => {
       expect((await record(c.id)).custom).toEqual({ plan: 'o1', extras: ['o2'] });
       const r = await o.patch(fieldPath(plan.id), { options: [{ id: 'o2', label: 'Silver' }] });
       expectError(r, 409, 'option_in_use');
-      expect(r.body.detail).toContain('Platinum');
+      expect(r.body.detail).toBe('1 customer has the option “Platinum”: change them first');
       expectError(await o.patch(fieldPath(extras.id), { options: [{ id: 'o1', label: 'Filter' }] }), 409, 'option_in_use');
       const dropped = await o.patch(fieldPath(plan.id), {
         options: [
@@ -132,7 +132,7 @@ forEachBackend('API custom field lifecycle', (backend) => {
       expect((await record(c.id)).custom.plan).toEqual(['o1']);
       const r = await o.patch(fieldPath(notes.id), { type: 'text' });
       expectError(r, 409, 'type_change_refused');
-      expect(r.body.detail).toMatch(/1 records have a value longer than 500 characters or with line breaks/);
+      expect(r.body.detail).toMatch(/1 value is longer than 500 characters or with line breaks/);
       const fresher = await record(c.id);
       expect((await o.patch(customerPath(c.id), { version: fresher.version, custom: { notes: 'One line' } })).status).toBe(200);
       expect((await o.patch(fieldPath(notes.id), { type: 'text' })).body).toMatchObject({ type: 'text' });

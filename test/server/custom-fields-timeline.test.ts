@@ -15,12 +15,13 @@ forEachBackend('API custom values on the timeline', (backend) => {
     o = await ownerOfNewOrg(b, 'CfTimeline');
   });
 
-  test('D56 D24 a choice’s change names the field by label and its values by their options’ labels at the time; a text field’s has no words added', async () => {
+  test('D56 D24 a choice’s change names the field by label and its values by their options’ labels at the time; yes/no as Yes and No; a text field’s has no words added', async () => {
     const plan = await addField(o, { key: 'plan', label: 'Plan', type: 'choice', options: [{ label: 'Gold' }, { label: 'Silver' }] });
     await addField(o, { key: 'heater', label: 'Heater' });
+    await addField(o, { key: 'pets', label: 'Has pets', type: 'yes_no' });
     const [gold, silver] = plan.options.map((x) => x.id);
-    const c = await o.create({ name: 'Tim Line', custom: { plan: gold, heater: 'Rheem' } });
-    const r = await o.patch(customerPath(c.id), { version: c.version, custom: { plan: silver, heater: 'Rinnai' } });
+    const c = await o.create({ name: 'Tim Line', custom: { plan: gold, heater: 'Rheem', pets: false } });
+    const r = await o.patch(customerPath(c.id), { version: c.version, custom: { plan: silver, heater: 'Rinnai', pets: true } });
     expect(r.status, r.text).toBe(200);
     // Renaming an option later does not rewrite history.
     expect(
@@ -38,6 +39,7 @@ forEachBackend('API custom values on the timeline', (backend) => {
     expect(entry.changes).toEqual({
       'custom.plan': { from: gold, to: silver, label: 'Plan', shown: { from: 'Gold', to: 'Silver' } },
       'custom.heater': { from: 'Rheem', to: 'Rinnai', label: 'Heater' },
+      'custom.pets': { from: false, to: true, label: 'Has pets', shown: { from: 'No', to: 'Yes' } }, // as the form says it
     });
   });
 });

@@ -90,7 +90,7 @@ async function assertTypeChange(tx: Queryable, orgId: number, f: CustomField, to
   if (to === 'text') {
     const n = await valuesTooLongForText(tx, orgId, f, CUSTOM_TEXT_MAX);
     if (n > 0)
-      throw conflict('type_change_refused', `${words}: ${n} records have a value longer than ${CUSTOM_TEXT_MAX} characters or with line breaks.`, { field: 'type' });
+      throw conflict('type_change_refused', `${words}: ${n === 1 ? '1 value is' : `${n} values are`} longer than ${CUSTOM_TEXT_MAX} characters or with line breaks.`, { field: 'type' });
   }
 }
 
@@ -105,7 +105,11 @@ async function assertOptionsFree(tx: Queryable, orgId: number, f: CustomField, k
     removed.map((o) => o.id),
   );
   const held = removed.find((o) => (use.get(o.id) ?? 0) > 0);
-  if (held) throw conflict('option_in_use', `${use.get(held.id)} records have the option “${held.label}”: change them first`, { field: 'options', option: held });
+  if (held) {
+    const n = use.get(held.id) ?? 0;
+    const noun = KIND_WORDS[f.record_kind];
+    throw conflict('option_in_use', `${n === 1 ? `1 ${noun} has` : `${n} ${noun}s have`} the option “${held.label}”: change them first`, { field: 'options', option: held });
+  }
 }
 
 export async function changeField(tx: Queryable, orgId: number, id: number, input: Partial<Omit<FieldInput, 'record_kind' | 'key'>>) {

@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { errorWords } from '../../../ui/error-words';
 import { toast } from '../../../ui/toast';
 import type { Naming } from './NameDialog';
-import { changedFrom, leftOutWords, viewHref, viewParams } from './view-params';
+import { changedFrom, leftOutWords, viewHref, viewParams, withoutView } from './view-params';
 
 export const MSG_VIEW_SAVED = 'View saved';
 
@@ -122,6 +122,14 @@ export function ViewsBar({ search, viewId }: { search: string; viewId: number | 
         </>
       )}
       {views.status === 'error' && !views.data && <p className="muted">Your saved views could not be loaded.</p>}
+      {viewId !== null && views.data && !current && (
+        <p className="muted views-left-out" role="status">
+          This saved view is no longer there: it was deleted, or it is not shared with you.{' '}
+          <button type="button" className="link-btn" onClick={() => navigate(withoutView(search), { replace: true })}>
+            Show the list without it
+          </button>
+        </p>
+      )}
       {current && current.left_out.length > 0 && (
         <p className="muted views-left-out" role="status">
           This view names what is no longer there, left out: {leftOutWords(current)}.

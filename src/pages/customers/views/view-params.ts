@@ -24,3 +24,11 @@ export const changedFrom = (v: Pick<SavedView, 'params'>, search: string) => {
 
 /** D57: what a view names that is gone, in words ('Tank size (archived)', 'a deleted field'). */
 export const leftOutWords = (v: Pick<SavedView, 'left_out'>) => [...new Set(v.left_out.map((l) => (l.label ? `${l.label} (archived)` : 'a deleted field')))].join(', ');
+
+/** The list's URL as it is, without `view`: for a view that is gone. */
+export function withoutView(search: string): string {
+  const p = new URLSearchParams(search);
+  p.delete('view');
+  const rest = p.toString();
+  return rest ? `${PAGES.customers}?${rest}` : PAGES.customers;
+}
