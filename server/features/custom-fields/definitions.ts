@@ -90,7 +90,9 @@ async function assertTypeChange(tx: Queryable, orgId: number, f: CustomField, to
   if (to === 'text') {
     const n = await valuesTooLongForText(tx, orgId, f, CUSTOM_TEXT_MAX);
     if (n > 0)
-      throw conflict('type_change_refused', `${words}: ${n === 1 ? '1 value is' : `${n} values are`} longer than ${CUSTOM_TEXT_MAX} characters or with line breaks.`, { field: 'type' });
+      throw conflict('type_change_refused', `${words}: ${n === 1 ? '1 value is' : `${n} values are`} longer than ${CUSTOM_TEXT_MAX} characters or with line breaks.`, {
+        field: 'type',
+      });
   }
 }
 
@@ -108,7 +110,10 @@ async function assertOptionsFree(tx: Queryable, orgId: number, f: CustomField, k
   if (held) {
     const n = use.get(held.id) ?? 0;
     const noun = KIND_WORDS[f.record_kind];
-    throw conflict('option_in_use', `${n === 1 ? `1 ${noun} has` : `${n} ${noun}s have`} the option “${held.label}”: change them first`, { field: 'options', option: held });
+    throw conflict('option_in_use', `${n === 1 ? `1 ${noun} has` : `${n} ${noun}s have`} the option “${held.label}”: change them first`, {
+      field: 'options',
+      option: held,
+    });
   }
 }
 
