@@ -7,6 +7,7 @@ import type { AuditAction } from '../contract/audit';
 import type { AuditEntry } from './audit';
 import type { Caller, OrgCaller, TokenPrincipal } from './auth/access';
 import type { Ctx } from './context';
+import type { ShareReads } from './db-share';
 import type { Queryable } from './db';
 import type { HttpError } from './http';
 import type { Parsed, Shape } from './schema';
@@ -91,6 +92,8 @@ export interface RouteDef<A extends Access = Access, P extends Shape = Shape, Q 
   audit?: AuditAction;
   /** Changes run in a transaction unless this is false (auth routes manage their own). */
   transaction?: boolean;
+  /** D34, PGlite: a change of many rows in several statements lends other callers' waiting reads the time between them (db-share.ts). */
+  shareReads?: ShareReads;
   /**
    * D35: a refusal known from the request line and headers alone (a flooding address), answered before
    * the body is read or parsed, so refusing costs no more than it must. Null to go on as usual.
@@ -114,6 +117,7 @@ const KNOWN_FIELDS = new Set([
   'ignoreUnknownFields',
   'audit',
   'transaction',
+  'shareReads',
   'refuseEarly',
   'handler',
 ]);

@@ -122,24 +122,27 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     };
     const result = !inTransaction
       ? await invoke(ctx.db)
-      : await ctx.db.transaction(async (tx) => {
-          // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
-          const current =
-            route.access === 'org' ? await recheckMember(tx, caller as OrgCaller, route.permission!, ctx.now(), ACCESS_PERMISSIONS.has(route.permission!)) : caller;
-          const out = await invoke(tx, current);
-          if (route.audit && entries.length === 0) throw new Error(`route ${route.method} ${route.path} made no ${route.audit} audit entry`);
-          const orgId = caller && 'org' in caller ? (caller as OrgCaller).org.id : null;
-          const at = new Date(ctx.now());
-          const actor = caller ? { id: caller.userId, label: caller.firstName } : { id: null, label: 'system' };
-          for (const entry of entries) {
-            const org = entry.orgId ?? orgId;
-            if (org === null) throw new Error(`route ${route.method} ${route.path}: an audit entry without an organization`);
-            const action = entry.action ?? route.audit;
-            if (!action) throw new Error(`route ${route.method} ${route.path}: an audit entry without an action`);
-            await writeAudit(tx, org, actor, action, entry, at);
-          }
-          return out;
-        });
+      : await ctx.db.transaction(
+          async (tx) => {
+            // D38: a change acts on the caller's membership, role and permission as they are now, under the organization's lock.
+            const current =
+              route.access === 'org' ? await recheckMember(tx, caller as OrgCaller, route.permission!, ctx.now(), ACCESS_PERMISSIONS.has(route.permission!)) : caller;
+            const out = await invoke(tx, current);
+            if (route.audit && entries.length === 0) throw new Error(`route ${route.method} ${route.path} made no ${route.audit} audit entry`);
+            const orgId = caller && 'org' in caller ? (caller as OrgCaller).org.id : null;
+            const at = new Date(ctx.now());
+            const actor = caller ? { id: caller.userId, label: caller.firstName } : { id: null, label: 'system' };
+            for (const entry of entries) {
+              const org = entry.orgId ?? orgId;
+              if (org === null) throw new Error(`route ${route.method} ${route.path}: an audit entry without an organization`);
+              const action = entry.action ?? route.audit;
+              if (!action) throw new Error(`route ${route.method} ${route.path}: an audit entry without an action`);
+              await writeAudit(tx, org, actor, action, entry, at);
+            }
+            return out;
+          },
+          route.shareReads ? { shareReads: route.shareReads } : {},
+        );
     // D52: a session that was used: its last activity, at most one write a minute, not waited for (after
     // the handler, so a `token` route's dead session, which only its handler finds, is never touched).
     const session = caller ?? principal;

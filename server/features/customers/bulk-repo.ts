@@ -125,9 +125,12 @@ export async function newBulk(tx: Queryable, orgId: number, action: BulkAction, 
 
 export const dropBulk = (tx: Queryable, orgId: number, id: number) => tx.query('delete from bulk_actions where org_id = $1 and id = $2', [orgId, id]);
 
+/** D34: customers written per statement: on PGlite other callers' reads run between them (the route's shareReads). */
+export const BULK_BATCH = 1_000;
+
 /**
- * D58: writes every selected customer that would change, in one statement, and keeps each one's changes
- * and the version it left ($1 of the selection is the organization). The changes are read in the update's
+ * D58: writes every selected customer that would change (the selection locked in one statement, then
+ * BULK_BATCH at a time written where the action changes something), and keeps each one's changes and the version it left ($1 of the selection is the organization). The changes are read in the update's
  * RETURNING (old row `o` beside new `c`), never by joining its result back: a misestimated join of
  * 10,000 × 10,000 rows took a minute on PostgreSQL. A delete keeps the version (a restore moves it); the rest move it on by one.
  */
@@ -140,21 +143,27 @@ export async function applyBulk(
   build: (add: (x: unknown) => string) => ActionSql,
   isDelete: boolean,
 ): Promise<number> {
-  const params = [...selection.params];
-  const add = (x: unknown) => `$${params.push(x)}`;
-  const a = build(add);
-  const [n, at, by] = [add(bulkId), add(now), add(actorId)];
-  const stamp = isDelete ? `deleted_at = ${at}, deleted_by = ${by}` : `${a.set}, version = c.version + 1, updated_at = ${at}, updated_by = ${by}`;
-  const [row] = await tx.query<{ n: unknown }>(
-    `with o as materialized (
-        select id, tags, status, type, do_not_service, do_not_service_reason, custom from customers
-         where ${selection.sql} and ${a.would} order by id for update),
-      w as (update customers c set ${stamp} from o where c.org_id = $1 and c.id = o.id returning c.id, c.version, ${a.changes} as changes),
-      kept as (insert into bulk_action_items (bulk_id, org_id, customer_id, changes, version) select ${n}, $1, id, changes, version from w returning 1)
-     select count(*) as n from kept`,
-    params as never,
+  const ids = (await tx.query<{ id: unknown }>(`select id from customers where ${selection.sql} order by id for update`, selection.params as never)).map((r) =>
+    num(r.id),
   );
-  return num(row!.n);
+  let written = 0;
+  for (let i = 0; i < ids.length; i += BULK_BATCH) {
+    const params: unknown[] = [selection.params[0], ids.slice(i, i + BULK_BATCH)];
+    const add = (x: unknown) => `$${params.push(x)}`;
+    const a = build(add);
+    const [n, at, by] = [add(bulkId), add(now), add(actorId)];
+    const stamp = isDelete ? `deleted_at = ${at}, deleted_by = ${by}` : `${a.set}, version = c.version + 1, updated_at = ${at}, updated_by = ${by}`;
+    const [row] = await tx.query<{ n: unknown }>(
+      `with o as materialized (
+          select id, tags, status, type, do_not_service, do_not_service_reason, custom from customers where org_id = $1 and id = any($2::int[]) and ${a.would}),
+        w as (update customers c set ${stamp} from o where c.org_id = $1 and c.id = o.id returning c.id, c.version, ${a.changes} as changes),
+        kept as (insert into bulk_action_items (bulk_id, org_id, customer_id, changes, version) select ${n}, $1, id, changes, version from w returning 1)
+       select count(*) as n from kept`,
+      params as never,
+    );
+    written += num(row!.n);
+  }
+  return written;
 }
 
 export interface BulkRow {
@@ -197,8 +206,7 @@ export async function undoBulk(
   uniqueKeys: string[],
 ): Promise<{ restored: number; changedSince: number; names: PersonRef[] }> {
   const isDelete = bulk.action === 'delete';
-  const params: unknown[] = [orgId, bulk.id, now, actorId];
-  const putBack = back((x) => `$${params.push(x)}`);
+  const params: unknown[] = [orgId, bulk.id];
   const free = isDelete
     ? [
         `not exists (select 1 from customers x where x.org_id = $1 and x.deleted_at is null and x.email = c.email)`,
@@ -209,22 +217,33 @@ export async function undoBulk(
       ]
     : [];
   const state = isDelete ? 'c.deleted_at is not null' : 'c.deleted_at is null';
-  const [row] = await tx.query<{ n: unknown }>(
-    `with ok as materialized (
-        select c.id from customers c join bulk_action_items i on i.org_id = $1 and i.bulk_id = $2 and i.customer_id = c.id
-         where c.org_id = $1 and c.version = i.version and ${[state, ...free].join(' and ')} order by c.id for update of c),
-      put as (update customers c set ${putBack}, version = c.version + 1, updated_at = $3, updated_by = $4
-                from ok, bulk_action_items i
-               where c.org_id = $1 and c.id = ok.id and i.bulk_id = $2 and i.customer_id = ok.id returning c.id),
-      marked as (update bulk_action_items set restored = true where bulk_id = $2 and customer_id in (select id from put) returning 1)
-     select count(*) as n from marked`,
+  // Found and locked in one statement, then put back BULK_BATCH at a time (D34, as the action was written).
+  const ok = await tx.query<{ id: unknown }>(
+    `select c.id from customers c join bulk_action_items i on i.org_id = $1 and i.bulk_id = $2 and i.customer_id = c.id
+      where c.org_id = $1 and c.version = i.version and ${[state, ...free].join(' and ')} order by c.id for update of c`,
     params as never,
   );
+  const ids = ok.map((r) => num(r.id));
+  let restored = 0;
+  for (let i = 0; i < ids.length; i += BULK_BATCH) {
+    const batch: unknown[] = [orgId, bulk.id, now, actorId];
+    const set = back((x) => `$${batch.push(x)}`);
+    const list = `$${batch.push(ids.slice(i, i + BULK_BATCH))}::int[]`;
+    const [row] = await tx.query<{ n: unknown }>(
+      `with put as (update customers c set ${set}, version = c.version + 1, updated_at = $3, updated_by = $4
+                      from bulk_action_items i
+                     where c.org_id = $1 and c.id = any(${list}) and i.bulk_id = $2 and i.customer_id = c.id returning c.id),
+            marked as (update bulk_action_items set restored = true where bulk_id = $2 and customer_id in (select id from put) returning 1)
+       select count(*) as n from marked`,
+      batch as never,
+    );
+    restored += num(row!.n);
+  }
   await tx.query('update bulk_actions set undone_at = $3, undone_by = $4 where org_id = $1 and id = $2', [orgId, bulk.id, now, actorId]);
   const left = await tx.query<{ id: unknown; name: string; total: unknown }>(
     `select c.id, c.name, count(*) over () as total from bulk_action_items i join customers c on c.id = i.customer_id and c.org_id = $1
       where i.org_id = $1 and i.bulk_id = $2 and not i.restored order by lower(c.name), c.id limit ${BULK_NAMES_SHOWN}`,
     [orgId, bulk.id],
   );
-  return { restored: num(row!.n), changedSince: left.length ? num(left[0]!.total) : 0, names: left.map((r) => ({ id: num(r.id), name: r.name })) };
+  return { restored, changedSince: left.length ? num(left[0]!.total) : 0, names: left.map((r) => ({ id: num(r.id), name: r.name })) };
 }

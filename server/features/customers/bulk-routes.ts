@@ -94,6 +94,9 @@ async function actionValues(
   return { key, value, label: f.label };
 }
 
+/** D34: every table a bulk action or its undo writes, its triggers' included (db-share.ts lends other callers' reads between its statements). */
+const BULK_SHARE = { writes: ['customers', 'customer_counts', 'customer_tags', 'bulk_actions', 'bulk_action_items', 'audit_log'] };
+
 /** POST /v1/customers/bulk/: one change to every selected customer (customers:update). */
 const change = defineRoute({
   method: 'POST',
@@ -102,6 +105,7 @@ const change = defineRoute({
   permission: 'customers:update',
   body: changeBody,
   maxBodyBytes: BULK_BODY_BYTES,
+  shareReads: BULK_SHARE,
   async handler({ tx, ctx, caller, body, audit }): Promise<BulkResult> {
     const orgId = caller.org.id;
     const values = await actionValues(tx, orgId, body.action, body);
@@ -140,6 +144,7 @@ const remove = defineRoute({
   permission: 'customers:delete',
   body: selectionBody,
   maxBodyBytes: BULK_BODY_BYTES,
+  shareReads: BULK_SHARE,
   async handler({ tx, ctx, caller, body, audit }): Promise<BulkResult> {
     const selection = selectionOf(caller.org.id, body);
     await confirmed(tx, caller.org.id, selection);
@@ -159,6 +164,7 @@ const undo = defineRoute({
   permission: 'customers:view',
   params: { bulk_id: intText() },
   audit: 'customers.bulk_undone',
+  shareReads: BULK_SHARE,
   async handler({ tx, ctx, caller, params, audit }): Promise<BulkUndoResult> {
     const orgId = caller.org.id;
     await lockBulk(tx, orgId);
