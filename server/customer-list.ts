@@ -3,6 +3,7 @@
 // (name_key, search_key, phone_digits, phone_tail, tag_keys) and 15 (parts_key), every query scoped by organization.
 import { LIST_COUNT_BOUND, type CustomerListItem, type CustomerSort, type CustomerStatus, type CustomerType, type Page } from '../contract/customers';
 import { fold, phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
+import { customClause, customSearch, type CustomCondition } from './custom-filter-sql';
 import type { Queryable } from './db';
 import { num } from './db';
 
@@ -32,7 +33,7 @@ export function searchClause(q: string, add: (v: string) => string): string {
   // index cannot serve it, so it is a name prefix too rather than a reading of every row.
   if ([...folded].length < MIN_FRAGMENT) return namePrefix([...lower].length < MIN_FRAGMENT ? lower : folded, add);
   const text = add(containsPattern(folded));
-  const byText = `(search_key like ${text} or parts_key like ${text})`;
+  const byText = `(search_key like ${text} or parts_key like ${text} or ${customSearch(text)})`; // D56 custom text too
   const digits = phoneDigits(q);
   const phone: string[] = [];
   if (PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS) {
@@ -73,6 +74,8 @@ export interface ListFilter {
   doNotService?: boolean;
   /** D32: added at or after this instant (ISO). */
   createdSince?: string | null;
+  /** D56: conditions on custom fields, checked against the definitions (server/custom-list.ts). */
+  custom?: CustomCondition[];
   sort: CustomerSort;
   page: number;
   pageSize: number;
@@ -101,7 +104,7 @@ export function orderBy(sort: CustomerSort, t = ''): string {
 /** The where clause and its parameters ($1 is always the organization). */
 export function where(
   orgId: number,
-  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince'>,
+  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince' | 'custom'>,
 ): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
@@ -113,6 +116,7 @@ export function where(
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
   if (f.tag) clauses.push(`tag_keys @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add));
+  for (const c of f.custom ?? []) clauses.push(customClause(c, add));
   return { sql: clauses.join(' and '), params };
 }
 
@@ -136,12 +140,15 @@ const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  * The page's rows (ids in `page`) as a JSON array's elements, built by the database in the list's order:
  * the bytes JSON.stringify(toItem(row)) writes (row_to_json is compact; keys in toItem's order).
  */
-const itemsJson = (sort: CustomerSort) => `coalesce((
-  select string_agg(row_to_json(item)::text, ',' order by ${orderBy(sort, 'c.')})
+export const itemsJson = (sort: CustomerSort, order = orderBy(sort, 'c.')) => `coalesce((
+  select string_agg(row_to_json(item)::text, ',' order by ${order})
     from page join customers c on c.id = page.id
    cross join lateral (select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status,
                               coalesce(c.tags, '{}') as tags, c.type, c.do_not_service,
                               ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at, ${visibleCustom('c', 'customer')} as custom) item), '')`;
+
+/** Whether anything narrows the list (else its total is customer_counts'). */
+export const filtered = (f: ListFilter) => Boolean(f.q || f.tag || f.type || f.doNotService || f.createdSince || f.custom?.length);
 
 /** What a page's statement is given beside the filter: the bound of a search's count (D26, LIST_COUNT_BOUND). */
 export type PageFilter = ListFilter & { countBound?: number };
@@ -155,7 +162,7 @@ export async function listCustomersJson(db: Queryable, orgId: number, f: PageFil
   const w = where(orgId, f);
   const n = w.params.length;
   const offset = (f.page - 1) * f.pageSize;
-  if (!f.q && !f.tag && !f.type && !f.doNotService && !f.createdSince) {
+  if (!filtered(f)) {
     // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
     // page), then only those rows are read; the total comes from customer_counts, not from counting.
     const [row] = await db.query<{ body: string }>(

@@ -6,6 +6,7 @@ import { BASE_SECURITY_HEADERS } from '../../http';
 import { defineRoute, RAW } from '../../route';
 import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
 import { importQuery, listFilters } from './schema';
+import { customListOf } from '../../custom-list';
 import { csvLine } from '../../csv';
 import { previewImport } from './import';
 import { commitImport } from './import-apply';
@@ -39,7 +40,15 @@ const exportCsv = defineRoute({
       chunk = '';
     };
     try {
-      for await (const rows of exportCustomers(tx, caller.org.id, { ...query, doNotService: query.do_not_service === 'true', createdSince: query.created_since })) {
+      // D56: its custom conditions too; sorted by a custom field, the file is in the list's default order.
+      const { custom, sort } = await customListOf(tx, caller.org.id, query);
+      for await (const rows of exportCustomers(tx, caller.org.id, {
+        ...query,
+        custom,
+        sort,
+        doNotService: query.do_not_service === 'true',
+        createdSince: query.created_since,
+      })) {
         for (const r of rows) {
           chunk += csvLine(
             EXPORT_COLUMNS.map((c) => {

@@ -1,0 +1,119 @@
+// D56 D26: the customers list by custom field: the query's conditions and sort checked against the
+// organization's definitions (a 400 naming the parameter), and a page sorted by a field's value.
+import { CUSTOM_FIELD_TYPE_LABELS, type CustomField } from '../contract/custom-fields';
+import {
+  CUSTOM_CONTAINS_MIN,
+  CUSTOM_FILTER_OPS_BY_TYPE,
+  CUSTOM_SORT_TYPES,
+  customParam,
+  customSortOf,
+  type CustomFilter,
+  type CustomSort,
+} from '../contract/custom-list';
+import { DEFAULT_CUSTOMER_SORT, LIST_COUNT_BOUND, type CustomerSort } from '../contract/customers';
+import { fold } from '../contract/matching';
+import type { CustomCondition } from './custom-filter-sql';
+import { valueCheck } from './custom-values';
+import { listFields } from './custom-fields';
+import { filtered, itemsJson, where, type PageFilter } from './customer-list';
+import type { Queryable } from './db';
+import { fieldError } from './http';
+
+/** The definition a parameter names, live (not archived). */
+function liveField(fields: CustomField[], key: string, param: string): CustomField {
+  const f = fields.find((x) => x.key === key);
+  if (!f) throw fieldError(param, 'is not a custom field of this organization', 'unknown_field');
+  if (f.archived) throw fieldError(param, `names ${f.label}, which is archived`);
+  return f;
+}
+
+/** One condition's value as its field's type takes it (the checks of a record's value, D56). */
+function conditionOf(f: CustomField, c: CustomFilter): CustomCondition {
+  const param = customParam(c.key, c.op);
+  if (!CUSTOM_FILTER_OPS_BY_TYPE[f.type].includes(c.op))
+    throw fieldError(param, `is not a condition a ${CUSTOM_FIELD_TYPE_LABELS[f.type].toLowerCase()} field takes (${CUSTOM_FILTER_OPS_BY_TYPE[f.type].join(', ')})`);
+  const at = { key: f.key, op: c.op, type: f.type };
+  if (c.op === 'empty') return { ...at, value: c.value };
+  if (c.op === 'contains') {
+    if ([...fold(c.value)].length < CUSTOM_CONTAINS_MIN) throw fieldError(param, `must be at least ${CUSTOM_CONTAINS_MIN} characters`);
+    return { ...at, value: c.value };
+  }
+  if (f.type === 'number') {
+    const n = /^-?\d+(\.\d+)?$/.test(c.value) ? Number(c.value) : Number.NaN;
+    if (!Number.isFinite(n)) throw fieldError(param, 'must be a number');
+    return { ...at, value: n };
+  }
+  if (f.type === 'yes_no') {
+    if (c.value !== 'true' && c.value !== 'false') throw fieldError(param, 'must be true or false');
+    return { ...at, value: c.value };
+  }
+  // A choice of several choices is one option id; a date a date; text as typed.
+  const check = valueCheck(f.type === 'choices' ? { ...f, type: 'choice' } : f);
+  return { ...at, value: String(check(c.value, param)) };
+}
+
+export interface CustomListQuery {
+  custom: CustomCondition[];
+  customSort: { key: string; dir: 'asc' | 'desc' } | null;
+}
+
+/** D56: the list's `cf.*` conditions and a `sort=cf.<key>` against the definitions (of customers). */
+export function checkCustomList(fields: CustomField[], filters: CustomFilter[], sort: string): CustomListQuery {
+  const custom = filters.map((c) => conditionOf(liveField(fields, c.key, customParam(c.key, c.op)), c));
+  const s = customSortOf(sort);
+  if (!s) return { custom, customSort: null };
+  const f = liveField(fields, s.key, 'sort');
+  if (!CUSTOM_SORT_TYPES.includes(f.type)) throw fieldError('sort', `cannot be by ${f.label}: a field of several choices has no one value`);
+  return { custom, customSort: s };
+}
+
+/**
+ * D56: one page sorted by a custom field, as the answer's JSON text. The page's ids come from walking
+ * customer_custom_values' index (organization, field, value, customer: live customers only) in order;
+ * the customers without a value follow, by id. Ties go by id, in the sort's direction.
+ */
+export async function customSortedJson(db: Queryable, orgId: number, f: PageFilter & { customSort: NonNullable<CustomListQuery['customSort']> }): Promise<string> {
+  const w = where(orgId, f);
+  const n = w.params.length;
+  const [k, o, l] = [`$${n + 1}`, `$${n + 3}::int`, `$${n + 4}::int`];
+  const end = `($${n + 3}::int + $${n + 2}::int)`; // the page's last row
+  const dir = f.customSort.dir;
+  const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, (f.page - 1) * f.pageSize + f.pageSize) + 1;
+  // Unfiltered, the total is customer_counts' (as the list's browsing); filtered, counted up to the bound.
+  const count = filtered(f)
+    ? `(select count(*) from (select 1 from customers where ${w.sql} limit ${l}) m)`
+    : `(select coalesce(sum(n), 0) from customer_counts where org_id = $1 and ($${n + 5}::text is null or status = $${n + 5}))`;
+  const [row] = await db.query<{ body: string }>(
+    `with valued as materialized (
+            select e.customer_id as id, row_number() over (order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir}) as r
+              from customer_custom_values e
+             where e.org_id = $1 and e.key = ${k} and exists (select 1 from customers where id = e.customer_id and ${w.sql})
+             order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${end}),
+          got as materialized (select count(*) as v from valued),
+          others as materialized (
+            select id, row_number() over (order by id ${dir}) + (select v from got) as r
+              from customers
+             where ${w.sql} and (select v from got) < ${end}
+               and not exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${k})
+             order by id ${dir} limit greatest(0, ${end} - (select v from got))),
+          page as (select id, r from (select * from valued union all select * from others) u where r > ${o}),
+          counted as (select ${count} as n)
+     select '{"count":' || least(n, ${l} - 1) || case when n < ${l} then '' else ',"count_exact":false' end
+            || ',"results":[' || ${itemsJson('name', 'page.r')} || ']}' as body
+       from counted`,
+    [...w.params, f.customSort.key, f.pageSize, (f.page - 1) * f.pageSize, limit, ...(filtered(f) ? [] : [f.status])],
+  );
+  return row!.body;
+}
+
+/** D56: a list query's `cf.*` and sort, checked when they name custom fields; a custom sort leaves the list's own at its default. */
+export async function customListOf(
+  db: Queryable,
+  orgId: number,
+  query: { 'cf.*': CustomFilter[]; sort: CustomerSort | CustomSort },
+): Promise<CustomListQuery & { sort: CustomerSort }> {
+  const custom = customSortOf(query.sort);
+  if (!query['cf.*'].length && !custom) return { custom: [], customSort: null, sort: query.sort as CustomerSort };
+  const checked = checkCustomList(await listFields(db, orgId, 'customer'), query['cf.*'], query.sort);
+  return { ...checked, sort: custom ? DEFAULT_CUSTOMER_SORT : (query.sort as CustomerSort) };
+}
