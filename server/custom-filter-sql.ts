@@ -12,6 +12,8 @@ export interface CustomCondition {
   type: CustomFieldType;
   /** A number for number fields' equals and ranges; text otherwise ('true'/'false' for yes/no and empty). */
   value: string | number;
+  /** A range's other end (its `to`, paired with its `from`). */
+  and?: CustomCondition;
 }
 
 /** Text values are kept folded and cut to this many characters in customer_custom_values.txt (migration 24). */
@@ -19,8 +21,19 @@ export const CUSTOM_TXT_CHARS = 200;
 
 const like = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
+/** D56: the conditions as SQL clauses (to be ANDed), a field's from and to as one range. */
+export function customClauses(conditions: CustomCondition[], add: (v: string | number) => string): string[] {
+  const out: CustomCondition[] = [];
+  for (const c of conditions) {
+    const from = c.op === 'to' ? out.find((o) => o.key === c.key && o.op === 'from' && !o.and) : undefined;
+    if (from) from.and = c;
+    else out.push({ ...c });
+  }
+  return out.map((c) => customClause(c, add));
+}
+
 /** D56: one condition as SQL; `add` binds a parameter and returns its placeholder. */
-export function customClause(c: CustomCondition, add: (v: string | number) => string): string {
+function customClause(c: CustomCondition & { and?: CustomCondition }, add: (v: string | number) => string): string {
   const key = add(c.key);
   const has = (cond: string) => `id in (select customer_id from customer_custom_values where org_id = $1 and key = ${key} and ${cond})`;
   const byNumber = c.type === 'number';
@@ -30,9 +43,11 @@ export function customClause(c: CustomCondition, add: (v: string | number) => st
     case 'empty':
       return `${c.value === 'true' ? 'not ' : ''}exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${key})`;
     case 'from':
-      return has(`num is ${byNumber ? 'not' : ''} null and ${col} >= ${param(c.value)}`);
-    case 'to':
-      return has(`num is ${byNumber ? 'not' : ''} null and ${col} <= ${param(c.value)}`);
+    case 'to': {
+      // Both ends of one field's range are one range of its index (customClauses pairs them).
+      const ends = [c, ...(c.and ? [c.and] : [])].map((e) => `${col} ${e.op === 'from' ? '>=' : '<='} ${param(e.value)}`);
+      return has(`num is ${byNumber ? 'not' : ''} null and ${ends.join(' and ')}`);
+    }
     case 'contains': {
       // The trigram index finds the candidates among every text value; the field's own value decides.
       const p = add(like(fold(String(c.value))));

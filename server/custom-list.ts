@@ -68,9 +68,12 @@ export function checkCustomList(fields: CustomField[], filters: CustomFilter[], 
 }
 
 /**
- * D56: one page sorted by a custom field, as the answer's JSON text. The page's ids come from walking
- * customer_custom_values' index (organization, field, value, customer: live customers only) in order;
- * the customers without a value follow, by id. Ties go by id, in the sort's direction.
+ * D56: one page sorted by a custom field, as the answer's JSON text: the customers with a value in its
+ * order, then those without by id, ties by id in the sort's direction. Unfiltered, the page's ids come
+ * from walking customer_custom_values' index (organization, field, value, customer: live customers only).
+ * Filtered, the matches are read first, up to the bound (as a search's are): when that is all of them they
+ * are sorted (a few thousand rows), so a filter matching little never walks the field's whole index; past
+ * the bound the matches are dense and the walk meets them soon.
  */
 export async function customSortedJson(db: Queryable, orgId: number, f: PageFilter & { customSort: NonNullable<CustomListQuery['customSort']> }): Promise<string> {
   const w = where(orgId, f);
@@ -79,28 +82,46 @@ export async function customSortedJson(db: Queryable, orgId: number, f: PageFilt
   const end = `($${n + 3}::int + $${n + 2}::int)`; // the page's last row
   const dir = f.customSort.dir;
   const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, (f.page - 1) * f.pageSize + f.pageSize) + 1;
-  // Unfiltered, the total is customer_counts' (as the list's browsing); filtered, counted up to the bound.
+  const narrowed = filtered(f) || f.status !== null;
+  const order = `num ${dir}, txt ${dir}, id ${dir}`;
+  const noValue = `not exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${k})`;
+  const walked = {
+    valued: `select e.customer_id as id, e.num, e.txt from customer_custom_values e
+              where e.org_id = $1 and e.key = ${k} and exists (select 1 from customers where id = e.customer_id and ${w.sql})
+              order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${end}`,
+    others: `select id from customers where ${w.sql} and ${noValue} order by id ${dir} limit greatest(0, ${end} - (select v from got))`,
+  };
+  const few = `(select n from counted) < ${l}`;
+  const read = {
+    valued: `(select e.customer_id as id, e.num, e.txt from hits join customer_custom_values e on e.org_id = $1 and e.key = ${k} and e.customer_id = hits.id
+               where ${few} order by ${order.replace(/\bid\b/, 'e.customer_id')} limit ${end})
+             union all (select * from (${walked.valued}) x where not ${few})`,
+    others: `(select id from hits where ${few} and exists (select 1 from customers where id = hits.id and ${noValue})
+               order by id ${dir} limit greatest(0, ${end} - (select v from got)))
+             union all (select * from (${walked.others}) y where not ${few})`,
+  };
+  const use = narrowed ? read : walked;
+  // Unfiltered, the total is customer_counts' (as the list's browsing); filtered, the matches up to the bound.
   const count = filtered(f)
-    ? `(select count(*) from (select 1 from customers where ${w.sql} limit ${l}) m)`
+    ? '(select n from counted)'
     : `(select coalesce(sum(n), 0) from customer_counts where org_id = $1 and ($${n + 5}::text is null or status = $${n + 5}))`;
   const [row] = await db.query<{ body: string }>(
-    `with valued as materialized (
-            select e.customer_id as id, row_number() over (order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir}) as r
-              from customer_custom_values e
-             where e.org_id = $1 and e.key = ${k} and exists (select 1 from customers where id = e.customer_id and ${w.sql})
-             order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${end}),
+    `with ${
+      narrowed
+        ? `hits as materialized (select id from customers where ${w.sql} limit ${l}),
+          counted as materialized (select count(*) as n from hits),`
+        : ''
+    }
+          valued as materialized (select id, row_number() over (order by ${order}) as r from (${use.valued}) v),
           got as materialized (select count(*) as v from valued),
           others as materialized (
             select id, row_number() over (order by id ${dir}) + (select v from got) as r
-              from customers
-             where ${w.sql} and (select v from got) < ${end}
-               and not exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${k})
-             order by id ${dir} limit greatest(0, ${end} - (select v from got))),
+              from (${use.others}) u where (select v from got) < ${end}),
           page as (select id, r from (select * from valued union all select * from others) u where r > ${o}),
-          counted as (select ${count} as n)
+          total as materialized (select ${count} as n)
      select '{"count":' || least(n, ${l} - 1) || case when n < ${l} then '' else ',"count_exact":false' end
             || ',"results":[' || ${itemsJson('name', 'page.r')} || ']}' as body
-       from counted`,
+       from total`,
     [...w.params, f.customSort.key, f.pageSize, (f.page - 1) * f.pageSize, limit, ...(filtered(f) ? [] : [f.status])],
   );
   return row!.body;

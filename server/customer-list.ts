@@ -3,7 +3,7 @@
 // (name_key, search_key, phone_digits, phone_tail, tag_keys) and 15 (parts_key), every query scoped by organization.
 import { LIST_COUNT_BOUND, type CustomerListItem, type CustomerSort, type CustomerStatus, type CustomerType, type Page } from '../contract/customers';
 import { fold, phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
-import { customClause, customSearch, type CustomCondition } from './custom-filter-sql';
+import { customClauses, customSearch, type CustomCondition } from './custom-filter-sql';
 import type { Queryable } from './db';
 import { num } from './db';
 
@@ -116,7 +116,7 @@ export function where(
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
   if (f.tag) clauses.push(`tag_keys @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add));
-  for (const c of f.custom ?? []) clauses.push(customClause(c, add));
+  clauses.push(...customClauses(f.custom ?? [], add));
   return { sql: clauses.join(' and '), params };
 }
 
