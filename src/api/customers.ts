@@ -22,6 +22,7 @@ import type {
   TimelineItem,
 } from '../../contract/customers';
 import type { CustomValue } from '../../contract/custom-fields';
+import type { CustomSort } from '../../contract/custom-list';
 import type { Client } from '../http/client';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
 import { useSession, useSessionActions } from '../session/use-session';
@@ -41,7 +42,10 @@ export interface CustomerListParams {
   q?: string;
   status?: CustomerStatus;
   tag?: string;
-  sort?: CustomerSort;
+  /** D56: or `cf.<key>`, `-cf.<key>`. */
+  sort?: CustomerSort | CustomSort;
+  /** D56: conditions on custom fields (contract/custom-list.ts). */
+  [condition: `cf.${string}`]: string;
   page?: number;
   page_size?: number;
   /** D48: one type, and only the customers flagged do-not-service. */
@@ -54,7 +58,8 @@ export interface CustomerListParams {
 }
 
 /** What the export writes: the list's filters, without paging (D27). */
-export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'>;
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'> &
+  Record<`cf.${string}`, string>;
 
 /** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). D56: custom values, null clears one. */
 export type CustomerBody = CustomerInput & CustomerServiceInput & { custom?: Record<string, CustomValue | null> };
