@@ -75,6 +75,9 @@ export function checkCustomList(fields: CustomField[], filters: CustomFilter[], 
  * are sorted (a few thousand rows), so a filter matching little never walks the field's whole index; past
  * the bound the matches are dense and the walk meets them soon.
  */
+/** Values walked in order before a sort with a filter gives up the walk (server/custom-list.ts). */
+const CUSTOM_WALK_ROWS = 4_000;
+
 export async function customSortedJson(db: Queryable, orgId: number, f: PageFilter & { customSort: NonNullable<CustomListQuery['customSort']> }): Promise<string> {
   const w = where(orgId, f);
   const n = w.params.length;
@@ -92,10 +95,14 @@ export async function customSortedJson(db: Queryable, orgId: number, f: PageFilt
     others: `select id from customers where ${w.sql} and ${noValue} order by id ${dir} limit greatest(0, ${end} - (select v from got))`,
   };
   const few = `(select n from counted) < ${l}`;
+  // Many matches (past the bound): the field's first CUSTOM_WALK_ROWS values are walked in order, each
+  // customer looked up (offset 0 keeps it a look-up), and that is the page when it fills it; otherwise
+  // (matches that seldom have a value) the planner joins the two sides as it sees fit.
   const read = {
     valued: `(select e.customer_id as id, e.num, e.txt from hits join customer_custom_values e on e.org_id = $1 and e.key = ${k} and e.customer_id = hits.id
                where ${few} order by ${order.replace(/\bid\b/, 'e.customer_id')} limit ${end})
-             union all (select * from (${walked.valued}) x where not ${few})`,
+             union all (select * from stepped where not ${few} and (select count(*) from stepped) >= ${end})
+             union all (select * from (${walked.valued}) x where not ${few} and (select count(*) from stepped) < ${end})`,
     others: `(select id from hits where ${few} and exists (select 1 from customers where id = hits.id and ${noValue})
                order by id ${dir} limit greatest(0, ${end} - (select v from got)))
              union all (select * from (${walked.others}) y where not ${few})`,
@@ -109,7 +116,12 @@ export async function customSortedJson(db: Queryable, orgId: number, f: PageFilt
     `with ${
       narrowed
         ? `hits as materialized (select id from customers where ${w.sql} limit ${l}),
-          counted as materialized (select count(*) as n from hits),`
+          counted as materialized (select count(*) as n from hits),
+          stepped as materialized (
+            select * from (select e.customer_id as id, e.num, e.txt from customer_custom_values e
+                            where ${few.replace('<', '>=')} and e.org_id = $1 and e.key = ${k} order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${CUSTOM_WALK_ROWS}) x
+             where exists (select 1 from customers where id = x.id and ${w.sql} offset 0)
+             order by ${order} limit ${end}),`
         : ''
     }
           valued as materialized (select id, row_number() over (order by ${order}) as r from (${use.valued}) v),

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomField } from '../../contract/custom-fields';
 import type { CustomerListItem } from '../../contract/customers';
-import { CUSTOMERS, expectError } from './api-common';
+import { CUSTOMERS, expectError, SUITE_ENV } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { customerPath, ownerOfNewOrg, warmedUp, type Actor } from './customers-common';
 import { addField, fieldPath } from './custom-fields-common';
@@ -167,3 +167,47 @@ forEachBackend('API customers list by custom field', (backend) => {
     });
   });
 });
+
+// With the count's bound lowered to 2, a filter matches 'many': a sort by field then walks the field's values.
+forEachBackend(
+  'API customers list sorted by custom field, past the bound',
+  (backend) => {
+    let o: Actor;
+    const ids: number[] = [];
+    beforeAll(async () => {
+      const b = await warmedUp(backend);
+      o = await ownerOfNewOrg(b, 'CustomSortBound');
+      for (const key of ['amps', 'third', 'even']) await addField(o, { label: key, key, type: key === 'amps' ? 'number' : 'text' });
+      for (let i = 1; i <= 12; i++) {
+        const custom = { ...(i % 2 ? { amps: i % 5 } : { even: 'yes' }), ...(i % 3 ? {} : { third: 'yes' }) };
+        ids.push((await o.create({ name: `P${i}`, custom })).id);
+      }
+    });
+    /** The list's order: values in order (ties by id), then the others by id, each in the sort's direction. */
+    const expected = (match: (i: number) => boolean, dir: 1 | -1) => {
+      const all = ids.map((id, k) => ({ id, i: k + 1 })).filter(({ i }) => match(i));
+      const valued = all.filter(({ i }) => i % 2).sort((a, b) => dir * ((a.i % 5) - (b.i % 5) || a.id - b.id));
+      const others = all.filter(({ i }) => !(i % 2)).sort((a, b) => dir * (a.id - b.id));
+      return [...valued, ...others].map(({ id }) => id);
+    };
+    const pages = async (query: string, n: number) => {
+      const got: number[] = [];
+      for (let page = 1; page <= n; page++) {
+        const r = await o.get(`${CUSTOMERS}?${query}&page_size=2&page=${page}`);
+        expect(r.status, r.text).toBe(200);
+        got.push(...(r.body.results as CustomerListItem[]).map((c) => c.id));
+      }
+      return got;
+    };
+
+    test("D56: sorted with a filter matching many, pages follow the field's order, the others after", async () => {
+      expect(await pages('sort=cf.amps&cf.third.empty=true', 4)).toEqual(expected((i) => i % 3 !== 0, 1));
+      expect(await pages('sort=-cf.amps&cf.third.empty=true', 4)).toEqual(expected((i) => i % 3 !== 0, -1));
+    });
+
+    test('D56: sorted with a filter whose matches hold no value, the list is the others by id', async () => {
+      expect(await pages('sort=-cf.amps&cf.even.empty=false', 3)).toEqual(expected((i) => i % 2 === 0, -1));
+    });
+  },
+  { env: { ...SUITE_ENV, LIST_COUNT_BOUND: '2' } },
+);
