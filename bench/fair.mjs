@@ -8,7 +8,7 @@
 // tokens from one address). The built server runs with TRUST_PROXY=1 (each actor has its own
 // X-Forwarded-For address, lib/fair-calls.mjs) and EVENT_LOOP_REPORT=1 (server/event-loop-report.ts: on
 // SIGUSR2 it prints its event-loop delay since the last signal), on PGlite and on a throwaway PostgreSQL.
-//   node bench/fair.mjs [--db pglite|postgres] [--quick] [--check] [import|preview|search|field|export|login|refresh ...]
+//   node bench/fair.mjs [--db pglite|postgres] [--quick] [--check] [import|preview|search|field|export|bulk|login|refresh ...]
 //   (npm run bench:fair)
 // Budgets: every bystander request 2xx; victim p99 ≤ 1 s on PGlite, ≤ 300 ms on PostgreSQL; health
 // ≤ 500 ms; event-loop delay max ≤ 100 ms; the update import ≤ 5 s on PGlite; the same file again

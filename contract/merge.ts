@@ -20,10 +20,12 @@ export const MERGE_FIELDS = [
 ] as const; // do_not_service carries do_not_service_reason with it
 export type MergeField = (typeof MERGE_FIELDS)[number];
 export type MergeChoice = 'survivor' | 'merged';
+/** D56: a custom field chosen in a merge, `custom.<key>`; not chosen, the survivor's value stays, or the merged customer's fills an empty one. */
+export const CUSTOM_MERGE_KEY = /^custom\.[a-z][a-z0-9_]{0,39}$/;
 export interface MergeRequest {
   survivor_id: number;
   merged_id: number;
-  fields: Partial<Record<MergeField, MergeChoice>>;
+  fields: Partial<Record<MergeField | `custom.${string}`, MergeChoice>>;
 } // missing field = 'survivor'
 
 /** D66: a customer's history as the merge screen weighs it: its notes and the other entries of its timeline (D24). */

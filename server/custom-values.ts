@@ -17,7 +17,7 @@ import {
 import type { Queryable } from './db';
 import { fieldError, HttpError } from './http';
 import { bool, type Check, describeCheck, list, text } from './schema';
-import { listFields, valueHolder } from './custom-fields';
+import { customCell, listFields, valueHolder } from './custom-fields';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -101,9 +101,13 @@ const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'st
 export interface CustomPatch {
   set: CustomValues;
   unset: string[];
-  /** `custom.<key>` → { from, to, label }: part of the record's own change entry (D56 the timeline's label). */
-  changes: Record<string, { from: unknown; to: unknown; label: string }>;
+  /** `custom.<key>` → { from, to, label, shown? }: part of the record's own change entry (D56 the timeline's label; a choice's option labels as they were). */
+  changes: Record<string, { from: unknown; to: unknown; label: string; shown?: { from: string; to: string } }>;
 }
+
+/** D56: a choice's change also in words, by its options' labels at the time (the timeline says 'Gold', not 'o1'). */
+const shownOf = (f: CustomField, from: unknown, to: unknown) =>
+  f.type === 'choice' || f.type === 'choices' ? { shown: { from: customCell(f, from as CustomValue), to: customCell(f, to as CustomValue) } } : {};
 
 /**
  * D56: `input` checked against the fields. `before` is the record's visible values, null for a new record
@@ -121,12 +125,12 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
   for (const [key, raw] of Object.entries(input ?? {})) {
     const f = byKey.get(key);
     if (!f) refuse(key, 'is not a custom field of this organization', 'unknown_field');
-    else if (f.archived) refuse(key, 'is archived: restore the field to change its values');
+    else if (f.archived) refuse(key, 'is archived: restore the field to change its values', 'field_archived');
     else if (empty(raw)) {
       if (f.required) refuse(key, 'is required', 'missing_field');
       else if (before?.[key] !== undefined) {
         out.unset.push(key);
-        out.changes[`custom.${key}`] = { from: before[key], to: null, label: f.label };
+        out.changes[`custom.${key}`] = { from: before[key], to: null, label: f.label, ...shownOf(f, before[key], null) };
       }
     } else {
       try {
@@ -134,7 +138,7 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
         const from = before?.[key] ?? null;
         if (JSON.stringify(from) !== JSON.stringify(value)) {
           out.set[key] = value;
-          out.changes[`custom.${key}`] = { from, to: value, label: f.label };
+          out.changes[`custom.${key}`] = { from, to: value, label: f.label, ...shownOf(f, from, value) };
         }
       } catch (err) {
         if (!(err instanceof HttpError)) throw err;
@@ -148,7 +152,9 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
     const detail = Object.entries(errors)
       .map(([k, w]) => `${k}: ${w}`)
       .join(' ');
-    throw new HttpError(400, codes[0] ?? 'invalid_field', detail, {}, { field: first, errors });
+    // D56: the fields archived meanwhile, apart, so a form open since can save the rest and say what it left out.
+    const archived = Object.keys(errors).filter((_, i) => codes[i] === 'field_archived');
+    throw new HttpError(400, codes[0] ?? 'invalid_field', detail, {}, { field: first, errors, ...(archived.length ? { archived } : {}) });
   }
   return out;
 }

@@ -6,6 +6,7 @@ import type { Db, Queryable } from './db';
 import { num } from './db';
 import { writeAudit } from './audit';
 import { demoCustomers, ELECTRICAL_NOTES, PLUMBING_NOTES, type DemoCustomer } from './seed-data';
+import { seedDemoFields } from './seed-fields';
 import { seedServiceDemo } from './seed-service';
 
 export const DEMO_PASSWORD = 'demo-password'; // D3: public by design; use SEED=none in production
@@ -99,6 +100,7 @@ async function seedInTransaction(tx: Queryable, hashes: string[], nowMs: number)
       org.servicePhones,
       nowMs,
     ); // D46–D49
+    await seedDemoFields(tx, org.key, orgId, people[0] ?? null, ids, nowMs); // D56
   }
   return true;
 }

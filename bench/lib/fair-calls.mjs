@@ -56,6 +56,7 @@ export const calls = {
   /** D56: the custom field calls an owner makes (definitions) and a bulk change (D58). */
   field: (session, method, path = '', body) => ({ method, path: `/api/v1/custom-fields/${path}`, headers: bearer(session), ...(body ? { body } : {}), label: 'field' }),
   bulk: (session, body) => ({ method: 'POST', path: '/api/v1/customers/bulk/', headers: bearer(session), body, label: 'bulk' }),
+  bulkUndo: (session, id) => ({ method: 'POST', path: `/api/v1/customers/bulk/${id}/undo/`, headers: bearer(session), label: 'bulk undo' }),
   /** D67: everything of the session's organization as one ZIP (an owner). */
   exportAll: (session) => ({ method: 'POST', path: '/api/v1/organization/export/', headers: { ...bearer(session), Accept: 'application/zip' }, label: 'export' }),
 };

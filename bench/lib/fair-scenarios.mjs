@@ -20,6 +20,7 @@ export const SIZES = {
     flood: 700,
     exportCustomers: 200_000,
     fieldCustomers: 200_000,
+    bulkCustomers: 10_000,
   },
   quick: {
     importRows: 2_000,
@@ -32,11 +33,12 @@ export const SIZES = {
     flood: 150,
     exportCustomers: 20_000,
     fieldCustomers: 20_000,
+    bulkCustomers: 2_000,
   },
 };
 /** Time limit of one heavy call (an import, a preview, one request of a flood); a run always ends. */
 export const ATTACK_TIMEOUT_MS = 60_000;
-export const BUDGET = { updateImportMs: { PGlite: 5000 }, goodLoginMs: 2000 };
+export const BUDGET = { updateImportMs: { PGlite: 5000 }, goodLoginMs: 2000, bulkMs: { PGlite: 2000, PostgreSQL: 1000 } };
 
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const outcome = (r) => (r.error ? `no answer (${r.error})` : `HTTP ${r.status}`);
@@ -226,6 +228,45 @@ async function fieldDeleteScenario(ctx) {
   };
 }
 
+/** (8) D58 set-up: `bulkCustomers` customers of the owner's organization that one filter matches (an import, its own tag in the emails). */
+async function fillBulk(ctx) {
+  const owner = await signIn(ctx.url, EXPORTER);
+  const tag = `bk${Date.now().toString(36)}z`;
+  const { r } = await importAs({ ...ctx, attacker: owner }, customersCsv(tag, ctx.size.bulkCustomers), 'skip');
+  if (r.status !== 200) throw new Error(`import: ${outcome(r)}`);
+  ctx.bulk = { owner, filter: `q=${tag}.` };
+  return `${ctx.size.bulkCustomers.toLocaleString('en-US')} customers matching ${ctx.bulk.filter}`;
+}
+
+/** (8) D58 D34: the owner tags every customer the filter matches (all N matching), then undoes it: each one call. */
+async function bulkScenario(ctx) {
+  const { owner, filter } = ctx.bulk;
+  const n = ctx.size.bulkCustomers;
+  const opts = { address: owner.address, timeoutMs: ATTACK_TIMEOUT_MS };
+  const act = await send(ctx.url, calls.bulk(owner, { filter, count: n, action: 'add_tag', tag: 'bench-bulk' }), opts);
+  const done = act.status === 200 ? json(act) : null;
+  const undo = done ? await send(ctx.url, calls.bulkUndo(owner, done.bulk_id), opts) : null;
+  const budget = BUDGET.bulkMs[ctx.backend];
+  const restored = undo?.status === 200 ? json(undo).restored : null;
+  return {
+    summary: `tag ${n.toLocaleString('en-US')} matching customers: ${outcome(act)} in ${took(act)} (${done?.changed ?? '?'} changed); undo: ${undo ? `${outcome(undo)} in ${took(undo)} (${restored ?? '?'} restored)` : 'not run'}`,
+    checks: [
+      {
+        figure: `bulk tag of ${n.toLocaleString('en-US')} (attacker)`,
+        value: `${took(act)}, ${outcome(act)}`,
+        budget: `≤ ${fmtMs(budget)}, 200`,
+        ok: act.status === 200 && done?.changed === n && act.ms <= budget,
+      },
+      {
+        figure: 'its undo (attacker)',
+        value: undo ? `${took(undo)}, ${outcome(undo)}` : 'not run',
+        budget: `≤ ${fmtMs(budget)}, 200`,
+        ok: undo?.status === 200 && restored === n && undo.ms <= budget,
+      },
+    ],
+  };
+}
+
 /** (4)(5) A flood from one address; a correct login from another address a moment after it starts. */
 function floodScenario(label, spec) {
   return async (ctx) => {
@@ -277,6 +318,7 @@ export const SCENARIOS = [
   { group: 'search', name: 'deep searches', setup: fillForSearch, run: searchScenario },
   { group: 'field', name: 'delete a custom field', setup: fillField, run: fieldDeleteScenario },
   { group: 'export', name: 'export everything', setup: (ctx) => fill(ctx, ctx.size.exportCustomers), run: exportScenario },
+  { group: 'bulk', name: 'bulk tag and undo', setup: fillBulk, run: bulkScenario },
   { group: 'login', name: 'login flood', run: floodScenario('wrong-password logins', () => calls.login(FLOOD_EMAIL, 'wrong-password')) },
   { group: 'refresh', name: 'refresh flood', run: floodScenario('refreshes with random tokens', calls.randomRefresh) },
 ];

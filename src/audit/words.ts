@@ -114,10 +114,16 @@ const isChange = (v: unknown): v is { from: unknown; to: unknown } => typeof v =
 /** D56: a custom field's change (`custom.<key>`) is named by the label the server wrote with it. */
 const changedField = (field: string, c: object) => (field.startsWith('custom.') && 'label' in c && typeof c.label === 'string' ? c.label : field);
 
+/** D56: a choice's values in words as the server wrote them (its options' labels then), else the value's own text. */
+const shown = (c: { from: unknown; to: unknown; shown?: unknown }, side: 'from' | 'to', field: string): string => {
+  const words = typeof c.shown === 'object' && c.shown !== null ? (c.shown as Record<string, unknown>)[side] : undefined;
+  return typeof words === 'string' ? words : valueText(c[side], field);
+};
+
 /** An update's changes (field → { from, to }) as text, in the order the server wrote them. */
 export function fieldChanges(changes: Record<string, unknown>): FieldChange[] {
   return Object.entries(changes).flatMap(([field, c]) =>
-    isChange(c) ? [{ field: changedField(field, c), from: valueText(c.from, field), to: valueText(c.to, field) }] : [],
+    isChange(c) ? [{ field: changedField(field, c), from: shown(c, 'from', field), to: shown(c, 'to', field) }] : [],
   );
 }
 

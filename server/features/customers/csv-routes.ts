@@ -1,4 +1,5 @@
 // D27 D34 D43 D44: the customers list as a CSV file, and a CSV file's import (preview, then commit).
+import type { CustomValue } from '../../../contract/custom-fields';
 import { IMPORT_MAX_BYTES } from '../../../contract/customers';
 import { permissionDenied, recheckMember } from '../../auth/access';
 import type { Queryable } from '../../db';
@@ -8,6 +9,7 @@ import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
 import { importQuery, listFilters } from './schema';
 import { customListOf } from '../../custom-list';
 import { csvLine } from '../../csv';
+import { customCell, listFields } from '../../custom-fields';
 import { previewImport } from './import';
 import { commitImport } from './import-apply';
 import { charsetOf, isReadableCharset } from './csv-read';
@@ -33,8 +35,10 @@ const exportCsv = defineRoute({
       'Cache-Control': 'no-store',
     });
     const closed = new Promise<void>((resolve) => res.once('close', resolve));
+    // D56: then the active custom fields, by label, each value in words (a choice by its option's label).
+    const fields = (await listFields(tx, caller.org.id, 'customer')).filter((f) => !f.archived);
     // A BOM so spreadsheets read UTF-8 (D27), then the header row an import reads back.
-    let chunk = `\uFEFF${csvLine([...EXPORT_COLUMNS])}`;
+    let chunk = `\uFEFF${csvLine([...EXPORT_COLUMNS, ...fields.map((f) => f.label)])}`;
     const flush = async () => {
       if (!res.write(chunk)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
       chunk = '';
@@ -50,12 +54,13 @@ const exportCsv = defineRoute({
         createdSince: query.created_since,
       })) {
         for (const r of rows) {
-          chunk += csvLine(
-            EXPORT_COLUMNS.map((c) => {
+          chunk += csvLine([
+            ...EXPORT_COLUMNS.map((c) => {
               const v = r[c];
               return v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join('; ') : v === null || v === undefined ? '' : String(v);
             }),
-          );
+            ...fields.map((f) => customCell(f, r.custom?.[f.key] as CustomValue | undefined)),
+          ]);
           if (chunk.length >= EXPORT_CHUNK_BYTES) await flush();
           if (res.destroyed) return RAW; // the client went away: stop reading
         }

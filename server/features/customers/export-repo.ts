@@ -9,7 +9,7 @@ export const EXPORT_COLUMNS = CUSTOMER_CSV_COLUMNS;
 /** Rows per query while exporting: memory stays flat however long the list. */
 export const EXPORT_BATCH = 1_000;
 
-type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown> & { id: unknown; sort_key: unknown };
+type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown> & { id: unknown; sort_key: unknown; custom: Record<string, unknown> | null };
 
 /**
  * D27: the filtered list in its sort order, EXPORT_BATCH rows at a time. Each batch continues after the
@@ -24,7 +24,7 @@ export async function* exportCustomers(db: Queryable, orgId: number, f: Omit<Lis
     const cursor: string = after ? ` and (${key('')}, id) ${dir === 'asc' ? '>' : '<'} ($${n + 1}, $${n + 2})` : '';
     const params: unknown[] = after ? [...w.params, ...after] : w.params;
     const rows: ExportRow[] = await db.query<ExportRow>(
-      `select id, ${key('')} as sort_key, ${EXPORT_COLUMNS.join(', ')} from customers
+      `select id, ${key('')} as sort_key, ${EXPORT_COLUMNS.join(', ')}, custom from customers
         where ${w.sql}${cursor} order by ${orderBy(f.sort)} limit ${EXPORT_BATCH}`,
       params as never,
     );

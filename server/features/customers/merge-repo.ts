@@ -4,8 +4,10 @@
 // Its notes, locations and contacts move to the survivor by id, recorded in customer_merges for the undo.
 // D66: an email or phone the choices leave off the survivor becomes a contact of it, recorded there too.
 import { type CustomerContact, MAX_CONTACTS, MAX_LOCATIONS } from '../../../contract/customer-parts';
+import type { CustomField } from '../../../contract/custom-fields';
 import { MAX_TAGS, type Customer } from '../../../contract/customers';
 import { keptDetailNote, keptDetails, MERGE_FIELDS, type MergeHistory, type MergeRequest } from '../../../contract/merge';
+import { customCell, listFields } from '../../custom-fields';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -69,6 +71,32 @@ export function chosenChanges(survivor: Customer, merged: Customer, fields: Merg
   return changes;
 }
 
+/**
+ * D56: each active custom field as the choices make it, `custom.<key>` with the field's label (as an edit
+ * records it): not chosen, the survivor keeps its value, or takes the merged customer's where it has none.
+ */
+export function customChanges(survivor: Customer, merged: Customer, defs: CustomField[], fields: MergeRequest['fields']): Changes {
+  const active = new Map(defs.filter((f) => !f.archived).map((f) => [`custom.${f.key}`, f]));
+  const unknown = Object.keys(fields).filter((k) => k.startsWith('custom.') && !active.has(k));
+  if (unknown.length) {
+    const errors = unknown.map((k) => ({ field: `fields.${k}`, detail: 'is not a custom field of this organization' }));
+    throw new HttpError(400, 'validation_error', errors.map((e) => `${e.field}: ${e.detail}`).join('; '), {}, { field: errors[0]?.field, errors });
+  }
+  const changes: Changes = {};
+  for (const [k, f] of active) {
+    const [mine, theirs] = [survivor.custom[f.key] ?? null, merged.custom[f.key] ?? null];
+    const choice = fields[k as `custom.${string}`] ?? (mine === null ? 'merged' : 'survivor');
+    if (choice === 'merged' && theirs !== null && JSON.stringify(mine) !== JSON.stringify(theirs))
+      changes[k] = {
+        from: mine,
+        to: theirs,
+        label: f.label,
+        ...(f.options.length ? { shown: { from: customCell(f, mine ?? undefined), to: customCell(f, theirs) } } : {}),
+      } as Changes[string];
+  }
+  return changes;
+}
+
 /** What the merged customer brings (the preview's `moves`): its notes, locations, contacts, and the tags the survivor gains. */
 export async function countMoves(db: Queryable, orgId: number, survivor: Customer, merged: Customer) {
   const [row] = await db.query<{ n: unknown }>('select count(*) as n from customer_notes where org_id = $1 and customer_id = $2', [orgId, merged.id]);
@@ -93,13 +121,27 @@ export function assertRoom(survivor: Customer, merged: Customer, keptContacts = 
   if (refusal) throw refusal;
 }
 
-/** A customer's field values written with a new version (D31), as one change by `userId`. */
+/** A customer's field values written with a new version (D31), as one change by `userId`; D56 `custom.<key>` into its values (null clears). */
 export async function writeFields(db: Queryable, orgId: number, id: number, changes: Changes, userId: number, now: Date, to: 'from' | 'to'): Promise<void> {
-  const keys = Object.keys(changes);
+  const keys = Object.keys(changes).filter((k) => !k.startsWith('custom.'));
+  const custom = Object.entries(changes).flatMap(([k, c]) => (k.startsWith('custom.') ? [[k.slice(7), c[to] ?? null] as const] : []));
+  const n = keys.length;
   await db.query(
-    `update customers set ${keys.map((k, i) => `${k} = $${i + 3}, `).join('')}version = version + 1, updated_at = $${keys.length + 3}, updated_by = $${keys.length + 4}
+    `update customers set ${keys.map((k, i) => `${k} = $${i + 3}, `).join('')}custom = (custom - string_to_array($${n + 5}, ',')) || $${n + 6}::text::jsonb,
+            version = version + 1, updated_at = $${n + 3}, updated_by = $${n + 4}
       where org_id = $1 and id = $2`,
-    [orgId, id, ...keys.map((k) => changes[k]?.[to]), now, userId] as never,
+    [
+      orgId,
+      id,
+      ...keys.map((k) => changes[k]?.[to]),
+      now,
+      userId,
+      custom
+        .filter(([, v]) => v === null)
+        .map(([k]) => k)
+        .join(','),
+      JSON.stringify(Object.fromEntries(custom.filter(([, v]) => v !== null))),
+    ] as never,
   );
 }
 
@@ -120,7 +162,7 @@ export async function mergeCustomers(db: Queryable, orgId: number, userId: numbe
   const merged = await getCustomer(db, orgId, req.merged_id);
   const details = keptDetails(survivor, merged, req.fields);
   assertRoom(survivor, merged, details.length);
-  const changes = chosenChanges(survivor, merged, req.fields);
+  const changes = { ...chosenChanges(survivor, merged, req.fields), ...customChanges(survivor, merged, await listFields(db, orgId, 'customer'), req.fields) };
   const [s, m] = [survivor.id, merged.id];
   // First out of the live set, so the survivor may take its email (the live-email index).
   await db.query('update customers set deleted_at = $3, deleted_by = $4, merged_into_id = $5 where org_id = $1 and id = $2', [orgId, m, now, userId, s]);

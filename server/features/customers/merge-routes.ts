@@ -2,7 +2,7 @@
 // merge-undo-repo.ts do); each change is one transaction, under the organization's lock as every change
 // is (D38), with its audit entries: one about each customer, so each timeline tells the story.
 import type { Customer } from '../../../contract/customers';
-import { MERGE_FIELDS, type MergeChoice, type MergeField, type MergePreview, type MergeRequest, proposedSurvivor } from '../../../contract/merge';
+import { CUSTOM_MERGE_KEY, MERGE_FIELDS, type MergeChoice, type MergePreview, type MergeRequest, proposedSurvivor } from '../../../contract/merge';
 import { HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { describeCheck, int, intText, oneOf, optional, withDefault, type Check } from '../../schema';
@@ -14,8 +14,8 @@ const CHOICES: readonly MergeChoice[] = ['survivor', 'merged'];
 const about = (c: Pick<Customer, 'id' | 'name'>) => ({ type: 'customer', id: c.id, label: c.name });
 const ref = (c: Pick<Customer, 'id' | 'name'>) => ({ id: c.id, name: c.name });
 
-/** D49: field → 'survivor' | 'merged'; every unknown field and bad choice named in `errors` (400 validation_error). */
-const fieldChoices: Check<Partial<Record<MergeField, MergeChoice>>> = describeCheck(
+/** D49 D56: field (or `custom.<key>`) → 'survivor' | 'merged'; every unknown field and bad choice named in `errors` (400 validation_error). */
+const fieldChoices: Check<MergeRequest['fields']> = describeCheck(
   (value, field) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw new HttpError(
@@ -27,11 +27,12 @@ const fieldChoices: Check<Partial<Record<MergeField, MergeChoice>>> = describeCh
       );
     const errors: { field: string; detail: string }[] = [];
     for (const [key, choice] of Object.entries(value)) {
-      if (!(MERGE_FIELDS as readonly string[]).includes(key)) errors.push({ field: `${field}.${key}`, detail: 'is not a field a merge chooses' });
+      if (!(MERGE_FIELDS as readonly string[]).includes(key) && !CUSTOM_MERGE_KEY.test(key))
+        errors.push({ field: `${field}.${key}`, detail: 'is not a field a merge chooses' });
       else if (!(CHOICES as readonly unknown[]).includes(choice)) errors.push({ field: `${field}.${key}`, detail: 'must be "survivor" or "merged"' });
     }
     if (errors.length) throw new HttpError(400, 'validation_error', errors.map((e) => `${e.field}: ${e.detail}`).join('; '), {}, { field: errors[0]?.field, errors });
-    return value as Partial<Record<MergeField, MergeChoice>>;
+    return value as MergeRequest['fields'];
   },
   { kind: 'object', keys: MERGE_FIELDS },
 );

@@ -44,13 +44,14 @@ function toRestore(current: Customer, changes: Changes): { restored: Changes; ke
   const restored: Changes = {};
   const kept: string[] = [];
   for (const [field, c] of Object.entries(changes)) {
-    const now = current[field as keyof Customer];
+    const now = field.startsWith('custom.') ? (current.custom[field.slice(7)] ?? null) : current[field as keyof Customer]; // D56
     if (field === 'tags') {
       const before = new Set((c.from as string[]).map((t) => t.toLowerCase()));
       const added = new Set((c.to as string[]).filter((t) => !before.has(t.toLowerCase())));
       const tags = current.tags.filter((t) => !added.has(t));
       if (tags.length !== current.tags.length) restored.tags = { from: current.tags, to: tags };
-    } else if (same(now, c.to)) restored[field] = { from: now, to: c.from };
+    } else if (same(now, c.to))
+      restored[field] = { ...c, from: now, to: c.from }; // a custom field's label stays with it (D56)
     else kept.push(field);
   }
   return { restored, kept };

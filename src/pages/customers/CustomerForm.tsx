@@ -25,7 +25,7 @@ import { Service } from './form/service';
 import { TagInput } from './form/TagInput';
 import { useOnline } from './form/use-online';
 import { CustomSection, customInput, customName, draftCustom, fieldRefusal, onField, toFormValue, toFormValues } from './custom/customer-form';
-import { useCustomFields, validateCustom, withCustom, withCustomChanges, type CustomerBase } from './custom/customer-form';
+import { leavingArchived, useCustomFields, validateCustom, withCustom, withCustomChanges, type CustomerBase } from './custom/customer-form';
 import { changedFields, duplicateFieldsChanged, EMPTY_VALUES, FIELD_LABELS, toInput, toValues, validateCustomer, withDraft, type CustomerValues } from './form/values';
 
 export const MSG_ADDED = 'Customer saved';
@@ -66,11 +66,14 @@ export function CustomerForm(props: CustomerFormProps) {
       const values = { ...v, tags: withDraft(v.tags, tagDraft) };
       if (editing) preloadConflict();
       try {
-        const body = editing ? null : withCustom(toInput(values), fields, values);
-        const saved = body ? await create.mutate(body) : await update.mutate({ changes: changes(values), version: version.current });
+        // D56: a field archived since the form opened is left out, the rest saved, and the toast says so.
+        const { saved, leftOut } = editing
+          ? await leavingArchived(changes(values), (c) => update.mutate({ changes: c, version: version.current }), fields)
+          : await leavingArchived(withCustom(toInput(values), fields, values), (b) => create.mutate(b), fields);
+        if (leftOut) void defs.query.refetch?.();
         guard.allowLeave();
         draft.saved();
-        toast.success(editing ? MSG_EDITED : MSG_ADDED);
+        toast.success(`${editing ? MSG_EDITED : MSG_ADDED}${leftOut}`);
         navigate(customerHref(saved.id));
       } catch (error) {
         // A lost connection is said by the offline notice (the client marked it), the values stay.

@@ -24,6 +24,8 @@ import { useCustomList } from './custom-columns/use-custom-list';
 
 // D25: a restore's code, and its words when refused, load when Restore is first pressed (restore.tsx).
 const RestoreConflict = lazy(() => import('./restore').then((m) => ({ default: m.RestoreConflict })));
+// D57: the saved views' bar loads beside the list (its place kept meanwhile), not with it.
+const ViewsBar = lazy(() => import('./views/ViewsBar').then((m) => ({ default: m.ViewsBar })));
 // D25: the 'Deleted' view's table loads when that view is first shown (DeletedTable.tsx).
 const DeletedTable = lazy(() => import('./DeletedTable').then((m) => ({ default: m.DeletedTable })));
 
@@ -152,7 +154,8 @@ function Results({ state, go, canCreate, columns }: { state: ListState; go: Go; 
 export default function CustomersPage() {
   const can = { create: useCan('customers:create'), remove: useCan('customers:delete'), export: useCan('customers:export') };
   const api = useCustomersApi();
-  const url = readListParams(useLocation().search);
+  const { search } = useLocation();
+  const url = readListParams(search);
   // D9: the 'Deleted' view only for who may restore; for anyone else such a link shows the list.
   const state: ListState = { ...url, deleted: url.deleted && can.remove };
   const custom = useCustomList(state); // D56
@@ -207,6 +210,11 @@ export default function CustomersPage() {
             Deleted
           </Link>
         </nav>
+      )}
+      {!state.deleted && (
+        <Suspense fallback={<div className="views-bar" />}>
+          <ViewsBar search={search} viewId={state.viewId ?? null} />
+        </Suspense>
       )}
       {!state.deleted && <ListToolbar state={state} onChange={go} customSorts={custom.sorts} />}
       {!state.deleted && <CustomListControls state={state} fields={custom.fields} onChange={go} />}

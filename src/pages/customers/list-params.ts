@@ -1,5 +1,6 @@
 // D26: the customers list keeps its whole state in the URL (q, status, tag, D48's type and
-// do_not_service=true, D32's created_since, sort, page, page_size, and view=deleted for D25's 'Deleted' view), so a reload,
+// do_not_service=true, D32's created_since, sort, page, page_size, view=deleted for D25's 'Deleted' view and view={id}
+// for a D57 saved view), so a reload,
 // Back and a shared link show the same list.
 // Anything malformed in a URL falls back to its default instead of reaching the server.
 import {
@@ -44,6 +45,8 @@ export interface ListState {
   /** D56: conditions on custom fields, and the custom fields shown as columns (custom-columns/). */
   custom: CustomFilter[];
   columns: string[];
+  /** D57: the saved view the list was opened from (`view={id}`), kept while the person changes things on top. */
+  viewId?: number | null;
 }
 
 export const DEFAULT_LIST: ListState = {
@@ -72,6 +75,12 @@ const instant = (v: string | null) => {
 
 const oneOf = <T extends string | number>(options: readonly T[], value: unknown): T | undefined => options.find((o) => String(o) === value);
 
+/** D57: the saved view a query string names (`view={id}`), or null. */
+export function viewIdOf(search: string): number | null {
+  const v = new URLSearchParams(search).get('view') ?? '';
+  return /^[1-9]\d{0,9}$/.test(v) ? Number(v) : null;
+}
+
 /** Reads the list's state from a query string. */
 export function readListParams(search: string): ListState {
   const p = new URLSearchParams(search);
@@ -89,6 +98,7 @@ export function readListParams(search: string): ListState {
     pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
     deleted: p.get('view') === DELETED_VIEW,
     ...readCustomState(p),
+    ...(viewIdOf(search) === null ? {} : { viewId: viewIdOf(search) }),
   };
 }
 
@@ -106,6 +116,7 @@ export function listHref(state: ListState): string {
   put('page', state.page, DEFAULT_LIST.page);
   put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
   if (state.deleted) p.set('view', DELETED_VIEW);
+  else if (state.viewId) p.set('view', String(state.viewId));
   putCustomState(p, state);
   const search = p.toString();
   return search ? `${PAGES.customers}?${search}` : PAGES.customers;

@@ -43,3 +43,20 @@ export function fieldRefusal(error: unknown, fields: readonly CustomField[]): Ht
   const { field, message } = serverFieldMessage(error.field, error.detail);
   return onField(error, field, message);
 }
+
+/**
+ * D56: a save; refused for fields archived since the form opened (`archived` in the 400), the rest is saved
+ * again without them (archived.ts, loaded then) and `leftOut` says which, in words; else the refusal.
+ */
+export async function leavingArchived<T extends object, R>(
+  body: T,
+  send: (body: T) => Promise<R>,
+  fields: readonly CustomField[],
+): Promise<{ saved: R; leftOut: string }> {
+  try {
+    return { saved: await send(body), leftOut: '' };
+  } catch (error) {
+    if (!isHttpError(error, 400) || !(error.data as { archived?: unknown }).archived) throw error;
+    return (await import('./archived')).saveTheRest(error, body, send, fields);
+  }
+}

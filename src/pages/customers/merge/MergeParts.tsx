@@ -2,8 +2,8 @@
 // fieldset with its legend, so a screen reader hears the field with each value), and what moves.
 import { useId } from 'react';
 import type { Customer } from '../../../../contract/customers';
-import { type KeptDetail, MERGE_FIELDS, MERGE_UNDO_DAYS, type MergeField, type MergeHistory, type MergePreview } from '../../../../contract/merge';
-import { counted, differingFields, historyWords, keptFrom, keptWords, MERGE_FIELD_LABELS, type Picks, valueWords } from './merge-fields';
+import { type KeptDetail, MERGE_UNDO_DAYS, type MergeField, type MergeHistory, type MergePreview } from '../../../../contract/merge';
+import { type Choice, counted, differingFields, historyWords, keptFrom, keptWords, MERGE_FIELD_LABELS, type Picks, valueWords } from './merge-fields';
 
 const SHOWN: readonly MergeField[] = ['email', 'phone', 'company', 'city', 'status', 'type'];
 
@@ -45,14 +45,16 @@ export interface FieldChoicesProps {
   survivor: Customer;
   merged: Customer;
   picks: Picks;
-  onPick: (field: MergeField, customerId: number) => void;
+  onPick: (field: Choice['key'], customerId: number) => void;
+  /** The built-in fields and D56 the organization's custom ones. */
+  choices: readonly Choice[];
 }
 
 /** D49: for each field whose values differ, which value is kept. */
-export function FieldChoices({ survivor, merged, picks, onPick }: FieldChoicesProps) {
+export function FieldChoices({ survivor, merged, picks, onPick, choices }: FieldChoicesProps) {
   const id = useId();
-  const differing = differingFields(survivor, merged);
-  const same = MERGE_FIELDS.filter((f) => !differing.includes(f));
+  const differing = differingFields(survivor, merged, choices);
+  const same = choices.filter((f) => !differing.includes(f) && (!f.key.startsWith('custom.') || f.words(survivor) !== null)); // D56: a custom field empty in both is not named
   return (
     <section className="merge-choices" aria-labelledby={`${id}h`}>
       <h2 id={`${id}h`}>Values to keep</h2>
@@ -60,20 +62,20 @@ export function FieldChoices({ survivor, merged, picks, onPick }: FieldChoicesPr
       {differing.map((field) => {
         const kept = keptFrom(field, picks, survivor, merged);
         return (
-          <fieldset key={field} className="import-choice merge-field">
-            <legend>{MERGE_FIELD_LABELS[field]}</legend>
+          <fieldset key={field.key} className="import-choice merge-field">
+            <legend>{field.label}</legend>
             {[survivor, merged].map((c) => (
               <label key={c.id}>
-                <input type="radio" name={`${id}-${field}`} checked={kept === c.id} onChange={() => onPick(field, c.id)} />
+                <input type="radio" name={`${id}-${field.key}`} checked={kept === c.id} onChange={() => onPick(field.key, c.id)} />
                 <span>
-                  {valueWords(c, field) ?? <span className="muted">None</span>} <span className="muted">from {c.name}</span>
+                  {field.words(c) ?? <span className="muted">None</span>} <span className="muted">from {c.name}</span>
                 </span>
               </label>
             ))}
           </fieldset>
         );
       })}
-      {same.length > 0 && differing.length > 0 && <p className="muted">Same in both: {same.map((f) => MERGE_FIELD_LABELS[f]).join(', ')}.</p>}
+      {same.length > 0 && differing.length > 0 && <p className="muted">Same in both: {same.map((f) => f.label).join(', ')}.</p>}
     </section>
   );
 }

@@ -2,7 +2,7 @@
 // each differing field keeps, what moves (D66 and which emails and phones are kept as contacts), then
 // Merge → the kept customer's page with a toast offering Undo. A refusal or a lost connection is said
 // beside the button; the choices stay.
-import { useId, useRef, useState, useSyncExternalStore } from 'react';
+import { useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { keptDetails, type MergePreview } from '../../../../contract/merge';
 import { useMergeApi } from '../../../api/merge';
 import { connectivity } from '../../../http/connectivity';
@@ -13,7 +13,8 @@ import { customerHref, mergeCustomersHref } from '../../../router/paths';
 import { failedWords } from '../../../ui/failed-words';
 import { Page } from '../../../ui/page';
 import { FieldChoices, MergeSide, MergeSummary } from './MergeParts';
-import { mergeRequest, type Picks, proposalWords } from './merge-fields';
+import { useCustomFields } from '../custom/use-fields';
+import { mergeRequest, type Picks, proposalWords, withCustom } from './merge-fields';
 import { showMergedToast } from './merge-toast';
 
 export const MSG_MERGE_OFFLINE = "You're offline — your choices are kept and you can merge when the connection is back";
@@ -26,6 +27,8 @@ export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; mo
   const online = useSyncExternalStore(connectivity.subscribe, connectivity.getState, connectivity.getState);
   const id = useId();
   const [picks, setPicks] = useState<Picks>({});
+  const defs = useCustomFields('customer').fields; // D56: picked per field too
+  const choices = useMemo(() => withCustom(defs), [defs]);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const running = useRef(false);
@@ -42,7 +45,7 @@ export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; mo
     setFailure(null);
     let mergeId: number;
     try {
-      mergeId = (await api.merge.run(mergeRequest(survivor, merged, picks))).merge_id;
+      mergeId = (await api.merge.run(mergeRequest(survivor, merged, picks, choices))).merge_id;
     } catch (error) {
       running.current = false;
       setBusy(false);
@@ -68,8 +71,14 @@ export function MergeScreen({ preview, movesKnown }: { preview: MergePreview; mo
           Swap: keep {merged.name} instead
         </button>
       </p>
-      <FieldChoices survivor={survivor} merged={merged} picks={picks} onPick={(field, customerId) => setPicks((p) => ({ ...p, [field]: customerId }))} />
-      <MergeSummary preview={preview} known={movesKnown} kept={keptDetails(survivor, merged, mergeRequest(survivor, merged, picks).fields)} />
+      <FieldChoices
+        survivor={survivor}
+        merged={merged}
+        picks={picks}
+        choices={choices}
+        onPick={(field, customerId) => setPicks((p) => ({ ...p, [field]: customerId }))}
+      />
+      <MergeSummary preview={preview} known={movesKnown} kept={keptDetails(survivor, merged, mergeRequest(survivor, merged, picks, choices).fields)} />
       <div className="merge-actions">
         <p id={`${id}o`} className="cf-offline" role="status">
           {online ? '' : MSG_MERGE_OFFLINE}

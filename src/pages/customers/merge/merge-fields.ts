@@ -1,18 +1,19 @@
 // D49: what the merge screen chooses between, in words: the fields whose values differ, whose value each
 // keeps (by customer, so a swap keeps what was chosen), and the request body those choices make. D66: why
 // the kept customer is proposed, and what is kept as a contact.
+import type { CustomField } from '../../../../contract/custom-fields';
 import { CUSTOMER_STATUS_LABELS, type Customer } from '../../../../contract/customers';
 import {
   historySize,
   type KeptDetail,
   MERGE_FIELDS,
-  type MergeChoice,
   type MergeField,
   type MergeHistory,
   type MergePreview,
   type MergeRequest,
   proposedSurvivor,
 } from '../../../../contract/merge';
+import { customText } from '../custom/text';
 
 export const MERGE_FIELD_LABELS: Readonly<Record<MergeField, string>> = {
   name: 'Name',
@@ -41,26 +42,39 @@ export function valueWords(c: Customer, field: MergeField): string | null {
   return v === null || v === '' ? null : String(v);
 }
 
-/** The fields whose values differ between the two: only these are asked about. */
-export const differingFields = (a: Customer, b: Customer): MergeField[] => MERGE_FIELDS.filter((f) => valueWords(a, f) !== valueWords(b, f));
+/** What the person chooses between: a built-in field, or D56 a custom field (`custom.<key>`), with its label and its value in words. */
+export interface Choice {
+  key: MergeField | `custom.${string}`;
+  label: string;
+  words: (c: Customer) => string | null;
+}
+export const BUILT_IN: readonly Choice[] = MERGE_FIELDS.map((f) => ({ key: f, label: MERGE_FIELD_LABELS[f], words: (c: Customer) => valueWords(c, f) }));
+/** D56: the organization's active customer fields as choices, after the built-in ones. */
+export const withCustom = (defs: readonly CustomField[] | undefined): readonly Choice[] => [
+  ...BUILT_IN,
+  ...(defs ?? []).map((f): Choice => ({ key: `custom.${f.key}`, label: f.label, words: (c) => customText(f, c.custom?.[f.key]) || null })),
+];
+
+/** The choices whose values differ between the two: only these are asked about. */
+export const differingFields = (a: Customer, b: Customer, choices: readonly Choice[] = BUILT_IN): Choice[] => choices.filter((f) => f.words(a) !== f.words(b));
 
 /** Which customer's value each field keeps, by customer id: what the person chose so far. */
-export type Picks = Partial<Record<MergeField, number>>;
+export type Picks = Partial<Record<Choice['key'], number>>;
 
 /**
  * The customer whose value a field keeps: the person's pick, else the survivor's value, unless the
  * survivor has none and the other has one (behaviour.md: an empty value never wins by default).
  */
-export function keptFrom(field: MergeField, picks: Picks, survivor: Customer, merged: Customer): number {
-  const picked = picks[field];
+export function keptFrom(field: Choice, picks: Picks, survivor: Customer, merged: Customer): number {
+  const picked = picks[field.key];
   if (picked === survivor.id || picked === merged.id) return picked;
-  return valueWords(survivor, field) === null && valueWords(merged, field) !== null ? merged.id : survivor.id;
+  return field.words(survivor) === null && field.words(merged) !== null ? merged.id : survivor.id;
 }
 
 /** D49 the request: every field asked about, named 'survivor' or 'merged' (others keep the survivor's). */
-export function mergeRequest(survivor: Customer, merged: Customer, picks: Picks): MergeRequest {
-  const fields: Partial<Record<MergeField, MergeChoice>> = {};
-  for (const f of differingFields(survivor, merged)) fields[f] = keptFrom(f, picks, survivor, merged) === merged.id ? 'merged' : 'survivor';
+export function mergeRequest(survivor: Customer, merged: Customer, picks: Picks, choices: readonly Choice[] = BUILT_IN): MergeRequest {
+  const fields: MergeRequest['fields'] = {};
+  for (const f of differingFields(survivor, merged, choices)) fields[f.key] = keptFrom(f, picks, survivor, merged) === merged.id ? 'merged' : 'survivor';
   return { survivor_id: survivor.id, merged_id: merged.id, fields };
 }
 

@@ -1,0 +1,26 @@
+// D57: a saved view is the list's URL parameters (what the list reads: filters, custom fields, sort, page
+// size), less the page and the view itself; opening one puts them back into the URL with `view={id}`.
+import { VIEW_CUSTOM_PARAM, VIEW_LIST_PARAMS, type SavedView } from '../../../../contract/views';
+import { PAGES } from '../../../router/paths';
+
+const KEPT: readonly string[] = VIEW_LIST_PARAMS;
+
+/** The parameters of a list URL's query string that a view keeps. */
+export function viewParams(search: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(search)) if (KEPT.includes(k) || VIEW_CUSTOM_PARAM.test(k)) out[k] = v;
+  return out;
+}
+
+/** The list's URL of a view: its parameters and `view={id}`. */
+export const viewHref = (v: Pick<SavedView, 'id' | 'params'>) => `${PAGES.customers}?${new URLSearchParams({ ...v.params, view: String(v.id) })}`;
+
+/** Whether the list as it is now differs from the view it was opened from (the person changed something on top). */
+export const changedFrom = (v: Pick<SavedView, 'params'>, search: string) => {
+  const now = viewParams(search);
+  const keys = new Set([...Object.keys(now), ...Object.keys(v.params)]);
+  return [...keys].some((k) => now[k] !== v.params[k]);
+};
+
+/** D57: what a view names that is gone, in words ('Tank size (archived)', 'a deleted field'). */
+export const leftOutWords = (v: Pick<SavedView, 'left_out'>) => [...new Set(v.left_out.map((l) => (l.label ? `${l.label} (archived)` : 'a deleted field')))].join(', ');
