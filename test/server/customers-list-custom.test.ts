@@ -136,6 +136,19 @@ forEachBackend('API customers list by custom field', (backend) => {
     });
   });
 
+  describe('D56 the export and bulk actions', () => {
+    test('D56 D27 D58: the export and a bulk action over the matches take the same conditions', async () => {
+      const csv = await o.get(`${CUSTOMERS}export.csv?cf.amps.from=100&cf.amps.to=100`);
+      expect(csv.status).toBe(200);
+      const lines = csv.text.trim().split(/\r?\n/).slice(1);
+      expect(lines.map((l) => l.split(',')[0]).sort()).toEqual(['Bea', 'Dee']);
+      const r = await o.post(`${CUSTOMERS}bulk/`, { filter: 'cf.model.contains=rheem', count: 2, action: 'add_tag', tag: 'rheem' });
+      expect(r.status, r.text).toBe(200);
+      expect(await names('tag=rheem')).toEqual(['Ada', 'Bea']);
+      expectError(await o.post(`${CUSTOMERS}bulk/`, { filter: 'cf.nope=1', count: 1, action: 'add_tag', tag: 'x' }), 400);
+    });
+  });
+
   describe('D56 refusals', () => {
     test.each([
       ['cf.nope=1', 'cf.nope', 'unknown_field'],
