@@ -97,12 +97,15 @@ export async function customSortedJson(db: Queryable, orgId: number, f: PageFilt
   const few = `(select n from counted) < ${l}`;
   // Many matches (past the bound): the field's first CUSTOM_WALK_ROWS values are walked in order, each
   // customer looked up (offset 0 keeps it a look-up), and that is the page when it fills it; otherwise
-  // (matches that seldom have a value) the planner joins the two sides as it sees fit.
+  // (matches that seldom have a value) every match is read once and joined to the field's values by hash
+  // (read only then: a materialized CTE is computed when first read).
   const read = {
     valued: `(select e.customer_id as id, e.num, e.txt from hits join customer_custom_values e on e.org_id = $1 and e.key = ${k} and e.customer_id = hits.id
                where ${few} order by ${order.replace(/\bid\b/, 'e.customer_id')} limit ${end})
              union all (select * from stepped where not ${few} and (select count(*) from stepped) >= ${end})
-             union all (select * from (${walked.valued}) x where not ${few} and (select count(*) from stepped) < ${end})`,
+             union all (select e.customer_id as id, e.num, e.txt from customer_custom_values e join matches m on m.id = e.customer_id
+                         where not ${few} and (select count(*) from stepped) < ${end} and e.org_id = $1 and e.key = ${k}
+                         order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${end})`,
     others: `(select id from hits where ${few} and exists (select 1 from customers where id = hits.id and ${noValue})
                order by id ${dir} limit greatest(0, ${end} - (select v from got)))
              union all (select * from (${walked.others}) y where not ${few})`,
@@ -121,7 +124,8 @@ export async function customSortedJson(db: Queryable, orgId: number, f: PageFilt
             select * from (select e.customer_id as id, e.num, e.txt from customer_custom_values e
                             where ${few.replace('<', '>=')} and e.org_id = $1 and e.key = ${k} order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${CUSTOM_WALK_ROWS}) x
              where exists (select 1 from customers where id = x.id and ${w.sql} offset 0)
-             order by ${order} limit ${end}),`
+             order by ${order} limit ${end}),
+          matches as materialized (select id from customers where ${w.sql}),`
         : ''
     }
           valued as materialized (select id, row_number() over (order by ${order}) as r from (${use.valued}) v),

@@ -37,7 +37,7 @@ const dayText = (d) => new Date(DAY0 + d * 86_400_000).toISOString().slice(0, 10
  * amperage 1–1000 on 1 in 2, a plan on 1 in 3, a gate code ('#01234') on 1 in 5.
  */
 export const customSql = (g) => `jsonb_strip_nulls(jsonb_build_object(
-    'bench_model', case when ${g} % 4 <> 0 then (${sqlList(MODELS)})[1 + (${g} * 7) % ${MODELS.length}] end,
+    'bench_model', case when ${g} % 4 <> 0 then (${sqlList(MODELS)})[1 + (${g} / 4) % ${MODELS.length}] end,
     'bench_serviced', case when ${g} % 3 <> 0 then to_char(date '2021-01-01' + ((${g} * 7919) % 1826), 'YYYY-MM-DD') end,
     'bench_amps', case when ${g} % 2 = 0 then ((${g} * 31) % 1000) + 1 end,
     'bench_plan', case when ${g} % 3 = 0 then (array['o1', 'o2', 'o3'])[1 + (${g} / 3) % 3] end,
