@@ -56,9 +56,11 @@ function customClause(c: CustomCondition & { and?: CustomCondition }, add: (v: s
     case 'equals': {
       if (byNumber) return has(`num = ${param(c.value)}`);
       if (c.type !== 'text') return has(`num is null and txt = ${add(c.value)}`);
-      // Text equals as names compare (folded); the index holds the first CUSTOM_TXT_CHARS characters.
-      const folded = fold(String(c.value));
-      return `(${has(`num is null and txt = ${add([...folded].slice(0, CUSTOM_TXT_CHARS).join(''))}`)} and crm_fold(custom ->> ${key}) = ${add(folded)})`;
+      // Text equals as names compare (folded). The index holds the first CUSTOM_TXT_CHARS characters: a
+      // shorter text equal to them is the whole value; a longer one is checked against the value itself.
+      const chars = [...fold(String(c.value))];
+      const first = has(`num is null and txt = ${add(chars.slice(0, CUSTOM_TXT_CHARS).join(''))}`);
+      return chars.length < CUSTOM_TXT_CHARS ? first : `(${first} and crm_fold(custom ->> ${key}) = ${add(chars.join(''))})`;
     }
   }
 }

@@ -149,6 +149,17 @@ forEachBackend('API customers list by custom field', (backend) => {
     });
   });
 
+  describe('D56 long text', () => {
+    test('D56: equals tells apart texts alike in their first 200 characters', async () => {
+      await addField(o, { label: 'Long equals', key: 'long_eq', type: 'text' });
+      const base = 'x'.repeat(200);
+      await o.create({ name: 'Lee', custom: { long_eq: `${base}A` } });
+      await o.create({ name: 'Lou', custom: { long_eq: `${base}B` } });
+      expect(await names(`cf.long_eq=${base}b`)).toEqual(['Lou']);
+      expect(await names(`cf.long_eq=${base}`)).toEqual([]);
+    });
+  });
+
   describe('D56 refusals', () => {
     test.each([
       ['cf.nope=1', 'cf.nope', 'unknown_field'],
