@@ -12,7 +12,8 @@
 // at a time, then up to 200 at a few at once, no two of a case alike (see CASES); a case stops early
 // after LIST_MAX_S seconds and says how many requests it got.
 //   node bench/list.mjs [--check]          (npm run bench:list)
-//   LIST_COUNT=200000 LIST_CONTACTS=100000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
+//   LIST_COUNT=200000 LIST_CONTACTS=100000 LIST_PERSONS=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
+//   LIST_BACKENDS=pglite,postgres (both by default)
 // Budget (issue 21): p99 ≤ 50 ms on PostgreSQL, ≤ 100 ms on PGlite (checked for both the sequential and the
 // concurrent runs). With --check the exit code is 1 on any MISS.
 import { readFileSync } from 'node:fs';
@@ -24,8 +25,9 @@ import { fixedLoadInWorker } from './lib/load.mjs';
 import { openPglite } from './lib/fill.mjs';
 import { envNumber, table, Verdicts } from './lib/report.mjs';
 import { fmtCounts, fmtMs, summarize } from './lib/stats.mjs';
-import { onBackends, withCrm } from './lib/backends.mjs';
+import { backendsFrom, onBackends, withCrm } from './lib/backends.mjs';
 import { contactEmail, contactPhone, insertParts, LOCATION_CITIES, primaryCitySql } from './lib/list-parts.mjs';
+import { CUSTOM_CASES, customSql, insertFields, INSERT_PERSONS_SQL, personCases, PERSONS_ORG } from './lib/list-custom.mjs';
 
 const COUNT = envNumber('LIST_COUNT', 200_000);
 const REQUESTS = envNumber('LIST_REQUESTS', 200);
@@ -33,6 +35,8 @@ const CONCURRENCY = envNumber('LIST_CONCURRENCY', 4);
 const MAX_S = envNumber('LIST_MAX_S', 20);
 /** Issue 19: contacts beside the customers (locations are 2 per customer on average, lib/list-parts.mjs). */
 const CONTACTS = envNumber('LIST_CONTACTS', Math.min(100_000, Math.floor(COUNT / 2)));
+/** Issue 36: customers named 'Person <32 hex digits>' in the other organization (lib/list-custom.mjs). */
+const PERSONS = envNumber('LIST_PERSONS', COUNT);
 /** LIST_CASES=regex: only the cases whose name matches (e.g. LIST_CASES='phone|city'). */
 const ONLY_CASES = process.env.LIST_CASES ? new RegExp(process.env.LIST_CASES, 'i') : null;
 const BUDGET_P99_MS = { PGlite: 100, PostgreSQL: 50 };
@@ -68,6 +72,9 @@ const CASES = [
   },
   { name: 'a contact\'s phone ("(425) 555-0123", …)', query: (i) => `?q=${encodeURIComponent(contactPhone(contactIndex(i)))}` },
   { name: 'a contact\'s email ("pm.123@property.example", …)', query: (i) => `?q=${encodeURIComponent(contactEmail(contactIndex(i)) ?? '')}` },
+  // Issue 36: by custom field (D56), and the persons' searches.
+  ...CUSTOM_CASES,
+  ...personCases(PERSONS),
 ];
 /** Contact asked for by request i: scattered, never one without an email (every fifth), no two alike. */
 const contactIndex = (i) => 5 * ((123 + i * 7919) % Math.floor(CONTACTS / 5)) + 1 + (i % 4);
@@ -100,7 +107,7 @@ const FOLDED = ['orsted', 'muller', 'nunez', 'lukasz', 'aero', 'zoe cafe', 'sohn
 const TAGS = ['Boiler', 'vip', 'North', 'Commercial', 'Annual-Service'];
 const sqlList = (items) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(', ')}]`;
 const INSERT_CUSTOMERS_SQL = `
-  insert into customers (org_id, name, email, phone, created_at, company, address_line, city, postal_code, tags, primary_city)
+  insert into customers (org_id, name, email, phone, created_at, company, address_line, city, postal_code, tags, primary_city, custom)
   select $1::integer,
          v.first || ' ' || v.last,
          case when g % 11 = 0 then null
@@ -116,25 +123,29 @@ const INSERT_CUSTOMERS_SQL = `
          (${sqlList(CITIES)})[1 + (g / 3) % ${CITIES.length}],
          '97' || lpad((g % 1000)::text, 3, '0'),
          case when g % 3 = 0 then array[(${sqlList(TAGS)})[1 + (g / 3) % ${TAGS.length}]] else '{}'::text[] end,
-         ${primaryCitySql('g')}
+         ${primaryCitySql('g')},
+         ${customSql('g')}
     from generate_series(1, $2::integer) as g,
          lateral (select (${sqlList(FIRST)})[1 + g % ${FIRST.length}] as first,
                          (${sqlList(LAST)})[1 + (g / ${FIRST.length}) % ${LAST.length}] as last,
                          (${sqlList(AREAS)})[1 + (g / 7) % 5] as area,
                          lpad((g % 10000)::text, 4, '0') as line) as v`;
 
-/** Inserts `count` customers into organization `orgId`; `query(text, params)` runs SQL on either driver. */
-async function insertCustomers(query, orgId, count) {
+/** Inserts `count` customers into organization `orgId` (and the persons into theirs); `query(text, params)` runs SQL on either driver. */
+async function insertCustomers(query, orgId, count, personsOrgId) {
   // The benchmarks' PostgreSQL commits asynchronously, and VACUUM cannot mark a page all-visible while
   // the commit that wrote it is not yet on disk: this one commit waits for it.
   await query('set synchronous_commit = on', []);
   const [{ base }] = await query('select coalesce(max(id), 0) as base from customers', []);
+  await insertFields(query, orgId); // D56
   await query(INSERT_CUSTOMERS_SQL, [orgId, count]);
+  if (PERSONS) await query(INSERT_PERSONS_SQL, [personsOrgId, PERSONS]);
   // Issue 19: their locations and contacts (after the customers, whose ids they name).
   const parts = await insertParts(query, orgId, Number(base), CONTACTS);
   // VACUUM too, as autovacuum (PostgreSQL) or the server's hourly housekeeping (PGlite) would: it sets the
   // visibility map that lets a deep page read its ids from the index alone.
   await query('vacuum analyze customers', []);
+  await query('vacuum analyze customer_custom_values', []);
   // Index-only scans skip the table only on pages the map marks all-visible: say how many are, since a
   // deep page's cost depends on it (without the synchronous commit: 1 of 7,773 on PostgreSQL, 300+ ms a page).
   const [vm] = await query("select relallvisible as visible, relpages as pages from pg_class where relname = 'customers'", []);
@@ -149,8 +160,9 @@ async function fillPostgres(url) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [org] = await sql.unsafe(ORG_ID_SQL, [ORG_NAME]);
-    if (!org) throw new Error(`no organization ${ORG_NAME}`);
-    return await insertCustomers((text, params) => sql.unsafe(text, params), org.id, COUNT);
+    const [persons] = await sql.unsafe(ORG_ID_SQL, [PERSONS_ORG]);
+    if (!org || !persons) throw new Error(`no organization ${ORG_NAME} or ${PERSONS_ORG}`);
+    return await insertCustomers((text, params) => sql.unsafe(text, params), org.id, COUNT, persons.id);
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -160,8 +172,9 @@ async function fillPglite(dataDir) {
   const db = await openPglite(dataDir);
   try {
     const { rows } = await db.query(ORG_ID_SQL, [ORG_NAME]);
-    if (!rows[0]) throw new Error(`no organization ${ORG_NAME}`);
-    return await insertCustomers(async (text, params) => (await db.query(text, params)).rows ?? [], rows[0].id, COUNT);
+    const persons = (await db.query(ORG_ID_SQL, [PERSONS_ORG])).rows[0];
+    if (!rows[0] || !persons) throw new Error(`no organization ${ORG_NAME} or ${PERSONS_ORG}`);
+    return await insertCustomers(async (text, params) => (await db.query(text, params)).rows ?? [], rows[0].id, COUNT, persons.id);
   } finally {
     await db.close();
   }
@@ -170,10 +183,12 @@ async function fillPglite(dataDir) {
 async function measure(backend, server, verdicts) {
   const budget = BUDGET_P99_MS[backend];
   const { access } = await login(server.url, OWNER);
-  const headers = authHeaders(access, await orgIdOf(server.url, access));
+  const acme = authHeaders(access, await orgIdOf(server.url, access));
+  const beacon = authHeaders(access, await orgIdOf(server.url, access, PERSONS_ORG));
   const rows = [];
   for (const c of CASES.filter((k) => !ONLY_CASES || ONLY_CASES.test(k.name))) {
     // The example is request 0's; the measured ones start at 1, so none is answered from memory.
+    const headers = c.org === PERSONS_ORG ? beacon : acme;
     const example = c.query(0);
     const first = await request(server.url + CUSTOMERS + example, { headers });
     const body = json(first);
@@ -215,13 +230,17 @@ await build();
 console.log(`node ${process.version}, ${os.cpus().length} CPU(s), load average ${os.loadavg()[0].toFixed(1)}`);
 const verdicts = new Verdicts('list');
 
-await onBackends(verdicts, async (label, db) => {
-  const t0 = performance.now();
-  // The seeded database is filled while no server runs (PGlite: none may hold its directory).
-  await withCrm(db, async () => {});
-  const vm = db.dataDir ? await fillPglite(db.dataDir) : await fillPostgres(db.databaseUrl);
-  console.log(`\n${label}: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${vm}`);
-  await withCrm(db, (server) => measure(label, server, verdicts));
-});
+await onBackends(
+  verdicts,
+  async (label, db) => {
+    const t0 = performance.now();
+    // The seeded database is filled while no server runs (PGlite: none may hold its directory).
+    await withCrm(db, async () => {});
+    const vm = db.dataDir ? await fillPglite(db.dataDir) : await fillPostgres(db.databaseUrl);
+    console.log(`\n${label}: inserted ${COUNT.toLocaleString('en-US')} customers and analyzed in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${vm}`);
+    await withCrm(db, (server) => measure(label, server, verdicts));
+  },
+  backendsFrom(process.env.LIST_BACKENDS),
+);
 console.log(`\nload average at the end: ${os.loadavg()[0].toFixed(1)}`);
 verdicts.finish();

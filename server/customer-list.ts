@@ -4,6 +4,7 @@
 import { LIST_COUNT_BOUND, type CustomerListItem, type CustomerSort, type CustomerStatus, type CustomerType, type Page } from '../contract/customers';
 import { fold } from '../contract/fold';
 import { phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
+import { customClauses, customSearch, type CustomCondition } from './custom-filter-sql';
 import type { Queryable } from './db';
 import { num } from './db';
 
@@ -33,7 +34,7 @@ export function searchClause(q: string, add: (v: string) => string): string {
   // index cannot serve it, so it is a name prefix too rather than a reading of every row.
   if ([...folded].length < MIN_FRAGMENT) return namePrefix([...lower].length < MIN_FRAGMENT ? lower : folded, add);
   const text = add(containsPattern(folded));
-  const byText = `(search_key like ${text} or parts_key like ${text})`;
+  const byText = `(search_key like ${text} or parts_key like ${text} or ${customSearch(text)})`; // D56 custom text too
   const digits = phoneDigits(q);
   const phone: string[] = [];
   if (PHONE_LIKE.test(q) && digits.length >= MIN_PHONE_DIGITS) {
@@ -76,6 +77,8 @@ export interface ListFilter {
   createdSince?: string | null;
   /** D58: only these customers (an export of the ones picked). */
   ids?: readonly number[] | null;
+  /** D56: conditions on custom fields, checked against the definitions (server/custom-list.ts). */
+  custom?: CustomCondition[];
   sort: CustomerSort;
   page: number;
   pageSize: number;
@@ -104,7 +107,7 @@ export function orderBy(sort: CustomerSort, t = ''): string {
 /** The where clause and its parameters ($1 is always the organization). */
 export function where(
   orgId: number,
-  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince' | 'ids'>,
+  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince' | 'ids' | 'custom'>,
 ): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [orgId];
   const clauses = ['org_id = $1', 'deleted_at is null'];
@@ -117,6 +120,7 @@ export function where(
   if (f.tag) clauses.push(`tag_keys @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add));
   if (f.ids) clauses.push(`id = any(${add(`{${f.ids.join(',')}}`)}::int[])`); // D58, digits only
+  clauses.push(...customClauses(f.custom ?? [], add));
   return { sql: clauses.join(' and '), params };
 }
 
@@ -140,12 +144,15 @@ const iso = (col: string) => `to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"H
  * The page's rows (ids in `page`) as a JSON array's elements, built by the database in the list's order:
  * the bytes JSON.stringify(toItem(row)) writes (row_to_json is compact; keys in toItem's order).
  */
-const itemsJson = (sort: CustomerSort) => `coalesce((
-  select string_agg(row_to_json(item)::text, ',' order by ${orderBy(sort, 'c.')})
+export const itemsJson = (sort: CustomerSort, order = orderBy(sort, 'c.')) => `coalesce((
+  select string_agg(row_to_json(item)::text, ',' order by ${order})
     from page join customers c on c.id = page.id
    cross join lateral (select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status,
                               coalesce(c.tags, '{}') as tags, c.type, c.do_not_service,
                               ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at, ${visibleCustom('c', 'customer')} as custom) item), '')`;
+
+/** Whether anything narrows the list (else its total is customer_counts'). */
+export const filtered = (f: ListFilter) => Boolean(f.q || f.tag || f.type || f.doNotService || f.createdSince || f.custom?.length);
 
 /** What a page's statement is given beside the filter: the bound of a search's count (D26, LIST_COUNT_BOUND). */
 export type PageFilter = ListFilter & { countBound?: number };
@@ -159,7 +166,7 @@ export async function listCustomersJson(db: Queryable, orgId: number, f: PageFil
   const w = where(orgId, f);
   const n = w.params.length;
   const offset = (f.page - 1) * f.pageSize;
-  if (!f.q && !f.tag && !f.type && !f.doNotService && !f.createdSince) {
+  if (!filtered(f)) {
     // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
     // page), then only those rows are read; the total comes from customer_counts, not from counting.
     const [row] = await db.query<{ body: string }>(

@@ -204,14 +204,20 @@ export function queryParams(rawUrl: string | undefined): URLSearchParams {
   return new URLSearchParams(query);
 }
 
-/** A query string as single values; a repeated parameter is a 400 (which one would we believe?). */
+/**
+ * A query string as single values; a repeated parameter is a 400 (which one would we believe?). A shape key
+ * ending in `*` ('cf.*', D56) takes every parameter beginning with what precedes it, as { rest: value }.
+ */
 export function queryValues(search: URLSearchParams, shape: Shape): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const families = Object.keys(shape).filter((k) => k.endsWith('*'));
   for (const key of new Set(search.keys())) {
-    if (!Object.hasOwn(shape, key)) continue; // unknown query parameters are ignored, as browsers and proxies add some
+    const family = Object.hasOwn(shape, key) ? null : families.find((f) => key.startsWith(f.slice(0, -1)));
+    if (!Object.hasOwn(shape, key) && !family) continue; // unknown query parameters are ignored, as browsers and proxies add some
     const all = search.getAll(key);
     if (all.length > 1) throw fieldError(key, 'must be given once');
-    out[key] = all[0];
+    if (family) ((out[family] ??= {}) as Record<string, unknown>)[key.slice(family.length - 1)] = all[0];
+    else out[key] = all[0];
   }
   return out;
 }

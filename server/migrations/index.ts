@@ -25,6 +25,7 @@ import { migration020 } from './020-custom-fields';
 import { migration021 } from './021-saved-views';
 import { migration022 } from './022-bulk-actions';
 import { migration023 } from './023-custom-field-deletes';
+import { migration024 } from './024-custom-field-list';
 import { migration025 } from './025-import-mappings';
 import type { Migration } from './migration';
 
@@ -57,6 +58,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration021,
   migration022,
   migration023,
+  migration024,
   migration025,
 ];
 

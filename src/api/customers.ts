@@ -22,6 +22,7 @@ import type {
   TimelineItem,
 } from '../../contract/customers';
 import type { CustomValue } from '../../contract/custom-fields';
+import type { CustomSort } from '../../contract/custom-list';
 import type { Client } from '../http/client';
 import type { MappingParams } from './import-mapping';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
@@ -42,7 +43,10 @@ export interface CustomerListParams {
   q?: string;
   status?: CustomerStatus;
   tag?: string;
-  sort?: CustomerSort;
+  /** D56: or `cf.<key>`, `-cf.<key>`. */
+  sort?: CustomerSort | CustomSort;
+  /** D56: conditions on custom fields (contract/custom-list.ts). */
+  [condition: `cf.${string}`]: string;
   page?: number;
   page_size?: number;
   /** D48: one type, and only the customers flagged do-not-service. */
@@ -55,10 +59,8 @@ export interface CustomerListParams {
 }
 
 /** What the export writes: the list's filters, without paging (D27). */
-export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'> & {
-  /** D58: only the customers picked, as ids separated by commas. */
-  ids?: string;
-};
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'> &
+  Record<`cf.${string}`, string> & { ids?: string }; // D58 ids: only the customers picked, separated by commas
 
 /** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). D56: custom values, null clears one. */
 export type CustomerBody = CustomerInput & CustomerServiceInput & { custom?: Record<string, CustomValue | null> };

@@ -40,7 +40,7 @@ export const ROUTES = [
     permission: 'customers:view',
     nav: { section: 'CRM', icon: 'customers' },
     load: () => import('../pages/customers/CustomersPage'),
-    parts: ['../pages/customers/views/ViewsBar'], // D57: beside the list, not after it
+    parts: ['../pages/customers/views/ViewsBar', '../pages/customers/custom-columns/CustomListControls'], // D57 D56: beside the list
   },
   { path: '/customers/new', title: 'Add Customer', permission: 'customers:create', load: () => import('../pages/customers/AddCustomerPage') },
   { path: '/customers/import', title: 'Import Customers', permission: 'customers:create', load: () => import('../pages/customers/ImportCustomersPage') },

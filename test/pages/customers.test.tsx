@@ -528,6 +528,8 @@ describe('D26 list URL and cache keys', () => {
       page: 3,
       pageSize: 100,
       deleted: true,
+      custom: [], // D56: customers-custom-columns.test.tsx
+      columns: [],
     });
     for (const bad of ['?page=0', '?page=-1', '?page=abc', '?page=1.5', '?page=01', '']) expect(readListParams(bad).page).toBe(1);
     expect(readListParams('?status=gone&sort=email&page_size=7&view=trash')).toEqual(DEFAULT_LIST);

@@ -246,7 +246,19 @@ describe('schema and demo data', () => {
 
 describe('customers list query', () => {
   test('D9 defaults: no search, page 1, 25 per page; q is trimmed; unknown parameters are ignored', () => {
-    const defaults = { q: null, status: null, tag: null, sort: 'name', page: 1, page_size: 25, deleted: 'false', type: null, do_not_service: null, created_since: null };
+    const defaults = {
+      q: null,
+      status: null,
+      tag: null,
+      sort: 'name',
+      page: 1,
+      page_size: 25,
+      deleted: 'false',
+      type: null,
+      do_not_service: null,
+      created_since: null,
+      'cf.*': [],
+    };
     expect(parseListQuery('')).toEqual(defaults);
     expect(parseListQuery('q=%20%20Ann+Lee%20&page=3&page_size=100&sort=-updated_at&other=x')).toEqual({
       ...defaults,

@@ -9,6 +9,7 @@ import { type OrgCaller, permissionDenied } from '../../auth/access';
 import { listFields, lockFields } from '../../custom-fields';
 import { customObject, valueCheck } from '../../custom-values';
 import { where } from '../../customer-list';
+import { customListOf } from '../../custom-list';
 import type { Queryable } from '../../db';
 import { fieldError, HttpError } from '../../http';
 import { defineRoute } from '../../route';
@@ -39,7 +40,7 @@ const changeBody = {
 const selectionChanged = (count: number) => new HttpError(409, 'selection_changed', `The selection now holds ${count} customers; look again and confirm`, {}, { count });
 
 /** The selection as SQL over the customers table ($1 the organization), and the count the person confirmed. */
-function selectionOf(orgId: number, body: { ids: number[] | null; filter: string | null; count: number | null }) {
+async function selectionOf(tx: Queryable, orgId: number, body: { ids: number[] | null; filter: string | null; count: number | null }) {
   if ((body.ids === null) === (body.filter === null)) throw fieldError('ids', 'give either ids or filter (with count)', 'missing_field');
   if (body.ids) {
     const ids = [...new Set(body.ids)];
@@ -48,12 +49,13 @@ function selectionOf(orgId: number, body: { ids: number[] | null; filter: string
   }
   if (body.count === null) throw fieldError('count', 'is required with filter (the number of customers the person saw)', 'missing_field');
   const q = parseShape(listFilters, queryValues(new URLSearchParams(body.filter ?? ''), listFilters));
-  const w = where(orgId, { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since });
+  const { custom } = await customListOf(tx, orgId, q); // D56: the list's custom conditions select too
+  const w = where(orgId, { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since, custom });
   return { sql: w.sql, params: w.params as unknown[], confirmed: body.count };
 }
 
 /** D58: checks the selection still holds what the person confirmed, under the organization's bulk lock. */
-async function confirmed(tx: Queryable, orgId: number, selection: ReturnType<typeof selectionOf>): Promise<number> {
+async function confirmed(tx: Queryable, orgId: number, selection: Awaited<ReturnType<typeof selectionOf>>): Promise<number> {
   await lockBulk(tx, orgId);
   const count = await countSelected(tx, selection);
   if (count !== selection.confirmed) throw selectionChanged(count);
@@ -109,7 +111,7 @@ const change = defineRoute({
   async handler({ tx, ctx, caller, body, audit }): Promise<BulkResult> {
     const orgId = caller.org.id;
     const values = await actionValues(tx, orgId, body.action, body);
-    const selection = selectionOf(orgId, body);
+    const selection = await selectionOf(tx, orgId, body);
     const count = await confirmed(tx, orgId, selection);
     if (body.action === 'add_tag') {
       const full = await atTagLimit(tx, selection, fold(body.tag!), MAX_TAGS);
@@ -146,7 +148,7 @@ const remove = defineRoute({
   maxBodyBytes: BULK_BODY_BYTES,
   shareReads: BULK_SHARE,
   async handler({ tx, ctx, caller, body, audit }): Promise<BulkResult> {
-    const selection = selectionOf(caller.org.id, body);
+    const selection = await selectionOf(tx, caller.org.id, body);
     await confirmed(tx, caller.org.id, selection);
     const now = new Date(ctx.now());
     const id = await newBulk(tx, caller.org.id, 'delete', caller.userId, now);

@@ -7,6 +7,7 @@ import { BASE_SECURITY_HEADERS } from '../../http';
 import { defineRoute, RAW } from '../../route';
 import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
 import { exportQuery, importMappingQuery, importQuery } from './schema';
+import { customListOf } from '../../custom-list';
 import { csvLine } from '../../csv';
 import { customCell, listFields } from '../../custom-fields';
 import { previewImport } from './import';
@@ -26,6 +27,8 @@ const exportCsv = defineRoute({
   permission: 'customers:export',
   query: exportQuery,
   async handler({ tx, ctx, res, caller, query }) {
+    // D56: its custom conditions too (a 400 before anything is sent); sorted by a custom field, the file is in the list's default order.
+    const { custom, sort } = await customListOf(tx, caller.org.id, query);
     const day = new Date(ctx.now()).toISOString().slice(0, 10);
     res.writeHead(200, {
       ...BASE_SECURITY_HEADERS,
@@ -43,7 +46,13 @@ const exportCsv = defineRoute({
       chunk = '';
     };
     try {
-      for await (const rows of exportCustomers(tx, caller.org.id, { ...query, doNotService: query.do_not_service === 'true', createdSince: query.created_since })) {
+      for await (const rows of exportCustomers(tx, caller.org.id, {
+        ...query,
+        custom,
+        sort,
+        doNotService: query.do_not_service === 'true',
+        createdSince: query.created_since,
+      })) {
         for (const r of rows) {
           chunk += csvLine([
             ...EXPORT_COLUMNS.map((c) => {

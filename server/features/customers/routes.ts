@@ -7,6 +7,7 @@ import { fieldError } from '../../http';
 import { defineRoute, jsonText, reply } from '../../route';
 import { intText } from '../../schema';
 import { listCustomersJson } from '../../customer-list';
+import { customListOf, customSortedJson } from '../../custom-list';
 import { listDeleted } from './deleted-repo';
 import { createCustomer, deleteCustomer, getCustomer, restoreCustomer, updateCustomer } from './repo';
 import { findDuplicates, suggestTags } from './search';
@@ -47,8 +48,9 @@ const list = defineRoute({
     }
     // D26: the answer's JSON is built by the database and sent as it is.
     const filter = { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since };
-    const f = { ...filter, sort: q.sort, page: q.page, pageSize: q.page_size, countBound: ctx.config.listCountBound };
-    return jsonText(await listCustomersJson(tx, caller.org.id, f));
+    const { custom, customSort, sort } = await customListOf(tx, caller.org.id, q); // D56
+    const f = { ...filter, custom, sort, page: q.page, pageSize: q.page_size, countBound: ctx.config.listCountBound };
+    return jsonText(customSort ? await customSortedJson(tx, caller.org.id, { ...f, customSort }) : await listCustomersJson(tx, caller.org.id, f));
   },
 });
 

@@ -4,6 +4,7 @@ import {
   CUSTOMER_STATUSES,
   CUSTOMER_TEXT_LIMITS,
   CUSTOMER_TYPES,
+  type CustomerSort,
   DEFAULT_CUSTOMER_SORT,
   DO_NOT_SERVICE_REASON_MAX_LENGTH,
   LEAD_SOURCE_MAX_LENGTH,
@@ -17,6 +18,16 @@ import {
 } from '../../../contract/customers';
 import { EXPORT_IDS_MAX } from '../../../contract/bulk';
 import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
+import { CUSTOM_KEY_SHAPE } from '../../../contract/custom-fields';
+import {
+  CUSTOM_FILTER_VALUE_MAX,
+  CUSTOM_FILTERS_MAX,
+  CUSTOM_PARAM_PREFIX,
+  customSortOf,
+  readCustomParam,
+  type CustomFilter,
+  type CustomSort,
+} from '../../../contract/custom-list';
 import { fieldError } from '../../http';
 import { customObject } from '../../custom-values';
 import { bool, describeCheck, int, intText, list, MAX_INT4, oneOf, optional, pageQuery, specOf, text, withDefault, type Check } from '../../schema';
@@ -40,12 +51,45 @@ const idsText = describeCheck(
   { kind: 'text', min: 1, max: EXPORT_IDS_MAX * 11, multiline: false, pattern: null },
 );
 
+const listSorts = oneOf([...CUSTOMER_SORTS, ...SERVICE_SORTS]);
+/** D26 the list's sorts; D56 `cf.<key>` and `-cf.<key>` too (the field is checked by the handler). */
+const sort: Check<CustomerSort | CustomSort> = describeCheck(
+  (value, field) => {
+    const custom = typeof value === 'string' ? customSortOf(value) : null;
+    if (!custom) return listSorts(value, field);
+    if (!CUSTOM_KEY_SHAPE.test(custom.key)) throw fieldError(field, 'names no custom field (cf.<key>)');
+    return value as CustomSort;
+  },
+  specOf(listSorts) as Parameters<typeof describeCheck>[1],
+);
+
+/** D56: the list's conditions on custom fields (contract/custom-list.ts), their form; their types the handler checks. */
+const customFilters: Check<CustomFilter[]> = describeCheck(
+  (value) => {
+    const entries = Object.entries((value ?? {}) as Record<string, unknown>);
+    if (entries.length > CUSTOM_FILTERS_MAX)
+      throw fieldError(CUSTOM_PARAM_PREFIX + entries[CUSTOM_FILTERS_MAX]![0], `is one more than the ${CUSTOM_FILTERS_MAX} custom field conditions a list takes`);
+    return entries.map(([rest, raw]) => {
+      const name = CUSTOM_PARAM_PREFIX + rest;
+      const read = readCustomParam(rest);
+      if (!read || !CUSTOM_KEY_SHAPE.test(read.key))
+        throw fieldError(name.slice(0, 60), 'is not a custom field condition (cf.<key>, or with .contains, .from, .to or .empty)', 'unknown_field');
+      const v = text({ max: CUSTOM_FILTER_VALUE_MAX })(raw, name);
+      if (read.op === 'empty' && v !== 'true' && v !== 'false') throw fieldError(name, 'must be true or false');
+      return { ...read, value: v };
+    });
+  },
+  { kind: 'object', keys: [], values: 'text', required: false },
+);
+
 /** D26: the list's search, filters, sort and paging; also the export's filters (D27). */
 export const listFilters = {
   q: optional(text({ max: SEARCH_MAX_LENGTH })),
   status: optional(oneOf(CUSTOMER_STATUSES)),
   tag: optional(text({ max: TAG_MAX_LENGTH })),
-  sort: withDefault(oneOf([...CUSTOMER_SORTS, ...SERVICE_SORTS]), DEFAULT_CUSTOMER_SORT),
+  sort: withDefault(sort, DEFAULT_CUSTOMER_SORT as CustomerSort | CustomSort),
+  // D56: `cf.<key>=…`, `cf.<key>.contains=…` and so on.
+  'cf.*': customFilters,
   // D48: by type, and only the customers flagged do-not-service.
   type: optional(oneOf(CUSTOMER_TYPES)),
   do_not_service: optional(oneOf(['true', 'false'] as const)),

@@ -1,7 +1,9 @@
 // The customers list's table. Under 640px the rows stack (see .data-table in app.css). D48: status and
 // city sort too; the city is the list's (D46: the primary location's, else the billing city); a customer
 // not to be served is marked in words.
+import type { CustomField } from '../../../contract/custom-fields';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
+import { CustomCells, CustomHeaders } from './custom-columns/CustomColumns';
 import { mailtoHref } from '../../lib/contact-links';
 import { Link } from '../../router/Link';
 import { customerHref } from '../../router/paths';
@@ -24,7 +26,7 @@ const FIRST_DESCENDING: readonly SortColumn[] = ['created', 'updated'];
 type Row = CustomerListItem & { created_at?: string };
 
 /** The sort a click on `column` asks for: the other direction when it is the current column. */
-export function nextSort(current: CustomerSort, column: SortColumn): CustomerSort {
+export function nextSort(current: string, column: SortColumn): CustomerSort {
   const field = SORTABLE[column];
   if (current === field) return `-${field}` as CustomerSort;
   if (current === `-${field}`) return field;
@@ -43,7 +45,7 @@ function SortHeader({
   label: string;
   /** Said on hover and to screen readers (the button's description). */
   hint?: string;
-  sort: CustomerSort;
+  sort: string;
   onSort: (s: CustomerSort) => void;
   className?: string;
 }) {
@@ -74,7 +76,15 @@ export function CustomerTable({
   onSort,
   onTag,
   selection,
-}: TableProps & { sort: CustomerSort; onSort: (s: CustomerSort) => void; onTag: (tag: string) => void; selection?: Selection }) {
+  columns = [],
+}: TableProps & {
+  sort: string;
+  onSort: (s: string) => void;
+  onTag: (tag: string) => void;
+  selection?: Selection;
+  /** D56: custom fields shown as columns, after the list's own. */
+  columns?: readonly CustomField[];
+}) {
   return (
     <div className="table-wrap card list-table" data-busy={busy || undefined}>
       <table className="data-table" aria-busy={busy || undefined}>
@@ -95,6 +105,7 @@ export function CustomerTable({
             </th>
             <SortHeader column="created" label="Created" sort={sort} onSort={onSort} className="col-created" />
             <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} className="col-updated" />
+            <CustomHeaders columns={columns} sort={sort} onSort={onSort} />
           </tr>
         </thead>
         <tbody>
@@ -147,6 +158,7 @@ export function CustomerTable({
               <td className="cell-date col-updated" data-label="Updated">
                 <Day fallback={NONE} at={c.updated_at} />
               </td>
+              <CustomCells columns={columns} customer={c} />
             </tr>
           ))}
         </tbody>

@@ -20,11 +20,15 @@ import { CustomerTable } from './CustomerTable';
 import { ListToolbar } from './ListToolbar';
 import { apiParams, exportParams, isFiltered, listHref, NO_FILTERS, readListParams, type ListState } from './list-params';
 import type { Conflict } from './restore';
+import type { CustomField } from '../../../contract/custom-fields';
+import { useCustomList } from './custom-columns/use-custom-list';
 
 // D25: a restore's code, and its words when refused, load when Restore is first pressed (restore.tsx).
 const RestoreConflict = lazy(() => import('./restore').then((m) => ({ default: m.RestoreConflict })));
 // D57: the saved views' bar loads beside the list (its place kept meanwhile), not with it.
 const ViewsBar = lazy(() => import('./views/ViewsBar').then((m) => ({ default: m.ViewsBar })));
+// D56: the custom fields' Columns and filters, likewise (the route's parts: preloaded with it).
+const CustomListControls = lazy(() => import('./custom-columns/CustomListControls').then((m) => ({ default: m.CustomListControls })));
 // D25: the 'Deleted' view's table loads when that view is first shown (DeletedTable.tsx).
 const DeletedTable = lazy(() => import('./DeletedTable').then((m) => ({ default: m.DeletedTable })));
 
@@ -33,7 +37,7 @@ type Go = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 const plural = (n: number, what = 'customer') => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** The list of one view (all or deleted); keyed by view, so one view's rows never stand in for the other's. */
-function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate: boolean }) {
+function Results({ state, go, canCreate, columns }: { state: ListState; go: Go; canCreate: boolean; columns: readonly CustomField[] }) {
   const api = useCustomersApi();
   // The last list stays on screen (marked busy) while another page, sort or search loads.
   const query = useQuery(api.list(apiParams(state)), { keepPrevious: true });
@@ -121,7 +125,8 @@ function Results({ state, go, canCreate }: { state: ListState; go: Go; canCreate
             busy={busy}
             caption={caption}
             sort={state.sort}
-            onSort={(sort) => go({ sort, page: 1 })}
+            onSort={(sort) => go({ sort: sort as ListState['sort'], page: 1 })}
+            columns={columns}
             onTag={(tag) => go({ tag, page: 1 })}
             selection={pick ? selection : undefined}
           />
@@ -161,6 +166,7 @@ export default function CustomersPage() {
   const url = readListParams(search);
   // D9: the 'Deleted' view only for who may restore; for anyone else such a link shows the list.
   const state: ListState = { ...url, deleted: url.deleted && can.remove };
+  const custom = useCustomList(state); // D56
   // Merged into the URL as it is now, not as this render saw it: a pending search keeps a filter chosen meanwhile.
   const go: Go = (patch, { replace = false } = {}) => {
     const now = readListParams(location.getState().search);
@@ -171,7 +177,7 @@ export default function CustomersPage() {
   async function onExport() {
     setExporting(true);
     try {
-      const [csv, { saveFile }] = await Promise.all([api.exportCsv(exportParams(state)), import('../../lib/save-file')]);
+      const [csv, { saveFile }] = await Promise.all([api.exportCsv(exportParams(custom.asked)), import('../../lib/save-file')]);
       saveFile(csv, `customers-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch {
       toast.error('Could not export customers. Please try again.');
@@ -220,8 +226,17 @@ export default function CustomersPage() {
           </Suspense>
         )}
       </div>
-      {!state.deleted && <ListToolbar state={state} onChange={go} />}
-      <Results key={state.deleted ? 'deleted' : 'all'} state={state} go={go} canCreate={can.create} />
+      {!state.deleted && <ListToolbar state={state} onChange={go} customSorts={custom.sorts} />}
+      {!state.deleted && (
+        <Suspense fallback={null}>
+          <CustomListControls state={state} fields={custom.fields} onChange={go} />
+        </Suspense>
+      )}
+      {custom.ready ? (
+        <Results key={state.deleted ? 'deleted' : 'all'} state={custom.asked} go={go} canCreate={can.create} columns={custom.columns} />
+      ) : (
+        <Spinner label="Loading customers…" showLabel />
+      )}
     </Page>
   );
 }

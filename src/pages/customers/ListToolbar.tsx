@@ -159,7 +159,8 @@ function TagFilter({ value, onCommit }: { value: string; onCommit: (tag: string)
 /** D45: tag suggestions are asked for this long after the last keystroke. */
 export const TAG_SUGGEST_DEBOUNCE_MS = 150;
 
-export function ListToolbar({ state, onChange }: { state: ListState; onChange: Change }) {
+/** D56 `customSorts`: by the custom columns shown, for the phone-width 'Sort by' menu. */
+export function ListToolbar({ state, onChange, customSorts = [] }: { state: ListState; onChange: Change; customSorts?: { value: string; label: string }[] }) {
   // Every filter starts again at page 1.
   const typed = (patch: Partial<ListState>) => onChange({ ...patch, page: 1 }, { replace: true });
   return (
@@ -194,10 +195,15 @@ export function ListToolbar({ state, onChange }: { state: ListState; onChange: C
         Do not service only
       </label>
       {/* Under 640px the table's header row, with its sort buttons, is out of sight: this menu sorts instead. */}
-      <SelectFilter label="Sort by" className="list-field list-sort" value={state.sort} onChange={(v) => onChange({ sort: v as CustomerSort, page: 1 })}>
+      <SelectFilter label="Sort by" className="list-field list-sort" value={state.sort} onChange={(v) => onChange({ sort: v as ListState['sort'], page: 1 })}>
         {(Object.keys(SORT_LABELS) as CustomerSort[]).map((s) => (
           <option key={s} value={s}>
             {SORT_LABELS[s]}
+          </option>
+        ))}
+        {customSorts.map((s) => (
+          <option key={s.value} value={s.value}>
+            {s.label}
           </option>
         ))}
       </SelectFilter>

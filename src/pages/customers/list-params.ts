@@ -17,7 +17,9 @@ import {
   type CustomerStatus,
   type CustomerType,
 } from '../../../contract/customers';
+import type { CustomFilter, CustomSort } from '../../../contract/custom-list';
 import type { CustomerExportParams, CustomerListParams } from '../../api/customers';
+import { customApiParams, putCustomState, readCustomSort, readCustomState } from './custom-columns/custom-params';
 import { PAGES } from '../../router/paths';
 
 /** The URL's value of `view` for D25's 'Deleted' view. */
@@ -34,11 +36,15 @@ export interface ListState {
   doNotService: boolean;
   /** D32: added at or after this instant ('' for any time): the dashboard's 'View newest customers'. */
   createdSince: string;
-  sort: CustomerSort;
+  /** D56: or by a custom field (`cf.<key>`, `-cf.<key>`). */
+  sort: CustomerSort | CustomSort;
   page: number;
   pageSize: PageSize;
   /** D25: the 'Deleted' view. */
   deleted: boolean;
+  /** D56: conditions on custom fields, and the custom fields shown as columns (custom-columns/). */
+  custom: CustomFilter[];
+  columns: string[];
   /** D57: the saved view the list was opened from (`view={id}`), kept while the person changes things on top. */
   viewId?: number | null;
 }
@@ -54,6 +60,8 @@ export const DEFAULT_LIST: ListState = {
   page: 1,
   pageSize: DEFAULT_PAGE_SIZE,
   deleted: false,
+  custom: [],
+  columns: [],
 };
 
 /** D26 D48: every sort the list offers. */
@@ -85,10 +93,11 @@ export function readListParams(search: string): ListState {
     type: oneOf(CUSTOMER_TYPES, p.get('type')) ?? '',
     doNotService: p.get('do_not_service') === 'true',
     createdSince: instant(p.get('created_since')),
-    sort: oneOf(LIST_SORTS, p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
+    sort: oneOf(LIST_SORTS, p.get('sort')) ?? readCustomSort(p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
     page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
     pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
     deleted: p.get('view') === DELETED_VIEW,
+    ...readCustomState(p),
     ...(viewIdOf(search) === null ? {} : { viewId: viewIdOf(search) }),
   };
 }
@@ -108,15 +117,24 @@ export function listHref(state: ListState): string {
   put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
   if (state.deleted) p.set('view', DELETED_VIEW);
   else if (state.viewId) p.set('view', String(state.viewId));
+  putCustomState(p, state);
   const search = p.toString();
   return search ? `${PAGES.customers}?${search}` : PAGES.customers;
 }
 
 /** True when a search or filter narrows the list (an empty answer then means "no match", not "none yet"). */
-export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag || s.type || s.doNotService || s.createdSince);
+export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag || s.type || s.doNotService || s.createdSince || s.custom.length);
 
 /** The list with no search and no filter (Clear filters). */
-export const NO_FILTERS = { q: '', status: '', tag: '', type: '', doNotService: false, createdSince: '' } as const satisfies Partial<ListState>;
+export const NO_FILTERS = {
+  q: '',
+  status: '',
+  tag: '',
+  type: '',
+  doNotService: false,
+  createdSince: '',
+  custom: [] as CustomFilter[],
+} as const satisfies Partial<ListState>;
 
 /** The export's parameters: the list as filtered and sorted, without paging (D27). */
 export const exportParams = (s: ListState): CustomerExportParams => ({
@@ -127,6 +145,7 @@ export const exportParams = (s: ListState): CustomerExportParams => ({
   do_not_service: s.doNotService || undefined,
   created_since: s.createdSince || undefined,
   sort: s.sort,
+  ...customApiParams(s.custom),
 });
 
 /** What GET /v1/customers/ is asked. The 'Deleted' view is newest deleted first and only paged (D25). */
