@@ -212,7 +212,8 @@ export function queryValues(search: URLSearchParams, shape: Shape): Record<strin
   const out: Record<string, unknown> = {};
   const families = Object.keys(shape).filter((k) => k.endsWith('*'));
   for (const key of new Set(search.keys())) {
-    const family = Object.hasOwn(shape, key) ? null : families.find((f) => key.startsWith(f.slice(0, -1)));
+    // A family's own name ('cf.*') is never a parameter of its own: sent as one, it is a member like any other.
+    const family = Object.hasOwn(shape, key) && !key.endsWith('*') ? null : families.find((f) => key.startsWith(f.slice(0, -1)));
     if (!Object.hasOwn(shape, key) && !family) continue; // unknown query parameters are ignored, as browsers and proxies add some
     const all = search.getAll(key);
     if (all.length > 1) throw fieldError(key, 'must be given once');

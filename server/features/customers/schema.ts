@@ -65,7 +65,8 @@ const sort: Check<CustomerSort | CustomSort> = describeCheck(
 
 /** D56: the list's conditions on custom fields (contract/custom-list.ts), their form; their types the handler checks. */
 const customFilters: Check<CustomFilter[]> = describeCheck(
-  (value) => {
+  (value, field) => {
+    if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) throw fieldError(field, 'must be cf.<key>=… parameters');
     const entries = Object.entries((value ?? {}) as Record<string, unknown>);
     if (entries.length > CUSTOM_FILTERS_MAX)
       throw fieldError(CUSTOM_PARAM_PREFIX + entries[CUSTOM_FILTERS_MAX]![0], `is one more than the ${CUSTOM_FILTERS_MAX} custom field conditions a list takes`);
