@@ -225,13 +225,13 @@ export default function CustomersPage() {
             <ViewsBar search={search} viewId={state.viewId ?? null} />
           </Suspense>
         )}
+        {!state.deleted && (
+          <Suspense fallback={null}>
+            <CustomListControls state={state} fields={custom.fields} onChange={go} />
+          </Suspense>
+        )}
       </div>
       {!state.deleted && <ListToolbar state={state} onChange={go} customSorts={custom.sorts} />}
-      {!state.deleted && (
-        <Suspense fallback={null}>
-          <CustomListControls state={state} fields={custom.fields} onChange={go} />
-        </Suspense>
-      )}
       {custom.ready ? (
         <Results key={state.deleted ? 'deleted' : 'all'} state={custom.asked} go={go} canCreate={can.create} columns={custom.columns} />
       ) : (

@@ -88,46 +88,49 @@ function AddCondition({ fields, custom, onAdd }: { fields: readonly CustomField[
     setValue(startValue(field));
   };
   return (
-    <form className="list-filters cf-add" aria-label="Filter by a custom field" onSubmit={submit}>
-      <div className="list-field">
-        <label htmlFor={ids.field}>Field</label>
-        <select
-          id={ids.field}
-          value={field.key}
-          onChange={(e) => (setKey(e.target.value), setValue(startValue(fields.find((f) => f.key === e.target.value))), setError(''))}
-        >
-          {fields.map((f) => (
-            <option key={f.key} value={f.key}>
-              {f.label} ({CUSTOM_FIELD_TYPE_LABELS[f.type]})
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="list-field">
-        <label htmlFor={ids.op}>Condition</label>
-        <select id={ids.op} value={op} onChange={(e) => (setChoice(e.target.value as Choice), setError(''))}>
-          {choices.map((c) => (
-            <option key={c} value={c}>
-              {CHOICE_WORDS[c]}
-            </option>
-          ))}
-        </select>
-      </div>
-      {op !== 'empty' && op !== 'set' && (
+    <details className="cf-columns cf-filter">
+      <summary className="btn btn-sm">Filter by a field</summary>
+      <form className="list-filters cf-add" aria-label="Filter by a custom field" onSubmit={submit}>
         <div className="list-field">
-          <label htmlFor={ids.value}>Value</label>
-          <ValueInput field={field} id={ids.value} value={value} onChange={setValue} invalid={error ? ids.error : undefined} />
+          <label htmlFor={ids.field}>Field</label>
+          <select
+            id={ids.field}
+            value={field.key}
+            onChange={(e) => (setKey(e.target.value), setValue(startValue(fields.find((f) => f.key === e.target.value))), setError(''))}
+          >
+            {fields.map((f) => (
+              <option key={f.key} value={f.key}>
+                {f.label} ({CUSTOM_FIELD_TYPE_LABELS[f.type]})
+              </option>
+            ))}
+          </select>
         </div>
-      )}
-      <button type="submit" className="btn">
-        Add filter
-      </button>
-      {error && (
-        <p id={ids.error} className="field-error cf-error" role="alert">
-          {error}
-        </p>
-      )}
-    </form>
+        <div className="list-field">
+          <label htmlFor={ids.op}>Condition</label>
+          <select id={ids.op} value={op} onChange={(e) => (setChoice(e.target.value as Choice), setError(''))}>
+            {choices.map((c) => (
+              <option key={c} value={c}>
+                {CHOICE_WORDS[c]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {op !== 'empty' && op !== 'set' && (
+          <div className="list-field">
+            <label htmlFor={ids.value}>Value</label>
+            <ValueInput field={field} id={ids.value} value={value} onChange={setValue} invalid={error ? ids.error : undefined} />
+          </div>
+        )}
+        <button type="submit" className="btn">
+          Add filter
+        </button>
+        {error && (
+          <p id={ids.error} className="field-error cf-error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </details>
   );
 }
 
@@ -135,7 +138,7 @@ function AddCondition({ fields, custom, onAdd }: { fields: readonly CustomField[
 function ColumnsMenu({ fields, columns, onChange }: { fields: readonly CustomField[]; columns: readonly string[]; onChange: (columns: string[]) => void }) {
   return (
     <details className="cf-columns">
-      <summary className="btn">Columns</summary>
+      <summary className="btn btn-sm">Columns</summary>
       <fieldset>
         <legend>Custom fields shown in the list</legend>
         {fields.map((f) => (
