@@ -192,6 +192,8 @@ export interface ImportPreviewRow {
   changes: FieldChanges | null;
   /** D60: the line of the row whose customer this row adds to (its location and contacts); absent on a customer's first row. */
   joins?: number;
+  /** D60: for a duplicate, the locations and contacts an update adds (those it does not have yet); absent when none. */
+  adds?: { locations: number; contacts: number };
 }
 
 export interface ImportPreview {

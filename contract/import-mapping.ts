@@ -54,6 +54,9 @@ export interface ImportGrouping {
   customers: number;
   locations: number;
   contacts: number;
+  /** D60: what an update (on_duplicate=update) adds to existing customers: the parts they do not have yet; absent when none. */
+  added_locations?: number;
+  added_contacts?: number;
 }
 
 /** D60: the query parameter `columns`: one target per column, `-` for a column not imported. */
@@ -66,5 +69,8 @@ export function groupingText(rows: number, g: ImportGrouping): string {
   const parts = [n(g.customers, 'customer', 'customers')];
   if (g.locations) parts.push(n(g.locations, 'location', 'locations'));
   if (g.contacts) parts.push(n(g.contacts, 'contact', 'contacts'));
-  return `${n(rows, 'row', 'rows')} → ${parts.join(', ')}`;
+  const added = [g.added_locations ? n(g.added_locations, 'location', 'locations') : '', g.added_contacts ? n(g.added_contacts, 'contact', 'contacts') : ''].filter(
+    Boolean,
+  );
+  return `${n(rows, 'row', 'rows')} → ${parts.join(', ')}${added.length ? `; an update adds ${added.join(' and ')} to existing customers` : ''}`;
 }

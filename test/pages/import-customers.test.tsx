@@ -288,6 +288,15 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     expect(rowOf(3).textContent).toContain('already up to date, nothing to change');
   });
 
+  it("D60: a duplicate whose update only adds parts says 'will be updated, adds 1 location and 2 contacts'", async () => {
+    const rows = [row(2, 'Bo Chen', 'bo@example.com', { duplicate: { id: 8, name: 'Bo Chen', version: 1 }, changes: {}, adds: { locations: 1, contacts: 2 } })];
+    show(as('customers:update'), (r) => (r.preview = preview(rows)));
+    choose(csvFile());
+    await screen.findByRole('table');
+    fireEvent.click(screen.getByRole('radio', { name: /Update them/ }));
+    expect(rowOf(2).textContent).toContain('will be updated, adds 1 location and 2 contacts');
+  });
+
   it('D44 the summary lists the customers changed by someone else after the preview, as links', async () => {
     show(as('customers:update'), (r) => {
       r.preview = WITH_DUPLICATE;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerListItem, ImportPreview, ImportResult } from '../../contract/customers';
-import { columnsParam, type ImportColumn } from '../../contract/import-mapping';
+import { columnsParam, groupingText, type ImportColumn } from '../../contract/import-mapping';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
 import { addField } from './custom-fields-common';
@@ -283,6 +283,47 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
     expect([Number(counts!.l), Number(counts!.k)]).toEqual([10_000, 10_000]);
     expect(await staleKeys(who)).toBe(0);
   }, 120_000);
+
+  describe('D60 an update adds locations and contacts', () => {
+    const head = 'name,email,location.label,location.address_line,location.city,contact.name,contact.email,contact.phone\n';
+    test("D60: an update of an existing customer adds the row's location and contact it does not have (same address folded, same contact email or phone: not again); the preview says 'adds 1 location'", async () => {
+      const who = await ownerOfNewOrg(b);
+      await importOf(who, `${head}Ada Ray,ada@example.com,Home,12 Elm St,Astoria,Ben Cho,ben@example.com,503-555-0100\n`);
+      const csv =
+        `${head}Ada Ray,ada@example.com,Home again,12 ELM ST ,astoria,Ben C.,BEN@example.com,\n` +
+        'Ada Ray,ada@example.com,Cottage,3 Bay Rd,Astoria,Cy Dee,,(503) 555-0100\n' +
+        'Ada Ray,ada@example.com,Shop,9 Oak Ave,Astoria,Eve Fox,eve@example.com,\n';
+      const before = await fingerprint(b.server.db);
+      const p = await previewOf(who, csv, '?on_duplicate=update');
+      expect(await fingerprint(b.server.db)).toBe(before);
+      expect(p.rows[0]!.adds).toEqual({ locations: 2, contacts: 1 });
+      expect(p.grouping).toMatchObject({ customers: 1, added_locations: 2, added_contacts: 1 });
+      expect(groupingText(p.summary.total, p.grouping)).toBe('3 rows → 1 customer; an update adds 2 locations and 1 contact to existing customers');
+      // Skipping duplicates adds nothing.
+      expect(await importOf(who, csv)).toMatchObject({ created: 0, updated: 0 });
+      expect(await importOf(who, csv, '?on_duplicate=update')).toMatchObject({ created: 0, updated: 1, locations: 2, contacts: 1 });
+      const [ada] = await customersOf(who);
+      expect(ada!.locations).toMatchObject([
+        { label: 'Home', primary: true },
+        { label: 'Cottage', primary: false },
+        { label: 'Shop', primary: false },
+      ]);
+      expect((ada!.contacts as { name: string }[]).map((c) => c.name)).toEqual(['Ben Cho', 'Eve Fox']);
+      expect(await staleKeys(who)).toBe(0);
+      // The same file again adds nothing more.
+      expect((await previewOf(who, csv, '?on_duplicate=update')).rows[0]!.adds).toBeUndefined();
+      expect(await importOf(who, csv, '?on_duplicate=update')).toMatchObject({ updated: 0, unchanged: 1 });
+    });
+
+    test("D60: a customer with no location yet gets the file's first as its primary", async () => {
+      const who = await ownerOfNewOrg(b);
+      await importOf(who, 'name,email\nDee Walsh,dee@example.com\n');
+      await importOf(who, `${head}Dee Walsh,dee@example.com,Home,1 Pine St,Salem,,,\n`, '?on_duplicate=update');
+      const [dee] = await customersOf(who);
+      expect(dee!.locations).toMatchObject([{ label: 'Home', primary: true }]);
+      expect(await staleKeys(who)).toBe(0);
+    });
+  });
 
   describe('D60 the person changes the mapping', () => {
     test('D60: columns= sets every target (`-` for none); the preview and the import both follow it', async () => {

@@ -16,7 +16,7 @@ import { IMPORT_FIELDS } from './import-checks';
 import { checkImport, rowView, type CheckedGroup, type MappingChoice } from './import';
 import { uniqueValueErrors } from './import-groups';
 import { headerHash } from './import-map';
-import { insertParts, newCustomerIds, PARTS_COLUMNS, PARTS_WRITES, saveMapping } from './import-repo';
+import { insertAddedParts, insertParts, newCustomerIds, PARTS_COLUMNS, PARTS_WRITES, saveMapping } from './import-repo';
 
 /**
  * D34: rows per statement. Each statement is short (tens of milliseconds on PGlite), and between two of
@@ -105,9 +105,9 @@ async function updateBatch(tx: Queryable, orgId: number, userId: number, groups:
 async function updateGroup(tx: Queryable, orgId: number, userId: number, fields: string[], groups: CheckedGroup[], now: Date): Promise<number[]> {
   const data = groups.map((g) => ({ ...g.merged, id: g.existing!.id, version: g.existing!.version }));
   // D56: the file's custom values merged into the customer's (an empty cell clears none).
-  const set = fields.map((col) => (col === 'custom' ? 'custom = c.custom || r.custom' : `${col} = r.${col}`));
+  const set = fields.map((col) => (col === 'custom' ? 'custom = c.custom || r.custom' : `${col} = r.${col}`)).map((s) => `${s}, `);
   const written = await tx.query<{ id: unknown }>(
-    `update customers c set ${set.join(', ')}, version = c.version + 1, updated_at = $2, updated_by = $3
+    `update customers c set ${set.join('')}version = c.version + 1, updated_at = $2, updated_by = $3
        from json_to_recordset($4::text::json) as r(id bigint, version integer, ${RECORD})
       where c.org_id = $1 and c.id = r.id and c.version = r.version and c.deleted_at is null
      returning c.id`,
@@ -153,7 +153,9 @@ export async function commitImport(
   const fresh = groups.filter((g) => !g.existing);
   const dupes = groups.filter((g) => g.existing);
   const movedSince = (r: CheckedGroup) => previewedAt !== null && r.existing!.updated_at.getTime() > previewedAt.getTime();
-  const changed = mode === 'update' ? dupes.filter((r) => Object.keys(r.changes ?? {}).length > 0) : [];
+  // D60: an update that only adds locations or contacts is a change too.
+  const adds = (r: CheckedGroup) => !!(r.adds?.locations.length || r.adds?.contacts.length);
+  const changed = mode === 'update' ? dupes.filter((r) => Object.keys(r.changes ?? {}).length > 0 || adds(r)) : [];
   const moved = changed.filter(movedSince);
   const toWrite = changed.filter((r) => !movedSince(r));
   const unchanged = mode === 'update' ? dupes.length - changed.length : 0;
@@ -189,6 +191,14 @@ export async function commitImport(
             now,
           );
           const done = await updateChanged(tx, orgId, actor.id, toWrite, now);
+          const added = await insertAddedParts(
+            tx,
+            orgId,
+            toWrite.filter((r) => done.has(r.existing!.id) && adds(r)).map((r) => ({ customerId: r.existing!.id, ...r.adds!, notes: [] })),
+            now,
+          );
+          parts.locations += added.locations;
+          parts.contacts += added.contacts;
           await saveMapping(tx, orgId, hash, mapping, now);
           const counts = { created: ids.length, updated: done.size, unchanged, skipped: dupes.length - done.size - unchanged };
           // The import's one entry (D27): the customers it created, and each updated customer's changes

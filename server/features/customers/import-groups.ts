@@ -19,6 +19,8 @@ export interface GroupedRow extends ImportPreviewRow {
   filled: Set<string>;
   key: string | null;
   cells: readonly string[];
+  /** D60: on a duplicate's first row, what an update adds (the preview's 'adds 1 location'). */
+  adds?: { locations: number; contacts: number };
 }
 
 /** D60: a customer the file makes: its first row, every row of it, and what they add up to. */

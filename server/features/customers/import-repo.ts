@@ -5,6 +5,7 @@ import type { ContactInput } from '../../../contract/customer-parts';
 import type { Customer, ImportField } from '../../../contract/customers';
 import type { CustomValues } from '../../../contract/custom-fields';
 import type { ImportGroupBy, ImportTarget } from '../../../contract/import-mapping';
+import { fold } from '../../../contract/fold';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { IMPORT_FIELDS } from './import-checks';
@@ -135,3 +136,87 @@ export async function insertParts(tx: Queryable, orgId: number, userId: number, 
 
 /** D34: the tables the parts' writes touch (the customers' through the parts' triggers). */
 export const PARTS_WRITES = ['customer_locations', 'customer_contacts', 'customer_notes', 'import_mappings'];
+
+/** D60: a location's address folded (label and notes aside): the same address is not added twice. */
+export const addressKey = (l: Pick<LocationRow, 'address_line' | 'city' | 'region' | 'postal_code' | 'country'>) =>
+  fold([l.address_line, l.city, l.region, l.postal_code, l.country].map((v) => (v ?? '').trim()).join('\n'));
+const digits = (v: string | null) => (v ?? '').replace(/\D/g, '');
+
+/** D60: what an updated customer has already: its addresses, its contacts' emails and phones, how many of each. */
+export interface HeldParts {
+  addresses: Set<string>;
+  emails: Set<string>;
+  phones: Set<string>;
+  locations: number;
+  contacts: number;
+}
+
+/** D60: the duplicates' locations and contacts, one query for the whole file. */
+export async function heldParts(db: Queryable, orgId: number, ids: number[]): Promise<Map<number, HeldParts>> {
+  const held = new Map<number, HeldParts>(ids.map((id) => [id, { addresses: new Set(), emails: new Set(), phones: new Set(), locations: 0, contacts: 0 }]));
+  if (!ids.length) return held;
+  const rows = await db.query<{ customer_id: unknown; kind: string; a: string | null; b: string | null; c: string | null; d: string | null; e: string | null }>(
+    `select customer_id, 'l' as kind, address_line as a, city as b, region as c, postal_code as d, country as e
+       from customer_locations where org_id = $1 and customer_id = any($2::int[])
+     union all
+     select customer_id, 'k', email, phone, null, null, null from customer_contacts where org_id = $1 and customer_id = any($2::int[])`,
+    [orgId, `{${ids.join(',')}}`],
+  );
+  for (const r of rows) {
+    const h = held.get(num(r.customer_id))!;
+    if (r.kind === 'l') h.locations++, h.addresses.add(addressKey({ address_line: r.a, city: r.b, region: r.c, postal_code: r.d, country: r.e }));
+    else {
+      h.contacts++;
+      if (r.a) h.emails.add(r.a.toLowerCase());
+      if (digits(r.b)) h.phones.add(digits(r.b));
+    }
+  }
+  return held;
+}
+
+/** D60: the group's locations and contacts that the customer does not have yet (nor the file twice). */
+export function partsToAdd(held: HeldParts, locations: LocationRow[], contacts: ContactInput[]) {
+  const addresses = new Set(held.addresses);
+  const emails = new Set(held.emails);
+  const phones = new Set(held.phones);
+  const newLocations = locations.filter((l) => {
+    const k = addressKey(l);
+    return !addresses.has(k) && !!addresses.add(k);
+  });
+  const newContacts = contacts.filter((c) => {
+    const e = (c.email ?? '').toLowerCase();
+    const p = digits(c.phone);
+    if ((e && emails.has(e)) || (p && phones.has(p))) return false;
+    if (e) emails.add(e);
+    if (p) phones.add(p);
+    return true;
+  });
+  return { locations: newLocations, contacts: newContacts };
+}
+
+/**
+ * D60: an updated customer's new locations (primary only if it had none) and contacts, one statement per
+ * kind; the parts' triggers run for these (crm.parts_written off), so the customer's keys follow.
+ */
+export async function insertAddedParts(tx: Queryable, orgId: number, all: (NewParts & { hadLocations: boolean })[], now: Date) {
+  const locations = all.flatMap((p) => p.locations.map((l, i) => ({ ...l, customer_id: p.customerId, is_primary: !p.hadLocations && i === 0 })));
+  const contacts = all.flatMap((p) => p.contacts.map((c) => ({ ...c, customer_id: p.customerId })));
+  if (!locations.length && !contacts.length) return { locations: 0, contacts: 0 };
+  await tx.query(`set local crm.parts_written = 'off'`);
+  if (locations.length)
+    await tx.query(
+      `insert into customer_locations (org_id, customer_id, label, address_line, city, region, postal_code, country, access_notes, is_primary, custom, created_at, updated_at)
+       select $1, r.customer_id, r.label, r.address_line, r.city, r.region, r.postal_code, r.country, r.access_notes, r.is_primary, coalesce(r.custom, '{}'::jsonb), $2, $2
+         from json_to_recordset($3::text::json) as r(customer_id integer, label text, address_line text, city text, region text, postal_code text,
+              country text, access_notes text, is_primary boolean, custom jsonb)`,
+      [orgId, now, JSON.stringify(locations)],
+    );
+  if (contacts.length)
+    await tx.query(
+      `insert into customer_contacts (org_id, customer_id, name, role, email, phone, note, created_at, updated_at)
+       select $1, r.customer_id, r.name, r.role, r.email, r.phone, r.note, $2, $2
+         from json_to_recordset($3::text::json) as r(customer_id integer, name text, role text, email text, phone text, note text)`,
+      [orgId, now, JSON.stringify(contacts)],
+    );
+  return { locations: locations.length, contacts: contacts.length };
+}

@@ -13,6 +13,7 @@ import {
   type ImportPreview,
   type ImportPreviewRow,
 } from '../../../contract/customers';
+import { MAX_CONTACTS, MAX_LOCATIONS, type ContactInput } from '../../../contract/customer-parts';
 import type { CustomField } from '../../../contract/custom-fields';
 import type { ImportColumn, ImportGroupBy, ImportMappingSource, ImportTarget, ImportTargetOption } from '../../../contract/import-mapping';
 import { listFields } from '../../custom-fields';
@@ -22,8 +23,8 @@ import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
 import { IMPORT_FIELDS } from './import-checks';
 import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, uniqueValueErrors, type Group, type GroupedRow } from './import-groups';
 import { guessColumns, headerHash, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
-import { findByEmails, loadMapping, type Existing } from './import-repo';
-import { checkRow, rowCells, unguard } from './import-rows';
+import { findByEmails, heldParts, loadMapping, partsToAdd, type Existing } from './import-repo';
+import { checkRow, rowCells, unguard, type LocationRow } from './import-rows';
 
 export { unguard } from './import-rows';
 export type { Existing } from './import-repo';
@@ -46,6 +47,8 @@ export interface CheckedGroup extends Group {
   existing: Existing | null;
   merged: Record<string, unknown> | null;
   changes: FieldChanges | null;
+  /** D60: for a duplicate, the file's locations and contacts it does not have yet (an update adds them). */
+  adds: { locations: LocationRow[]; contacts: ContactInput[]; hadLocations: boolean } | null;
 }
 
 export interface CheckedFile {
@@ -121,14 +124,26 @@ export async function checkImport(
   const grouped = groupRows(rows);
   const emails = sameEmailErrors(grouped);
   const byEmail = await findByEmails(db, orgId, emails);
+  const held = await heldParts(
+    db,
+    orgId,
+    [...byEmail.values()].map((e) => e.id),
+  );
   const groups = grouped.map((g): CheckedGroup => {
     const email = typeof g.input.email === 'string' ? g.input.email : null;
     const existing = (email && byEmail.get(email)) || null;
-    if (!existing) return { ...g, existing: null, merged: null, changes: null };
+    if (!existing) return { ...g, existing: null, merged: null, changes: null, adds: null };
     g.lead.duplicate = { id: existing.id, name: existing.name, version: existing.version };
     const { merged, changes } = updateOf(existing, g, fields);
     if (g.rows.every((r) => !r.errors.length)) g.lead.changes = changes;
-    return { ...g, existing, merged, changes };
+    const has = held.get(existing.id)!;
+    const adds = { ...partsToAdd(has, g.locations, g.contacts), hadLocations: has.locations > 0 };
+    if (has.locations + adds.locations.length > MAX_LOCATIONS)
+      g.lead.errors.push({ field: 'location.label', detail: `would give the customer more than ${MAX_LOCATIONS} locations` });
+    if (has.contacts + adds.contacts.length > MAX_CONTACTS)
+      g.lead.errors.push({ field: 'contact.name', detail: `would give the customer more than ${MAX_CONTACTS} contacts` });
+    if (adds.locations.length || adds.contacts.length) g.lead.adds = { locations: adds.locations.length, contacts: adds.contacts.length };
+    return { ...g, existing, merged, changes, adds };
   });
   const sample = (i: number) => (data.slice(0, SAMPLE_ROWS).find((r) => (r.cells[i] ?? '').trim())?.cells[i] ?? '').trim().slice(0, SAMPLE_MAX);
   for (const { group, field, detail } of await uniqueValueErrors(db, orgId, fields, groups)) {
@@ -180,8 +195,15 @@ function updateOf(existing: Existing, g: Group, fields: CustomField[]): { merged
 }
 
 /** A row as the preview answers it (D27); `joins` only on a row that adds to another row's customer (D60). */
-export const rowView = ({ line, values, errors, duplicate, changes, joins }: GroupedRow): ImportPreviewRow =>
-  joins === undefined ? { line, values, errors, duplicate, changes } : { line, values, errors, duplicate, changes, joins };
+export const rowView = ({ line, values, errors, duplicate, changes, joins, adds }: GroupedRow): ImportPreviewRow => ({
+  line,
+  values,
+  errors,
+  duplicate,
+  changes,
+  ...(joins === undefined ? {} : { joins }),
+  ...(adds ? { adds } : {}),
+});
 
 export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Array, charset: string | null, now: Date, choice?: MappingChoice): Promise<ImportPreview> {
   const file = await checkImport(db, orgId, bytes, charset, choice);
@@ -200,7 +222,7 @@ export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Ar
       valid: rows.length - invalid,
       invalid,
       duplicates: rows.filter((r) => r.duplicate).length,
-      unchanged: rows.filter((r) => r.changes && Object.keys(r.changes).length === 0).length,
+      unchanged: rows.filter((r) => r.changes && Object.keys(r.changes).length === 0 && !r.adds).length,
     },
     columns: file.columns,
     targets: file.options,
@@ -210,6 +232,15 @@ export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Ar
       customers: groups.length,
       locations: fresh.reduce((n, g) => n + g.locations.length, 0),
       contacts: fresh.reduce((n, g) => n + g.contacts.length, 0),
+      ...addedTo(groups),
     },
   };
+}
+
+/** D60: what updates would add to duplicates (on_duplicate=update): 'adds 1 location'. */
+function addedTo(groups: CheckedGroup[]) {
+  const adds = groups.filter((g) => g.adds);
+  const locations = adds.reduce((n, g) => n + g.adds!.locations.length, 0);
+  const contacts = adds.reduce((n, g) => n + g.adds!.contacts.length, 0);
+  return locations || contacts ? { added_locations: locations, added_contacts: contacts } : {};
 }

@@ -50,7 +50,16 @@ const shownValue = (v: unknown): string => (Array.isArray(v) ? v.join('; ') : v 
 
 function duplicateFate(row: ImportPreviewRow, mode: ImportDuplicateMode): string {
   if (mode === 'skip') return ': will be skipped';
-  return row.changes && Object.keys(row.changes).length === 0 ? ': already up to date, nothing to change' : ': will be updated';
+  const adds = addsText(row.adds);
+  if (row.changes && Object.keys(row.changes).length === 0 && !adds) return ': already up to date, nothing to change';
+  return adds ? `: will be updated, ${adds}` : ': will be updated';
+}
+
+/** D60: what an update adds to the customer: 'adds 1 location and 2 contacts'. */
+function addsText(adds: ImportPreviewRow['adds']): string {
+  if (!adds) return '';
+  const n = (count: number, one: string) => (count ? `${count} ${one}${count === 1 ? '' : 's'}` : '');
+  return `adds ${[n(adds.locations, 'location'), n(adds.contacts, 'contact')].filter(Boolean).join(' and ')}`;
 }
 
 /** D44: each field an update would change, before → after. */
