@@ -85,5 +85,21 @@ forEachBackend('API location custom values', (backend) => {
       expect((await p.post(fieldPath(must.id, 'archive/'))).status).toBe(200);
       expect(((await p.get(LOCATIONS.all(c.id))).body.results as CustomerLocation[]).find((x) => x.id === l.id)!.custom).toEqual({});
     });
+
+    test('D56 a location field archived meanwhile is refused as field_archived with archived: [...]; the rest saves without it', async () => {
+      const p = await ownerOfNewOrg(b, 'Places');
+      const bay = await addField(p, { label: 'Bay', key: 'bay', type: 'text', record_kind: 'location' });
+      await addField(p, { label: 'Level', key: 'level', type: 'number', record_kind: 'location' });
+      const c = (await p.create({ name: unique('Place '), email: uniqueEmail() })) as Customer;
+      const l = await LOCATIONS.add(p, c.id, { label: 'Yard', custom: { bay: 'B', level: 1 } });
+      expect((await p.post(fieldPath(bay.id, 'archive/'))).status).toBe(200);
+      const refused = await p.patch(LOCATIONS.one(c.id, l.id), { label: 'Yard 2', custom: { bay: 'C', level: 2 } });
+      expectError(refused, 400);
+      expect(refused.body).toMatchObject({ code: 'field_archived', field: 'custom.bay', archived: ['custom.bay'] });
+      expectError(await p.post(LOCATIONS.all(c.id), { label: 'New', custom: { bay: 'D' } }), 400);
+      const again = await p.patch(LOCATIONS.one(c.id, l.id), { label: 'Yard 2', custom: { level: 2 } });
+      expect(again.status).toBe(200);
+      expect((again.body as unknown as CustomerLocation).custom).toEqual({ level: 2 });
+    });
   });
 });

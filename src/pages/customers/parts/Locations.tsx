@@ -11,6 +11,7 @@ import { failedWords } from '../../../ui/failed-words';
 import { toast } from '../../../ui/toast';
 import { CustomInputs, validateCustom } from '../custom/CustomInputs';
 import { CustomValueList } from '../custom/CustomValueList';
+import { leavingArchived } from '../custom/customer-form';
 import { useCustomFields } from '../../../api/custom-fields';
 import { customChanges, customInput, customName, toFormValues } from '../custom/values';
 import { Problem } from '../detail/failure';
@@ -104,10 +105,10 @@ type FormProps = { customerId: number; location: CustomerLocation | null; api: C
 function LocationForm(props: FormProps) {
   const defs = useCustomFields('location');
   if (!defs.fields && defs.query.status === 'pending') return <Spinner label="Loading the form…" />;
-  return <LocationFields {...props} fields={defs.fields ?? []} />;
+  return <LocationFields {...props} fields={defs.fields ?? []} refetch={defs.query.refetch} />;
 }
 
-function LocationFields({ customerId, location, api, done, fields }: FormProps & { fields: CustomField[] }) {
+function LocationFields({ customerId, location, api, done, fields, refetch }: FormProps & { fields: CustomField[]; refetch?: () => unknown }) {
   const add = useMutation(api.locations.add);
   const update = useMutation(api.locations.update);
   const saved = location?.custom;
@@ -121,9 +122,12 @@ function LocationFields({ customerId, location, api, done, fields }: FormProps &
       const input = locationInput(toValues<LocationValues>(FIELDS, v));
       const custom = location ? customChanges(fields, v, saved) : customInput(fields, v);
       const withCustom = Object.keys(custom).length > 0 ? { custom } : {};
-      if (location) await update.mutate({ id: location.id, changes: { ...changed(input, location), ...withCustom } });
-      else await add.mutate({ ...input, primary: false, ...withCustom });
-      toast.success(location ? `Saved ${input.label ?? 'the location'}` : `Added ${input.label ?? 'the location'}`);
+      // D56: a location field archived since the form opened is left out, the rest saved, and the toast says so.
+      const { leftOut } = location
+        ? await leavingArchived({ ...changed(input, location), ...withCustom }, (changes) => update.mutate({ id: location.id, changes }), fields)
+        : await leavingArchived({ ...input, primary: false, ...withCustom }, (body) => add.mutate(body), fields);
+      if (leftOut) void refetch?.();
+      toast.success(`${location ? `Saved ${input.label ?? 'the location'}` : `Added ${input.label ?? 'the location'}`}${leftOut}`);
     },
     onSaved: done,
   });
