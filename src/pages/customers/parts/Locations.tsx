@@ -11,7 +11,7 @@ import { failedWords } from '../../../ui/failed-words';
 import { toast } from '../../../ui/toast';
 import { CustomInputs, validateCustom } from '../custom/CustomInputs';
 import { CustomValueList } from '../custom/CustomValueList';
-import { leavingArchived } from '../custom/customer-form';
+import { isHttpError } from '../../../http/errors';
 import { useCustomFields } from '../../../api/custom-fields';
 import { customChanges, customInput, customName, toFormValues } from '../custom/values';
 import { Problem } from '../detail/failure';
@@ -154,6 +154,16 @@ function LocationFields({ customerId, location, api, done, fields, refetch }: Fo
       <CustomInputs form={form} fields={fields} saved={saved} />
     </PartForm>
   );
+}
+
+/** D56: a save; refused only for fields archived since the form opened, the rest is sent again (archived.ts, loaded then). */
+async function leavingArchived<T extends object, R>(body: T, send: (body: T) => Promise<R>, fields: readonly CustomField[]) {
+  try {
+    return { saved: await send(body), leftOut: '' };
+  } catch (error) {
+    if (!isHttpError(error, 400) || !(error.data as { archived?: unknown }).archived) throw error;
+    return (await import('../custom/archived')).saveTheRest(error, body, send, fields);
+  }
 }
 
 export function Locations({ customerId, locations, canEdit, api }: { customerId: number; locations: CustomerLocation[]; canEdit: boolean; api: CustomerPartsApi }) {
