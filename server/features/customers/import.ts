@@ -124,11 +124,9 @@ export async function checkImport(
   const grouped = groupRows(rows);
   const emails = sameEmailErrors(grouped);
   const byEmail = await findByEmails(db, orgId, emails);
-  const held = await heldParts(
-    db,
-    orgId,
-    [...byEmail.values()].map((e) => e.id),
-  );
+  // D34: the parts held are looked up only when the file brings some (a file of customers alone costs no statement more).
+  const bringsParts = grouped.some((g) => g.locations.length > 0 || g.contacts.length > 0);
+  const held = await heldParts(db, orgId, bringsParts ? [...byEmail.values()].map((e) => e.id) : []);
   const groups = grouped.map((g): CheckedGroup => {
     const email = typeof g.input.email === 'string' ? g.input.email : null;
     const existing = (email && byEmail.get(email)) || null;
@@ -136,7 +134,7 @@ export async function checkImport(
     g.lead.duplicate = { id: existing.id, name: existing.name, version: existing.version };
     const { merged, changes } = updateOf(existing, g, fields);
     if (g.rows.every((r) => !r.errors.length)) g.lead.changes = changes;
-    const has = held.get(existing.id)!;
+    const has = held.get(existing.id) ?? { addresses: new Set<string>(), emails: new Set<string>(), phones: new Set<string>(), locations: 0, contacts: 0 };
     const adds = { ...partsToAdd(has, g.locations, g.contacts), hadLocations: has.locations > 0 };
     if (has.locations + adds.locations.length > MAX_LOCATIONS)
       g.lead.errors.push({ field: 'location.label', detail: `would give the customer more than ${MAX_LOCATIONS} locations` });
