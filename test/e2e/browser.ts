@@ -1,5 +1,6 @@
 // Helpers for the browser journeys: launch Debian's Chromium through playwright-core, open contexts
 // at a given size, collect console errors, sign in as a person would.
+import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 
@@ -102,6 +103,18 @@ export async function expectPath(page: Page, path: string) {
   expect(new URL(page.url()).pathname).toBe(path);
 }
 
+async function describeTabs(tabs: Tab[], name: string) {
+  const dir = 'test-results/failures';
+  mkdirSync(dir, { recursive: true });
+  for (const [i, t] of tabs.entries()) {
+    if (t.page.isClosed()) continue;
+    const file = `${dir}/${name.replace(/[^\w]+/g, '-').slice(0, 80)}-${i}.png`;
+    const text = await t.page.evaluate(() => document.body.innerText.slice(0, 600)).catch(() => '(no text)');
+    await t.page.screenshot({ path: file }).catch(() => undefined);
+    console.error(`tab ${i} at ${t.page.url()} (${file}); API calls: ${t.api.slice(-8).join(', ')}\n${text}`);
+  }
+}
+
 /**
  * One browser per test file, fresh contexts per test. After each test every tab opened through it
  * must have logged no console error and seen no 5xx; then its contexts are closed.
@@ -114,7 +127,10 @@ export function useBrowser() {
     browser = await launch();
   });
   afterAll(async () => browser?.close());
-  afterEach(async () => {
+  afterEach(async (ctx) => {
+    // A failed journey says where each of its tabs was and what it showed, so a failure seen once in CI
+    // can be read afterwards (the page's address, its text, a screenshot in test-results/failures/).
+    if (ctx.task.result?.state === 'fail') await describeTabs(tabs, ctx.task.name);
     for (const t of tabs.splice(0)) {
       expect(t.errors, 'console errors').toEqual([]);
       expect(t.serverErrors, 'server errors').toEqual([]);
