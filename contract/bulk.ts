@@ -11,7 +11,18 @@ export const EXPORT_IDS_MAX = 1_000;
 export const BULK_NAMES_SHOWN = 20;
 
 /** D58: what POST /v1/customers/bulk/ does to each selected customer (delete has its own call). */
-export const BULK_ACTIONS = ['add_tag', 'remove_tag', 'set_status', 'set_type', 'set_do_not_service', 'clear_do_not_service', 'set_custom', 'clear_custom'] as const;
+export const BULK_ACTIONS = [
+  'add_tag',
+  'remove_tag',
+  'set_status',
+  'set_type',
+  'set_do_not_service',
+  'clear_do_not_service',
+  'set_custom',
+  'clear_custom',
+  'assign',
+] as const;
+// D59: `assign` takes `assigned_to` (a member's user id, or null to unassign).
 export type BulkAction = (typeof BULK_ACTIONS)[number] | 'delete';
 
 /** D58: the customers an action is for: ids picked, or every customer the list's filter matches (with the count the person saw). */

@@ -96,6 +96,8 @@ export interface Customer {
   contacts: CustomerContact[];
   /** D56: the values of the organization's custom fields that are set, archived fields left out. */
   custom: CustomValues;
+  /** D59: the member the customer is assigned to, or none. */
+  assigned_to: PersonRef | null;
 }
 
 /** The fields a person writes (POST body; PATCH takes any subset plus `version`). */
@@ -108,6 +110,21 @@ export type CustomerServiceField = (typeof CUSTOMER_SERVICE_FIELDS)[number];
 export type CustomerServiceInput = Pick<Customer, CustomerServiceField>;
 /** D27 D48: the fields a CSV import reads and an export writes (D46 D47: locations and contacts are not in the CSV). */
 export type ImportField = CustomerInputField | CustomerServiceField;
+
+/**
+ * D59: POST and PATCH /v1/customers/ take `assigned_to` (a member's user id, or null for none). A member
+ * whose role sees only assigned customers creates customers assigned to themselves and cannot assign
+ * them to anyone else (400 naming `assigned_to`).
+ */
+export interface CustomerAssignInput {
+  assigned_to: number | null;
+}
+/** D59: the list's `assigned` filter: the caller's own, nobody's, or one member's (their user id). */
+export const ASSIGNED_ME = 'me';
+export const ASSIGNED_NONE = 'none';
+/** D59: GET /v1/customers/assignees/ (customers:view): the members a customer may be assigned to, by name (PersonRef[]). */
+export const ASSIGNEES_PATH = '/v1/customers/assignees/';
+export const ASSIGNED_FILTER = /^(me|none|[1-9][0-9]{0,9})$/;
 
 /** D26: a row of GET /v1/customers/ (and of its 'Deleted' view, which adds deleted_at and deleted_by). */
 export interface CustomerListItem {
@@ -126,6 +143,8 @@ export interface CustomerListItem {
   updated_at: string;
   /** D56, as the customer's. */
   custom: CustomValues;
+  /** D59, as the customer's. */
+  assigned_to: PersonRef | null;
   deleted_at?: string;
   deleted_by?: PersonRef | null;
 }

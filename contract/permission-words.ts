@@ -1,6 +1,6 @@
 // D55: the permissions matrix's words for each permission, apart from the matrix's defaults so the
 // activity log says a change in them at little cost to its chunk.
-import type { Permission } from './permissions';
+import type { CustomerScope, Permission } from './permissions';
 
 /** D55: each permission in words a business owner understands, shown first; the code comes second. */
 export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
@@ -22,4 +22,10 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = {
   'permissions:view': 'View what each role may do',
   'permissions:manage': 'Change what each role may do',
   'audit:view': 'View the activity log',
+};
+
+/** D61 D59: the matrix's words for what a role sees of customers. */
+export const CUSTOMER_SCOPE_WORDS: Readonly<Record<CustomerScope, string>> = {
+  all: 'Sees: all customers',
+  assigned: 'Sees: only customers assigned to them',
 };

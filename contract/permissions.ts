@@ -38,3 +38,11 @@ export const DEFAULT_ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission
   member: ['dashboard:view', 'customers:view', 'customers:create', 'customers:update', 'jobs:view', 'sms:view', 'email:view', 'calls:view'],
   viewer: ['dashboard:view', 'customers:view'],
 };
+
+/**
+ * D59: what a role sees of customers: every one of the organization, or only those assigned to the
+ * person. Every role's default is 'all'; the owner's is always 'all'.
+ */
+export const CUSTOMER_SCOPES = ['all', 'assigned'] as const;
+export type CustomerScope = (typeof CUSTOMER_SCOPES)[number];
+export const DEFAULT_CUSTOMER_SCOPE: CustomerScope = 'all';

@@ -1,5 +1,5 @@
 // D28 D29 D30: team, invitations, the permission matrix and the activity log, as the API answers them.
-import { ROLES, type Permission, type Role } from './permissions';
+import { ROLES, type CustomerScope, type Permission, type Role } from './permissions';
 
 export interface Member {
   user_id: number;
@@ -71,6 +71,8 @@ export interface PermissionMatrix {
   matrix: Record<Role, Permission[]>;
   /** Roles whose row cannot be edited (the owner has everything). */
   fixed: Role[];
+  /** D59: what each role sees of customers (the owner always 'all'). PUT /v1/permissions/ takes `scopes` beside `matrix` (optional: absent keeps them). */
+  scopes: Record<Role, CustomerScope>;
 }
 
 /** D29: the matrix's areas, in the order the page shows them. */

@@ -1,5 +1,6 @@
 // D56 D26: the customers list by custom field: the query's conditions and sort checked against the
 // organization's definitions (a 400 naming the parameter), and a page sorted by a field's value.
+import type { CustomerScope } from './customer-scope';
 import { CUSTOM_FIELD_TYPE_LABELS, type CustomField } from '../contract/custom-fields';
 import {
   CUSTOM_CONTAINS_MIN,
@@ -78,14 +79,14 @@ export function checkCustomList(fields: CustomField[], filters: CustomFilter[], 
 /** Values walked in order before a sort with a filter gives up the walk (server/custom-list.ts). */
 const CUSTOM_WALK_ROWS = 4_000;
 
-export async function customSortedJson(db: Queryable, orgId: number, f: PageFilter & { customSort: NonNullable<CustomListQuery['customSort']> }): Promise<string> {
-  const w = where(orgId, f);
+export async function customSortedJson(db: Queryable, scope: CustomerScope, f: PageFilter & { customSort: NonNullable<CustomListQuery['customSort']> }): Promise<string> {
+  const w = where(scope, f);
   const n = w.params.length;
   const [k, o, l] = [`$${n + 1}`, `$${n + 3}::int`, `$${n + 4}::int`];
   const end = `($${n + 3}::int + $${n + 2}::int)`; // the page's last row
   const dir = f.customSort.dir;
   const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, (f.page - 1) * f.pageSize + f.pageSize) + 1;
-  const narrowed = filtered(f) || f.status !== null;
+  const narrowed = filtered(f, scope) || f.status !== null;
   const order = `num ${dir}, txt ${dir}, id ${dir}`;
   const noValue = `not exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${k})`;
   const walked = {
@@ -112,7 +113,7 @@ export async function customSortedJson(db: Queryable, orgId: number, f: PageFilt
   };
   const use = narrowed ? read : walked;
   // Unfiltered, the total is customer_counts' (as the list's browsing); filtered, the matches up to the bound.
-  const count = filtered(f)
+  const count = filtered(f, scope)
     ? '(select n from counted)'
     : `(select coalesce(sum(n), 0) from customer_counts where org_id = $1 and ($${n + 5}::text is null or status = $${n + 5}))`;
   const [row] = await db.query<{ body: string }>(
@@ -138,7 +139,7 @@ export async function customSortedJson(db: Queryable, orgId: number, f: PageFilt
      select '{"count":' || least(n, ${l} - 1) || case when n < ${l} then '' else ',"count_exact":false' end
             || ',"results":[' || ${itemsJson('name', 'page.r')} || ']}' as body
        from total`,
-    [...w.params, f.customSort.key, f.pageSize, (f.page - 1) * f.pageSize, limit, ...(filtered(f) ? [] : [f.status])],
+    [...w.params, f.customSort.key, f.pageSize, (f.page - 1) * f.pageSize, limit, ...(filtered(f, scope) ? [] : [f.status])],
   );
   return row!.body;
 }

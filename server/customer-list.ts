@@ -1,6 +1,7 @@
 // D26 D45: the customers list (filter, search, sort, page), shared by the customers feature (its list and
 // export) and the dashboard (recently updated). SQL over the indexed columns of migrations 4 and 8
 // (name_key, search_key, phone_digits, phone_tail, tag_keys) and 15 (parts_key), every query scoped by organization.
+import { seen, type CustomerScope } from './customer-scope';
 import { LIST_COUNT_BOUND, type CustomerListItem, type CustomerSort, type CustomerStatus, type CustomerType, type Page } from '../contract/customers';
 import { fold } from '../contract/fold';
 import { phoneDigits, PHONE_MATCH_DIGITS } from '../contract/matching';
@@ -79,6 +80,8 @@ export interface ListFilter {
   ids?: readonly number[] | null;
   /** D56: conditions on custom fields, checked against the definitions (server/custom-list.ts). */
   custom?: CustomCondition[];
+  /** D59: the list's own filter: one member's customers, or nobody's. */
+  assigned?: number | 'none' | null;
   sort: CustomerSort;
   page: number;
   pageSize: number;
@@ -104,13 +107,13 @@ export function orderBy(sort: CustomerSort, t = ''): string {
   return `${key(t)} ${dir}, ${t}id ${dir}`;
 }
 
-/** The where clause and its parameters ($1 is always the organization). */
+/** The where clause and its parameters ($1 is always the organization); D59 only what the scope sees. */
 export function where(
-  orgId: number,
-  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince' | 'ids' | 'custom'>,
+  scope: CustomerScope,
+  f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince' | 'ids' | 'custom' | 'assigned'>,
 ): { sql: string; params: (string | number)[] } {
-  const params: (string | number)[] = [orgId];
-  const clauses = ['org_id = $1', 'deleted_at is null'];
+  const params: (string | number)[] = [scope.orgId];
+  const clauses = [`org_id = $1${seen('', scope)}`, 'deleted_at is null'];
   const add = (value: string | number) => `$${params.push(value)}`;
   if (f.status) clauses.push(`status = ${add(f.status)}`);
   if (f.type) clauses.push(`type = ${add(f.type)}`); // D48
@@ -119,6 +122,9 @@ export function where(
   // D45: a tag ignores case and accents (tag_keys are the tags folded, migration 8).
   if (f.tag) clauses.push(`tag_keys @> array[${add(fold(f.tag))}]::text[]`);
   if (f.q) clauses.push(searchClause(f.q, add));
+  if (f.assigned === 'none')
+    clauses.push('assigned_to is null'); // D59
+  else if (typeof f.assigned === 'number') clauses.push(`assigned_to = ${add(f.assigned)}::integer`);
   if (f.ids) clauses.push(`id = any(${add(`{${f.ids.join(',')}}`)}::int[])`); // D58, digits only
   clauses.push(...customClauses(f.custom ?? [], add));
   return { sql: clauses.join(' and '), params };
@@ -152,7 +158,8 @@ export const itemsJson = (sort: CustomerSort, order = orderBy(sort, 'c.')) => `c
                               ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at, ${visibleCustom('c', 'customer')} as custom) item), '')`;
 
 /** Whether anything narrows the list (else its total is customer_counts'). */
-export const filtered = (f: ListFilter) => Boolean(f.q || f.tag || f.type || f.doNotService || f.createdSince || f.custom?.length);
+export const filtered = (f: ListFilter, scope: CustomerScope) =>
+  Boolean(f.q || f.tag || f.type || f.doNotService || f.createdSince || f.custom?.length || f.assigned || scope.assignedTo !== null);
 
 /** What a page's statement is given beside the filter: the bound of a search's count (D26, LIST_COUNT_BOUND). */
 export type PageFilter = ListFilter & { countBound?: number };
@@ -162,11 +169,11 @@ export type PageFilter = ListFilter & { countBound?: number };
  * database (the route sends it untouched). A search counts at most max(bound, the page's end) + 1 matches:
  * past that the answer says 'more than' (`count_exact: false`), so a broad search costs what its page does.
  */
-export async function listCustomersJson(db: Queryable, orgId: number, f: PageFilter): Promise<string> {
-  const w = where(orgId, f);
+export async function listCustomersJson(db: Queryable, scope: CustomerScope, f: PageFilter): Promise<string> {
+  const w = where(scope, f);
   const n = w.params.length;
   const offset = (f.page - 1) * f.pageSize;
-  if (!filtered(f)) {
+  if (!filtered(f, scope)) {
     // Browsing: the page's ids come from walking the sort's index alone (index-only, however deep the
     // page), then only those rows are read; the total comes from customer_counts, not from counting.
     const [row] = await db.query<{ body: string }>(
@@ -213,6 +220,6 @@ export async function listCustomersJson(db: Queryable, orgId: number, f: PageFil
 }
 
 /** D26: one page and the total, as data (the dashboard's recently updated). */
-export async function listCustomers(db: Queryable, orgId: number, f: PageFilter): Promise<Page<CustomerListItem>> {
-  return JSON.parse(await listCustomersJson(db, orgId, f)) as Page<CustomerListItem>;
+export async function listCustomers(db: Queryable, scope: CustomerScope, f: PageFilter): Promise<Page<CustomerListItem>> {
+  return JSON.parse(await listCustomersJson(db, scope, f)) as Page<CustomerListItem>;
 }

@@ -9,12 +9,15 @@ import { touchSession } from './auth/last-active';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
 import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson, sendJsonText } from './http';
+import { assertSeen, scopeOf } from './customer-scope';
 import { isJsonText, isReply, RAW, runsInTransaction, unhonoured, type Method, type RouteDef } from './route';
 import { parseShape, queryParams, queryValues, type Shape } from './schema';
 
 const BODY_METHODS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** D38: changes needing these may change who can do what (roles, removal, the matrix): they hold the organization's lock alone. */
 const ACCESS_PERMISSIONS = new Set<string>(['team:manage', 'permissions:manage']);
+/** D59: the routes of one customer and of what it holds (notes, locations, contacts, timeline, restore). */
+const CUSTOMER_PATH = /^\/v1\/customers\/:id\//;
 
 interface Compiled {
   segments: string[];
@@ -116,8 +119,10 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
       if (!inTransaction) throw new Error(`route ${route.method} ${route.path} runs in no transaction: it cannot record an audit entry`);
       entries.push(entry);
     };
-    const invoke = (tx: Queryable, current = caller) => {
+    const invoke = async (tx: Queryable, current = caller) => {
       const who = principal ? { principal } : current ? { caller: current } : {};
+      // D59: a customer outside what the caller sees is a 404 before any route under it runs (customer-scope.ts).
+      if (route.access === 'org' && CUSTOMER_PATH.test(route.path)) await assertSeen(tx, scopeOf(current as OrgCaller), Number(params.id));
       return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit, ...who } as never);
     };
     const result = !inTransaction

@@ -30,7 +30,8 @@ export interface Caller extends TokenPrincipal {
 
 /** A member acting in one organization, with the role's permissions there. */
 export interface OrgCaller extends Caller {
-  org: { id: number; role: string; permissions: ReadonlySet<string> };
+  /** D59 seesOnlyAssigned: the role sees only customers assigned to the caller (customer-scope.ts). */
+  org: { id: number; role: string; permissions: ReadonlySet<string>; seesOnlyAssigned: boolean };
 }
 
 export const unauthorized = (code: string, detail: string) =>
@@ -66,13 +67,23 @@ export function organizationIdFrom(req: IncomingMessage): number | null {
   return id;
 }
 
-type CallerRow = { email: string; first_name: string; role: string | null; permissions: unknown; expires_at: Date; mfa_missing: boolean | null };
+type CallerRow = {
+  email: string;
+  first_name: string;
+  role: string | null;
+  permissions: unknown;
+  expires_at: Date;
+  mfa_missing: boolean | null;
+  assigned_only: boolean | null;
+};
 
 // $1 session, $2 user, $3 organization or null. No row: no such session, or revoked.
 const CALLER_SQL = `
   select u.email, u.first_name, m.role, s.expires_at,
          (select coalesce(json_agg(rp.permission), '[]'::json)
             from role_permissions rp where rp.org_id = m.org_id and rp.role = m.role) as permissions,
+         (select rs.customers = 'assigned' and m.role <> 'owner'
+            from role_scopes rs where rs.org_id = m.org_id and rs.role = m.role) as assigned_only,
          (select o.require_mfa and not exists (select 1 from user_mfa f where f.user_id = s.user_id and f.enabled_at is not null)
             from organizations o where o.id = m.org_id) as mfa_missing
     from sessions s
@@ -117,7 +128,7 @@ export async function requireMember(req: IncomingMessage, ctx: Ctx, permission: 
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
   setGateKey(orgKey(orgId)); // D34: a member's work waits in the organization's turn
-  return { ...asCaller(principal, row), org: { id: orgId, role: row.role, permissions } };
+  return { ...asCaller(principal, row), org: { id: orgId, role: row.role, permissions, seesOnlyAssigned: row.assigned_only === true } };
 }
 
 /** D38: the advisory lock of one organization's roles and permissions (pg_advisory_xact_lock(namespace, org)). */
@@ -137,5 +148,5 @@ export async function recheckMember(tx: Queryable, caller: OrgCaller, permission
   if (row.mfa_missing) throw mfaEnrolmentRequired(); // D54 D38: turned on a moment ago counts
   const permissions = new Set(Array.isArray(row.permissions) ? (row.permissions as string[]) : []);
   if (!permissions.has(permission)) throw permissionDenied(row.role, permission);
-  return { ...caller, org: { id: orgId, role: row.role, permissions } };
+  return { ...caller, org: { id: orgId, role: row.role, permissions, seesOnlyAssigned: row.assigned_only === true } };
 }

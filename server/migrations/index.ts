@@ -27,6 +27,7 @@ import { migration022 } from './022-bulk-actions';
 import { migration023 } from './023-custom-field-deletes';
 import { migration024 } from './024-custom-field-list';
 import { migration025 } from './025-import-mappings';
+import { migration026 } from './026-assigned-customers';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -60,6 +61,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration023,
   migration024,
   migration025,
+  migration026,
 ];
 
 export class SchemaTooNewError extends Error {

@@ -31,6 +31,8 @@ export interface Profile {
   permissions: string[];
   features: string[];
   role: string | null;
+  /** D59: what the role sees of customers in this organization ('all' when the server does not say). */
+  customers_scope?: 'all' | 'assigned';
   prefs: Record<string, unknown>;
   favorite_org_id: number | null;
 }

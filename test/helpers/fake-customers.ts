@@ -31,6 +31,7 @@ export function demoCustomers(): FakeCustomer[] {
         type: 'residential',
         do_not_service: false,
         custom: {},
+        assigned_to: null,
         created_at: day(n),
         updated_at: day(60 - n),
       };

@@ -79,6 +79,7 @@ const listItem = (c: Customer): CustomerListItem => ({
   created_at: c.created_at,
   updated_at: c.updated_at,
   custom: c.custom,
+  assigned_to: c.assigned_to,
 });
 
 export class FakeMerge {

@@ -15,6 +15,7 @@ export const PLAIN_EXTRAS = {
   locations: [],
   contacts: [],
   custom: {}, // D56
+  assigned_to: null, // D59
 } satisfies Partial<Customer>;
 
 export const OLIVE = { id: 1, name: 'Olive' };

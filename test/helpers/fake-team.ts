@@ -224,7 +224,13 @@ export class FakeTeam {
     }
 
     // ---- permissions ----
-    const answer = (): PermissionMatrix => ({ roles: [...ROLES], permissions: [...PERMISSIONS], matrix: this.matrix, fixed: ['owner'] });
+    const answer = (): PermissionMatrix => ({
+      roles: [...ROLES],
+      permissions: [...PERMISSIONS],
+      matrix: this.matrix,
+      fixed: ['owner'],
+      scopes: { owner: 'all', admin: 'all', member: 'all', viewer: 'all' },
+    });
     if (p === '/v1/permissions/' && call.method === 'GET') return need('permissions:view') ?? json(200, answer());
     if (p === '/v1/permissions/' && call.method === 'PUT') {
       const refused = need('permissions:manage');

@@ -14,12 +14,14 @@ export interface ActionSql {
 }
 
 const fromTo = (field: string, col: string) => `jsonb_build_object('${field}', jsonb_build_object('from', to_jsonb(o.${col}), 'to', to_jsonb(c.${col})))`;
+/** D59: an assignee as the timeline names them ({ id, name }, or null for none). */
+const assignee = (col: string) => `(select jsonb_build_object('id', u.id, 'name', u.first_name) from users u where u.id = ${col})`;
 const dnsChanges = `${fromTo('do_not_service', 'do_not_service')} || ${fromTo('do_not_service_reason', 'do_not_service_reason')}`;
 
 /** The SQL of each action; `add` binds a value and answers its placeholder. */
 export function actionSql(
   action: BulkAction,
-  v: { tag?: string; tagKey?: string; status?: string; type?: string; reason?: string | null; key?: string; value?: unknown; label?: string },
+  v: { tag?: string; tagKey?: string; status?: string; type?: string; reason?: string | null; key?: string; value?: unknown; label?: string; assignedTo?: number | null },
   add: (x: unknown) => string,
 ): ActionSql {
   switch (action) {
@@ -66,6 +68,14 @@ export function actionSql(
         changes: `jsonb_build_object('custom.' || ${key}, jsonb_build_object('from', coalesce(o.custom -> ${key}::text, 'null'), 'to', coalesce(c.custom -> ${key}::text, 'null'), 'label', ${label}::text))`,
       };
     }
+    case 'assign': {
+      const to = add(v.assignedTo ?? null);
+      return {
+        would: `assigned_to is distinct from ${to}::integer`,
+        set: `assigned_to = ${to}::integer`,
+        changes: `jsonb_build_object('assigned_to', jsonb_build_object('from', ${assignee('o.assigned_to')}, 'to', ${assignee('c.assigned_to')}))`,
+      };
+    }
     case 'delete':
       return { would: 'true', set: '', changes: `'{}'::jsonb` };
   }
@@ -91,6 +101,8 @@ export function undoSql(action: BulkAction, customKey: string | null, add: (x: u
       const from = `i.changes -> ('custom.' || ${key}::text) -> 'from'`;
       return `custom = case when jsonb_typeof(${from}) is distinct from 'null' then c.custom || jsonb_build_object(${key}::text, ${from}) else c.custom - ${key}::text end`;
     }
+    case 'assign': // D59: back to whom it was, while they are still a member (else to no one)
+      return "assigned_to = (select m.user_id from memberships m where m.org_id = c.org_id and m.user_id = (i.changes -> 'assigned_to' -> 'from' ->> 'id')::integer)";
     case 'delete':
       return 'deleted_at = null, deleted_by = null';
   }

@@ -1,6 +1,7 @@
 // D58: bulk actions on the customers list and their one undo. Each needs the permission of the same action
 // on one customer; the server acts on exactly what the person confirmed (409 selection_changed with the new
 // count otherwise); one transaction, one audit entry; customers that would not change are not written.
+import { scopeOf, seen, type CustomerScope } from '../../customer-scope';
 import { BULK_ACTIONS, BULK_MAX, BULK_UNDO_DAYS, type BulkAction, type BulkResult, type BulkUndoResult } from '../../../contract/bulk';
 import { CUSTOMER_STATUSES, CUSTOMER_TYPES, DO_NOT_SERVICE_REASON_MAX_LENGTH, MAX_TAGS, TAG_MAX_LENGTH } from '../../../contract/customers';
 import { fold } from '../../../contract/fold';
@@ -40,17 +41,17 @@ const changeBody = {
 const selectionChanged = (count: number) => new HttpError(409, 'selection_changed', `The selection now holds ${count} customers; look again and confirm`, {}, { count });
 
 /** The selection as SQL over the customers table ($1 the organization), and the count the person confirmed. */
-async function selectionOf(tx: Queryable, orgId: number, body: { ids: number[] | null; filter: string | null; count: number | null }) {
+async function selectionOf(tx: Queryable, scope: CustomerScope, body: { ids: number[] | null; filter: string | null; count: number | null }) {
   if ((body.ids === null) === (body.filter === null)) throw fieldError('ids', 'give either ids or filter (with count)', 'missing_field');
   if (body.ids) {
     const ids = [...new Set(body.ids)];
     if (!ids.length) throw fieldError('ids', 'must name at least one customer');
-    return { sql: 'org_id = $1 and deleted_at is null and id = any($2::int[])', params: [orgId, ids] as unknown[], confirmed: ids.length };
+    return { sql: `org_id = $1${seen('', scope)} and deleted_at is null and id = any($2::int[])`, params: [scope.orgId, ids] as unknown[], confirmed: ids.length };
   }
   if (body.count === null) throw fieldError('count', 'is required with filter (the number of customers the person saw)', 'missing_field');
   const q = parseShape(listFilters, queryValues(new URLSearchParams(body.filter ?? ''), listFilters));
-  const { custom } = await customListOf(tx, orgId, q); // D56: the list's custom conditions select too
-  const w = where(orgId, { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since, custom });
+  const { custom } = await customListOf(tx, scope.orgId, q); // D56: the list's custom conditions select too
+  const w = where(scope, { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since, custom });
   return { sql: w.sql, params: w.params as unknown[], confirmed: body.count };
 }
 
@@ -111,7 +112,7 @@ const change = defineRoute({
   async handler({ tx, ctx, caller, body, audit }): Promise<BulkResult> {
     const orgId = caller.org.id;
     const values = await actionValues(tx, orgId, body.action, body);
-    const selection = await selectionOf(tx, orgId, body);
+    const selection = await selectionOf(tx, scopeOf(caller), body); // D59: only what the caller sees
     const count = await confirmed(tx, orgId, selection);
     if (body.action === 'add_tag') {
       const full = await atTagLimit(tx, selection, fold(body.tag!), MAX_TAGS);
@@ -148,7 +149,7 @@ const remove = defineRoute({
   maxBodyBytes: BULK_BODY_BYTES,
   shareReads: BULK_SHARE,
   async handler({ tx, ctx, caller, body, audit }): Promise<BulkResult> {
-    const selection = await selectionOf(tx, caller.org.id, body);
+    const selection = await selectionOf(tx, scopeOf(caller), body); // D59: only what the caller sees
     await confirmed(tx, caller.org.id, selection);
     const now = new Date(ctx.now());
     const id = await newBulk(tx, caller.org.id, 'delete', caller.userId, now);

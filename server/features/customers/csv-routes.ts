@@ -1,4 +1,5 @@
 // D27 D34 D43 D44: the customers list as a CSV file, and a CSV file's import (preview, then commit).
+import { assignedFilter, scopeOf } from '../../customer-scope';
 import type { CustomValue } from '../../../contract/custom-fields';
 import { IMPORT_MAX_BYTES } from '../../../contract/customers';
 import { permissionDenied, recheckMember } from '../../auth/access';
@@ -46,12 +47,13 @@ const exportCsv = defineRoute({
       chunk = '';
     };
     try {
-      for await (const rows of exportCustomers(tx, caller.org.id, {
+      for await (const rows of exportCustomers(tx, scopeOf(caller), {
         ...query,
         custom,
         sort,
         doNotService: query.do_not_service === 'true',
         createdSince: query.created_since,
+        assigned: assignedFilter(query.assigned, caller), // D59
       })) {
         for (const r of rows) {
           chunk += csvLine([

@@ -1,4 +1,5 @@
 // D27: the export's SQL, scoped by organization like every customers query (STYLE).
+import type { CustomerScope } from '../../customer-scope';
 import { orderBy, SORT_KEYS, where, type ListFilter } from '../../customer-list';
 import type { Queryable } from '../../db';
 
@@ -15,11 +16,11 @@ type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], unknown> & { id: unknow
  * D27: the filtered list in its sort order, EXPORT_BATCH rows at a time. Each batch continues after the
  * last row's (sort key, id), so a deep batch costs what the first does (no OFFSET).
  */
-export async function* exportCustomers(db: Queryable, orgId: number, f: Omit<ListFilter, 'page' | 'pageSize'>): AsyncGenerator<ExportRow[]> {
+export async function* exportCustomers(db: Queryable, scope: CustomerScope, f: Omit<ListFilter, 'page' | 'pageSize'>): AsyncGenerator<ExportRow[]> {
   const [key, dir] = SORT_KEYS[f.sort];
   let after: [unknown, unknown] | null = null;
   for (;;) {
-    const w = where(orgId, f);
+    const w = where(scope, f);
     const n = w.params.length;
     const cursor: string = after ? ` and (${key('')}, id) ${dir === 'asc' ? '>' : '<'} ($${n + 1}, $${n + 2})` : '';
     const params: unknown[] = after ? [...w.params, ...after] : w.params;

@@ -29,13 +29,14 @@ export const person = (id: unknown, name: unknown): PersonRef | null => (id === 
 const CUSTOMER_SELECT = `
   select c.id, c.name, c.company, c.email, c.phone, c.address_line, c.city, c.region, c.postal_code, c.country,
          c.status, c.tags, c.type, c.lead_source, c.do_not_service, c.do_not_service_reason, c.created_at, c.created_by, cb.first_name as created_by_name, c.updated_at, c.updated_by,
-         ub.first_name as updated_by_name, c.version, ${partsJson(LOCATIONS, 'locations')}, ${partsJson(CONTACTS, 'contacts')},
+         ub.first_name as updated_by_name, c.version, c.assigned_to, ab.first_name as assigned_to_name, ${partsJson(LOCATIONS, 'locations')}, ${partsJson(CONTACTS, 'contacts')},
          ${visibleCustom('c', 'customer')} as custom
     from customers c
     left join users cb on cb.id = c.created_by
-    left join users ub on ub.id = c.updated_by`;
+    left join users ub on ub.id = c.updated_by
+    left join users ab on ab.id = c.assigned_to`;
 
-type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version' | 'locations' | 'contacts' | 'custom'> & {
+type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_by' | 'updated_by' | 'version' | 'locations' | 'contacts' | 'custom' | 'assigned_to'> & {
   custom: CustomValues | null;
   locations: unknown;
   contacts: unknown;
@@ -47,6 +48,8 @@ type CustomerRow = Omit<Customer, 'id' | 'created_at' | 'updated_at' | 'created_
   updated_by: unknown;
   updated_by_name: unknown;
   version: unknown;
+  assigned_to: unknown;
+  assigned_to_name: unknown;
 };
 
 function toCustomer(r: CustomerRow): Customer {
@@ -75,6 +78,7 @@ function toCustomer(r: CustomerRow): Customer {
     locations: fromJson(r.locations),
     contacts: fromJson(r.contacts),
     custom: r.custom ?? {},
+    assigned_to: person(r.assigned_to, r.assigned_to_name),
   };
 }
 
@@ -152,16 +156,17 @@ export async function createCustomer(
   input: CustomerInput & CustomerServiceInput,
   now: Date,
   custom: CustomValues = {},
+  assignedTo: number | null = null, // D59, checked by assigneeOf
 ): Promise<Customer> {
   await assertEmailFree(db, orgId, input.email, null);
   const values = INPUT_COLUMNS.map((c) => input[c]);
   const n = INPUT_COLUMNS.length;
   const [row] = await emailSafe(db, orgId, input.email, null, () =>
     db.query<{ id: unknown }>(
-      `insert into customers (org_id, ${INPUT_COLUMNS.join(', ')}, created_at, created_by, updated_at, updated_by, custom)
-       values ($1, ${INPUT_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}, $${n + 2}, $${n + 3}, $${n + 2}, $${n + 3}, $${n + 4}::text::jsonb)
+      `insert into customers (org_id, ${INPUT_COLUMNS.join(', ')}, created_at, created_by, updated_at, updated_by, custom, assigned_to)
+       values ($1, ${INPUT_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}, $${n + 2}, $${n + 3}, $${n + 2}, $${n + 3}, $${n + 4}::text::jsonb, $${n + 5}::integer)
        returning id`,
-      [orgId, ...(values as (string | null)[]), now, userId, JSON.stringify(custom)] as never,
+      [orgId, ...(values as (string | null)[]), now, userId, JSON.stringify(custom), assignedTo] as never,
     ),
   );
   return getCustomer(db, orgId, num(row?.id));
@@ -184,6 +189,8 @@ export async function updateCustomer(
   now: Date,
   /** D56: the custom values' write, checked against the record as it is (under its lock). */
   customFor?: (before: Customer) => Promise<CustomPatch>,
+  /** D59: the new assignee (checked by assigneeOf), or undefined to leave it. */
+  assignedTo?: number | null,
 ): Promise<{ before: Customer; after: Customer; changes: Changes }> {
   const before = await getCustomer(db, orgId, id, { lock: true });
   if (before.version !== version) throw conflict(before);
@@ -196,12 +203,15 @@ export async function updateCustomer(
   const keys = Object.keys(changes) as (typeof INPUT_COLUMNS)[number][];
   const custom = customFor ? await customFor(before) : null;
   Object.assign(changes, custom?.changes);
+  const reassigned = assignedTo !== undefined && assignedTo !== (before.assigned_to?.id ?? null);
+  if (reassigned) changes.assigned_to = { from: before.assigned_to, to: assignedTo }; // the name filled in below
   if (Object.keys(changes).length === 0) return { before, after: before, changes }; // nothing to write, nothing to audit
   if ('email' in changes) await assertEmailFree(db, orgId, patch.email ?? null, id);
   const sets = keys.map((k, i) => `${k} = $${i + 3}`);
   const params: unknown[] = [orgId, id, ...keys.map((k) => patch[k] as string | null), now, userId];
   if (custom && Object.keys(custom.changes).length)
     sets.push(`custom = (custom - $${params.push(custom.unset)}::text[]) || $${params.push(JSON.stringify(custom.set))}::text::jsonb`);
+  if (reassigned) sets.push(`assigned_to = $${params.push(assignedTo ?? null)}::integer`);
   await emailSafe(db, orgId, patch.email ?? null, id, () =>
     db.query(
       `update customers set ${sets.join(', ')}${sets.length ? ',' : ''}
@@ -210,7 +220,9 @@ export async function updateCustomer(
       params as never,
     ),
   );
-  return { before, after: await getCustomer(db, orgId, id), changes };
+  const after = await getCustomer(db, orgId, id);
+  if (reassigned) changes.assigned_to = { from: before.assigned_to, to: after.assigned_to }; // D59: the timeline names both
+  return { before, after, changes };
 }
 
 /** D25: soft delete. */

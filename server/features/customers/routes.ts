@@ -1,5 +1,6 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
+import { assignedFilter, assigneeOf, scopeOf } from '../../customer-scope';
 import type { CustomValues } from '../../../contract/custom-fields';
 import type { Customer, CustomerInput, CustomerServiceInput } from '../../../contract/customers';
 import { permissionDenied } from '../../auth/access';
@@ -47,10 +48,13 @@ const list = defineRoute({
       return listDeleted(ctx.db, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
     }
     // D26: the answer's JSON is built by the database and sent as it is.
-    const filter = { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since };
+    const filter = {
+      ...{ q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since },
+      assigned: assignedFilter(q.assigned, caller), // D59
+    };
     const { custom, customSort, sort } = await customListOf(tx, caller.org.id, q); // D56
     const f = { ...filter, custom, sort, page: q.page, pageSize: q.page_size, countBound: ctx.config.listCountBound };
-    return jsonText(customSort ? await customSortedJson(tx, caller.org.id, { ...f, customSort }) : await listCustomersJson(tx, caller.org.id, f));
+    return jsonText(customSort ? await customSortedJson(tx, scopeOf(caller), { ...f, customSort }) : await listCustomersJson(tx, scopeOf(caller), f));
   },
 });
 
@@ -62,11 +66,13 @@ const create = defineRoute({
   permission: 'customers:create',
   body: createBody,
   audit: 'customer.created',
-  async handler({ tx, ctx, caller, body: { custom, ...body }, audit }) {
+  async handler({ tx, ctx, caller, body: { custom, assigned_to, ...body }, audit }) {
     await lockFields(tx, caller.org.id, 'use'); // D56
     const values = await customWrite(tx, caller.org.id, 'customer', custom, null, null);
-    const customer = await createCustomer(tx, caller.org.id, caller.userId, body, new Date(ctx.now()), values.set);
-    audit({ target: target(customer), changes: { ...filled(body), ...customFilled(values.set) } });
+    const assignedTo = (await assigneeOf(tx, caller, assigned_to ?? undefined, true)) ?? null; // D59
+    const customer = await createCustomer(tx, caller.org.id, caller.userId, body, new Date(ctx.now()), values.set, assignedTo);
+    const assigned = customer.assigned_to ? { assigned_to: customer.assigned_to } : {};
+    audit({ target: target(customer), changes: { ...filled(body), ...customFilled(values.set), ...assigned } });
     return reply(201, customer);
   },
 });
@@ -93,12 +99,13 @@ const update = defineRoute({
   body: updateBody,
   partialBody: true,
   async handler({ tx, ctx, caller, params, body, audit }) {
-    const { version, custom, ...patch } = body;
+    const { version, custom, assigned_to, ...patch } = body;
     if (version === undefined) throw updateVersionMissing();
     // D56: the definitions' lock before the customer's own, as a definition's change takes them.
     if (custom) await lockFields(tx, caller.org.id, 'use');
     const customFor = custom ? (before: Customer) => customWrite(tx, caller.org.id, 'customer', custom, before.custom, before.id) : undefined;
-    const { after, changes } = await updateCustomer(tx, caller.org.id, caller.userId, params.id, patch, version, new Date(ctx.now()), customFor);
+    const assignedTo = 'assigned_to' in body ? await assigneeOf(tx, caller, assigned_to ?? null, false) : undefined; // D59
+    const { after, changes } = await updateCustomer(tx, caller.org.id, caller.userId, params.id, patch, version, new Date(ctx.now()), customFor, assignedTo);
     if (Object.keys(changes).length > 0) audit({ action: 'customer.updated', target: target(after), changes });
     return after;
   },
@@ -145,7 +152,7 @@ const duplicates = defineRoute({
   access: 'org',
   permission: 'customers:view',
   query: duplicatesQuery,
-  handler: async ({ tx, caller, query }) => ({ results: await findDuplicates(tx, caller.org.id, query.email, query.phone, query.exclude, query.name) }),
+  handler: async ({ tx, caller, query }) => ({ results: await findDuplicates(tx, scopeOf(caller), query.email, query.phone, query.exclude, query.name) }),
 });
 
 /** GET /v1/customers/tags/?q=: D45 the organization's tags as one types in the tag filter, most used first. */
@@ -155,7 +162,7 @@ const tags = defineRoute({
   access: 'org',
   permission: 'customers:view',
   query: tagsQuery,
-  handler: async ({ tx, caller, query }) => ({ results: await suggestTags(tx, caller.org.id, query.q) }),
+  handler: async ({ tx, caller, query }) => ({ results: await suggestTags(tx, scopeOf(caller), query.q) }),
 });
 
 /** GET /v1/customers/lead-sources/?q=: D48 the organization's earlier sources as one types, most used first. */
@@ -165,7 +172,7 @@ const leadSources = defineRoute({
   access: 'org',
   permission: 'customers:view',
   query: leadSourcesQuery,
-  handler: async ({ tx, caller, query }) => ({ results: await suggestLeadSources(tx, caller.org.id, query.q) }),
+  handler: async ({ tx, caller, query }) => ({ results: await suggestLeadSources(tx, scopeOf(caller), query.q) }),
 });
 
 export const customerRoutes = [

@@ -15,6 +15,7 @@ import {
   SEARCH_MAX_LENGTH,
   SERVICE_SORTS,
   TAG_MAX_LENGTH,
+  ASSIGNED_FILTER,
 } from '../../../contract/customers';
 import { EXPORT_IDS_MAX } from '../../../contract/bulk';
 import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
@@ -91,6 +92,8 @@ export const listFilters = {
   sort: withDefault(sort, DEFAULT_CUSTOMER_SORT as CustomerSort | CustomSort),
   // D56: `cf.<key>=…`, `cf.<key>.contains=…` and so on.
   'cf.*': customFilters,
+  // D59: 'me', 'none' or a member's user id.
+  assigned: optional(text({ max: 10, pattern: ASSIGNED_FILTER, patternMessage: "must be 'me', 'none' or a member's id" })),
   // D48: by type, and only the customers flagged do-not-service.
   type: optional(oneOf(CUSTOMER_TYPES)),
   do_not_service: optional(oneOf(['true', 'false'] as const)),
@@ -176,7 +179,7 @@ export const customerFields = {
 };
 
 /** POST /v1/customers/; D56 `custom` is checked against the organization's fields by the handler. */
-export const createBody = { ...customerFields, custom: customObject, ...serviceFields };
+export const createBody = { ...customerFields, custom: customObject, ...serviceFields, assigned_to: optional(int()) }; // D59
 
 /** PATCH /v1/customers/{id}/: any subset of the fields, and the version it was based on (D31). */
 export const updateBody = {
@@ -187,6 +190,7 @@ export const updateBody = {
   tags,
   type: oneOf(CUSTOMER_TYPES),
   do_not_service: bool(),
+  assigned_to: optional(int()), // D59
   version: int({ min: 1 }),
 };
 

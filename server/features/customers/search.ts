@@ -1,6 +1,7 @@
 // D23 D45: the duplicate warning and the tag filter's suggestions: SQL over the indexed columns of
 // migration 8 (phone_digits, phone_tail; customer_tags), every query scoped by organization. How a search
 // matches, and the list itself, are in server/customer-list.ts (the dashboard lists customers too).
+import { seen, type CustomerScope } from '../../customer-scope';
 import type { DuplicateMatch } from '../../../contract/customers';
 import { fold } from '../../../contract/fold';
 import { PHONE_MATCH_DIGITS, phoneDigits } from '../../../contract/matching';
@@ -18,7 +19,7 @@ import { num } from '../../db';
  */
 export async function findDuplicates(
   db: Queryable,
-  orgId: number,
+  scope: CustomerScope,
   email: string | null,
   phone: string | null,
   exclude: number | null,
@@ -46,10 +47,10 @@ export async function findDuplicates(
                select customer_id, case when email = $2 then 'email' else 'phone' end, id, name, 1 from customer_contacts where org_id = $1 and ${matches}
                union all
                select id, 'name', null, null, 2 from customers where org_id = $1 and deleted_at is null and crm_fold(name) = $5) m
-         join customers c on c.id = m.customer_id and c.org_id = $1 and c.deleted_at is null and c.id <> coalesce($4, 0)
+         join customers c on c.id = m.customer_id and c.org_id = $1${seen('c', scope)} and c.deleted_at is null and c.id <> coalesce($4, 0)
         order by c.id, m.rank, m.by = 'email' desc, m.contact_id) d
       order by rank = 2, name_key, id limit 5`,
-    [orgId, mail, digits.length >= PHONE_MATCH_DIGITS ? digits : null, exclude, named],
+    [scope.orgId, mail, digits.length >= PHONE_MATCH_DIGITS ? digits : null, exclude, named],
   );
   return rows.map((r) => ({
     id: num(r.id),
@@ -70,11 +71,16 @@ export const TAG_SUGGESTIONS = 20;
  * D45: the organization's tags that contain `q` (folded: case and accents ignored), most used first, from
  * customer_tags (kept by triggers, migration 8), so typing reads a few rows, not every customer's tags.
  */
-export async function suggestTags(db: Queryable, orgId: number, q: string | null): Promise<string[]> {
+export async function suggestTags(db: Queryable, scope: CustomerScope, q: string | null): Promise<string[]> {
+  // D59: a scoped member's suggestions come from their own customers' tags (a few thousand at most).
   const rows = await db.query<{ tag: string }>(
-    `select tag from customer_tags where org_id = $1 and n > 0 and tag_key like $2
-      order by (tag_key like $3) desc, n desc, tag_key limit ${TAG_SUGGESTIONS}`,
-    [orgId, containsPattern(fold(q ?? '')), `${fold(q ?? '').replace(/[\\%_]/g, '\\$&')}%`],
+    scope.assignedTo === null
+      ? `select tag from customer_tags where org_id = $1 and n > 0 and tag_key like $2
+          order by (tag_key like $3) desc, n desc, tag_key limit ${TAG_SUGGESTIONS}`
+      : `select min(t) as tag from customers c cross join lateral unnest(c.tags) t
+          where c.org_id = $1${seen('c', scope)} and c.deleted_at is null and crm_fold(t) like $2
+          group by crm_fold(t) order by (crm_fold(t) like $3) desc, count(*) desc, crm_fold(t) limit ${TAG_SUGGESTIONS}`,
+    [scope.orgId, containsPattern(fold(q ?? '')), `${fold(q ?? '').replace(/[\\%_]/g, '\\$&')}%`],
   );
   return rows.map((r) => r.tag);
 }

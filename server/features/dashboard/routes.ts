@@ -1,4 +1,5 @@
 // D32: the dashboard's figures in one call. Each part is there only with the permission its page needs.
+import { scopeOf } from '../../customer-scope';
 import type { CustomerStatus, DashboardData } from '../../../contract/customers';
 import { CUSTOMER_STATUSES, NEW_THIS_MONTH_DAYS as MONTH_DAYS, NEW_THIS_WEEK_DAYS as WEEK_DAYS } from '../../../contract/customers';
 import { DAY_MS } from '../../../contract/time';
@@ -21,9 +22,9 @@ const dashboard = defineRoute({
     if (can('customers:view')) {
       const now = ctx.now();
       const [counts, fresh, recent] = await Promise.all([
-        statusCounts(tx, org),
-        newCustomers(tx, org, new Date(now - WEEK_DAYS * DAY_MS), new Date(now - MONTH_DAYS * DAY_MS)),
-        listCustomers(tx, org, { q: null, status: null, tag: null, sort: '-updated_at', page: 1, pageSize: RECENT }),
+        statusCounts(tx, scopeOf(caller)),
+        newCustomers(tx, scopeOf(caller), new Date(now - WEEK_DAYS * DAY_MS), new Date(now - MONTH_DAYS * DAY_MS)),
+        listCustomers(tx, scopeOf(caller), { q: null, status: null, tag: null, sort: '-updated_at', page: 1, pageSize: RECENT }),
       ]);
       const by_status = Object.fromEntries(CUSTOMER_STATUSES.map((s) => [s, 0])) as Record<CustomerStatus, number>;
       for (const c of counts) if (c.status in by_status) by_status[c.status] = c.n;

@@ -1,5 +1,5 @@
 // D29: the organization's role × permission matrix, SQL only, scoped by organization.
-import { PERMISSIONS, ROLES, isPermission, type Permission, type Role } from '../../../contract/permissions';
+import { CUSTOMER_SCOPES, DEFAULT_CUSTOMER_SCOPE, PERMISSIONS, ROLES, isPermission, type CustomerScope, type Permission, type Role } from '../../../contract/permissions';
 import type { PermissionMatrix } from '../../../contract/team';
 import type { Queryable } from '../../db';
 
@@ -11,7 +11,26 @@ export async function readMatrix(db: Queryable, orgId: number): Promise<Permissi
   const matrix = Object.fromEntries(ROLES.map((r) => [r, [] as Permission[]])) as Record<Role, Permission[]>;
   for (const { role, permission } of rows) if (role in matrix && isPermission(permission)) matrix[role].push(permission);
   for (const role of ROLES) matrix[role].sort((a, b) => PERMISSIONS.indexOf(a) - PERMISSIONS.indexOf(b));
-  return { roles: [...ROLES], permissions: [...PERMISSIONS], matrix, fixed: FIXED };
+  return { roles: [...ROLES], permissions: [...PERMISSIONS], matrix, fixed: FIXED, scopes: await readScopes(db, orgId) };
+}
+
+/** D59: what each role sees of customers; a role without a row sees all (the owner always). */
+export async function readScopes(db: Queryable, orgId: number): Promise<Record<Role, CustomerScope>> {
+  const rows = await db.query<{ role: Role; customers: CustomerScope }>('select role, customers from role_scopes where org_id = $1', [orgId]);
+  const scopes = Object.fromEntries(ROLES.map((r) => [r, DEFAULT_CUSTOMER_SCOPE])) as Record<Role, CustomerScope>;
+  for (const { role, customers } of rows) if (role in scopes && !FIXED.includes(role) && CUSTOMER_SCOPES.includes(customers)) scopes[role] = customers;
+  return scopes;
+}
+
+/** D59: replaces what each role sees; the fixed rows always see all (no row is kept for them). */
+export async function writeScopes(tx: Queryable, orgId: number, scopes: Record<Role, CustomerScope>): Promise<void> {
+  await tx.query('delete from role_scopes where org_id = $1', [orgId]);
+  const narrowed = ROLES.filter((r) => !FIXED.includes(r) && scopes[r] === 'assigned');
+  if (narrowed.length)
+    await tx.query(`insert into role_scopes (org_id, role, customers) select $1, role, 'assigned' from unnest(string_to_array($2, ',')) as role`, [
+      orgId,
+      narrowed.join(','),
+    ]);
 }
 
 /** D10: the defaults a new organization starts with, per role. */
