@@ -82,7 +82,7 @@ const CALLER_SQL = `
   select u.email, u.first_name, m.role, s.expires_at,
          (select coalesce(json_agg(rp.permission), '[]'::json)
             from role_permissions rp where rp.org_id = m.org_id and rp.role = m.role) as permissions,
-         (select rs.customers = 'assigned' and m.role <> 'owner'
+         (select rs.sees = 'assigned' and m.role <> 'owner'
             from role_scopes rs where rs.org_id = m.org_id and rs.role = m.role) as assigned_only,
          (select o.require_mfa and not exists (select 1 from user_mfa f where f.user_id = s.user_id and f.enabled_at is not null)
             from organizations o where o.id = m.org_id) as mfa_missing

@@ -19,7 +19,7 @@ export const migration026: Migration = {
     `create table role_scopes (
         org_id integer not null references organizations(id) on delete cascade,
         role text not null references roles(name),
-        customers text not null check (customers in ('all', 'assigned')),
+        sees text not null check (sees in ('all', 'assigned')),
         primary key (org_id, role))`,
   ],
 };

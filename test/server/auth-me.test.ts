@@ -16,7 +16,7 @@ forEachBackend('API me', (backend) => {
       const t = tokens(await api.login('solo@demo.test'));
       const r = await api.me(t.access_token);
       expect(r.status).toBe(200);
-      expect(Object.keys(r.body).sort()).toEqual(['favorite_org_id', 'features', 'organizations', 'permissions', 'prefs', 'role', 'user']);
+      expect(Object.keys(r.body).sort()).toEqual(['customers_scope', 'favorite_org_id', 'features', 'organizations', 'permissions', 'prefs', 'role', 'user']);
       expect(r.body.user).toEqual({ email: 'solo@demo.test', first_name: 'Sam', avatar_url: null, mfa_enabled: false });
       expect(r.body.organizations).toEqual([{ id: await orgId(server.db, 'Acme Plumbing'), name: 'Acme Plumbing', logo_url: '/logos/acme.svg', require_mfa: false }]);
       expect(r.body.features).toEqual([]);
@@ -135,12 +135,12 @@ forEachBackend('API me', (backend) => {
       const common = { user: { email: user.email, first_name: name, avatar_url: '/a"b.png', mfa_enabled: false }, organizations };
       const inZeta = await api.me(t.access_token, zeta);
       expect(inZeta.text).toBe(
-        JSON.stringify({ ...common, permissions: sorted(D10.owner), features: ['sms', 'e\n', 'calls'], role: 'owner', prefs, favorite_org_id: null }),
+        JSON.stringify({ ...common, permissions: sorted(D10.owner), features: ['sms', 'e\n', 'calls'], role: 'owner', customers_scope: 'all', prefs, favorite_org_id: null }),
       );
       const inAcme = await api.me(t.access_token, acme);
-      expect(inAcme.text).toBe(JSON.stringify({ ...common, permissions: sorted(D10.member), features: [], role: 'member', prefs, favorite_org_id: null }));
+      expect(inAcme.text).toBe(JSON.stringify({ ...common, permissions: sorted(D10.member), features: [], role: 'member', customers_scope: 'all', prefs, favorite_org_id: null }));
       const none = await api.me(t.access_token);
-      expect(none.text).toBe(JSON.stringify({ ...common, permissions: [], features: [], role: null, prefs, favorite_org_id: null }));
+      expect(none.text).toBe(JSON.stringify({ ...common, permissions: [], features: [], role: null, customers_scope: null, prefs, favorite_org_id: null }));
       expect(none.headers.get('content-length')).toBe(String(Buffer.byteLength(none.text)));
     });
 

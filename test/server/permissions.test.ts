@@ -57,10 +57,11 @@ forEachBackend('API permissions', (backend) => {
       } = await team('owner');
       const r = await owner!.call('GET', MATRIX);
       expect(r.status, r.text).toBe(200);
-      expect(Object.keys(r.body).sort()).toEqual(['fixed', 'matrix', 'permissions', 'roles']);
+      expect(Object.keys(r.body).sort()).toEqual(['fixed', 'matrix', 'permissions', 'roles', 'scopes']);
       expect(r.body.roles).toEqual(['owner', 'admin', 'member', 'viewer']);
       expect(sorted(r.body.permissions)).toEqual(sorted(PERMISSIONS));
       expect(r.body.fixed).toEqual(['owner']);
+      expect(r.body.scopes).toEqual({ owner: 'all', admin: 'all', member: 'all', viewer: 'all' }); // D59: every role sees all at first
       expect(asStored(r.body.matrix as Matrix)).toEqual(asStored(d10()));
     });
 

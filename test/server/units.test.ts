@@ -257,6 +257,7 @@ describe('customers list query', () => {
       type: null,
       do_not_service: null,
       created_since: null,
+      assigned: null,
       'cf.*': [],
     };
     expect(parseListQuery('')).toEqual(defaults);

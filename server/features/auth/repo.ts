@@ -46,7 +46,7 @@ const ME_SQL = `
                  where jsonb_typeof(f.value) = 'string') end as features,
       p.role as role,
       case when p.role is null then null
-           when p.role <> 'owner' and exists (select 1 from role_scopes rs where rs.org_id = p.id and rs.role = p.role and rs.customers = 'assigned')
+           when p.role <> 'owner' and exists (select 1 from role_scopes rs where rs.org_id = p.id and rs.role = p.role and rs.sees = 'assigned')
            then 'assigned' else 'all' end as customers_scope,
       case when u.prefs = '{}' then '{}'::json when jsonb_typeof(u.prefs) = 'object'
            then regexp_replace(u.prefs::text, '("(?:[^"\\\\]|\\\\.)*")|([,:]) ', '\\1\\2', 'g')::json else '{}'::json end as prefs,

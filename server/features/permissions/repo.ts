@@ -16,9 +16,9 @@ export async function readMatrix(db: Queryable, orgId: number): Promise<Permissi
 
 /** D59: what each role sees of customers; a role without a row sees all (the owner always). */
 export async function readScopes(db: Queryable, orgId: number): Promise<Record<Role, CustomerScope>> {
-  const rows = await db.query<{ role: Role; customers: CustomerScope }>('select role, customers from role_scopes where org_id = $1', [orgId]);
+  const rows = await db.query<{ role: Role; sees: CustomerScope }>('select role, sees from role_scopes where org_id = $1', [orgId]);
   const scopes = Object.fromEntries(ROLES.map((r) => [r, DEFAULT_CUSTOMER_SCOPE])) as Record<Role, CustomerScope>;
-  for (const { role, customers } of rows) if (role in scopes && !FIXED.includes(role) && CUSTOMER_SCOPES.includes(customers)) scopes[role] = customers;
+  for (const { role, sees } of rows) if (role in scopes && !FIXED.includes(role) && CUSTOMER_SCOPES.includes(sees)) scopes[role] = sees;
   return scopes;
 }
 
@@ -27,7 +27,7 @@ export async function writeScopes(tx: Queryable, orgId: number, scopes: Record<R
   await tx.query('delete from role_scopes where org_id = $1', [orgId]);
   const narrowed = ROLES.filter((r) => !FIXED.includes(r) && scopes[r] === 'assigned');
   if (narrowed.length)
-    await tx.query(`insert into role_scopes (org_id, role, customers) select $1, role, 'assigned' from unnest(string_to_array($2, ',')) as role`, [
+    await tx.query(`insert into role_scopes (org_id, role, sees) select $1, role, 'assigned' from unnest(string_to_array($2, ',')) as role`, [
       orgId,
       narrowed.join(','),
     ]);
