@@ -1,6 +1,7 @@
 // D30: every change writes an audit entry in its own transaction: time, actor, organization, action,
 // target (type, id, label) and the changed fields before and after. Never a password, token or hash.
 // Read back through one view (AUDIT_VIEW): the activity log, the dashboard and a customer's timeline.
+import { seen, type CustomerScope } from './customer-scope';
 import type { AuditAction, AuditEntryView } from '../contract/audit';
 import type { Queryable } from './db';
 import { num } from './db';
@@ -88,11 +89,25 @@ export interface AuditFilter {
   targetId: number | null;
 }
 
+/**
+ * D59: for a caller who sees only their own customers, the entries about a customer (or a note of one)
+ * they see, their own imports and bulk actions (which touched only theirs), and every entry about
+ * anything else (the team, the matrix, settings, fields, views).
+ */
+function aboutSeen(scope: CustomerScope): string {
+  const mine = (id: string) => `exists (select 1 from customers c where c.org_id = $1 and c.id = ${id}${seen('c', scope)})`;
+  return `(v.target_type not in ('customer', 'note', 'import', 'bulk_action')
+       or (v.target_type = 'customer' and ${mine('v.target_id')})
+       or (v.target_type = 'note' and ${mine("(v.changes ->> 'customer_id')::integer")})
+       or (v.target_type in ('import', 'bulk_action') and v.actor_id = ${scope.assignedTo}))`;
+}
+
 /** D30 D32: one page of an organization's entries, newest first, filtered by person, action and target. */
-export async function listAudit(db: Queryable, orgId: number, f: AuditFilter, page: number, pageSize: number): Promise<{ count: number; results: AuditEntryView[] }> {
-  const params: unknown[] = [orgId];
+export async function listAudit(db: Queryable, scope: CustomerScope, f: AuditFilter, page: number, pageSize: number): Promise<{ count: number; results: AuditEntryView[] }> {
+  const params: unknown[] = [scope.orgId];
   const add = (v: unknown) => `$${params.push(v)}`;
   const clauses = ['v.org_id = $1'];
+  if (scope.assignedTo !== null) clauses.push(aboutSeen(scope));
   if (f.actorId !== null) clauses.push(`v.actor_id = ${add(f.actorId)}`);
   if (f.action !== null) clauses.push(`v.action = ${add(f.action)}`);
   if (f.targetType !== null) clauses.push(`v.target_type = ${add(f.targetType)}`);

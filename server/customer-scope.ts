@@ -78,3 +78,30 @@ export async function assigneeOf(db: Queryable, caller: OrgCaller, value: number
   if (!member) throw fieldError('assigned_to', 'is not a member of this organization');
   return value;
 }
+
+/** The customer a refusal names: D23's 409 `duplicate_email` (`existing`), D49's 404 `merged` (`merged_into`). */
+const NAMED: Readonly<Record<string, string>> = { duplicate_email: 'existing', merged: 'merged_into' };
+
+/**
+ * D59: a refusal that names another customer names it only when the caller sees that customer: else a
+ * duplicate email says 'Another customer already has this email' and a merge's survivor is a plain 404.
+ * The router passes every org route's refusal through here, inside the route's transaction.
+ */
+export async function withoutUnseen(db: Queryable, scope: CustomerScope, err: unknown): Promise<unknown> {
+  const key = err instanceof HttpError ? NAMED[err.code] : undefined;
+  if (scope.assignedTo === null || !key || !(err instanceof HttpError)) return err;
+  const named = err.extra[key] as { id?: unknown } | undefined;
+  if (typeof named?.id !== 'number') return err;
+  const [row] = await db.query(`select 1 from customers where org_id = $1 and id = $2${seen('', scope)}`, [scope.orgId, named.id]);
+  if (row) return err;
+  if (err.code === 'merged') return notSeen();
+  const { [key]: _, ...extra } = err.extra;
+  return new HttpError(err.status, err.code, 'Another customer already has this email', err.headers, extra);
+}
+
+/** D59: an assignee as answers and audit entries name them ({ id, name }), or null for none. */
+export async function personRef(db: Queryable, userId: number | null): Promise<{ id: number; name: string } | null> {
+  if (userId === null) return null;
+  const [row] = await db.query<{ name: string }>('select first_name as name from users where id = $1', [userId]);
+  return row ? { id: userId, name: row.name } : null;
+}

@@ -9,7 +9,7 @@ import { touchSession } from './auth/last-active';
 import type { Ctx } from './context';
 import type { Queryable } from './db';
 import { HttpError, readBytes, readJsonObject, readText, refuseBody, sendJson, sendJsonText } from './http';
-import { assertSeen, scopeOf } from './customer-scope';
+import { assertSeen, scopeOf, withoutUnseen } from './customer-scope';
 import { isJsonText, isReply, RAW, runsInTransaction, unhonoured, type Method, type RouteDef } from './route';
 import { parseShape, queryParams, queryValues, type Shape } from './schema';
 
@@ -122,8 +122,14 @@ export function createRouter(ctx: Ctx, routes: readonly RouteDef[]): Router {
     const invoke = async (tx: Queryable, current = caller) => {
       const who = principal ? { principal } : current ? { caller: current } : {};
       // D59: a customer outside what the caller sees is a 404 before any route under it runs (customer-scope.ts).
-      if (route.access === 'org' && CUSTOMER_PATH.test(route.path)) await assertSeen(tx, scopeOf(current as OrgCaller), Number(params.id));
-      return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit, ...who } as never);
+      if (route.access !== 'org') return route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit, ...who } as never);
+      const scope = scopeOf(current as OrgCaller);
+      if (CUSTOMER_PATH.test(route.path)) await assertSeen(tx, scope, Number(params.id));
+      try {
+        return await route.handler({ req, res, ctx, params, query, body, text, bytes, tx, audit, ...who } as never);
+      } catch (err) {
+        throw await withoutUnseen(tx, scope, err); // D59: a 409 names no customer the caller cannot see
+      }
     };
     const result = !inTransaction
       ? await invoke(ctx.db)

@@ -2,6 +2,7 @@
 import { defineRoute } from '../../route';
 import { intText, optional, pageQuery, text } from '../../schema';
 import { listAudit } from '../../audit';
+import { scopeOf } from '../../customer-scope';
 
 const list = defineRoute({
   method: 'GET',
@@ -16,7 +17,7 @@ const list = defineRoute({
     target_id: optional(intText()),
   },
   handler: ({ tx, caller, query: q }) =>
-    listAudit(tx, caller.org.id, { actorId: q.actor, action: q.action, targetType: q.target_type, targetId: q.target_id }, q.page, q.page_size),
+    listAudit(tx, scopeOf(caller), { actorId: q.actor, action: q.action, targetType: q.target_type, targetId: q.target_id }, q.page, q.page_size),
 });
 
 export const auditRoutes = [list];

@@ -1,6 +1,7 @@
 // D58: bulk actions, set-based: one statement reads the selected customers that would change (locked),
 // writes them, and keeps what each changed (bulk_action_items) for its timeline and for one exact undo.
 // Every query scoped by organization.
+import { seen, type CustomerScope } from '../../customer-scope';
 import { BULK_NAMES_SHOWN, type BulkAction } from '../../../contract/bulk';
 import type { PersonRef } from '../../../contract/customers';
 import type { Queryable } from '../../db';
@@ -183,14 +184,15 @@ export interface BulkRow {
   action: BulkAction;
   created_at: Date;
   undone_at: Date | null;
+  actor_id: number | null;
 }
 
 export async function lockedBulk(tx: Queryable, orgId: number, id: number): Promise<BulkRow | null> {
-  const [row] = await tx.query<{ id: unknown; action: BulkAction; created_at: Date; undone_at: Date | null }>(
-    'select id, action, created_at, undone_at from bulk_actions where org_id = $1 and id = $2 for update',
+  const [row] = await tx.query<{ id: unknown; action: BulkAction; created_at: Date; undone_at: Date | null; actor_id: unknown }>(
+    'select id, action, created_at, undone_at, actor_id from bulk_actions where org_id = $1 and id = $2 for update',
     [orgId, id],
   );
-  return row ? { ...row, id: num(row.id) } : null;
+  return row ? { ...row, id: num(row.id), actor_id: row.actor_id === null ? null : num(row.actor_id) } : null;
 }
 
 /** The custom field key and label a custom action's items name (from the first item; all name the same). */
@@ -210,13 +212,15 @@ export async function bulkField(tx: Queryable, orgId: number, bulkId: number): P
  */
 export async function undoBulk(
   tx: Queryable,
-  orgId: number,
+  /** D59: only customers the caller sees are put back and named. */
+  scope: CustomerScope,
   bulk: BulkRow,
   actorId: number,
   now: Date,
   back: (add: (x: unknown) => string) => string,
   uniqueKeys: string[],
 ): Promise<{ restored: number; changedSince: number; names: PersonRef[] }> {
+  const orgId = scope.orgId;
   const isDelete = bulk.action === 'delete';
   const params: unknown[] = [orgId, bulk.id];
   const free = isDelete
@@ -232,7 +236,7 @@ export async function undoBulk(
   // Found and locked in one statement, then put back BULK_BATCH at a time (D34, as the action was written).
   const ok = await tx.query<{ id: unknown }>(
     `select c.id from customers c join bulk_action_items i on i.org_id = $1 and i.bulk_id = $2 and i.customer_id = c.id
-      where c.org_id = $1 and c.version = i.version and ${[state, ...free].join(' and ')} order by c.id for update of c`,
+      where c.org_id = $1${seen('c', scope)} and c.version = i.version and ${[state, ...free].join(' and ')} order by c.id for update of c`,
     params as never,
   );
   const ids = ok.map((r) => num(r.id));
@@ -254,7 +258,7 @@ export async function undoBulk(
   await tx.query('update bulk_actions set undone_at = $3, undone_by = $4 where org_id = $1 and id = $2', [orgId, bulk.id, now, actorId]);
   const left = await tx.query<{ id: unknown; name: string; total: unknown }>(
     `select c.id, c.name, count(*) over () as total from bulk_action_items i join customers c on c.id = i.customer_id and c.org_id = $1
-      where i.org_id = $1 and i.bulk_id = $2 and not i.restored order by lower(c.name), c.id limit ${BULK_NAMES_SHOWN}`,
+      where i.org_id = $1 and i.bulk_id = $2 and not i.restored${seen('c', scope)} order by lower(c.name), c.id limit ${BULK_NAMES_SHOWN}`,
     [orgId, bulk.id],
   );
   return { restored, changedSince: left.length ? num(left[0]!.total) : 0, names: left.map((r) => ({ id: num(r.id), name: r.name })) };

@@ -1,7 +1,7 @@
 // D58: bulk actions on the customers list and their one undo. Each needs the permission of the same action
 // on one customer; the server acts on exactly what the person confirmed (409 selection_changed with the new
 // count otherwise); one transaction, one audit entry; customers that would not change are not written.
-import { scopeOf, seen, type CustomerScope } from '../../customer-scope';
+import { assigneeOf, personRef, scopeOf, seen, type CustomerScope } from '../../customer-scope';
 import { BULK_ACTIONS, BULK_MAX, BULK_UNDO_DAYS, type BulkAction, type BulkResult, type BulkUndoResult } from '../../../contract/bulk';
 import { CUSTOMER_STATUSES, CUSTOMER_TYPES, DO_NOT_SERVICE_REASON_MAX_LENGTH, MAX_TAGS, TAG_MAX_LENGTH } from '../../../contract/customers';
 import { fold } from '../../../contract/fold';
@@ -36,6 +36,8 @@ const changeBody = {
   reason: optional(text({ max: DO_NOT_SERVICE_REASON_MAX_LENGTH, multiline: true })),
   /** set_custom: `{key: value}`; clear_custom: `{key: null}`. One field. */
   custom: customObject,
+  /** D59 assign: a member's user id; absent or null unassigns. */
+  assigned_to: optional(int({ min: 1 })),
 };
 
 const selectionChanged = (count: number) => new HttpError(409, 'selection_changed', `The selection now holds ${count} customers; look again and confirm`, {}, { count });
@@ -111,7 +113,7 @@ const change = defineRoute({
   shareReads: BULK_SHARE,
   async handler({ tx, ctx, caller, body, audit }): Promise<BulkResult> {
     const orgId = caller.org.id;
-    const values = await actionValues(tx, orgId, body.action, body);
+    const values = { ...(await actionValues(tx, orgId, body.action, body)), ...(await assignment(tx, caller, body)) };
     const selection = await selectionOf(tx, scopeOf(caller), body); // D59: only what the caller sees
     const count = await confirmed(tx, orgId, selection);
     if (body.action === 'add_tag') {
@@ -133,11 +135,20 @@ const change = defineRoute({
   },
 });
 
+/** D59: assign's member, checked as the form's is (a scoped member assigns to themselves alone). */
+async function assignment(tx: Queryable, caller: OrgCaller, body: { action: string; assigned_to: number | null }) {
+  if (body.action !== 'assign') return {};
+  const assignedTo = (await assigneeOf(tx, caller, body.assigned_to, false)) ?? null;
+  return { assignedTo, assignee: await personRef(tx, assignedTo) };
+}
+
 /** The action's value as its audit entry names it. */
-const valueWords = (v: { tag?: string; status?: string; type?: string; reason?: string | null; key?: string; value?: unknown; label?: string }) =>
-  Object.fromEntries(
+const valueWords = (v: { tag?: string; status?: string; type?: string; reason?: string | null; key?: string; value?: unknown; label?: string; assignee?: unknown }) => ({
+  ...Object.fromEntries(
     Object.entries({ tag: v.tag, status: v.status, type: v.type, reason: v.reason, field: v.label, value: v.value }).filter(([, x]) => x !== undefined && x !== null),
-  );
+  ),
+  ...(v.assignee === undefined ? {} : { assigned_to: v.assignee }),
+});
 
 /** POST /v1/customers/bulk/delete/: D25 soft delete of every selected customer (customers:delete). */
 const remove = defineRoute({
@@ -172,7 +183,8 @@ const undo = defineRoute({
     const orgId = caller.org.id;
     await lockBulk(tx, orgId);
     const bulk = await lockedBulk(tx, orgId, params.bulk_id);
-    if (!bulk) throw new HttpError(404, 'not_found', 'No such bulk action');
+    // D59: a member who sees only their own customers undoes only their own actions (which touched only those).
+    if (!bulk || (caller.org.seesOnlyAssigned && bulk.actor_id !== caller.userId)) throw new HttpError(404, 'not_found', 'No such bulk action');
     need(caller, bulk.action === 'delete' ? 'customers:delete' : 'customers:update');
     if (bulk.undone_at) throw new HttpError(409, 'already_undone', 'This action was undone already');
     const now = new Date(ctx.now());
@@ -181,7 +193,7 @@ const undo = defineRoute({
     const field = bulk.action === 'set_custom' || bulk.action === 'clear_custom' ? await bulkField(tx, orgId, bulk.id) : null;
     const uniqueKeys = bulk.action === 'delete' ? (await listFields(tx, orgId, 'customer')).filter((f) => f.unique && !f.archived).map((f) => f.key) : [];
     const back = (add: (x: unknown) => string) => undoSql(bulk.action, field?.key ?? null, add);
-    const r = await undoBulk(tx, orgId, bulk, caller.userId, now, back, uniqueKeys);
+    const r = await undoBulk(tx, scopeOf(caller), bulk, caller.userId, now, back, uniqueKeys);
     audit({ target: bulkTarget(bulk.id, r.restored), changes: { action: bulk.action, restored: r.restored, changed_since: r.changedSince } });
     return { restored: r.restored, changed_since_count: r.changedSince, changed_since: r.names };
   },

@@ -4,7 +4,7 @@ import type { CustomValue } from '../../../contract/custom-fields';
 import { IMPORT_MAX_BYTES } from '../../../contract/customers';
 import { permissionDenied, recheckMember } from '../../auth/access';
 import type { Queryable } from '../../db';
-import { BASE_SECURITY_HEADERS } from '../../http';
+import { BASE_SECURITY_HEADERS, HttpError } from '../../http';
 import { defineRoute, RAW } from '../../route';
 import { EXPORT_COLUMNS, exportCustomers } from './export-repo';
 import { exportQuery, importMappingQuery, importQuery } from './schema';
@@ -87,7 +87,7 @@ const importPreview = defineRoute({
   query: importMappingQuery,
   transaction: false,
   handler: ({ tx, ctx, req, caller, bytes, query }) =>
-    previewImport(tx, caller.org.id, bytes, charsetOf(req), new Date(ctx.now()), { columns: query.columns, groupBy: query.group_by }),
+    previewImport(tx, scopeOf(caller), bytes, charsetOf(req), new Date(ctx.now()), { columns: query.columns, groupBy: query.group_by }),
 });
 
 /**
@@ -109,11 +109,16 @@ const importCommit = defineRoute({
     // D38: the write runs in a transaction of its own (transaction: false), so it re-reads the caller there.
     const recheck = async (tx: Queryable) => {
       const current = await recheckMember(tx, caller, 'customers:create', ctx.now(), false);
+      // D59 D38: a scope changed since the file was checked: its duplicates were read under the old one.
+      if (current.org.seesOnlyAssigned !== caller.org.seesOnlyAssigned) throw scopeChanged();
       if (query.on_duplicate === 'update' && !current.org.permissions.has('customers:update')) throw permissionDenied(current.org.role, 'customers:update');
     };
     const choice = { columns: query.columns, groupBy: query.group_by }; // D60: the mapping the preview showed
-    return commitImport(ctx.db, caller.org.id, actor, { bytes, charset: charsetOf(req) }, query.on_duplicate, query.previewed_at, new Date(ctx.now()), recheck, choice);
+    return commitImport(ctx.db, scopeOf(caller), actor, { bytes, charset: charsetOf(req) }, query.on_duplicate, query.previewed_at, new Date(ctx.now()), recheck, choice);
   },
 });
+
+const scopeChanged = () =>
+  new HttpError(409, 'conflict', 'What your role sees of customers changed while the file was checked; nothing was imported. Preview the file again.');
 
 export const csvRoutes = [exportCsv, importPreview, importCommit];

@@ -9,6 +9,7 @@ import type { ImportDuplicateMode, ImportResult, PersonRef } from '../../../cont
 import { importCountsText } from '../../../contract/import-summary';
 import type { Actor } from '../../audit';
 import { writeAudit } from '../../audit';
+import { seen, type CustomerScope } from '../../customer-scope';
 import type { Db, Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -59,23 +60,24 @@ const COLUMNS = [...IMPORT_FIELDS, 'custom'];
 const RECORD = COLUMNS.map((c) => `${c} ${c === 'tags' ? 'text[]' : c === 'do_not_service' ? 'boolean' : c === 'custom' ? 'jsonb' : 'text'}`).join(', ');
 
 /** D27 D60: the new customers, one statement per batch, under ids taken first (their locations and contacts name them). */
-async function insertNew(tx: Queryable, orgId: number, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
+async function insertNew(tx: Queryable, scope: CustomerScope, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
   const ids = await newCustomerIds(tx, groups.length);
   const data = groups.map((g, i) => ({ ...g.input, custom: g.custom, id: ids[i], locs: g.locations, cons: g.contacts }));
   for (const batch of batches(data))
     await tx.query(
-      `insert into customers (id, ${COLUMNS.join(', ')}, parts_key, primary_city, org_id, created_at, created_by, updated_at, updated_by)
-       select r.id, ${COLUMNS.map((c) => (c === 'custom' ? `coalesce(r.custom, '{}'::jsonb)` : `r.${c}`)).join(', ')}, ${PARTS_COLUMNS}, $1, $2, $3, $2, $3
+      `insert into customers (id, ${COLUMNS.join(', ')}, parts_key, primary_city, org_id, created_at, created_by, updated_at, updated_by, assigned_to)
+       select r.id, ${COLUMNS.map((c) => (c === 'custom' ? `coalesce(r.custom, '{}'::jsonb)` : `r.${c}`)).join(', ')}, ${PARTS_COLUMNS}, $1, $2, $3, $2, $3, $5::integer
          from json_to_recordset($4::text::json) as r(id integer, ${RECORD}, locs json, cons json)`,
-      [orgId, now, userId, JSON.stringify(batch)],
+      // D59: an importer who sees only their own customers creates them assigned to themselves.
+      [scope.orgId, now, userId, JSON.stringify(batch), scope.assignedTo],
     );
   return ids;
 }
 
 /** D44: the changed duplicates whose version is still the one read, one statement per batch; the ids written. */
-async function updateChanged(tx: Queryable, orgId: number, userId: number, groups: CheckedGroup[], now: Date): Promise<Set<number>> {
+async function updateChanged(tx: Queryable, scope: CustomerScope, userId: number, groups: CheckedGroup[], now: Date): Promise<Set<number>> {
   const done = new Set<number>();
-  for (const batch of batches(groups)) for (const id of await updateBatch(tx, orgId, userId, batch, now)) done.add(id);
+  for (const batch of batches(groups)) for (const id of await updateBatch(tx, scope, userId, batch, now)) done.add(id);
   return done;
 }
 
@@ -96,22 +98,22 @@ function byChangedFields(groups: CheckedGroup[]): { fields: string[]; groups: Ch
   return [...sets.values()];
 }
 
-async function updateBatch(tx: Queryable, orgId: number, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
+async function updateBatch(tx: Queryable, scope: CustomerScope, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
   const ids: number[] = [];
-  for (const set of byChangedFields(groups)) ids.push(...(await updateGroup(tx, orgId, userId, set.fields, set.groups, now)));
+  for (const set of byChangedFields(groups)) ids.push(...(await updateGroup(tx, scope, userId, set.fields, set.groups, now)));
   return ids;
 }
 
-async function updateGroup(tx: Queryable, orgId: number, userId: number, fields: string[], groups: CheckedGroup[], now: Date): Promise<number[]> {
+async function updateGroup(tx: Queryable, scope: CustomerScope, userId: number, fields: string[], groups: CheckedGroup[], now: Date): Promise<number[]> {
   const data = groups.map((g) => ({ ...g.merged, id: g.existing!.id, version: g.existing!.version }));
   // D56: the file's custom values merged into the customer's (an empty cell clears none).
   const set = fields.map((col) => (col === 'custom' ? 'custom = c.custom || r.custom' : `${col} = r.${col}`)).map((s) => `${s}, `);
   const written = await tx.query<{ id: unknown }>(
     `update customers c set ${set.join('')}version = c.version + 1, updated_at = $2, updated_by = $3
        from json_to_recordset($4::text::json) as r(id bigint, version integer, ${RECORD})
-      where c.org_id = $1 and c.id = r.id and c.version = r.version and c.deleted_at is null
+      where c.org_id = $1 and c.id = r.id and c.version = r.version and c.deleted_at is null${seen('c', scope)}
      returning c.id`,
-    [orgId, now, userId, JSON.stringify(data)],
+    [scope.orgId, now, userId, JSON.stringify(data)],
   );
   return written.map((r) => num(r.id));
 }
@@ -128,7 +130,8 @@ const duplicateEmailRace = () =>
  */
 export async function commitImport(
   db: Db,
-  orgId: number,
+  /** D59: what the importer sees: the duplicates it may update, and whom its new customers are assigned to. */
+  scope: CustomerScope,
   actor: Actor & { id: number },
   file: { bytes: Uint8Array; charset: string | null },
   mode: ImportDuplicateMode,
@@ -138,7 +141,8 @@ export async function commitImport(
   recheck: (tx: Queryable) => Promise<void>,
   choice?: MappingChoice,
 ): Promise<ImportResult> {
-  const checked = await checkImport(db, orgId, file.bytes, file.charset, choice);
+  const orgId = scope.orgId;
+  const checked = await checkImport(db, scope, file.bytes, file.charset, choice);
   const { rows, groups } = checked;
   const bad = rows.filter((r) => r.errors.length);
   if (bad.length) {
@@ -178,7 +182,7 @@ export async function commitImport(
           if ((await uniqueValueErrors(tx, orgId, checked.fields, [...fresh, ...toWrite])).length) throw uniqueValueRace();
           let ids: number[];
           try {
-            ids = await insertNew(tx, orgId, actor.id, fresh, now);
+            ids = await insertNew(tx, scope, actor.id, fresh, now);
           } catch (err) {
             if (err instanceof Error && 'code' in err && err.code === '23505') throw duplicateEmailRace();
             throw err;
@@ -190,7 +194,7 @@ export async function commitImport(
             fresh.map((g, i) => ({ customerId: ids[i]!, locations: g.locations, contacts: g.contacts, notes: g.notes })),
             now,
           );
-          const done = await updateChanged(tx, orgId, actor.id, toWrite, now);
+          const done = await updateChanged(tx, scope, actor.id, toWrite, now);
           const added = await insertAddedParts(
             tx,
             orgId,

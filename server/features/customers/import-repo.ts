@@ -6,22 +6,25 @@ import type { Customer, ImportField } from '../../../contract/customers';
 import type { CustomValues } from '../../../contract/custom-fields';
 import type { ImportGroupBy, ImportTarget } from '../../../contract/import-mapping';
 import { fold } from '../../../contract/fold';
+import { seenWhere, type CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { IMPORT_FIELDS } from './import-checks';
 import type { LocationRow } from './import-rows';
 
 /** The duplicate's current values, as the one duplicates query reads them. */
-export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date; custom: CustomValues };
+export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date; custom: CustomValues; /** D59 */ seen: boolean };
 
 const EXISTING_COLUMNS = `id, version, updated_at, custom, ${IMPORT_FIELDS.join(', ')}`;
 
 /** D34: the live customers with any of these emails, in one query for the whole file. */
-export async function findByEmails(db: Queryable, orgId: number, emails: string[]): Promise<Map<string, Existing>> {
+export async function findByEmails(db: Queryable, scope: CustomerScope, emails: string[]): Promise<Map<string, Existing>> {
   if (!emails.length) return new Map();
+  // D59: every live customer with the email (its address is the organization's to give once), marked
+  // whether the importer sees it.
   const found = await db.query<Existing & { id: unknown; version: unknown }>(
-    `select ${EXISTING_COLUMNS} from customers where org_id = $1 and deleted_at is null and email = any(string_to_array($2, chr(1)))`,
-    [orgId, emails.join('\u0001')],
+    `select ${EXISTING_COLUMNS}, ${seenWhere('', scope)} as seen from customers where org_id = $1 and deleted_at is null and email = any(string_to_array($2, chr(1)))`,
+    [scope.orgId, emails.join('\u0001')],
   );
   return new Map(found.map((r) => [r.email!, { ...r, id: num(r.id), version: num(r.version), tags: r.tags ?? [], custom: r.custom ?? {} }]));
 }

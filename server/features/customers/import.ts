@@ -17,6 +17,7 @@ import { MAX_CONTACTS, MAX_LOCATIONS, type ContactInput } from '../../../contrac
 import type { CustomField } from '../../../contract/custom-fields';
 import type { ImportColumn, ImportGroupBy, ImportMappingSource, ImportTarget, ImportTargetOption } from '../../../contract/import-mapping';
 import { listFields } from '../../custom-fields';
+import type { CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
@@ -86,11 +87,13 @@ async function mappingOf(db: Queryable, orgId: number, header: string[], fields:
 /** Parses, maps, checks and groups the file: each row's values and errors, each customer's duplicate. */
 export async function checkImport(
   db: Queryable,
-  orgId: number,
+  /** D59: a duplicate the importer cannot see is refused on its row, naming no one. */
+  scope: CustomerScope,
   bytes: Uint8Array,
   charset: string | null,
   choice: MappingChoice = { columns: null, groupBy: null },
 ): Promise<CheckedFile> {
+  const orgId = scope.orgId;
   const { text, encoding } = decodeCsv(bytes, charset);
   const delimiter = detectDelimiter(text);
   let table: { line: number; cells: string[] }[];
@@ -123,14 +126,18 @@ export async function checkImport(
   }
   const grouped = groupRows(rows);
   const emails = sameEmailErrors(grouped);
-  const byEmail = await findByEmails(db, orgId, emails);
+  const byEmail = await findByEmails(db, scope, emails);
   // D34: the parts held are looked up only when the file brings some (a file of customers alone costs no statement more).
   const bringsParts = grouped.some((g) => g.locations.length > 0 || g.contacts.length > 0);
-  const held = await heldParts(db, orgId, bringsParts ? [...byEmail.values()].map((e) => e.id) : []);
+  const held = await heldParts(db, orgId, bringsParts ? [...byEmail.values()].filter((e) => e.seen).map((e) => e.id) : []);
   const groups = grouped.map((g): CheckedGroup => {
     const email = typeof g.input.email === 'string' ? g.input.email : null;
     const existing = (email && byEmail.get(email)) || null;
     if (!existing) return { ...g, existing: null, merged: null, changes: null, adds: null };
+    if (!existing.seen) {
+      g.lead.errors.push({ field: 'email', detail: 'Another customer already has this email' }); // D59: naming no one
+      return { ...g, existing: null, merged: null, changes: null, adds: null };
+    }
     g.lead.duplicate = { id: existing.id, name: existing.name, version: existing.version };
     const { merged, changes } = updateOf(existing, g, fields);
     if (g.rows.every((r) => !r.errors.length)) g.lead.changes = changes;
@@ -203,8 +210,8 @@ export const rowView = ({ line, values, errors, duplicate, changes, joins, adds 
   ...(adds ? { adds } : {}),
 });
 
-export async function previewImport(db: Queryable, orgId: number, bytes: Uint8Array, charset: string | null, now: Date, choice?: MappingChoice): Promise<ImportPreview> {
-  const file = await checkImport(db, orgId, bytes, charset, choice);
+export async function previewImport(db: Queryable, scope: CustomerScope, bytes: Uint8Array, charset: string | null, now: Date, choice?: MappingChoice): Promise<ImportPreview> {
+  const file = await checkImport(db, scope, bytes, charset, choice);
   const { rows, groups } = file;
   const invalid = rows.filter((r) => r.errors.length).length;
   const fresh = groups.filter((g) => !g.existing);

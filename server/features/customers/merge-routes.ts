@@ -1,6 +1,7 @@
 // D49: merging two customers and undoing a merge (customers:merge). Routes hold no SQL (merge-repo.ts,
 // merge-undo-repo.ts do); each change is one transaction, under the organization's lock as every change
 // is (D38), with its audit entries: one about each customer, so each timeline tells the story.
+import { assertSeen, scopeOf } from '../../customer-scope';
 import type { Customer } from '../../../contract/customers';
 import { CUSTOM_MERGE_KEY, MERGE_FIELDS, type MergeChoice, type MergePreview, type MergeRequest, proposedSurvivor } from '../../../contract/merge';
 import { HttpError } from '../../http';
@@ -50,6 +51,7 @@ const preview = defineRoute({
   async handler({ tx, caller, query }): Promise<MergePreview> {
     if (query.survivor_id === query.merged_id) throw sameCustomer();
     const org = caller.org.id;
+    for (const id of [query.survivor_id, query.merged_id]) await assertSeen(tx, scopeOf(caller), id); // D59: both visible
     await assertMergeable(tx, org, [query.survivor_id, query.merged_id], false);
     let [survivor, merged] = [await getCustomer(tx, org, query.survivor_id), await getCustomer(tx, org, query.merged_id)];
     let history = { survivor: await historyOf(tx, org, survivor.id), merged: await historyOf(tx, org, merged.id) };
@@ -71,6 +73,7 @@ const merge = defineRoute({
   audit: 'customer.merged',
   async handler({ tx, ctx, caller, body, audit }) {
     if (body.survivor_id === body.merged_id) throw sameCustomer();
+    for (const id of [body.survivor_id, body.merged_id]) await assertSeen(tx, scopeOf(caller), id); // D59: both visible
     const done = await mergeCustomers(tx, caller.org.id, caller.userId, body as MergeRequest, new Date(ctx.now()));
     const { survivor, merged, mergeId, changes, moved, kept } = done;
     const keptContacts = kept.map(({ id, name, email, phone }) => ({ id, name, email, phone })); // D66
@@ -92,7 +95,7 @@ const undo = defineRoute({
   params: { merge_id: intText() },
   audit: 'customer.merge_undone',
   async handler({ tx, ctx, caller, params, audit }) {
-    const { survivor, merged, restored, kept, removedContacts } = await undoMerge(tx, caller.org.id, caller.userId, params.merge_id, new Date(ctx.now()));
+    const { survivor, merged, restored, kept, removedContacts } = await undoMerge(tx, scopeOf(caller), caller.userId, params.merge_id, new Date(ctx.now()));
     const removed = removedContacts.length ? { removed_contacts: removedContacts } : {}; // D66
     audit({ target: about(survivor), changes: { merge_id: params.merge_id, merged_customer: ref(merged), ...restored, ...(kept.length ? { kept } : {}), ...removed } });
     audit({ target: about(merged), changes: { merge_id: params.merge_id, survivor: ref(survivor) } });

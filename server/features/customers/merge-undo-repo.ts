@@ -5,6 +5,7 @@
 import type { Customer } from '../../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../../contract/merge';
 import { DAY_MS } from '../../../contract/time';
+import { assertSeen, type CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -68,7 +69,8 @@ async function ensurePrimary(db: Queryable, orgId: number, customerId: number, p
 }
 
 /** D49: undoes merge `mergeId`; refusals: 404, 409 merge_undone, 410 merge_expired, 409 for a survivor deleted or merged since. */
-export async function undoMerge(db: Queryable, orgId: number, userId: number, mergeId: number, now: Date): Promise<Undone> {
+export async function undoMerge(db: Queryable, scope: CustomerScope, userId: number, mergeId: number, now: Date): Promise<Undone> {
+  const orgId = scope.orgId;
   const [m] = await db.query<MergeRow>(
     `select survivor_id, merged_id, changes, created_at, undone_at, survivor_primary_location_id, merged_primary_location_id
        from customer_merges where org_id = $1 and id = $2 for update`,
@@ -79,6 +81,7 @@ export async function undoMerge(db: Queryable, orgId: number, userId: number, me
   if (m.created_at.getTime() < now.getTime() - MERGE_UNDO_DAYS * DAY_MS)
     throw new HttpError(410, 'merge_expired', `A merge can be undone for ${MERGE_UNDO_DAYS} days; this one is older`);
   const [s, mid] = [num(m.survivor_id), num(m.merged_id)];
+  for (const id of [s, mid]) await assertSeen(db, scope, id); // D59: both, or 404 as for another organization's
   await assertMergeable(db, orgId, [s], true); // the survivor, deleted or merged since: 409
   const current = await getCustomer(db, orgId, s, { lock: true });
   const { restored, kept } = toRestore(current, (typeof m.changes === 'string' ? JSON.parse(m.changes) : m.changes) as Changes);
