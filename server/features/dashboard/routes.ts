@@ -16,7 +16,6 @@ const dashboard = defineRoute({
   access: 'org',
   permission: 'dashboard:view',
   async handler({ tx, ctx, caller }): Promise<DashboardData> {
-    const org = caller.org.id;
     const can = (p: string) => caller.org.permissions.has(p);
     let customers: DashboardData['customers'] = null;
     if (can('customers:view')) {
