@@ -122,7 +122,7 @@ export interface CustomerAssignInput {
 /** D59: the list's `assigned` filter: the caller's own, nobody's, or one member's (their user id). */
 export const ASSIGNED_ME = 'me';
 export const ASSIGNED_NONE = 'none';
-/** D59: GET /v1/customers/assignees/ (customers:view): the members a customer may be assigned to, by name (PersonRef[]). */
+/** D59: GET /v1/customers/assignees/ (customers:view): `{ results: PersonRef[] }`, the members a customer may be assigned to, by name (only the caller when their role sees only their own). */
 export const ASSIGNEES_PATH = '/v1/customers/assignees/';
 export const ASSIGNED_FILTER = /^(me|none|[1-9][0-9]{0,9})$/;
 

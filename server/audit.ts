@@ -103,7 +103,13 @@ function aboutSeen(scope: CustomerScope): string {
 }
 
 /** D30 D32: one page of an organization's entries, newest first, filtered by person, action and target. */
-export async function listAudit(db: Queryable, scope: CustomerScope, f: AuditFilter, page: number, pageSize: number): Promise<{ count: number; results: AuditEntryView[] }> {
+export async function listAudit(
+  db: Queryable,
+  scope: CustomerScope,
+  f: AuditFilter,
+  page: number,
+  pageSize: number,
+): Promise<{ count: number; results: AuditEntryView[] }> {
   const params: unknown[] = [scope.orgId];
   const add = (v: unknown) => `$${params.push(v)}`;
   const clauses = ['v.org_id = $1'];

@@ -135,7 +135,9 @@ export const visibleCustom = (alias: string, kind: 'customer' | 'location') =>
   `(${alias}.custom - array(select f.key from custom_fields f where f.org_id = ${alias}.org_id and f.record_kind = '${kind}' and f.archived_at is not null))`;
 
 export type ItemRow = Omit<CustomerListItem, 'id' | 'created_at' | 'updated_at'> & { id: unknown; created_at: Date; updated_at: Date; total?: unknown };
-export const ITEM_COLUMNS = `c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at, ${visibleCustom('c', 'customer')} as custom`;
+/** D59: the customer's assignee as answers name them ({ id, name }), or null. */
+const assignedJson = (alias: string) => `(select json_build_object('id', u.id, 'name', u.first_name) from users u where u.id = ${alias}.assigned_to)`;
+export const ITEM_COLUMNS = `c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at, ${visibleCustom('c', 'customer')} as custom, ${assignedJson('c')} as assigned_to`;
 export const toItem = ({ total: _total, ...r }: ItemRow): CustomerListItem => ({
   ...r,
   id: num(r.id),
@@ -155,7 +157,8 @@ export const itemsJson = (sort: CustomerSort, order = orderBy(sort, 'c.')) => `c
     from page join customers c on c.id = page.id
    cross join lateral (select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status,
                               coalesce(c.tags, '{}') as tags, c.type, c.do_not_service,
-                              ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at, ${visibleCustom('c', 'customer')} as custom) item), '')`;
+                              ${iso('c.created_at')} as created_at, ${iso('c.updated_at')} as updated_at, ${visibleCustom('c', 'customer')} as custom,
+                              ${assignedJson('c')} as assigned_to) item), '')`;
 
 /** Whether anything narrows the list (else its total is customer_counts'). */
 export const filtered = (f: ListFilter, scope: CustomerScope) =>

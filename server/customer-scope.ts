@@ -105,3 +105,16 @@ export async function personRef(db: Queryable, userId: number | null): Promise<{
   const [row] = await db.query<{ name: string }>('select first_name as name from users where id = $1', [userId]);
   return row ? { id: userId, name: row.name } : null;
 }
+
+/**
+ * D59: whom a customer may be assigned to, by name: every member of the organization, or the caller
+ * alone when their role sees only their own customers.
+ */
+export async function assignableMembers(db: Queryable, caller: OrgCaller): Promise<{ id: number; name: string }[]> {
+  const rows = await db.query<{ id: unknown; name: string }>(
+    `select u.id, u.first_name as name from memberships m join users u on u.id = m.user_id
+      where m.org_id = $1 and ($2::integer is null or u.id = $2) order by lower(u.first_name), u.id`,
+    [caller.org.id, caller.org.seesOnlyAssigned ? caller.userId : null],
+  );
+  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}

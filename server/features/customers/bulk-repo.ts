@@ -168,7 +168,7 @@ export async function applyBulk(
     const stamp = isDelete ? `deleted_at = ${at}, deleted_by = ${by}` : `${a.set}, version = c.version + 1, updated_at = ${at}, updated_by = ${by}`;
     const [row] = await tx.query<{ n: unknown }>(
       `with o as materialized (
-          select id, tags, status, type, do_not_service, do_not_service_reason, custom from customers where org_id = $1 and id = any($2::int[]) and ${a.would}),
+          select id, tags, status, type, do_not_service, do_not_service_reason, custom, assigned_to from customers where org_id = $1 and id = any($2::int[]) and ${a.would}),
         w as (update customers c set ${stamp} from o where c.org_id = $1 and c.id = o.id returning c.id, c.version, ${a.changes} as changes),
         kept as (insert into bulk_action_items (bulk_id, org_id, customer_id, changes, version) select ${n}, $1, id, changes, version from w returning 1)
        select count(*) as n from kept`,

@@ -13,7 +13,7 @@ import { IMPORT_FIELDS } from './import-checks';
 import type { LocationRow } from './import-rows';
 
 /** The duplicate's current values, as the one duplicates query reads them. */
-export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date; custom: CustomValues; /** D59 */ seen: boolean };
+export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date; custom: CustomValues /** D59 */; seen: boolean };
 
 const EXISTING_COLUMNS = `id, version, updated_at, custom, ${IMPORT_FIELDS.join(', ')}`;
 

@@ -210,7 +210,14 @@ export const rowView = ({ line, values, errors, duplicate, changes, joins, adds 
   ...(adds ? { adds } : {}),
 });
 
-export async function previewImport(db: Queryable, scope: CustomerScope, bytes: Uint8Array, charset: string | null, now: Date, choice?: MappingChoice): Promise<ImportPreview> {
+export async function previewImport(
+  db: Queryable,
+  scope: CustomerScope,
+  bytes: Uint8Array,
+  charset: string | null,
+  now: Date,
+  choice?: MappingChoice,
+): Promise<ImportPreview> {
   const file = await checkImport(db, scope, bytes, charset, choice);
   const { rows, groups } = file;
   const invalid = rows.filter((r) => r.errors.length).length;

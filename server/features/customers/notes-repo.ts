@@ -97,6 +97,7 @@ const bulkItems = `a.id, a.at, a.actor_id, coalesce(u.first_name, a.actor_label)
 export async function timeline(db: Queryable, orgId: number, customerId: number, page: number, pageSize: number): Promise<{ count: number; results: TimelineItem[] }> {
   const imported = 'customers.imported' satisfies AuditAction;
   const [merged, undone] = ['customer.merged', 'customer.merge_undone'] satisfies AuditAction[];
+  const removed = 'member.removed' satisfies AuditAction; // D59: the removal unassigned it
   const items = `
     select 'note' as kind, n.body, n.updated_at, n.id, n.created_at as at, n.author_id as actor_id, u.first_name as actor_name,
            null as action, null as target_type, null::bigint as target_id, null as target_label, null::jsonb as changes
@@ -113,6 +114,12 @@ export async function timeline(db: Queryable, orgId: number, customerId: number,
            '${'customer.updated' satisfies AuditAction}', 'customer', $2::bigint, c.name, v.recorded -> 'updates' -> ($2::int)::text
       from ${AUDIT_VIEW} v join customers c on c.org_id = v.org_id and c.id = $2
      where v.org_id = $1 and v.action = '${imported}' and (v.recorded -> 'updates') ? ($2::int)::text
+    union all
+    select 'audit', null, null, v.id, v.at, v.actor_id, v.actor_name,
+           '${'customer.updated' satisfies AuditAction}', 'customer', $2::bigint, c.name,
+           jsonb_build_object('assigned_to', jsonb_build_object('from', jsonb_build_object('id', v.target_id, 'name', v.target_label), 'to', null))
+      from ${AUDIT_VIEW} v join customers c on c.org_id = v.org_id and c.id = $2
+     where v.org_id = $1 and v.action = '${removed}' and v.recorded -> 'customer_ids' @> to_jsonb($2::int)
     union all
     select 'audit', null, null, ${bulkItems}`;
   const rows = await db.query<TimelineRow & { total: unknown }>(

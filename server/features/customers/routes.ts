@@ -1,8 +1,8 @@
 // D22–D27: the customers API. Routes hold no SQL (repo.ts, notes-repo.ts do); each change is one
 // transaction with its audit entry (the router writes the entries the handler records).
-import { assignedFilter, assigneeOf, scopeOf } from '../../customer-scope';
+import { assignableMembers, assignedFilter, assigneeOf, scopeOf } from '../../customer-scope';
 import type { CustomValues } from '../../../contract/custom-fields';
-import type { Customer, CustomerInput, CustomerServiceInput } from '../../../contract/customers';
+import { ASSIGNEES_PATH, type Customer, type CustomerInput, type CustomerServiceInput } from '../../../contract/customers';
 import { permissionDenied } from '../../auth/access';
 import { fieldError } from '../../http';
 import { defineRoute, jsonText, reply } from '../../route';
@@ -45,7 +45,7 @@ const list = defineRoute({
     if (q.deleted === 'true') {
       // D25: only who may delete sees what was deleted (and may restore it).
       if (!caller.org.permissions.has('customers:delete')) throw permissionDenied(caller.org.role, 'customers:delete');
-      return listDeleted(ctx.db, caller.org.id, q.page, q.page_size, new Date(ctx.now()));
+      return listDeleted(ctx.db, scopeOf(caller), q.page, q.page_size, new Date(ctx.now()));
     }
     // D26: the answer's JSON is built by the database and sent as it is.
     const filter = {
@@ -175,6 +175,15 @@ const leadSources = defineRoute({
   handler: async ({ tx, caller, query }) => ({ results: await suggestLeadSources(tx, scopeOf(caller), query.q) }),
 });
 
+/** GET /v1/customers/assignees/: D59 the members a customer may be assigned to (the form's and the list's choices). */
+const assignees = defineRoute({
+  method: 'GET',
+  path: ASSIGNEES_PATH,
+  access: 'org',
+  permission: 'customers:view',
+  handler: async ({ tx, caller }) => ({ results: await assignableMembers(tx, caller) }),
+});
+
 export const customerRoutes = [
   ...csvRoutes,
   ...bulkRoutes,
@@ -187,6 +196,7 @@ export const customerRoutes = [
   duplicates,
   tags,
   leadSources,
+  assignees,
   ...noteRoutes,
   ...locationRoutes,
   ...contactRoutes,

@@ -35,7 +35,9 @@ const dashboard = defineRoute({
         recently_updated: recent.results,
       };
     }
-    const activity = can('audit:view') ? (await listAudit(tx, scopeOf(caller), { actorId: null, action: null, targetType: null, targetId: null }, 1, RECENT)).results : null;
+    const activity = can('audit:view')
+      ? (await listAudit(tx, scopeOf(caller), { actorId: null, action: null, targetType: null, targetId: null }, 1, RECENT)).results
+      : null;
     return { customers, activity };
   },
 });

@@ -27,10 +27,7 @@ export async function writeScopes(tx: Queryable, orgId: number, scopes: Record<R
   await tx.query('delete from role_scopes where org_id = $1', [orgId]);
   const narrowed = ROLES.filter((r) => !FIXED.includes(r) && scopes[r] === 'assigned');
   if (narrowed.length)
-    await tx.query(`insert into role_scopes (org_id, role, sees) select $1, role, 'assigned' from unnest(string_to_array($2, ',')) as role`, [
-      orgId,
-      narrowed.join(','),
-    ]);
+    await tx.query(`insert into role_scopes (org_id, role, sees) select $1, role, 'assigned' from unnest(string_to_array($2, ',')) as role`, [orgId, narrowed.join(',')]);
 }
 
 /** D10: the defaults a new organization starts with, per role. */

@@ -51,8 +51,19 @@ export async function setRole(db: Queryable, orgId: number, userId: number, role
   await db.query('update memberships set role = $3 where org_id = $1 and user_id = $2', [orgId, userId, role]);
 }
 
-export async function removeMember(db: Queryable, orgId: number, userId: number): Promise<void> {
+/**
+ * D28 D59: the membership ends, and the customers assigned to the member are unassigned first, in the
+ * same transaction (each a change of its own: version and updated_at move, so an open form sees it).
+ * Answers the customers unassigned, for the removal's audit entry (their timelines read it).
+ */
+export async function removeMember(db: Queryable, orgId: number, userId: number, actorId: number, now: Date): Promise<number[]> {
+  const unassigned = await db.query<{ id: unknown }>(
+    `update customers set assigned_to = null, version = version + 1, updated_at = $3, updated_by = $4
+      where org_id = $1 and assigned_to = $2 returning id`,
+    [orgId, userId, now, actorId],
+  );
   await db.query('delete from memberships where org_id = $1 and user_id = $2', [orgId, userId]);
+  return unassigned.map((r) => num(r.id)).sort((a, b) => a - b);
 }
 
 type InvitationRow = {

@@ -102,9 +102,11 @@ const remove = defineRoute({
     const member = await lockedMember(tx, caller.org.id, params.user_id);
     const refusal = removalRefusal({ actor: caller.org.role, role: member.role, owners: await ownerCount(tx, caller.org.id) });
     if (refusal) throw refused(refusal, { owner_required: 'remove an owner', last_owner: member.user_id === caller.userId ? 'leave' : 'be removed' });
-    await removeMember(tx, caller.org.id, member.user_id);
+    const unassigned = await removeMember(tx, caller.org.id, member.user_id, caller.userId, new Date(ctx.now()));
     await endResetsOnTeamChange(tx, caller.org.id, member.user_id, new Date(ctx.now()));
-    audit({ target: memberTarget(member), changes: { role: member.role, email: member.email } });
+    // D59: the customers unassigned, counted; their ids (left out of the log's view) give each its timeline entry.
+    const customers = unassigned.length ? { unassigned: unassigned.length, customer_ids: unassigned } : {};
+    audit({ target: memberTarget(member), changes: { role: member.role, email: member.email, ...customers } });
     return reply(204);
   },
 });
