@@ -111,21 +111,6 @@ export type CustomerServiceInput = Pick<Customer, CustomerServiceField>;
 /** D27 D48: the fields a CSV import reads and an export writes (D46 D47: locations and contacts are not in the CSV). */
 export type ImportField = CustomerInputField | CustomerServiceField;
 
-/**
- * D59: POST and PATCH /v1/customers/ take `assigned_to` (a member's user id, or null for none). A member
- * whose role sees only assigned customers creates customers assigned to themselves and cannot assign
- * them to anyone else (400 naming `assigned_to`).
- */
-export interface CustomerAssignInput {
-  assigned_to: number | null;
-}
-/** D59: the list's `assigned` filter: the caller's own, nobody's, or one member's (their user id). */
-export const ASSIGNED_ME = 'me';
-export const ASSIGNED_NONE = 'none';
-/** D59: GET /v1/customers/assignees/ (customers:view): `{ results: PersonRef[] }`, the members a customer may be assigned to, by name (only the caller when their role sees only their own). */
-export const ASSIGNEES_PATH = '/v1/customers/assignees/';
-export const ASSIGNED_FILTER = /^(me|none|[1-9][0-9]{0,9})$/;
-
 /** D26: a row of GET /v1/customers/ (and of its 'Deleted' view, which adds deleted_at and deleted_by). */
 export interface CustomerListItem {
   id: number;

@@ -15,7 +15,8 @@ import type { Queryable } from '../../db';
 import { fieldError, HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { int, intText, list, oneOf, optional, parseShape, queryValues, text } from '../../schema';
-import { actionSql, applyBulk, atTagLimit, bulkField, countSelected, dropBulk, lockBulk, lockedBulk, newBulk, undoBulk, undoSql } from './bulk-repo';
+import { actionSql, applyBulk, atTagLimit, bulkField, countSelected, dropBulk, lockBulk, lockedBulk, newBulk, undoSql } from './bulk-repo';
+import { undoBulk } from './bulk-undo-repo';
 import { listFilters } from './schema';
 
 /** 10,000 ids of up to ten digits, with room for the rest. */

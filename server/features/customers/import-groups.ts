@@ -2,7 +2,7 @@
 // group's first row is the customer, each field taken from the first row of the group that fills it, tags
 // put together; every row adds its service location and contacts, up to D46's and D47's limits.
 import { MAX_CONTACTS, MAX_LOCATIONS, type ContactInput } from '../../../contract/customer-parts';
-import type { ImportPreviewRow } from '../../../contract/customers';
+import type { FieldChanges, ImportPreviewRow } from '../../../contract/customers';
 import type { ImportGroupBy, ImportTarget } from '../../../contract/import-mapping';
 import { fold } from '../../../contract/fold';
 import type { CustomField, CustomValues } from '../../../contract/custom-fields';
@@ -11,6 +11,7 @@ import type { Queryable } from '../../db';
 import { fieldError } from '../../http';
 import { IMPORT_FIELDS } from './import-checks';
 import type { CheckedParts, LocationRow } from './import-rows';
+import type { Existing } from './import-repo';
 
 /** A checked row before grouping: its cells' parts, and the value it is grouped by. */
 export interface GroupedRow extends ImportPreviewRow {
@@ -153,4 +154,30 @@ export async function uniqueValueErrors(db: Queryable, orgId: number, fields: re
     }
   }
   return found;
+}
+
+/**
+ * D44: what an update writes: only the fields the file fills in (an empty cell never wipes what the
+ * customer has), and of those only the ones that differ, before → after, as an edit records them.
+ */
+export function updateOf(existing: Existing, g: Group, fields: CustomField[]): { merged: Record<string, unknown>; changes: FieldChanges } {
+  const merged: Record<string, unknown> = Object.fromEntries(IMPORT_FIELDS.map((f) => [f, existing[f]]));
+  const changes: FieldChanges = {};
+  for (const field of IMPORT_FIELDS) {
+    if (!g.filled.has(field)) continue;
+    const to = g.input[field];
+    if (JSON.stringify(to) === JSON.stringify(existing[field])) continue;
+    changes[field] = { from: existing[field], to };
+    merged[field] = to;
+  }
+  const custom: Record<string, unknown> = {};
+  for (const [key, to] of Object.entries(g.custom)) {
+    const from = existing.custom[key] ?? null;
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    const label = fields.find((f) => f.record_kind === 'customer' && f.key === key)?.label ?? key;
+    (changes as Record<string, { from: unknown; to: unknown; label?: string }>)[`custom.${key}`] = { from, to, label };
+    custom[key] = to;
+  }
+  merged.custom = custom;
+  return { merged, changes };
 }

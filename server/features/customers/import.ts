@@ -21,8 +21,7 @@ import type { CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
-import { IMPORT_FIELDS } from './import-checks';
-import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, uniqueValueErrors, type Group, type GroupedRow } from './import-groups';
+import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, uniqueValueErrors, updateOf, type Group, type GroupedRow } from './import-groups';
 import { guessColumns, headerHash, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
 import { findByEmails, heldParts, loadMapping, partsToAdd, type Existing } from './import-repo';
 import { checkRow, rowCells, unguard, type LocationRow } from './import-rows';
@@ -171,32 +170,6 @@ export async function checkImport(
     encoding,
     delimiter,
   };
-}
-
-/**
- * D44: what an update writes: only the fields the file fills in (an empty cell never wipes what the
- * customer has), and of those only the ones that differ, before → after, as an edit records them.
- */
-function updateOf(existing: Existing, g: Group, fields: CustomField[]): { merged: Record<string, unknown>; changes: FieldChanges } {
-  const merged: Record<string, unknown> = Object.fromEntries(IMPORT_FIELDS.map((f) => [f, existing[f]]));
-  const changes: FieldChanges = {};
-  for (const field of IMPORT_FIELDS) {
-    if (!g.filled.has(field)) continue;
-    const to = g.input[field];
-    if (JSON.stringify(to) === JSON.stringify(existing[field])) continue;
-    changes[field] = { from: existing[field], to };
-    merged[field] = to;
-  }
-  const custom: Record<string, unknown> = {};
-  for (const [key, to] of Object.entries(g.custom)) {
-    const from = existing.custom[key] ?? null;
-    if (JSON.stringify(from) === JSON.stringify(to)) continue;
-    const label = fields.find((f) => f.record_kind === 'customer' && f.key === key)?.label ?? key;
-    (changes as Record<string, { from: unknown; to: unknown; label?: string }>)[`custom.${key}`] = { from, to, label };
-    custom[key] = to;
-  }
-  merged.custom = custom;
-  return { merged, changes };
 }
 
 /** A row as the preview answers it (D27); `joins` only on a row that adds to another row's customer (D60). */

@@ -240,13 +240,7 @@ export async function restoreCustomer(db: Queryable, orgId: number, userId: numb
   );
   if (!row) throw (await mergedError(db, orgId, id)) ?? notFound(); // D49: merged is not deleted: undo the merge instead
   await assertEmailFree(db, orgId, row.email, id);
-  await emailSafe(db, orgId, row.email, id, () =>
-    db.query('update customers set deleted_at = null, deleted_by = null, version = version + 1, updated_at = $3, updated_by = $4 where org_id = $1 and id = $2', [
-      orgId,
-      id,
-      now,
-      userId,
-    ]),
-  );
+  const back = 'update customers set deleted_at = null, deleted_by = null, version = version + 1, updated_at = $3, updated_by = $4 where org_id = $1 and id = $2';
+  await emailSafe(db, orgId, row.email, id, () => db.query(back, [orgId, id, now, userId]));
   return getCustomer(db, orgId, id);
 }

@@ -2,7 +2,8 @@
 // transaction with its audit entry (the router writes the entries the handler records).
 import { assignableMembers, assignedFilter, assigneeOf, scopeOf } from '../../customer-scope';
 import type { CustomValues } from '../../../contract/custom-fields';
-import { ASSIGNEES_PATH, type Customer, type CustomerInput, type CustomerServiceInput } from '../../../contract/customers';
+import { ASSIGNEES_PATH } from '../../../contract/assignment';
+import type { Customer, CustomerInput, CustomerServiceInput } from '../../../contract/customers';
 import { permissionDenied } from '../../auth/access';
 import { fieldError } from '../../http';
 import { defineRoute, jsonText, reply } from '../../route';

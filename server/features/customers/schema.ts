@@ -15,8 +15,8 @@ import {
   SEARCH_MAX_LENGTH,
   SERVICE_SORTS,
   TAG_MAX_LENGTH,
-  ASSIGNED_FILTER,
 } from '../../../contract/customers';
+import { ASSIGNED_FILTER } from '../../../contract/assignment';
 import { EXPORT_IDS_MAX } from '../../../contract/bulk';
 import { EMAIL_SHAPE, phoneDigits } from '../../../contract/matching';
 import { CUSTOM_KEY_SHAPE } from '../../../contract/custom-fields';

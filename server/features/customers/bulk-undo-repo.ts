@@ -1,0 +1,65 @@
+// D58: a bulk action's one undo, SQL only: the customers it wrote put back as they were, unless changed since.
+import { BULK_NAMES_SHOWN } from '../../../contract/bulk';
+import type { PersonRef } from '../../../contract/customers';
+import { seen, type CustomerScope } from '../../customer-scope';
+import type { Queryable } from '../../db';
+import { num } from '../../db';
+import { BULK_BATCH, type BulkRow } from './bulk-repo';
+
+/**
+ * D58: puts back every item whose customer is still as the action left it (same version; a deleted one still
+ * deleted, its email and unique values free); the others keep their later change. One statement.
+ */
+export async function undoBulk(
+  tx: Queryable,
+  /** D59: only customers the caller sees are put back and named. */
+  scope: CustomerScope,
+  bulk: BulkRow,
+  actorId: number,
+  now: Date,
+  back: (add: (x: unknown) => string) => string,
+  uniqueKeys: string[],
+): Promise<{ restored: number; changedSince: number; names: PersonRef[] }> {
+  const orgId = scope.orgId;
+  const isDelete = bulk.action === 'delete';
+  const params: unknown[] = [orgId, bulk.id];
+  const free = isDelete
+    ? [
+        `not exists (select 1 from customers x where x.org_id = $1 and x.deleted_at is null and x.email = c.email)`,
+        ...uniqueKeys.map(
+          (k) =>
+            `not exists (select 1 from customers x where x.org_id = $1 and x.deleted_at is null and x.custom -> $${params.push(k)}::text = c.custom -> $${params.length}::text)`,
+        ),
+      ]
+    : [];
+  const state = isDelete ? 'c.deleted_at is not null' : 'c.deleted_at is null';
+  // Found and locked in one statement, then put back BULK_BATCH at a time (D34, as the action was written).
+  const ok = await tx.query<{ id: unknown }>(
+    `select c.id from customers c join bulk_action_items i on i.org_id = $1 and i.bulk_id = $2 and i.customer_id = c.id
+      where c.org_id = $1${seen('c', scope)} and c.version = i.version and ${[state, ...free].join(' and ')} order by c.id for update of c`,
+    params as never,
+  );
+  const ids = ok.map((r) => num(r.id));
+  let restored = 0;
+  for (let i = 0; i < ids.length; i += BULK_BATCH) {
+    const batch: unknown[] = [orgId, bulk.id, now, actorId];
+    const set = back((x) => `$${batch.push(x)}`);
+    const list = `$${batch.push(ids.slice(i, i + BULK_BATCH))}::int[]`;
+    const [row] = await tx.query<{ n: unknown }>(
+      `with put as (update customers c set ${set}, version = c.version + 1, updated_at = $3, updated_by = $4
+                      from bulk_action_items i
+                     where c.org_id = $1 and c.id = any(${list}) and i.bulk_id = $2 and i.customer_id = c.id returning c.id),
+            marked as (update bulk_action_items set restored = true where bulk_id = $2 and customer_id in (select id from put) returning 1)
+       select count(*) as n from marked`,
+      batch as never,
+    );
+    restored += num(row!.n);
+  }
+  await tx.query('update bulk_actions set undone_at = $3, undone_by = $4 where org_id = $1 and id = $2', [orgId, bulk.id, now, actorId]);
+  const left = await tx.query<{ id: unknown; name: string; total: unknown }>(
+    `select c.id, c.name, count(*) over () as total from bulk_action_items i join customers c on c.id = i.customer_id and c.org_id = $1
+      where i.org_id = $1 and i.bulk_id = $2 and not i.restored${seen('c', scope)} order by lower(c.name), c.id limit ${BULK_NAMES_SHOWN}`,
+    [orgId, bulk.id],
+  );
+  return { restored, changedSince: left.length ? num(left[0]!.total) : 0, names: left.map((r) => ({ id: num(r.id), name: r.name })) };
+}
