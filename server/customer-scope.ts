@@ -47,13 +47,18 @@ export const notSeen = () => new HttpError(404, 'not_found', 'No such customer')
  * the route (its own 404, or D49's 'merged into').
  */
 export async function assertSeen(db: Queryable, scope: CustomerScope, customerId: number): Promise<void> {
-  if (scope.assignedTo === null) return;
+  if (!(await mayBeSeen(db, scope, customerId))) throw notSeen();
+}
+
+/** Whether the scope covers this id: false only for a customer of the organization it does not cover. */
+export async function mayBeSeen(db: Queryable, scope: CustomerScope, customerId: number): Promise<boolean> {
+  if (scope.assignedTo === null) return true;
   const [row] = await db.query<{ seen: boolean }>('select assigned_to is not distinct from $3 as seen from customers where org_id = $1 and id = $2', [
     scope.orgId,
     customerId,
     scope.assignedTo,
   ]);
-  if (row && !row.seen) throw notSeen();
+  return !row || row.seen;
 }
 
 /** D59: the list's `assigned` filter as the list takes it: the caller's own for 'me', nobody's for 'none', else a member's id. */

@@ -5,7 +5,7 @@
 import type { Customer } from '../../../contract/customers';
 import { MERGE_UNDO_DAYS } from '../../../contract/merge';
 import { DAY_MS } from '../../../contract/time';
-import { assertSeen, type CustomerScope } from '../../customer-scope';
+import { mayBeSeen, type CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
 import { HttpError } from '../../http';
@@ -81,7 +81,7 @@ export async function undoMerge(db: Queryable, scope: CustomerScope, userId: num
   if (m.created_at.getTime() < now.getTime() - MERGE_UNDO_DAYS * DAY_MS)
     throw new HttpError(410, 'merge_expired', `A merge can be undone for ${MERGE_UNDO_DAYS} days; this one is older`);
   const [s, mid] = [num(m.survivor_id), num(m.merged_id)];
-  for (const id of [s, mid]) await assertSeen(db, scope, id); // D59: both, or 404 as for another organization's
+  for (const id of [s, mid]) if (!(await mayBeSeen(db, scope, id))) throw noMerge(); // D59: both, or 404 as another organization's merge
   await assertMergeable(db, orgId, [s], true); // the survivor, deleted or merged since: 409
   const current = await getCustomer(db, orgId, s, { lock: true });
   const { restored, kept } = toRestore(current, (typeof m.changes === 'string' ? JSON.parse(m.changes) : m.changes) as Changes);

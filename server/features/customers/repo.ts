@@ -190,10 +190,11 @@ export async function updateCustomer(
   /** D56: the custom values' write, checked against the record as it is (under its lock). */
   customFor?: (before: Customer) => Promise<CustomPatch>,
   /** D59: the new assignee (checked by assigneeOf), or undefined to leave it. */
-  assignedTo?: number | null,
+  assignee?: () => Promise<number | null | undefined>,
 ): Promise<{ before: Customer; after: Customer; changes: Changes }> {
   const before = await getCustomer(db, orgId, id, { lock: true });
   if (before.version !== version) throw conflict(before);
+  const assignedTo = await assignee?.();
   const changes: Changes = {};
   for (const key of INPUT_COLUMNS) {
     if (!(key in patch)) continue;

@@ -105,8 +105,9 @@ const update = defineRoute({
     // D56: the definitions' lock before the customer's own, as a definition's change takes them.
     if (custom) await lockFields(tx, caller.org.id, 'use');
     const customFor = custom ? (before: Customer) => customWrite(tx, caller.org.id, 'customer', custom, before.custom, before.id) : undefined;
-    const assignedTo = 'assigned_to' in body ? await assigneeOf(tx, caller, assigned_to ?? null, false) : undefined; // D59
-    const { after, changes } = await updateCustomer(tx, caller.org.id, caller.userId, params.id, patch, version, new Date(ctx.now()), customFor, assignedTo);
+    // D59: checked once the customer is found (a missing one is a 404 before anything about the body).
+    const assignee = 'assigned_to' in body ? () => assigneeOf(tx, caller, assigned_to ?? null, false) : undefined;
+    const { after, changes } = await updateCustomer(tx, caller.org.id, caller.userId, params.id, patch, version, new Date(ctx.now()), customFor, assignee);
     if (Object.keys(changes).length > 0) audit({ action: 'customer.updated', target: target(after), changes });
     return after;
   },
