@@ -38,7 +38,7 @@ const MIN_REQUESTS = 1500;
 /** In flight at once: enough to overlap the database's work, few enough for a shared two-core machine. */
 const WIDTH = 4;
 /** The cases are many; a run past this many is a generator gone wrong, not more coverage. */
-const MAX_REQUESTS = 16_000; // grows with the route table (issue 20 added the account calls, issues 36–37 custom fields and views)
+const MAX_REQUESTS = 20_000; // grows with the route table (issue 20 added the account calls, issues 36–37 custom fields and views, D59 a scoped member's fuzzing)
 /** A bound for a stuck run on a busy machine, not a speed requirement: every request is sent and must be answered. */
 const RUN_TIMEOUT_MS = 600_000;
 /** The share of a guest's calls to session routes that are sent (see cases()). */
@@ -58,7 +58,7 @@ const FOREIGN = 'Hostile Foreign Co';
 const DIGEST_EXCLUDES = ['login_attempts'];
 
 interface Who {
-  name: 'anonymous' | 'owner';
+  name: 'anonymous' | 'owner' | 'scoped';
   headers: Record<string, string>;
 }
 
@@ -114,6 +114,8 @@ const HEADER_BYTES_MAX = 16 * 1024;
 function cases(ctx: {
   owner: Who;
   anonymous: Who;
+  /** D59: a member whose role sees only the customers assigned to them (none here), fuzzing every org route too. */
+  scoped: Who;
   forged: { label: string; value: string | null; expect: number[] }[];
   orgCases: { label: string; headers: Record<string, string>; expect: number[] }[];
 }): {
@@ -132,7 +134,10 @@ function cases(ctx: {
   const callers = [ctx.owner, ctx.anonymous];
   // Anonymous callers of a route that needs a session are refused before their input is read.
   // Public routes may say 401 to anyone (a wrong password, an unknown refresh token, no session to end).
-  const expectFor = (r: CatalogRoute, who: Who, refused: readonly number[]) => (isPublic(r) ? [...refused, 401] : who.name === 'anonymous' ? [401] : refused);
+  const expectFor = (r: CatalogRoute, who: Who, refused: readonly number[]) =>
+    isPublic(r) ? [...refused, 401] : who.name === 'anonymous' ? [401] : who.name === 'scoped' ? [...refused, 403] : refused;
+  // D59: the fields of every org route are fuzzed by the scoped member too (a member's permissions: 403 where they lack one).
+  const fuzzers = (r: CatalogRoute) => (r.def.access === 'org' ? [...callers, ctx.scoped] : callers);
 
   for (const r of CATALOG) {
     const base = baseParts(r);
@@ -145,7 +150,7 @@ function cases(ctx: {
         const parts = withField(base, f, bad.value, bad.raw);
         // A path that cannot be percent-decoded is refused before anyone is authenticated.
         const undecodable = bad.raw && f.where === 'params' && /%(?![0-9a-f]{2})/i.test(String(bad.value));
-        for (const who of callers) list.push(build(r, who, `${f.where}.${f.name} ${bad.label}`, parts, { expect: undecodable ? [400] : expectFor(r, who, REFUSED) }));
+        for (const who of fuzzers(r)) list.push(build(r, who, `${f.where}.${f.name} ${bad.label}`, parts, { expect: undecodable ? [400] : expectFor(r, who, REFUSED) }));
       }
     }
 
@@ -163,7 +168,7 @@ function cases(ctx: {
         const parts = withField(base, f, value);
         const fail = mustFail(r);
         if (fail.kind === 'refused-field' && fail.field.name === f.name) continue; // would not fail
-        for (const who of callers) {
+        for (const who of fuzzers(r)) {
           list.push(build(r, who, `${f.where}.${f.name} hostile ${JSON.stringify(s.slice(0, 40))}`, parts, isRead ? {} : { expect: expectFor(r, who, REFUSED) }));
         }
       }
@@ -389,6 +394,7 @@ forEachBackend(
     /** Error answers of the two-step journey, for the secrets check. */
     const journeyBodies: string[] = [];
     let owner: Tokens;
+    let scoped: Tokens;
     let ownerOrg: number;
 
     beforeAll(async () => {
@@ -409,6 +415,19 @@ forEachBackend(
       secrets.push(...(await mfaJourney(call, { ...outsider, token: outsiderToken }, b.clock.now)));
       owner = tokens(await b.api.login('owner@demo.test'));
       ownerOrg = await orgId(b.server.db, ACME);
+      // D59: Acme's member role narrowed to the customers assigned to the person, and a member of it.
+      const asOwner = { Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg), 'Content-Type': 'application/json' };
+      const { matrix } = (await b.api.request(`${API}/v1/permissions/`, { headers: asOwner })).body as { matrix: unknown };
+      const narrowed = await b.api.request(`${API}/v1/permissions/`, {
+        method: 'PUT',
+        headers: asOwner,
+        body: JSON.stringify({ matrix, scopes: { member: 'assigned' } }),
+      });
+      expect(narrowed.status, narrowed.text).toBe(200);
+      const member = await createUser(b.server.db, { memberships: [[ACME, 'member']] });
+      secrets.push({ label: 'scoped member password', value: member.password });
+      scoped = tokens(await b.api.login(member.email, member.password));
+      secrets.push({ label: 'scoped access token', value: scoped.access_token }, { label: 'scoped refresh token', value: scoped.refresh_token });
     });
     afterAll(() => agent?.destroy());
 
@@ -477,6 +496,7 @@ forEachBackend(
         const { list, acceptedBad } = cases({
           owner: { name: 'owner', headers: { Authorization: `Bearer ${owner.access_token}`, 'X-Organization-ID': String(ownerOrg) } },
           anonymous: { name: 'anonymous', headers: {} },
+          scoped: { name: 'scoped', headers: { Authorization: `Bearer ${scoped.access_token}`, 'X-Organization-ID': String(ownerOrg) } },
           forged,
           orgCases,
         });
@@ -484,7 +504,7 @@ forEachBackend(
 
         // D52: a session's first call writes its last activity (then at most once a minute; this clock stands
         // still), so each session the cases use makes one before the digest.
-        for (const t of [owner, solo, viewer, nobody]) expect((await b.api.me(t.access_token)).status).toBe(200);
+        for (const t of [owner, solo, viewer, nobody, scoped]) expect((await b.api.me(t.access_token)).status).toBe(200);
         // D53: a reset link in play, looked up and refused a short password (both logged), so the checks
         // below look for its token too.
         const reset = await b.api.request(`${API}/v1/team/members/${String(soloUser?.id)}/reset-link/`, {
