@@ -31,7 +31,7 @@ const ORGS = [
 type OrgKey = (typeof ORGS)[number]['key'];
 
 // D3 table. No favorites: owner@demo.test has two organizations and so sees the picker.
-export const DEMO_USERS: readonly { email: string; firstName: string; memberships: readonly [OrgKey, string][] }[] = [
+export const DEMO_USERS: readonly { email: string; firstName: string; memberships: readonly [OrgKey, string][]; assigned?: number }[] = [
   {
     email: 'owner@demo.test',
     firstName: 'Olivia',
@@ -45,7 +45,11 @@ export const DEMO_USERS: readonly { email: string; firstName: string; membership
   { email: 'nobody@demo.test', firstName: 'Noah', memberships: [] },
   // D3: every organization has an owner, as a real one always does (last, so the others keep their ids).
   { email: 'beacon@demo.test', firstName: 'Bea', memberships: [['beacon', 'owner']] },
+  // D59: a technician of Beacon, whose member role sees only the customers assigned to them: a handful.
+  { email: 'tech@demo.test', firstName: 'Theo', memberships: [['beacon', 'member']], assigned: 5 },
 ];
+/** D59: the roles that see only their own customers, per organization. */
+const ASSIGNED_ONLY: readonly [OrgKey, string][] = [['beacon', 'member']];
 
 async function isEmpty(db: Db): Promise<boolean> {
   const [row] = await db.query<{ used: boolean }>('select (exists (select 1 from users) or exists (select 1 from organizations)) as used');
@@ -76,6 +80,7 @@ async function seedInTransaction(tx: Queryable, hashes: string[], nowMs: number)
   }
   // Who works where: the people who wrote each organization's customers and notes (not its viewers).
   const writers = new Map<OrgKey, { id: number; name: string }[]>();
+  const assignees: { org: OrgKey; userId: number; count: number }[] = [];
   for (const [i, user] of DEMO_USERS.entries()) {
     const [created] = await tx.query<{ id: unknown }>('insert into users (email, first_name, password_hash) values ($1, $2, $3) returning id', [
       user.email,
@@ -84,7 +89,9 @@ async function seedInTransaction(tx: Queryable, hashes: string[], nowMs: number)
     ]);
     for (const [org, role] of user.memberships) {
       await tx.query('insert into memberships (user_id, org_id, role) values ($1, $2, $3)', [num(created?.id), orgIds.get(org) ?? 0, role]);
-      if (role !== 'viewer') writers.set(org, [...(writers.get(org) ?? []), { id: num(created?.id), name: user.firstName }]);
+      // A technician with assigned customers writes none of the history (the others' demo stays as it was).
+      if (role !== 'viewer' && !user.assigned) writers.set(org, [...(writers.get(org) ?? []), { id: num(created?.id), name: user.firstName }]);
+      if (user.assigned) assignees.push({ org, userId: num(created?.id), count: user.assigned });
     }
   }
   for (const org of ORGS) {
@@ -101,7 +108,13 @@ async function seedInTransaction(tx: Queryable, hashes: string[], nowMs: number)
       nowMs,
     ); // D46–D49
     await seedDemoFields(tx, org.key, orgId, people[0] ?? null, ids, nowMs); // D56
+    // D59: every fourth customer from the first, up to the technician's handful, assigned to them.
+    for (const a of assignees.filter((x) => x.org === org.key)) {
+      const handful = ids.filter((_, n) => n % 4 === 0).slice(0, a.count);
+      await tx.query('update customers set assigned_to = $2 where org_id = $1 and id = any($3::int[])', [orgId, a.userId, `{${handful.join(',')}}`]);
+    }
   }
+  for (const [org, role] of ASSIGNED_ONLY) await tx.query("insert into role_scopes (org_id, role, sees) values ($1, $2, 'assigned')", [orgIds.get(org) ?? 0, role]);
   return true;
 }
 

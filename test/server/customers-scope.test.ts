@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Customer } from '../../contract/customers';
 import { CUSTOMERS } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { customerPath, uniqueEmail, unique, warmedUp } from './customers-common';
+import { customerPath, signIn, uniqueEmail, unique, warmedUp } from './customers-common';
 import { people, type Person } from './people';
 
 const MATRIX = '/api/v1/permissions/';
@@ -37,6 +37,22 @@ forEachBackend('API customers: assigned customers and what a role sees (D59)', (
     return { org, owner: owner!, scoped: scoped!, admin: admin!, make };
   }
   const names = (r: { body: Record<string, unknown> }) => ((r.body.results as { name: string }[]) ?? []).map((c) => c.name).sort();
+
+  test('D3 D59 the demo: tech@demo.test is a member of Beacon Electric, whose member role sees only a handful assigned to them', async () => {
+    const tech = await signIn(b, 'tech@demo.test', 'Beacon Electric');
+    const list = await tech.get(`${CUSTOMERS}?page_size=100`);
+    expect(list.status, list.text).toBe(200);
+    const mine = list.body.results as Customer[];
+    expect(mine.length).toBe(5);
+    expect(mine.every((c) => c.assigned_to?.id === tech.userId)).toBe(true);
+    const me = await tech.get('/api/v1/auth/me/');
+    expect([me.body.role, me.body.customers_scope]).toEqual(['member', 'assigned']);
+    const owner = await signIn(b, 'beacon@demo.test', 'Beacon Electric');
+    const all = await owner.get(`${CUSTOMERS}?page_size=100`);
+    const other = (all.body.results as Customer[]).find((c) => c.assigned_to === null)!;
+    expect((await tech.get(customerPath(other.id))).status).toBe(404);
+    expect((all.body.count as number) > 5).toBe(true);
+  });
 
   describe('D59 assignment', () => {
     test('D59 assigned_to is set on create and in the form, a member of the organization only; every answer carries it; the change is audited from → to', async () => {

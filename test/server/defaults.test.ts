@@ -32,7 +32,7 @@ describe('defaults and restarts', () => {
 
   test('D17 stored password hashes use scrypt N=2^17, r=8, p=1 by default, each with its own salt', async () => {
     const rows = await server.db.query<{ password_hash: string }>("select password_hash from users where email like '%@demo.test'");
-    expect(rows).toHaveLength(5);
+    expect(rows).toHaveLength(6);
     const parsed = rows.map((r) => parseHash(r.password_hash));
     for (const p of parsed) {
       expect(p?.cost).toEqual({ log2N: 17, r: 8, p: 1 });
@@ -46,6 +46,7 @@ describe('defaults and restarts', () => {
     expect(server.seeded).toBe(true);
     expect(server.demoAccounts.join('\n')).toContain('owner@demo.test');
     expect(server.demoAccounts.join('\n')).toContain('beacon@demo.test   Beacon Electric (owner)'); // D3: listed with the others
+    expect(server.demoAccounts.join('\n')).toContain('tech@demo.test     Beacon Electric (member)'); // D59
     expect((await client(server.url).login('owner@demo.test', DEMO_PASSWORD)).status).toBe(200);
   });
 
