@@ -38,7 +38,7 @@ describe('defaults and restarts', () => {
       expect(p?.cost).toEqual({ log2N: 17, r: 8, p: 1 });
       expect(p?.salt.length).toBe(16);
     }
-    expect(new Set(parsed.map((p) => p?.salt.toString('hex'))).size).toBe(5);
+    expect(new Set(parsed.map((p) => p?.salt.toString('hex'))).size).toBe(6);
     expect(rows[0]?.password_hash).toMatch(/^\$scrypt\$ln=17,r=8,p=1\$/);
   });
 
