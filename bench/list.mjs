@@ -10,7 +10,8 @@
 // country code, a city, accents folded and a tag in another case, and (issue 19, D46 D47) a location's
 // city that is no billing city, a contact's phone and a contact's email; each up to 200 requests one
 // at a time, then up to 200 at a few at once, no two of a case alike (see CASES); a case stops early
-// after LIST_MAX_S seconds and says how many requests it got.
+// after LIST_MAX_S seconds and says how many requests it got. Issue 38 (D59): the list, searches and the
+// dashboard as solo@demo.test, whose member role sees only the 2,000 customers assigned to them.
 //   node bench/list.mjs [--check]          (npm run bench:list)
 //   LIST_COUNT=200000 LIST_CONTACTS=100000 LIST_PERSONS=200000 LIST_REQUESTS=200 LIST_CONCURRENCY=4 LIST_MAX_S=20 LIST_CASES=regex
 //   LIST_BACKENDS=pglite,postgres (both by default)
@@ -40,6 +41,9 @@ const PERSONS = envNumber('LIST_PERSONS', COUNT);
 /** LIST_CASES=regex: only the cases whose name matches (e.g. LIST_CASES='phone|city'). */
 const ONLY_CASES = process.env.LIST_CASES ? new RegExp(process.env.LIST_CASES, 'i') : null;
 const BUDGET_P99_MS = { PGlite: 100, PostgreSQL: 50 };
+/** Issue 38 (D59): the scoped member, and one customer in how many assigned to them. */
+const SCOPED = 'solo@demo.test';
+const ASSIGNED_EVERY = 100;
 
 // Every request of a case asks for something else, as people do (the database's own caches would flatter
 // a request repeated word for word).
@@ -75,6 +79,17 @@ const CASES = [
   // Issue 36: by custom field (D56), and the persons' searches.
   ...CUSTOM_CASES,
   ...personCases(PERSONS),
+  // Issue 38 (D59): solo@demo.test, a member of Acme whose member role sees only the customers assigned to
+  // them: every 100th customer (2,000 of 200,000). The list, a search, a typo, and the dashboard.
+  { as: SCOPED, name: 'scoped member: pages 1, 2, 3, …', query: (i) => `?page=${1 + (i % 80)}&sort=${i % 2 ? '-updated_at' : 'name'}` },
+  {
+    as: SCOPED,
+    name: 'scoped member: name fragments ("ann", …)',
+    query: (i) => `?q=${encodeURIComponent(FRAGMENTS[i % FRAGMENTS.length] ?? '')}&page=${1 + Math.floor(i / FRAGMENTS.length)}`,
+  },
+  { as: SCOPED, name: 'scoped member: a typo matching nothing ("zzzzq0", …)', query: (i) => `?q=zzzzq${i}` },
+  { as: SCOPED, name: 'scoped member: phone digits ("5550123", …)', query: (i) => `?q=555${line(i)}` },
+  { as: SCOPED, path: '/api/v1/dashboard/', name: 'scoped member: the dashboard (GET /api/v1/dashboard/)', query: (i) => `?n=${i}` },
 ];
 /** Contact asked for by request i: scattered, never one without an email (every fifth), no two alike. */
 const contactIndex = (i) => 5 * ((123 + i * 7919) % Math.floor(CONTACTS / 5)) + 1 + (i % 4);
@@ -142,6 +157,13 @@ async function insertCustomers(query, orgId, count, personsOrgId) {
   if (PERSONS) await query(INSERT_PERSONS_SQL, [personsOrgId, PERSONS]);
   // Issue 19: their locations and contacts (after the customers, whose ids they name).
   const parts = await insertParts(query, orgId, Number(base), CONTACTS);
+  // Issue 38 (D59): Acme's member role sees only its own; every 100th customer is assigned to solo@demo.test.
+  await query(`update customers set assigned_to = (select id from users where email = $3) where org_id = $1 and id > $2 and (id - $2) % ${ASSIGNED_EVERY} = 0`, [
+    orgId,
+    Number(base),
+    SCOPED,
+  ]);
+  await query("insert into role_scopes (org_id, role, sees) values ($1, 'member', 'assigned') on conflict do nothing", [orgId]);
   // VACUUM too, as autovacuum (PostgreSQL) or the server's hourly housekeeping (PGlite) would: it sets the
   // visibility map that lets a deep page read its ids from the index alone.
   await query('vacuum analyze customers', []);
@@ -185,22 +207,27 @@ async function measure(backend, server, verdicts) {
   const { access } = await login(server.url, OWNER);
   const acme = authHeaders(access, await orgIdOf(server.url, access));
   const beacon = authHeaders(access, await orgIdOf(server.url, access, PERSONS_ORG));
+  const scopedAccess = (await login(server.url, SCOPED)).access;
+  const scoped = authHeaders(scopedAccess, await orgIdOf(server.url, scopedAccess));
   const rows = [];
   for (const c of CASES.filter((k) => !ONLY_CASES || ONLY_CASES.test(k.name))) {
     // The example is request 0's; the measured ones start at 1, so none is answered from memory.
-    const headers = c.org === PERSONS_ORG ? beacon : acme;
+    const headers = c.as === SCOPED ? scoped : c.org === PERSONS_ORG ? beacon : acme;
+    const path = c.path ?? CUSTOMERS;
     const example = c.query(0);
-    const first = await request(server.url + CUSTOMERS + example, { headers });
+    const first = await request(server.url + path + example, { headers });
     const body = json(first);
     const found =
       first.status === 200
-        ? `e.g. ${example}: ${body.count} found, ${body.results.length} on the page`
+        ? body.results
+          ? `e.g. ${example}: ${body.count} found, ${body.results.length} on the page`
+          : `${body.customers?.total} customers, ${body.customers?.recently_updated?.length} recently updated`
         : first.error
           ? `no answer: ${first.error}`
           : `HTTP ${first.status}`;
     let next = 1;
     for (const concurrency of [1, CONCURRENCY]) {
-      const requests = Array.from({ length: REQUESTS }, (_, k) => ({ path: CUSTOMERS + c.query(next + k), headers }));
+      const requests = Array.from({ length: REQUESTS }, (_, k) => ({ path: path + c.query(next + k), headers }));
       next += REQUESTS;
       const r = await fixedLoadInWorker({ url: server.url, concurrency, durationMs: MAX_S * 1000, maxRequests: REQUESTS, requests });
       const s = summarize(r.labels.all, r.elapsedMs / 1000);
