@@ -135,10 +135,20 @@ forEachBackend('API me', (backend) => {
       const common = { user: { email: user.email, first_name: name, avatar_url: '/a"b.png', mfa_enabled: false }, organizations };
       const inZeta = await api.me(t.access_token, zeta);
       expect(inZeta.text).toBe(
-        JSON.stringify({ ...common, permissions: sorted(D10.owner), features: ['sms', 'e\n', 'calls'], role: 'owner', customers_scope: 'all', prefs, favorite_org_id: null }),
+        JSON.stringify({
+          ...common,
+          permissions: sorted(D10.owner),
+          features: ['sms', 'e\n', 'calls'],
+          role: 'owner',
+          customers_scope: 'all',
+          prefs,
+          favorite_org_id: null,
+        }),
       );
       const inAcme = await api.me(t.access_token, acme);
-      expect(inAcme.text).toBe(JSON.stringify({ ...common, permissions: sorted(D10.member), features: [], role: 'member', customers_scope: 'all', prefs, favorite_org_id: null }));
+      expect(inAcme.text).toBe(
+        JSON.stringify({ ...common, permissions: sorted(D10.member), features: [], role: 'member', customers_scope: 'all', prefs, favorite_org_id: null }),
+      );
       const none = await api.me(t.access_token);
       expect(none.text).toBe(JSON.stringify({ ...common, permissions: [], features: [], role: null, customers_scope: null, prefs, favorite_org_id: null }));
       expect(none.headers.get('content-length')).toBe(String(Buffer.byteLength(none.text)));

@@ -32,7 +32,20 @@ import { DAY, MINUTE, type Reply } from './helpers';
 const TEXT_FIELDS = ['name', 'company', 'email', 'phone', 'address_line', 'city', 'region', 'postal_code', 'country'];
 // D48 type, source and flag; D46 D47 locations and contacts.
 const SERVICE_KEYS = ['type', 'lead_source', 'do_not_service', 'do_not_service_reason', 'locations', 'contacts'];
-const CUSTOMER_KEYS = [...TEXT_FIELDS, ...SERVICE_KEYS, 'status', 'tags', 'created_at', 'created_by', 'updated_at', 'updated_by', 'version', 'id', 'custom', 'assigned_to'].sort(); // D56 custom, D59 assigned_to
+const CUSTOMER_KEYS = [
+  ...TEXT_FIELDS,
+  ...SERVICE_KEYS,
+  'status',
+  'tags',
+  'created_at',
+  'created_by',
+  'updated_at',
+  'updated_by',
+  'version',
+  'id',
+  'custom',
+  'assigned_to',
+].sort(); // D56 custom, D59 assigned_to
 
 forEachBackend('API customers: one customer', (backend) => {
   let b: Backend;

@@ -24,7 +24,8 @@ forEachBackend('API customers list', (backend) => {
     /** Every customer of an organization straight from the database, in the list's order. */
     const allOf = async (org: string): Promise<Customer[]> => {
       const rows = await server.db.query<Customer & { id: unknown }>(
-        `select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at, c.custom
+        `select c.id, c.name, c.company, c.email, c.phone, coalesce(c.primary_city, c.city) as city, c.status, c.tags, c.type, c.do_not_service, c.created_at, c.updated_at, c.custom,
+                (select json_build_object('id', u.id, 'name', u.first_name) from users u where u.id = c.assigned_to) as assigned_to
            from customers c join organizations o on o.id = c.org_id where o.name = $1 and c.deleted_at is null`,
         [org],
       );
@@ -47,6 +48,7 @@ forEachBackend('API customers list', (backend) => {
       expect(results(r)).toHaveLength(25); // the default page size
       for (const c of results(r))
         expect(Object.keys(c).sort()).toEqual([
+          'assigned_to', // D59
           'city',
           'company',
           'created_at',

@@ -9,7 +9,22 @@ import { newOrg } from './people';
 import { createUser, DAY, MINUTE } from './helpers';
 
 const DASHBOARD = '/api/v1/dashboard/';
-const LIST_ITEM_KEYS = ['city', 'company', 'created_at', 'custom', 'do_not_service', 'email', 'id', 'name', 'phone', 'status', 'tags', 'type', 'updated_at'];
+const LIST_ITEM_KEYS = [
+  'assigned_to',
+  'city',
+  'company',
+  'created_at',
+  'custom',
+  'do_not_service',
+  'email',
+  'id',
+  'name',
+  'phone',
+  'status',
+  'tags',
+  'type',
+  'updated_at',
+];
 const AUDIT_KEYS = ['action', 'actor', 'at', 'changes', 'id', 'target'];
 
 forEachBackend('API dashboard', (backend) => {

@@ -21,7 +21,7 @@ describePostgres('D2 D16 D18 several instances on one PostgreSQL', (databaseUrl)
   test('D2 instances starting together migrate and seed the database once', async () => {
     expect([a.seeded, b.seeded].filter(Boolean)).toHaveLength(1);
     const [row] = await a.db.query<{ n: unknown }>("select count(*)::int as n from users where email like '%@demo.test'");
-    expect(Number(row?.n)).toBe(5); // D3: owner, solo, viewer, nobody and beacon
+    expect(Number(row?.n)).toBe(6); // D3: owner, solo, viewer, nobody, beacon and (D59) tech
   });
 
   test('D16 a session started on one instance is refreshed, used and ended on the other', async () => {
