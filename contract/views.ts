@@ -11,18 +11,21 @@ export const VIEW_VALUE_MAX = 500;
 export const VIEW_COLUMNS_MAX = 60;
 
 /** The list's own parameters a view may keep (D26, D48, D32, D59); `page` and `view` are never kept. */
-export const VIEW_LIST_PARAMS = ['q', 'status', 'tag', 'type', 'do_not_service', 'created_since', 'sort', 'page_size', 'assigned_to'] as const;
+export const VIEW_LIST_PARAMS = ['q', 'status', 'tag', 'type', 'do_not_service', 'created_since', 'sort', 'page_size', 'assigned'] as const;
 /** A custom field's filter or column: `cf.<key>` with an optional operator part (`cf.size.from`). */
 export const VIEW_CUSTOM_PARAM = /^cf\.([a-z][a-z0-9_]{0,39})(?:\.[a-z_]{1,20})?$/;
 /** A built-in column's id or `cf.<key>`. */
 export const VIEW_COLUMN_SHAPE = /^(?:[a-z_]{1,40}|cf\.[a-z][a-z0-9_]{0,39})$/;
 
-/** What a view names that is no longer there: a custom field archived or deleted (D57). */
+/**
+ * What a view names that is no longer there: a custom field archived or deleted (D57), a member no longer
+ * of the organization (D59 `assigned`: the answer's params leave it out, so the view opens without it).
+ */
 export interface ViewLeftOut {
   param: string;
-  /** The field's label while it is archived; null once deleted. */
+  /** The field's label while it is archived; null once deleted (and for a member). */
   label: string | null;
-  reason: 'field_archived' | 'field_deleted';
+  reason: 'field_archived' | 'field_deleted' | 'member_removed';
 }
 
 /** D57: a view as GET /v1/views/ answers it. */

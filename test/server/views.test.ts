@@ -214,6 +214,18 @@ forEachBackend('API saved views', (backend) => {
       ]);
       expect(after.params).toEqual(view.params); // kept: restoring the field brings it back
     });
+
+    test('D57 D59 a view filtered by a member who has left opens without that filter and says so', async () => {
+      const t = await team();
+      const view = await save(t.owner, { name: 'Their customers', params: { assigned: String(t.member.userId), status: 'active' } });
+      expect(view.left_out).toEqual([]);
+      expect((await t.owner.del(`/api/v1/team/members/${t.member.userId}/`)).status).toBe(204);
+      const after = (await t.owner.get(viewPath(view.id))).body as unknown as SavedView;
+      expect(after.left_out).toEqual([{ param: 'assigned', label: null, reason: 'member_removed' }]);
+      expect(after.params).toEqual({ status: 'active' });
+      const mine = await save(t.owner, { name: 'Mine', params: { assigned: 'me' } });
+      expect(((await t.owner.get(viewPath(mine.id))).body as unknown as SavedView).left_out).toEqual([]);
+    });
   });
 
   describe('D57 bad input', () => {
@@ -225,6 +237,7 @@ forEachBackend('API saved views', (backend) => {
       ['params.status', { name: 'a', params: { status: 'gone' } }],
       ['params.page_size', { name: 'a', params: { page_size: '1000' } }],
       ['params.sort', { name: 'a', params: { sort: 'password' } }],
+      ['params.assigned', { name: 'a', params: { assigned: 'someone' } }],
       ['params.q', { name: 'a', params: { q: 42 } }],
       ['params.q', { name: 'a', params: { q: 'x'.repeat(501) } }],
       ['params', { name: 'a', params: ['status'] }],

@@ -30,15 +30,20 @@ const VISIBLE = `from saved_views v
 const COLUMNS =
   'v.id, v.name, v.owner_id, v.params, v.columns, v.created_by, u.first_name as created_by_name, v.created_at, v.updated_at, d.view_id is not null as is_default';
 
-type FieldState = Map<string, { label: string; archived: boolean }>;
+type FieldState = Map<string, { label: string; archived: boolean }> & { members?: ReadonlySet<string> };
 
+/** The organization's customer fields, and (D59) its members' ids, as a view's `assigned` names them. */
 async function customerFields(db: Queryable, orgId: number): Promise<FieldState> {
   const rows = await db.query<{ key: string; label: string; archived: boolean }>(
     `select key, label, archived_at is not null as archived from custom_fields where org_id = $1 and record_kind = 'customer' and deleted_at is null`,
     [orgId],
   );
-  return new Map(rows.map((r) => [r.key, { label: r.label, archived: r.archived }]));
+  const members = await db.query<{ id: unknown }>('select user_id as id from memberships where org_id = $1', [orgId]);
+  return Object.assign(new Map(rows.map((r) => [r.key, { label: r.label, archived: r.archived }])), { members: new Set(members.map((m) => String(m.id))) });
 }
+
+/** D59: a view's `assigned` naming someone no longer a member (not 'me' or 'none'). */
+const removedMember = (row: ViewRow, fields: FieldState) => /^\d+$/.test(row.params.assigned ?? '') && !fields.members?.has(row.params.assigned!);
 
 /** D57: the custom fields a view names that are archived or deleted (it still opens, without them). */
 function leftOut(row: ViewRow, fields: FieldState): ViewLeftOut[] {
@@ -47,7 +52,7 @@ function leftOut(row: ViewRow, fields: FieldState): ViewLeftOut[] {
     ...row.columns.map((param) => ({ param, key: VIEW_CUSTOM_PARAM.exec(param)?.[1] })),
     ...(row.params.sort ? [{ param: 'sort', key: VIEW_CUSTOM_PARAM.exec(row.params.sort.replace(/^-/, ''))?.[1] }] : []),
   ];
-  const out: ViewLeftOut[] = [];
+  const out: ViewLeftOut[] = removedMember(row, fields) ? [{ param: 'assigned', label: null, reason: 'member_removed' }] : [];
   for (const { param, key } of named) {
     if (!key) continue;
     const field = fields.get(key);
@@ -63,7 +68,7 @@ const toView = (r: ViewRow, userId: number, fields: FieldState): SavedView => ({
   shared: r.owner_id === null,
   mine: r.owner_id === null ? num(r.created_by ?? 0) === userId : true,
   is_default: r.is_default,
-  params: r.params,
+  params: removedMember(r, fields) ? Object.fromEntries(Object.entries(r.params).filter(([k]) => k !== 'assigned')) : r.params,
   columns: r.columns,
   created_by: r.created_by === null ? null : { id: num(r.created_by), name: r.created_by_name ?? '' },
   created_at: r.created_at.toISOString(),

@@ -2,6 +2,7 @@
 // (checked as the list checks them where they are a fixed set) and custom fields' `cf.<key>…`.
 import { CUSTOMER_SORTS, CUSTOMER_STATUSES, CUSTOMER_TYPES, PAGE_SIZES, SERVICE_SORTS } from '../../../contract/customers';
 import { VIEW_COLUMN_SHAPE, VIEW_COLUMNS_MAX, VIEW_CUSTOM_PARAM, VIEW_LIST_PARAMS, VIEW_NAME_MAX, VIEW_PARAMS_MAX, VIEW_VALUE_MAX } from '../../../contract/views';
+import { ASSIGNED_FILTER } from '../../../contract/assignment';
 import { fieldError } from '../../http';
 import { bool, describeCheck, int, list, optional, text, withDefault, type Check } from '../../schema';
 
@@ -28,6 +29,7 @@ const params: Check<Record<string, string>> = describeCheck(
       const v = value(raw, at);
       if (FIXED[key] && !FIXED[key].includes(v)) throw fieldError(at, `must be one of ${FIXED[key].join(', ')}`);
       if (key === 'sort' && !BUILT_IN_SORTS.includes(v) && !CUSTOM_SORT.test(v)) throw fieldError(at, 'is not a sort of the list');
+      if (key === 'assigned' && !ASSIGNED_FILTER.test(v)) throw fieldError(at, "must be 'me', 'none' or a member's id"); // D59
       out[key] = v;
     }
     return out;

@@ -22,8 +22,9 @@ export const changedFrom = (v: Pick<SavedView, 'params'>, search: string) => {
   return [...keys].some((k) => now[k] !== v.params[k]);
 };
 
-/** D57: what a view names that is gone, in words ('Tank size (archived)', 'a deleted field'). */
-export const leftOutWords = (v: Pick<SavedView, 'left_out'>) => [...new Set(v.left_out.map((l) => (l.label ? `${l.label} (archived)` : 'a deleted field')))].join(', ');
+/** D57 D59: what a view names that is gone, in words ('Tank size (archived)', 'a deleted field', 'a removed member'). */
+export const leftOutWords = (v: Pick<SavedView, 'left_out'>) =>
+  [...new Set(v.left_out.map((l) => (l.reason === 'member_removed' ? 'a removed member' : l.label ? `${l.label} (archived)` : 'a deleted field')))].join(', ');
 
 /** The list's URL as it is, without `view`: for a view that is gone. */
 export function withoutView(search: string): string {
