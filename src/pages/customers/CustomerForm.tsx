@@ -20,7 +20,7 @@ import { Field, FormError, useForm, type Form } from '../../ui/form';
 import { useLeaveGuard } from '../../ui/leave-guard';
 import { toast } from '../../ui/toast';
 import { Conflict, preloadConflict } from './form/conflict';
-import { DuplicateWarning } from './form/DuplicateWarning';
+import { Duplicates } from './form/duplicates';
 import { Service } from './form/service';
 import { TagInput } from './form/TagInput';
 import { useOnline } from './form/use-online';
@@ -174,7 +174,7 @@ export function CustomerForm(props: CustomerFormProps) {
             </div>
             {text('phone', { type: 'tel' })}
           </div>
-          <DuplicateWarning
+          <Duplicates
             email={form.values.email}
             phone={form.values.phone}
             name={form.values.name}
