@@ -93,6 +93,8 @@ export const CUSTOMER_RESTORED_EVENT = 'customerRestored';
 export const customerKeys = {
   all: (orgId: number | null): QueryKey => ['customers', orgId],
   list: (orgId: number | null, params: CustomerListParams): QueryKey => ['customers', orgId, 'list', params],
+  /** Every list page of the organization (D59: refreshed when a customer shown in one is gone). */
+  lists: (orgId: number | null): QueryKey => ['customers', orgId, 'list'],
   /** A customer and everything under it (notes, timeline). */
   detail: (orgId: number | null, id: number): QueryKey => ['customers', orgId, 'detail', id],
   notes: (orgId: number | null, id: number, params: PageParams): QueryKey => ['customers', orgId, 'detail', id, 'notes', params],

@@ -6,6 +6,7 @@ import '../ui/no-console';
 import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
 import EditCustomerPage from '../../src/pages/customers/EditCustomerPage';
 import { ASSIGNED_YOU } from '../../src/pages/customers/form/AssignedField';
+import { MSG_NOT_YOURS } from '../../src/pages/customers/CustomerForm';
 import { createQueryCache } from '../../src/query/cache';
 import { navigate } from '../../src/router/location';
 import { matchPath } from '../../src/router/match';
@@ -95,6 +96,16 @@ describe('D59 the customer form’s Assigned to', () => {
     await save();
     await waitFor(() => expect(body(api, 'POST')).toBeTruthy());
     expect('assigned_to' in body(api, 'POST')).toBe(false); // the server assigns it to them
+  });
+
+  it('D59 an edit saved after the customer was assigned away (404) says so to a scoped person, keeping what was typed', async () => {
+    const { fake } = show(`/customers/${ANN.id}/edit`, SCOPED);
+    const name = (await screen.findByRole('textbox', { name: 'Name' })) as HTMLInputElement;
+    fireEvent.change(name, { target: { value: 'Ann P.' } });
+    fake.rows.delete(ANN.id);
+    await save();
+    expect(await screen.findByText(MSG_NOT_YOURS)).toBeTruthy();
+    expect(name.value).toBe('Ann P.');
   });
 });
 

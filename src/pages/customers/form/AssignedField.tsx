@@ -17,8 +17,8 @@ export function AssignedField({ form, label }: { form: Form<CustomerValues>; lab
   if (scoped) {
     return (
       <div className="field">
-        <span className="field-label">{label}</span>
-        <p className="cf-fixed">{ASSIGNED_YOU}</p>
+        <span>{label}</span>
+        <p className="field-hint">{ASSIGNED_YOU}</p>
       </div>
     );
   }
