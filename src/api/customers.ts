@@ -54,12 +54,14 @@ export interface CustomerListParams {
   do_not_service?: boolean;
   /** D32: added at or after this instant. */
   created_since?: string;
+  /** D59: 'me', 'none' or a member's user id (contract ASSIGNED_FILTER). */
+  assigned?: string;
   /** D25: the 'Deleted' view (customers:delete), newest deleted first. */
   deleted?: boolean;
 }
 
 /** What the export writes: the list's filters, without paging (D27). */
-export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'> &
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'assigned' | 'sort'> &
   Record<`cf.${string}`, string> & { ids?: string }; // D58 ids: only the customers picked, separated by commas
 
 /** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). D56: custom values, null clears one. */
