@@ -1,6 +1,6 @@
 // D59 the customer form's 'Assigned to': None or a member, kept in the draft, a server refusal on it, and
 // fixed for a person whose role sees only their own customers.
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import AddCustomerPage from '../../src/pages/customers/AddCustomerPage';
@@ -12,7 +12,7 @@ import { navigate } from '../../src/router/location';
 import { matchPath } from '../../src/router/match';
 import { toasts } from '../../src/ui/toast';
 import { FakeApi, json } from '../helpers/fake-api';
-import { ANN, GRACE } from '../helpers/fake-records';
+import { ANN, GRACE, OLIVE } from '../helpers/fake-records';
 import { renderPage } from '../helpers/render';
 import { WITH_ORG } from '../helpers/session';
 
@@ -106,6 +106,19 @@ describe('D59 the customer form’s Assigned to', () => {
     await save();
     expect(await screen.findByText(MSG_NOT_YOURS)).toBeTruthy();
     expect(name.value).toBe('Ann P.');
+  });
+
+  it('D59 D31 a conflict lists a change of assignee by name, not by id, and only when it changed', async () => {
+    const { fake } = show(`/customers/${ANN.id}/edit`);
+    const s = await select();
+    await waitFor(() => expect(s.options).toHaveLength(3));
+    fireEvent.change(s, { target: { value: String(OLIVE.id) } });
+    fake.changeBehind(ANN.id, { assigned_to: GRACE });
+    await save();
+    const table = await screen.findByRole('table', { name: /^Fields .* changed$/ });
+    const row = within(table).getByRole('rowheader', { name: 'Assigned to' }).closest('tr')!;
+    expect([...row.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['Olive', 'Grace']);
+    expect(within(table).getAllByRole('row')).toHaveLength(2); // the header and the assignee alone
   });
 });
 
