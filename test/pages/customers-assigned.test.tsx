@@ -1,6 +1,6 @@
 // D59 the customers list: an 'Assigned to' column, and an 'Assigned to' filter (Anyone, Me, Unassigned,
-// each member) carried in the URL as assigned= (D26) and sent to the API; not offered to a person who
-// sees only their own customers.
+// each member; a menu in the tabs' row, so the toolbar keeps its one row) carried in the URL as
+// assigned= (D26) and sent to the API; not offered to a person who sees only their own customers.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
@@ -24,7 +24,12 @@ function showList(path = '/customers', state: Partial<SessionState> = WITH_ORG) 
   renderPage(path, <CustomersPage />, { as: state, fake: api });
   return { api, customers };
 }
-const filter = () => screen.findByRole('combobox', { name: 'Assigned to' }) as Promise<HTMLSelectElement>;
+/** The menu in the tabs' row, opened as a person opens it (its summary), and its select. */
+async function filter(): Promise<HTMLSelectElement> {
+  const summary = await screen.findByText(/^Assigned to/, { selector: 'summary' });
+  if (!summary.closest('details')!.open) fireEvent.click(summary);
+  return screen.getByRole('combobox', { name: 'Assigned to' }) as HTMLSelectElement;
+}
 const url = () => window.location.pathname + window.location.search;
 const rowOf = (name: string) => screen.getByRole('link', { name }).closest('tr')!;
 
@@ -49,6 +54,7 @@ describe('D59 the list’s Assigned to', () => {
     expect(s.value).toBe('');
     fireEvent.change(s, { target: { value: String(TESS.id) } });
     await waitFor(() => expect(url()).toBe('/customers?assigned=4'));
+    expect(screen.getByText('Assigned to: Tess Tech', { selector: 'summary' })).toBeTruthy(); // what is in force, said on the menu
     await waitFor(() => expect(customers.listQueries.at(-1)).toContain('assigned=4'));
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2)); // the header and Ava Patel
     fireEvent.change(s, { target: { value: 'me' } });
@@ -60,6 +66,7 @@ describe('D59 the list’s Assigned to', () => {
     const { customers } = showList('/customers?assigned=none');
     const s = await filter();
     await waitFor(() => expect(s.value).toBe('none'));
+    expect(screen.getByText('Assigned to: Unassigned', { selector: 'summary' })).toBeTruthy();
     expect(customers.listQueries[0]).toContain('assigned=none');
     await screen.findByRole('table');
     expect(screen.queryByRole('link', { name: 'Ava Patel' })).toBeNull();
@@ -84,6 +91,7 @@ describe('D59 the list’s Assigned to', () => {
     await screen.findByRole('combobox', { name: 'Type' });
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.queryByRole('combobox', { name: 'Assigned to' })).toBeNull();
+    expect(screen.queryByText(/^Assigned to/, { selector: 'summary' })).toBeNull();
     expect(api.calls.some((c) => c.path === '/api/v1/customers/assignees/')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // D26: the list's search (as the person types, debounced), status and tag filters, and page size; D48:
-// the type filter and 'Do not service only'; D59 'Assigned to' (AssignedFilter.tsx); D32: 'Added since' as a chip that removes it.
+// the type filter and 'Do not service only'; D32: 'Added since' as a chip that removes it.
 // Typed filters replace the history entry (no entry per keystroke); chosen ones add one, for Back.
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import {
   CUSTOMER_STATUS_LABELS,
   CUSTOMER_STATUSES,
@@ -16,9 +16,6 @@ import { useCustomersApi } from '../../api/customers';
 import { useQuery } from '../../query/use-query';
 import { absoluteTime } from '../../ui/when';
 import type { ListState, PageSize } from './list-params';
-
-// D59: the 'Assigned to' filter loads beside the list (its members are asked for then), not with it.
-const AssignedFilter = lazy(() => import('./AssignedFilter').then((m) => ({ default: m.AssignedFilter })));
 
 /** D26: search starts this long after the last keystroke (Enter searches at once). */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -193,9 +190,6 @@ export function ListToolbar({ state, onChange, customSorts = [] }: { state: List
           </option>
         ))}
       </SelectFilter>
-      <Suspense fallback={null}>
-        <AssignedFilter value={state.assigned} onChange={(assigned) => onChange({ assigned, page: 1 })} />
-      </Suspense>
       <label className="check list-check">
         <input type="checkbox" checked={state.doNotService} onChange={(e) => onChange({ doNotService: e.target.checked, page: 1 })} />
         Do not service only
