@@ -1,7 +1,7 @@
 // D59: the customer's page shows who it is assigned to; a 404 for a customer this tab had shown (its page,
 // a list it was in) says 'This customer is no longer assigned to you.' to a person who sees only their own
 // customers, the not-found words to anyone else, and the lists are read again.
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
 import { customerKeys } from '../../src/api/customers';
@@ -12,7 +12,7 @@ import { createQueryCache } from '../../src/query/cache';
 import { navigate } from '../../src/router/location';
 import type { SessionState } from '../../src/session/types';
 import { toasts } from '../../src/ui/toast';
-import { EDITOR, loaded, showCustomer } from '../helpers/customer-page';
+import { EDITOR, loaded, section, showCustomer } from '../helpers/customer-page';
 import { FakeApi } from '../helpers/fake-api';
 import { renderPage } from '../helpers/render';
 
@@ -85,6 +85,18 @@ describe('D59 a 404 after reassignment', () => {
     const box = await screen.findByRole('textbox', { name: 'Add a note' });
     fireEvent.change(box, { target: { value: 'Called' } });
     await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Add note' })));
+    expect(await screen.findByText(MSG_NO_LONGER_ASSIGNED)).toBeTruthy();
+  });
+
+  it('D59 a location saved after the customer was assigned away (404): the record is asked again and the page says so', async () => {
+    const { record, parts } = showCustomer({}, SCOPED);
+    const locations = await section('Service locations');
+    record.deleted = true;
+    parts.failures.set('POST locations', [{ status: 404, body: { detail: 'No such customer', code: 'not_found' } }]);
+    fireEvent.click(within(locations).getByRole('button', { name: 'Add location' }));
+    const form = screen.getByRole('form', { name: 'New location' });
+    fireEvent.change(within(form).getByLabelText('Label'), { target: { value: 'Cabin' } });
+    await act(async () => void fireEvent.click(within(form).getByRole('button', { name: 'Add location' })));
     expect(await screen.findByText(MSG_NO_LONGER_ASSIGNED)).toBeTruthy();
   });
 });
