@@ -1,6 +1,6 @@
 // D59 D61 the permissions page's 'Sees' row: per role all customers or only those assigned to them (the
 // contract's words), the owner fixed at all, sent as `scopes` beside the matrix, kept in the draft, named
-// for screen readers like the checkboxes and operable by keyboard (a native select).
+// for screen readers like the checkboxes and operable by keyboard (a native radio pair per role).
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import '../ui/no-console';
@@ -22,7 +22,17 @@ function show(state: Partial<SessionState> = WITH_ORG, setup: (team: FakeTeam) =
   renderPage('/permissions', <PermissionsPage />, { as: state, fake: api });
   return { api, team };
 }
-const sees = (role: string) => screen.findByRole('combobox', { name: `${role}: Sees` }) as Promise<HTMLSelectElement>;
+/** A role's radio pair, as { value, disabled, options, choose }. */
+async function sees(role: string) {
+  const group = await screen.findByRole('radiogroup', { name: `${role}: Sees` });
+  const radios = within(group).getAllByRole('radio') as HTMLInputElement[];
+  return {
+    value: radios.find((r) => r.checked)?.value,
+    disabled: radios.every((r) => r.disabled),
+    options: radios.map((r) => r.closest('label')!.textContent!.trim()),
+    choose: (words: string) => fireEvent.click(within(group).getByRole('radio', { name: words })),
+  };
+}
 const toastText = () => toasts.getState().map((t) => t.message);
 
 beforeEach(() => {
@@ -35,7 +45,7 @@ describe('D59 what each role sees of customers', () => {
   it('D59 D61 a Sees row per role in the contract’s words; every role sees all by default; the owner is fixed', async () => {
     show();
     const member = await sees('member');
-    expect([...member.options].map((o) => o.textContent)).toEqual(['all customers', 'only customers assigned to them']);
+    expect(member.options).toEqual(['all customers', 'only customers assigned to them']);
     expect(CUSTOMER_SCOPE_WORDS.assigned).toBe('Sees: only customers assigned to them');
     for (const r of ['admin', 'member', 'viewer']) expect((await sees(r)).value).toBe('all');
     const owner = await sees('owner');
@@ -47,7 +57,7 @@ describe('D59 what each role sees of customers', () => {
 
   it('D59 choosing only assigned for a role marks the page unsaved and Save sends it as scopes beside the matrix', async () => {
     const { api, team } = show();
-    fireEvent.change(await sees('member'), { target: { value: 'assigned' } });
+    (await sees('member')).choose('only customers assigned to them');
     expect(screen.getByText('You have unsaved changes.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(toastText()).toContain(MSG_SAVED));
@@ -62,18 +72,17 @@ describe('D59 what each role sees of customers', () => {
 
   it('D59 a role saved as assigned shows so; back to all is a change; Discard changes puts it back', async () => {
     show(WITH_ORG, (team) => (team.scopes = { ...team.scopes, viewer: 'assigned' }));
-    const viewer = await sees('viewer');
-    await waitFor(() => expect(viewer.value).toBe('assigned'));
-    fireEvent.change(viewer, { target: { value: 'all' } });
+    await waitFor(async () => expect((await sees('viewer')).value).toBe('assigned'));
+    (await sees('viewer')).choose('all customers');
     expect(screen.getByText('You have unsaved changes.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Discard changes' }));
-    await waitFor(() => expect(viewer.value).toBe('assigned'));
+    await waitFor(async () => expect((await sees('viewer')).value).toBe('assigned'));
     expect(screen.queryByText('You have unsaved changes.')).toBeNull();
   });
 
   it('D59 D41 a scope chosen is kept in the permissions draft', async () => {
     show();
-    fireEvent.change(await sees('member'), { target: { value: 'assigned' } });
+    (await sees('member')).choose('only customers assigned to them');
     await waitFor(() =>
       expect(Object.keys(sessionStorage).some((k) => k.endsWith(':permissions') && sessionStorage.getItem(k)!.includes('"member":"assigned"'))).toBe(true),
     );

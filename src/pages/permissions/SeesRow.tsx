@@ -1,4 +1,4 @@
-// D59 D61: what each role sees of customers, a row of the matrix: one select per role, named like the
+// D59 D61: what each role sees of customers, a row of the matrix: a radio pair per role, named like the
 // checkboxes ('member: Sees'), in the contract's words; the owner's row is fixed at all customers.
 import { CUSTOMER_SCOPE_WORDS } from '../../../contract/permission-words';
 import { CUSTOMER_SCOPES, type CustomerScope, type Permission, type Role } from '../../../contract/permissions';
@@ -29,22 +29,24 @@ export function SeesRow({ roles, fixed, editable, sees }: { roles: readonly Role
         <th scope="row" className="perm-name">
           <span className="perm-words">Sees</span> <code className="perm-code">customers scope</code>
         </th>
-        {roles.map((r) => (
-          <td key={r} className="perm-cell">
-            <select
-              aria-label={`${r}: Sees`}
-              value={fixed.includes(r) ? 'all' : sees.of(r)}
-              disabled={!editable || fixed.includes(r)}
-              onChange={(e) => sees.set(r, e.target.value as CustomerScope)}
-            >
-              {CUSTOMER_SCOPES.map((s) => (
-                <option key={s} value={s}>
-                  {scopeWords(s)}
-                </option>
-              ))}
-            </select>
-          </td>
-        ))}
+        {roles.map((r) => {
+          const locked = !editable || fixed.includes(r);
+          const now = fixed.includes(r) ? 'all' : sees.of(r);
+          // A radio pair per role (its words wrap, so the matrix keeps its width); arrow keys move between them.
+          return (
+            <td key={r} className="perm-cell">
+              <div role="radiogroup" aria-label={`${r}: Sees`}>
+                {CUSTOMER_SCOPES.map((s) => (
+                  <div key={s}>
+                    <label>
+                      <input type="radio" name={`sees-${r}`} value={s} checked={now === s} disabled={locked} onChange={() => sees.set(r, s)} /> {scopeWords(s)}
+                    </label>
+                  </div>
+                ))}
+              </div>
+            </td>
+          );
+        })}
       </tr>
     </tbody>
   );
