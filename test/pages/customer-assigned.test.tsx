@@ -120,6 +120,15 @@ describe('D59 the customer form’s Assigned to', () => {
     expect([...row.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['Olive', 'Grace']);
     expect(within(table).getAllByRole('row')).toHaveLength(2); // the header and the assignee alone
   });
+
+  it('D59 a refusal naming assigned_to is said beside the fixed text for a scoped person', async () => {
+    const { fake } = show('/customers/new', SCOPED);
+    await screen.findByText(ASSIGNED_YOU);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'Cleo' } });
+    fake.next.push(json(400, { detail: 'assigned_to: can only be you: your role sees only the customers assigned to you', code: 'invalid', field: 'assigned_to' }));
+    await save();
+    expect((await screen.findByRole('alert')).textContent).toBe('Assigned to can only be you: your role sees only the customers assigned to you');
+  });
 });
 
 /** D41: the drafts this tab keeps (sessionStorage). */

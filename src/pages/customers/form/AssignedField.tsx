@@ -19,6 +19,12 @@ export function AssignedField({ form, label }: { form: Form<CustomerValues>; lab
       <div className="field">
         <span>{label}</span>
         <p className="field-hint">{ASSIGNED_YOU}</p>
+        {/* A refusal naming it (the role changed meanwhile) is said here, as the form says any field's. */}
+        {form.errors.assigned_to && (
+          <p className="field-error" role="alert">
+            {form.errors.assigned_to}
+          </p>
+        )}
       </div>
     );
   }
