@@ -54,8 +54,7 @@ export interface CustomerListParams {
   do_not_service?: boolean;
   /** D32: added at or after this instant. */
   created_since?: string;
-  /** D59: 'me', 'none' or a member's user id (contract ASSIGNED_FILTER). */
-  assigned?: string;
+  assigned?: string; // D59: 'me', 'none' or a member's user id (contract ASSIGNED_FILTER)
   /** D25: the 'Deleted' view (customers:delete), newest deleted first. */
   deleted?: boolean;
 }
@@ -94,9 +93,7 @@ export const CUSTOMER_RESTORED_EVENT = 'customerRestored';
 
 export const customerKeys = {
   all: (orgId: number | null): QueryKey => ['customers', orgId],
-  list: (orgId: number | null, params: CustomerListParams): QueryKey => ['customers', orgId, 'list', params],
-  /** Every list page of the organization (D59: refreshed when a customer shown in one is gone). */
-  lists: (orgId: number | null): QueryKey => ['customers', orgId, 'list'],
+  list: (orgId: number | null, params?: CustomerListParams): QueryKey => ['customers', orgId, 'list', ...(params ? [params] : [])], // D59 no params: every page
   /** A customer and everything under it (notes, timeline). */
   detail: (orgId: number | null, id: number): QueryKey => ['customers', orgId, 'detail', id],
   notes: (orgId: number | null, id: number, params: PageParams): QueryKey => ['customers', orgId, 'detail', id, 'notes', params],

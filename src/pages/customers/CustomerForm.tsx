@@ -33,8 +33,7 @@ export const MSG_ADDED = 'Customer saved';
 export const MSG_EDITED = 'Changes saved';
 export const MSG_OFFLINE = "You're offline — your changes are kept and you can save when the connection is back";
 export const MSG_GONE = 'This customer no longer exists (it may have been deleted). Your changes are still in the form.';
-/** D59: the same 404 for a person who sees only their own customers: it was assigned to someone else. */
-export const MSG_NOT_YOURS = 'This customer is no longer assigned to you. Your changes are still in the form.';
+export const MSG_NOT_YOURS = 'This customer is no longer assigned to you. Your changes are still in the form.'; // D59: the same 404, scoped
 export { RECONNECT_CHECK_MS } from './form/use-online';
 
 export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Customer };
@@ -97,7 +96,7 @@ export function CustomerForm(props: CustomerFormProps) {
         const onItsField = fieldRefusal(error, fields); // D19 D56
         if (onItsField) throw onItsField;
         if (isHttpError(error, 404) && editing) {
-          cache.invalidate(customerKeys.lists(api.orgId)); // D59: the lists showed it
+          cache.invalidate(customerKeys.list(api.orgId)); // D59: the lists showed it
           throw new HttpError(404, { detail: scoped ? MSG_NOT_YOURS : MSG_GONE }, error.path);
         }
         throw error;

@@ -15,7 +15,7 @@ export const MSG_NO_LONGER_ASSIGNED = 'This customer is no longer assigned to yo
 export function CustomerNotFound({ id, shown = false }: { id?: number; shown?: boolean }) {
   const cache = useQueryCache();
   const { currentOrg, customersScope } = useSession();
-  const lists = customerKeys.lists(currentOrg?.id ?? null);
+  const lists = customerKeys.list(currentOrg?.id ?? null);
   const [seen] = useState(() => id !== undefined && (shown || cache.someData(lists, (d) => (d as Page<CustomerListItem>).results?.some((c) => c.id === id) === true)));
   useEffect(() => {
     if (seen) cache.invalidate(lists);
