@@ -21,6 +21,8 @@ export interface BulkChange {
   reason?: string | null;
   /** set_custom: `{key: value}`; clear_custom: `{key: null}`. */
   custom?: Record<string, CustomValue | null>;
+  /** D59 assign: a member's user id, or null to unassign. */
+  assigned_to?: number | null;
 }
 
 export type BulkRequest = { selection: BulkSelection } & ({ change: BulkChange } | { delete: true });

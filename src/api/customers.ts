@@ -54,16 +54,17 @@ export interface CustomerListParams {
   do_not_service?: boolean;
   /** D32: added at or after this instant. */
   created_since?: string;
+  assigned?: string; // D59: 'me', 'none' or a member's user id (contract ASSIGNED_FILTER)
   /** D25: the 'Deleted' view (customers:delete), newest deleted first. */
   deleted?: boolean;
 }
 
 /** What the export writes: the list's filters, without paging (D27). */
-export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'sort'> &
+export type CustomerExportParams = Pick<CustomerListParams, 'q' | 'status' | 'tag' | 'type' | 'do_not_service' | 'created_since' | 'assigned' | 'sort'> &
   Record<`cf.${string}`, string> & { ids?: string }; // D58 ids: only the customers picked, separated by commas
 
 /** D22 D48: what a person writes on a customer (a POST's body; a PATCH's changes are any part of it). D56: custom values, null clears one. */
-export type CustomerBody = CustomerInput & CustomerServiceInput & { custom?: Record<string, CustomValue | null> };
+export type CustomerBody = CustomerInput & CustomerServiceInput & { custom?: Record<string, CustomValue | null>; assigned_to?: number | null };
 
 export interface PageParams {
   page?: number;
@@ -92,7 +93,7 @@ export const CUSTOMER_RESTORED_EVENT = 'customerRestored';
 
 export const customerKeys = {
   all: (orgId: number | null): QueryKey => ['customers', orgId],
-  list: (orgId: number | null, params: CustomerListParams): QueryKey => ['customers', orgId, 'list', params],
+  list: (orgId: number | null, params?: CustomerListParams): QueryKey => ['customers', orgId, 'list', ...(params ? [params] : [])], // D59 no params: every page
   /** A customer and everything under it (notes, timeline). */
   detail: (orgId: number | null, id: number): QueryKey => ['customers', orgId, 'detail', id],
   notes: (orgId: number | null, id: number, params: PageParams): QueryKey => ['customers', orgId, 'detail', id, 'notes', params],
@@ -180,11 +181,11 @@ export function customersApi({ client, orgId }: ApiContext) {
       fetch: (signal) => client.get<DashboardData>(DASHBOARD_PATH, { signal }),
     }),
 
-    /** POST: 201 Customer; D23 409 duplicate_email names the existing customer. */
-    create: { run: (input: Partial<CustomerBody>) => client.post<Customer>(CUSTOMERS_PATH, input), invalidates: written } satisfies MutationDef<
-      Partial<CustomerBody>,
-      Customer
-    >,
+    /** POST: 201 Customer; D23 409 duplicate_email names the existing customer. D59: no assignee is left out (the server's: none, or a scoped member's own). */
+    create: {
+      run: (input: Partial<CustomerBody>) => client.post<Customer>(CUSTOMERS_PATH, { ...input, assigned_to: input.assigned_to || undefined }),
+      invalidates: written,
+    } satisfies MutationDef<Partial<CustomerBody>, Customer>,
     /** PATCH with the version (D31: a stale one is a 409 conflict carrying the current record). */
     update: (id: number): MutationDef<CustomerUpdate, Customer> => ({
       run: ({ changes, version }) => client.patch<Customer>(customerPath(id), { ...changes, version }),

@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import type { AuditEntryView } from '../../contract/audit';
 import type { Page } from '../../contract/customers';
-import type { Permission, Role } from '../../contract/permissions';
+import type { CustomerScope, Permission, Role } from '../../contract/permissions';
 import type { AcceptedInvitation, Invitation, InvitationLookup, IssuedInvitation, Member, PermissionMatrix } from '../../contract/team';
 import type { Client } from '../http/client';
 import type { MutationDef, QueryDef, QueryKey } from '../query/cache';
@@ -72,6 +72,12 @@ const results = <T>(data: unknown): T[] => {
   return list as T[];
 };
 
+/** PUT /v1/permissions/: the editable rows, and (D59) what each of them sees of customers. */
+export interface PermissionsSave {
+  matrix: Partial<Record<Role, Permission[]>>;
+  scopes?: Partial<Record<Role, CustomerScope>>;
+}
+
 /** The team, permissions and activity calls of one organization. */
 export function teamApi({ client, orgId }: { client: Pick<Client, 'get' | 'post' | 'put' | 'patch' | 'delete'>; orgId: number | null }) {
   // Every change writes an audit entry (D30), which the activity log and the dashboard's latest activity show.
@@ -117,11 +123,11 @@ export function teamApi({ client, orgId }: { client: Pick<Client, 'get' | 'post'
       invalidates: invitationsChanged,
     } satisfies MutationDef<number, IssuedInvitation>,
 
-    /** D29: the matrix saved as a whole (the owner row is fixed and left out). */
+    /** D29: the matrix saved as a whole (the owner row is fixed and left out); D59 with what each role sees. */
     savePermissions: {
-      run: (matrix: Partial<Record<Role, Permission[]>>) => client.put<PermissionMatrix>(PERMISSIONS_PATH, { matrix }),
+      run: (body: PermissionsSave) => client.put<PermissionMatrix>(PERMISSIONS_PATH, body),
       invalidates: matrixChanged,
-    } satisfies MutationDef<Partial<Record<Role, Permission[]>>, PermissionMatrix>,
+    } satisfies MutationDef<PermissionsSave, PermissionMatrix>,
     resetPermissions: {
       run: (_: void) => client.post<PermissionMatrix>(`${PERMISSIONS_PATH}reset/`),
       invalidates: matrixChanged,

@@ -4,10 +4,9 @@
 // says each change before → after. As parts (text, links, values), so every wording is tested without
 // rendering; AuditWords renders them. Links only where the reader may go (D9).
 import type { AuditEntryView } from '../../contract/audit';
-import { PERMISSION_WORDS } from '../../contract/permission-words';
-import type { Permission } from '../../contract/permissions';
 import { customerHref, PAGES } from '../router/paths';
 import { actorName, change, EMPTY_VALUE, fieldChanges, fieldWord, shortText, shortValue, valueText, wordList, type FieldChange, bulkWords, viewWords } from './words';
+import { ASSIGNED_FIELD, roleChanges, UNASSIGNED } from './words';
 
 export interface LinkPart {
   text: string;
@@ -35,26 +34,10 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const id = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
 const link = (text: string, to: string, may: boolean): Part => (may ? { text, to } : text);
 
-/** D30 D55: permissions.changed / .reset, per role, in the matrix's words: 'gave the member role “Export …”'. */
-function roleChanges(changes: Record<string, unknown>): string {
-  const named = (ps: unknown[]) =>
-    wordList(
-      ps.map((p) => [`“${PERMISSION_WORDS[p as Permission] ?? String(p)}”`]),
-      ' and ',
-      ', ',
-    ).join('');
-  return Object.entries(changes)
-    .flatMap(([role, c]) => {
-      const { added = [], removed = [] } = (c ?? {}) as { added?: unknown[]; removed?: unknown[] };
-      const gave = added.length ? `gave the ${role} role ${named(added)}` : '';
-      const took = removed.length ? `took ${named(removed)} from ${gave ? 'it' : `the ${role} role`}` : '';
-      return gave || took ? [[gave, took].filter(Boolean).join(' and ')] : [];
-    })
-    .join('; ');
-}
-
 /** D24: one change on the timeline: "changed phone from A to B", "set email to B", "cleared company (was A)". */
 export function changeWords({ field, from, to }: FieldChange): Part[] {
+  // D59: 'changed Assigned to: Olive → Tess' (nobody is 'Unassigned')
+  if (field === ASSIGNED_FIELD) return ['changed Assigned to: ', { text: from || UNASSIGNED, value: 'from' }, ' → ', { text: to || UNASSIGNED, value: 'to' }];
   if (!from) return ['set ', fieldWord(field), ' to ', { text: to, value: 'to' }];
   if (!to) return ['cleared ', fieldWord(field), ' (was ', { text: from, value: 'from' }, ')'];
   return ['changed ', fieldWord(field), ' from ', { text: from, value: 'from' }, ' to ', { text: to, value: 'to' }];
@@ -124,7 +107,11 @@ export function describe(e: AuditEntryView, view: AuditView = 'log', rights: Lin
           ' of ',
           name,
         ];
-      const words = fields.map((f) => [`${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`]);
+      const words = fields.map((f) => [
+        f.field === ASSIGNED_FIELD
+          ? `assignee (Assigned to: ${f.from || UNASSIGNED} → ${f.to || UNASSIGNED})` // D59
+          : `${fieldWord(f.field)} from ${shortText(f.from)} to ${shortText(f.to)}`,
+      ]);
       return [who, ' changed ', name, '’s ', ...wordList<Part>(words, ' and ', ', ')];
     }
     case 'customer.deleted':

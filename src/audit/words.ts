@@ -2,6 +2,8 @@
 // about, field names and values as a sentence says them. Changes are as the server records them
 // (server/audit.ts): updates as field → { from, to }, other entries as plain values.
 import type { AuditAction, AuditTargetType } from '../../contract/audit';
+import { CUSTOMER_SCOPE_WORDS, PERMISSION_WORDS } from '../../contract/permission-words';
+import type { CustomerScope, Permission } from '../../contract/permissions';
 import { CUSTOMER_STATUS_LABELS, CUSTOMER_TYPE_LABELS, type CustomerStatus, type CustomerType } from '../../contract/customers';
 
 /** Values longer than this are cut (a note's body, a long address) where an entry is one sentence. */
@@ -80,7 +82,11 @@ const TARGET_LABELS: Readonly<Record<AuditTargetType, string>> = {
 export const TARGET_TYPES = (Object.keys(TARGET_LABELS) as AuditTargetType[]).map((type) => ({ type, label: TARGET_LABELS[type] }));
 
 /** D22's fields as a sentence names them. */
-const FIELD_WORDS: Record<string, string> = { address_line: 'address', postal_code: 'postal code' };
+const FIELD_WORDS: Record<string, string> = { address_line: 'address', postal_code: 'postal code', assigned_to: 'assignee' };
+
+/** D59: an update's change of whom the customer is assigned to (from and to: { id, name } or null). */
+export const ASSIGNED_FIELD = 'assigned_to';
+export const UNASSIGNED = 'Unassigned';
 export const fieldWord = (field: string): string => FIELD_WORDS[field] ?? field.replace(/_/g, ' ');
 
 /**
@@ -95,6 +101,7 @@ export function valueText(value: unknown, field?: string): string {
       .filter(Boolean)
       .join(', ');
   if (field === 'status' && typeof value === 'string') return CUSTOMER_STATUS_LABELS[value as CustomerStatus] ?? value;
+  if (field === ASSIGNED_FIELD && typeof value === 'object') return valueText((value as { name?: unknown }).name); // D59: the person's name
   if (typeof value === 'boolean') return value ? 'yes' : 'no'; // D46 D48: a location's primary, the do-not-service flag
   return (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ').trim();
 }
@@ -158,7 +165,32 @@ export function bulkWords(action: AuditAction, c: Record<string, unknown>): stri
     set_do_not_service: `marked ${many('changed')} do-not-service`,
     clear_do_not_service: `cleared do-not-service on ${many('changed')}`,
     set_custom: `set ${String(c.field)} on ${many('changed')}`,
+    // D59: to a member ({ id, name }), or to no one (null)
+    assign:
+      c.assigned_to === null
+        ? `unassigned ${many('changed')}`
+        : `assigned ${many('changed')}${typeof c.assigned_to === 'object' && c.assigned_to && 'name' in c.assigned_to ? ` to ${String(c.assigned_to.name)}` : ''}`,
     clear_custom: `cleared ${String(c.field)} on ${many('changed')}`,
   };
   return ` ${words[String(c.action)] ?? `changed ${many('changed')}`}`;
+}
+
+/** D30 D55: permissions.changed / .reset, per role, in the matrix's words: 'gave the member role “Export …”'. */
+export function roleChanges(changes: Record<string, unknown>): string {
+  const named = (ps: unknown[]) =>
+    wordList(
+      ps.map((p) => [`“${PERMISSION_WORDS[p as Permission] ?? String(p)}”`]),
+      ' and ',
+      ', ',
+    ).join('');
+  return Object.entries(changes)
+    .flatMap(([role, c]) => {
+      const { added = [], removed = [], sees } = (c ?? {}) as { added?: unknown[]; removed?: unknown[]; sees?: { to?: unknown } };
+      const gave = added.length ? `gave the ${role} role ${named(added)}` : '';
+      const took = removed.length ? `took ${named(removed)} from ${gave ? 'it' : `the ${role} role`}` : '';
+      // D59: what the role sees of customers, in the matrix's words
+      const saw = sees ? `${gave || took ? 'set it' : `set the ${role} role`} to “${CUSTOMER_SCOPE_WORDS[sees.to as CustomerScope] ?? String(sees.to)}”` : '';
+      return gave || took || saw ? [[gave, took, saw].filter(Boolean).join(' and ')] : [];
+    })
+    .join('; ');
 }

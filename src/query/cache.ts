@@ -192,6 +192,12 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     }
   }
 
+  /** Whether any entry under `prefix` holds data that passes `test` (D59: was this customer in a list shown?). */
+  function someData(prefix: QueryKey, test: (data: unknown) => boolean): boolean {
+    for (const e of entries.values()) if (startsWith(e.key, prefix) && e.snap.data !== undefined && test(e.snap.data)) return true;
+    return false;
+  }
+
   /** Empties the cache (sign-out): no entry, and no clean-up timer, outlives it. */
   function clear(): void {
     for (const e of entries.values()) clearTimeout(e.gc);
@@ -204,6 +210,7 @@ export function createQueryCache({ retries = QUERY_RETRIES, freshMs = QUERY_FRES
     subscribe,
     refetchIdle,
     invalidate,
+    someData,
     clear,
     snapshot: <T>(key: QueryKey) => (entries.get(hashKey(key))?.snap ?? EMPTY) as QuerySnapshot<T>,
     /** Wires D14's refetch-after-refresh, and emptying on sign-out, to the session's window events. */

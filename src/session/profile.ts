@@ -42,6 +42,7 @@ export function parseProfile(data: unknown): Profile {
     permissions: strings(data.permissions),
     features: strings(data.features),
     role: str(data.role),
+    customers_scope: data.customers_scope === 'assigned' ? 'assigned' : 'all', // D59: anything else reads as 'all'
     prefs: isObj(data.prefs) ? data.prefs : {},
     favorite_org_id: int(data.favorite_org_id),
   };
@@ -75,6 +76,7 @@ export async function takeProfile(core: SessionCore, me: () => Promise<unknown>,
     permissions: org ? p.permissions : [],
     features: org ? p.features : [],
     role: org ? p.role : null,
+    customersScope: org ? p.customers_scope : 'all',
     prefs: p.prefs,
     favoriteOrgId: p.favorite_org_id,
     hydrationError: null,

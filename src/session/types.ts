@@ -57,6 +57,8 @@ export interface SessionState {
   permissions: string[];
   features: string[];
   role: string | null;
+  /** D59: what this person's role sees of customers in the current organization (absent: 'all'). */
+  customersScope?: 'all' | 'assigned';
   prefs: Record<string, unknown>;
   favoriteOrgId: number | null;
 }
@@ -73,6 +75,7 @@ export const LOGGED_OUT: Omit<SessionState, 'loading' | 'hydrationComplete' | 'h
   permissions: [],
   features: [],
   role: null,
+  customersScope: 'all',
   prefs: {},
   favoriteOrgId: null,
 };

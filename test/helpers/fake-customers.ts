@@ -1,6 +1,6 @@
 // The customers list as the fake API answers it (FakeApi.customers): D26 search, filters, sorts and
 // paging (D48's type, flag, status and city too), D25's deleted list and restore, D27's export and D45's tag suggestions, on 30 demo customers.
-import { DEFAULT_PAGE_SIZE, type CustomerListItem, type PersonRef } from '../../contract/customers';
+import { ASSIGNEES_PATH, DEFAULT_PAGE_SIZE, type CustomerListItem, type PersonRef } from '../../contract/customers';
 import { phoneDigits } from '../../contract/matching';
 import { json, type Call } from './fake-http';
 
@@ -54,6 +54,12 @@ export class FakeCustomers {
   listQueries: string[] = [];
   /** D45: the q of each tag suggestions call. */
   tagQueries: string[] = [];
+  /** D59: the members a customer may be assigned to, and the caller's user id (`assigned=me`). */
+  assignees: PersonRef[] = [
+    { id: 1, name: 'Olive' },
+    { id: 4, name: 'Tess Tech' },
+  ];
+  me = 1;
   private gate: Promise<void> | null = null;
   private open: () => void = () => undefined;
 
@@ -89,6 +95,8 @@ export class FakeCustomers {
     const type = params.get('type');
     const flagged = params.get('do_not_service') === 'true';
     const since = params.get('created_since') ?? ''; // D32
+    const assigned = params.get('assigned'); // D59
+    const assignee = assigned === 'me' ? this.me : assigned === 'none' ? null : Number(assigned);
     const rows = this.live().filter(
       (c) =>
         (!q || [c.name, c.company, c.email, c.phone].some((v) => v?.toLowerCase().includes(q)) || (digits.length > 2 && phoneDigits(c.phone ?? '').includes(digits))) &&
@@ -96,7 +104,8 @@ export class FakeCustomers {
         (!tag || c.tags.some((t) => t.toLowerCase() === tag)) &&
         (!type || c.type === type) && // D48
         (!flagged || c.do_not_service) &&
-        (!since || Date.parse(c.created_at) >= Date.parse(since)),
+        (!since || Date.parse(c.created_at) >= Date.parse(since)) &&
+        (assigned === null || (c.assigned_to?.id ?? null) === assignee),
     );
     // D48: a customer without a city sorts after every city (before them when descending).
     rows.sort((a, b) => (a[field] === null ? 1 : 0) - (b[field] === null ? 1 : 0) || byText(a[field] ?? '', b[field] ?? '') || a.id - b.id);
@@ -104,6 +113,7 @@ export class FakeCustomers {
   }
 
   async handle(call: Call, path: string, params: URLSearchParams): Promise<Response> {
+    if (path === ASSIGNEES_PATH && call.method === 'GET') return json(200, this.assignees); // D59, apart from the list's failures
     if (this.gate) await this.gate;
     const failure = this.failures.shift();
     if (failure === 'network') throw new TypeError('Failed to fetch');

@@ -1,6 +1,6 @@
 // Add and Edit Customer's endpoints as the fake API answers them (FakeApi.records): create, the record by
 // id with D31's version check, and D23's duplicate check, on two customers (Ann and Ben).
-import type { Customer, CustomerInput } from '../../contract/customers';
+import { ASSIGNEES_PATH, type Customer, type CustomerInput, type PersonRef } from '../../contract/customers';
 import { fold } from '../../contract/fold';
 import { phoneDigits } from '../../contract/matching';
 import type { FakeApi } from './fake-api';
@@ -54,10 +54,13 @@ export class FakeRecords {
   /** D48: the organization's earlier lead sources, and the q of each suggestions call. */
   leadSources = ['Google', 'Yelp', 'Neighbor referral', 'Nextdoor'];
   leadSourceQueries: string[] = [];
+  /** D59: the members a customer may be assigned to. */
+  assignees: PersonRef[] = [OLIVE, GRACE];
 
   constructor(readonly api: FakeApi) {
     api.routes.set('/v1/customers/', (call) => this.answer(call, () => this.create(call.body as CustomerInput)));
     api.routes.set('/v1/customers/lead-sources/', (call) => this.sources(new URLSearchParams(call.search).get('q') ?? ''));
+    api.routes.set(ASSIGNEES_PATH, () => json(200, this.assignees));
     api.routes.set('/v1/customers/duplicates/', (call) => this.answer(call, () => this.duplicates(new URLSearchParams(call.search))));
     for (const id of [ANN.id, BEN.id, MISSING_ID]) api.routes.set(`/v1/customers/${id}/`, (call) => this.answer(call, () => this.record(call, id)));
   }
@@ -77,6 +80,7 @@ export class FakeRecords {
     const c: Customer = {
       ...PLAIN_EXTRAS,
       ...input,
+      assigned_to: this.person((input as { assigned_to?: number | null }).assigned_to),
       id: this.nextId++,
       created_at: '2025-02-01T00:00:00Z',
       created_by: OLIVE,
@@ -96,7 +100,8 @@ export class FakeRecords {
     if (version !== c.version) return json(409, { detail: `${c.updated_by?.name} changed this customer since you opened it`, code: 'conflict', current: c });
     const holder = this.taken(patch.email ?? null, id);
     if (holder) return json(409, { detail: 'taken', code: 'duplicate_email', field: 'email', existing: { id: holder.id, name: holder.name } });
-    const after = { ...c, ...patch, version: c.version + 1, updated_by: OLIVE };
+    const assigned = 'assigned_to' in patch ? { assigned_to: this.person((patch as { assigned_to?: number | null }).assigned_to) } : {};
+    const after = { ...c, ...patch, ...assigned, version: c.version + 1, updated_by: OLIVE };
     this.rows.set(id, after);
     return json(200, after);
   }
@@ -117,6 +122,11 @@ export class FakeRecords {
   private sources(q: string): Response {
     this.leadSourceQueries.push(q);
     return json(200, { results: this.leadSources.filter((s) => s.toLowerCase().includes(q.toLowerCase())) });
+  }
+
+  /** D59: an assignee's id as the record shows it. */
+  private person(id: number | null | undefined): PersonRef | null {
+    return this.assignees.find((p) => p.id === id) ?? null;
   }
 
   /** Someone else saves the customer (D31). */

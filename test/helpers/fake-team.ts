@@ -3,7 +3,7 @@
 // in-memory data, with one-off refusals a test can queue.
 import type { AuditEntryView } from '../../contract/audit';
 import { DEFAULT_PAGE_SIZE } from '../../contract/customers';
-import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type Permission, type Role } from '../../contract/permissions';
+import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES, type CustomerScope, type Permission, type Role } from '../../contract/permissions';
 import { REMEMBER_ME_LIFETIME_MS } from '../../contract/session';
 import {
   INVITATION_LIFETIME_DAYS,
@@ -56,6 +56,8 @@ export class FakeTeam {
   members: Member[] = [OLIVE, ADA, MO, VI].map((m) => ({ ...m }));
   invitations: (Invitation & { token: string })[] = [];
   matrix: Record<Role, Permission[]> = Object.fromEntries(ROLES.map((r) => [r, [...DEFAULT_ROLE_PERMISSIONS[r]]])) as Record<Role, Permission[]>;
+  /** D59: what each role sees of customers. */
+  scopes: Record<Role, CustomerScope> = { owner: 'all', admin: 'all', member: 'all', viewer: 'all' };
   audit: AuditEntryView[] = [];
   /** The calling user (a member above) and what they may do. */
   callerId = OLIVE.user_id;
@@ -229,7 +231,7 @@ export class FakeTeam {
       permissions: [...PERMISSIONS],
       matrix: this.matrix,
       fixed: ['owner'],
-      scopes: { owner: 'all', admin: 'all', member: 'all', viewer: 'all' },
+      scopes: this.scopes,
     });
     if (p === '/v1/permissions/' && call.method === 'GET') return need('permissions:view') ?? json(200, answer());
     if (p === '/v1/permissions/' && call.method === 'PUT') {
@@ -237,12 +239,14 @@ export class FakeTeam {
       if (refused) return refused;
       const sent = (body.matrix ?? {}) as Record<Role, Permission[]>;
       this.matrix = { ...this.matrix, ...sent, owner: [...PERMISSIONS] };
+      this.scopes = { ...this.scopes, ...((body.scopes ?? {}) as Partial<Record<Role, CustomerScope>>), owner: 'all' }; // D59
       return json(200, answer());
     }
     if (p === '/v1/permissions/reset/' && call.method === 'POST') {
       const refused = need('permissions:manage');
       if (refused) return refused;
       this.matrix = Object.fromEntries(ROLES.map((r) => [r, [...DEFAULT_ROLE_PERMISSIONS[r]]])) as Record<Role, Permission[]>;
+      this.scopes = { owner: 'all', admin: 'all', member: 'all', viewer: 'all' };
       return json(200, answer());
     }
 

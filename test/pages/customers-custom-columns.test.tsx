@@ -53,6 +53,7 @@ describe('D56 the customers list by custom field', () => {
         'Service city',
         'Status',
         'Tags',
+        'Assigned to', // D59
         'Created',
         'Updated',
         'Gate code',

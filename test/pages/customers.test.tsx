@@ -58,7 +58,7 @@ describe('D26 customers list', () => {
       within(t)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['', 'Name', 'Email', 'Phone', 'Service city', 'Status', 'Tags', 'Created', 'Updated']); // D58: the page's checkbox first
+    ).toEqual(['', 'Name', 'Email', 'Phone', 'Service city', 'Status', 'Tags', 'Assigned to', 'Created', 'Updated']); // D58: the page's checkbox first; D59 Assigned to
     expect(names()).toEqual(BY_NAME.slice(0, 25).map((c) => c.name));
     const first = BY_NAME[0]!;
     const row = within(t).getAllByRole('row')[1]!;
@@ -524,6 +524,7 @@ describe('D26 list URL and cache keys', () => {
       type: '',
       doNotService: false,
       createdSince: '',
+      assigned: '', // D59: customers-assigned.test.tsx
       sort: '-created_at',
       page: 3,
       pageSize: 100,

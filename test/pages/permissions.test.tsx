@@ -67,7 +67,7 @@ describe('D29 permissions matrix', () => {
         .getAllByRole('rowheader')
         .filter((h) => h.getAttribute('scope') === 'rowgroup')
         .map((h) => h.textContent),
-    ).toEqual(PERMISSION_AREAS.map((a) => a.area));
+    ).toEqual(['Customers they see', ...PERMISSION_AREAS.map((a) => a.area)]); // D59 first (permissions-scope.test.tsx)
     expect(within(table).getAllByRole('checkbox')).toHaveLength(ROLES.length * PERMISSIONS.length);
     for (const role of ROLES) for (const p of PERMISSIONS) expect(box(`${role}: ${p}`).checked).toBe(DEFAULT_ROLE_PERMISSIONS[role].includes(p));
     expect(within(table).getByRole('rowheader', { name: 'Delete and restore customers customers:delete' })).toBeTruthy();

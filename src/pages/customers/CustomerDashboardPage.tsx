@@ -70,7 +70,7 @@ function CustomerView({ id }: { id: number }) {
   const query = useQuery(useCustomersApi().get(id));
   useCustomFields('customer'); // D56: the fields' labels asked for beside the customer
   // A 404 wins over data still in the cache: the customer was deleted meanwhile (D25).
-  if (isHttpError(query.error, 404)) return <NotFoundOrMerged error={query.error} name={query.data?.name} />; // D49
+  if (isHttpError(query.error, 404)) return <NotFoundOrMerged error={query.error} name={query.data?.name} id={id} shown={query.data !== undefined} />; // D49 D59
   if (query.data) return <Loaded customer={query.data} />;
   return (
     <Page title={PAGE_TITLE}>

@@ -9,18 +9,19 @@
 import { useRef, useState } from 'react';
 import type { Customer, CustomerTextField, PersonRef } from '../../../contract/customers';
 import { CUSTOMER_STATUS_LABELS, CUSTOMER_STATUSES } from '../../../contract/customers';
-import { useCustomersApi } from '../../api/customers';
+import { customerKeys, useCustomersApi } from '../../api/customers';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
 import { HttpError, isHttpError, isNetworkError } from '../../http/errors';
-import { useMutation } from '../../query/use-query';
+import { useMutation, useQueryCache } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { navigate } from '../../router/location';
+import { useSession } from '../../session/use-session';
 import { customerHref, PAGES } from '../../router/paths';
 import { Field, FormError, useForm, type Form } from '../../ui/form';
 import { useLeaveGuard } from '../../ui/leave-guard';
 import { toast } from '../../ui/toast';
 import { Conflict, preloadConflict } from './form/conflict';
-import { DuplicateWarning } from './form/DuplicateWarning';
+import { Duplicates } from './form/duplicates';
 import { Service } from './form/service';
 import { TagInput } from './form/TagInput';
 import { useOnline } from './form/use-online';
@@ -32,6 +33,7 @@ export const MSG_ADDED = 'Customer saved';
 export const MSG_EDITED = 'Changes saved';
 export const MSG_OFFLINE = "You're offline — your changes are kept and you can save when the connection is back";
 export const MSG_GONE = 'This customer no longer exists (it may have been deleted). Your changes are still in the form.';
+export const MSG_NOT_YOURS = 'This customer is no longer assigned to you. Your changes are still in the form.'; // D59: the same 404, scoped
 export { RECONNECT_CHECK_MS } from './form/use-online';
 
 export type CustomerFormProps = { mode: 'add' } | { mode: 'edit'; customer: Customer };
@@ -55,6 +57,8 @@ export function CustomerForm(props: CustomerFormProps) {
   const [taken, setTaken] = useState<PersonRef | null>(null);
   const create = useMutation(api.create);
   const update = useMutation(api.update(editing?.id ?? 0));
+  const cache = useQueryCache();
+  const scoped = useSession().customersScope === 'assigned';
 
   const form: Form<CustomerValues> = useForm<CustomerValues>({
     // D56: the custom fields after the others (D15: the first invalid one in this order takes the focus).
@@ -91,7 +95,10 @@ export function CustomerForm(props: CustomerFormProps) {
         }
         const onItsField = fieldRefusal(error, fields); // D19 D56
         if (onItsField) throw onItsField;
-        if (isHttpError(error, 404) && editing) throw new HttpError(404, { detail: MSG_GONE }, error.path);
+        if (isHttpError(error, 404) && editing) {
+          cache.invalidate(customerKeys.list(api.orgId)); // D59: the lists showed it
+          throw new HttpError(404, { detail: scoped ? MSG_NOT_YOURS : MSG_GONE }, error.path);
+        }
         throw error;
       }
     },
@@ -174,7 +181,7 @@ export function CustomerForm(props: CustomerFormProps) {
             </div>
             {text('phone', { type: 'tel' })}
           </div>
-          <DuplicateWarning
+          <Duplicates
             email={form.values.email}
             phone={form.values.phone}
             name={form.values.name}

@@ -1,6 +1,6 @@
 // The customers list's table. Under 640px the rows stack (see .data-table in app.css). D48: status and
 // city sort too; the city is the list's (D46: the primary location's, else the billing city); a customer
-// not to be served is marked in words.
+// not to be served is marked in words. D59: who each customer is assigned to.
 import type { CustomField } from '../../../contract/custom-fields';
 import type { CustomerListItem, CustomerSort } from '../../../contract/customers';
 import { CustomCells, CustomHeaders } from './custom-columns/CustomColumns';
@@ -103,6 +103,9 @@ export function CustomerTable({
             <th scope="col" className="col-tags">
               Tags
             </th>
+            <th scope="col" className="col-assigned">
+              Assigned to
+            </th>
             <SortHeader column="created" label="Created" sort={sort} onSort={onSort} className="col-created" />
             <SortHeader column="updated" label="Updated" sort={sort} onSort={onSort} className="col-updated" />
             <CustomHeaders columns={columns} sort={sort} onSort={onSort} />
@@ -151,6 +154,9 @@ export function CustomerTable({
                         {tag}
                       </button>
                     ))}
+              </td>
+              <td className="col-assigned" data-label="Assigned to" title={c.assigned_to?.name}>
+                {c.assigned_to?.name ?? NONE}
               </td>
               <td className="cell-date col-created" data-label="Created">
                 <Day fallback={NONE} at={c.created_at} />

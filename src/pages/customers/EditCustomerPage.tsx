@@ -46,7 +46,7 @@ function EditCustomer({ id }: { id: number }) {
     );
   }
   // D49: a merged customer's address goes to its customer page, which leads on to the survivor's.
-  if (isHttpError(q.error, 404)) return q.error.code === 'merged' ? <Navigate to={customerHref(id)} /> : <CustomerNotFound />;
+  if (isHttpError(q.error, 404)) return q.error.code === 'merged' ? <Navigate to={customerHref(id)} /> : <CustomerNotFound id={id} shown={q.data !== undefined} />;
   const failed = q.status === 'error' && !q.fetching && !isAbortError(q.error);
   return (
     <Page

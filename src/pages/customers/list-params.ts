@@ -1,9 +1,10 @@
 // D26: the customers list keeps its whole state in the URL (q, status, tag, D48's type and
-// do_not_service=true, D32's created_since, sort, page, page_size, view=deleted for D25's 'Deleted' view and view={id}
+// do_not_service=true, D32's created_since, D59's assigned, sort, page, page_size, view=deleted for D25's 'Deleted' view and view={id}
 // for a D57 saved view), so a reload,
 // Back and a shared link show the same list.
 // Anything malformed in a URL falls back to its default instead of reaching the server.
 import {
+  ASSIGNED_FILTER,
   CUSTOMER_SORTS,
   CUSTOMER_STATUSES,
   CUSTOMER_TYPES,
@@ -36,6 +37,8 @@ export interface ListState {
   doNotService: boolean;
   /** D32: added at or after this instant ('' for any time): the dashboard's 'View newest customers'. */
   createdSince: string;
+  /** D59: 'me', 'none' or a member's user id ('' for anyone). */
+  assigned: string;
   /** D56: or by a custom field (`cf.<key>`, `-cf.<key>`). */
   sort: CustomerSort | CustomSort;
   page: number;
@@ -56,6 +59,7 @@ export const DEFAULT_LIST: ListState = {
   type: '',
   doNotService: false,
   createdSince: '',
+  assigned: '',
   sort: DEFAULT_CUSTOMER_SORT,
   page: 1,
   pageSize: DEFAULT_PAGE_SIZE,
@@ -93,6 +97,7 @@ export function readListParams(search: string): ListState {
     type: oneOf(CUSTOMER_TYPES, p.get('type')) ?? '',
     doNotService: p.get('do_not_service') === 'true',
     createdSince: instant(p.get('created_since')),
+    assigned: ASSIGNED_FILTER.test(p.get('assigned') ?? '') ? p.get('assigned')! : '',
     sort: oneOf(LIST_SORTS, p.get('sort')) ?? readCustomSort(p.get('sort')) ?? DEFAULT_CUSTOMER_SORT,
     page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1,
     pageSize: oneOf(PAGE_SIZES, p.get('page_size')) ?? DEFAULT_PAGE_SIZE,
@@ -112,6 +117,7 @@ export function listHref(state: ListState): string {
   put('type', state.type, DEFAULT_LIST.type);
   if (state.doNotService) p.set('do_not_service', 'true');
   put('created_since', state.createdSince, '');
+  put('assigned', state.assigned ?? '', ''); // D59
   put('sort', state.sort, DEFAULT_LIST.sort);
   put('page', state.page, DEFAULT_LIST.page);
   put('page_size', state.pageSize, DEFAULT_LIST.pageSize);
@@ -123,7 +129,7 @@ export function listHref(state: ListState): string {
 }
 
 /** True when a search or filter narrows the list (an empty answer then means "no match", not "none yet"). */
-export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag || s.type || s.doNotService || s.createdSince || s.custom.length);
+export const isFiltered = (s: ListState): boolean => Boolean(s.q || s.status || s.tag || s.type || s.doNotService || s.createdSince || s.assigned || s.custom.length);
 
 /** The list with no search and no filter (Clear filters). */
 export const NO_FILTERS = {
@@ -133,6 +139,7 @@ export const NO_FILTERS = {
   type: '',
   doNotService: false,
   createdSince: '',
+  assigned: '',
   custom: [] as CustomFilter[],
 } as const satisfies Partial<ListState>;
 
@@ -144,6 +151,7 @@ export const exportParams = (s: ListState): CustomerExportParams => ({
   type: s.type || undefined,
   do_not_service: s.doNotService || undefined,
   created_since: s.createdSince || undefined,
+  assigned: s.assigned || undefined,
   sort: s.sort,
   ...customApiParams(s.custom),
 });

@@ -6,7 +6,7 @@
 // in the sidebar and buttons. D41: an edited matrix is kept as a draft.
 import { useState } from 'react';
 import { PERMISSION_WORDS } from '../../../contract/permission-words';
-import type { Permission, Role } from '../../../contract/permissions';
+import type { CustomerScope, Permission, Role } from '../../../contract/permissions';
 import { PERMISSION_AREAS, type PermissionMatrix } from '../../../contract/team';
 import { useTeamApi } from '../../api/team';
 import { isPermissionDenied, useDraft } from '../../drafts/context';
@@ -18,6 +18,7 @@ import { useLeaveGuard } from '../../ui/leave-guard';
 import { LoadError, Page } from '../../ui/page';
 import { Spinner } from '../../ui/spinner';
 import { toast } from '../../ui/toast';
+import { asEdit, type Edit, SeesRow, type Sees } from './SeesRow';
 
 export const MSG_SAVED = 'Permissions saved';
 export const MSG_RESET = 'Permissions reset to the defaults';
@@ -26,7 +27,6 @@ export const MSG_RESET = 'Permissions reset to the defaults';
 export const PERMISSION_TEXT: Readonly<Record<Permission, string>> = PERMISSION_WORDS;
 
 type Matrix = Record<Role, Permission[]>;
-
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
 const sameMatrix = (a: Matrix, b: Matrix, roles: readonly Role[]) => roles.every((r) => sameSet(a[r] ?? [], b[r] ?? []));
 
@@ -36,12 +36,14 @@ function MatrixTable({
   editable,
   myRole,
   onToggle,
+  sees,
 }: {
   data: PermissionMatrix;
   matrix: Matrix;
   editable: boolean;
   myRole: string | null;
   onToggle: (role: Role, permission: Permission, on: boolean) => void;
+  sees: Sees;
 }) {
   // Areas in PERMISSION_AREAS order; any permission the server knows and no area names goes last.
   const named = new Set(PERMISSION_AREAS.flatMap((a) => a.permissions));
@@ -61,6 +63,7 @@ function MatrixTable({
             ))}
           </tr>
         </thead>
+        <SeesRow roles={data.roles} fixed={data.fixed} editable={editable} sees={sees} />
         {areas.map(({ area, permissions }) => (
           <tbody key={area}>
             <tr className="perm-area">
@@ -105,7 +108,7 @@ export default function PermissionsPage() {
   const query = useQuery(api.permissions());
   const save = useMutation(api.savePermissions);
   const reset = useMutation(api.resetPermissions);
-  const [draft, setDraft] = useState<Matrix | null>(null);
+  const [draft, setDraft] = useState<Edit | null>(null);
   // The answer to a save or reset stands for the server's matrix until the refetch it caused arrives.
   const [saved, setSaved] = useState<{ data: PermissionMatrix; at: number } | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -113,8 +116,10 @@ export default function PermissionsPage() {
 
   const server = saved && query.updatedAt <= saved.at ? saved.data : query.data;
   const editableRoles = server?.roles.filter((r) => !server.fixed.includes(r)) ?? [];
-  const dirty = draft !== null && !!server && !sameMatrix(draft, server.matrix, editableRoles);
-  const kept = useDraft({ form: 'permissions', data: draft, dirty, onRestore: (m) => setDraft(m && typeof m === 'object' ? m : null) });
+  const scopeOf = (r: Role): CustomerScope => draft?.scopes[r] ?? server?.scopes?.[r] ?? 'all'; // D59
+  const dirty =
+    draft !== null && !!server && (!sameMatrix(draft.matrix, server.matrix, editableRoles) || editableRoles.some((r) => scopeOf(r) !== (server.scopes?.[r] ?? 'all')));
+  const kept = useDraft({ form: 'permissions', data: draft, dirty, onRestore: (d) => setDraft(asEdit(d)) });
   // D42: an edited, unsaved matrix asks before the page is left (links, Back and Forward, reload).
   const guard = useLeaveGuard(dirty, () => kept.discard(), 'the permissions');
   if (!server) {
@@ -132,13 +137,14 @@ export default function PermissionsPage() {
     );
   }
 
-  const matrix = draft ?? server.matrix;
+  const matrix = draft?.matrix ?? server.matrix;
+  const scopes = draft?.scopes ?? {};
   const busy = save.status === 'pending' || reset.status === 'pending';
 
   function toggle(role: Role, permission: Permission, on: boolean) {
     const current = matrix[role] ?? [];
     const next = on ? [...current, permission] : current.filter((p) => p !== permission);
-    setDraft({ ...matrix, [role]: next });
+    setDraft({ matrix: { ...matrix, [role]: next }, scopes });
   }
 
   // D29: the person's own permissions may have changed: the session reloads its profile.
@@ -154,8 +160,8 @@ export default function PermissionsPage() {
     if (!dirty || busy) return;
     setError(null);
     try {
-      const body = Object.fromEntries(editableRoles.map((r) => [r, matrix[r] ?? []])) as Partial<Matrix>;
-      await done(await save.mutate(body), MSG_SAVED);
+      const rows = (f: (r: Role) => unknown) => Object.fromEntries(editableRoles.map((r) => [r, f(r)]));
+      await done(await save.mutate({ matrix: rows((r) => matrix[r] ?? []), scopes: rows(scopeOf) }), MSG_SAVED);
     } catch (e) {
       setError(isPermissionDenied(e) ? kept.lost('change permissions') : `Could not save the permissions. ${errorWords(e)}`);
     }
@@ -213,7 +219,14 @@ export default function PermissionsPage() {
       )}
       {dirty && <p className="perm-unsaved">You have unsaved changes.</p>}
       {guard.prompt}
-      <MatrixTable data={server} matrix={matrix} editable={manage && !busy} myRole={myRole} onToggle={toggle} />
+      <MatrixTable
+        data={server}
+        matrix={matrix}
+        editable={manage && !busy}
+        myRole={myRole}
+        onToggle={toggle}
+        sees={{ of: scopeOf, set: (role, s) => setDraft({ matrix, scopes: { ...scopes, [role]: s } }) }}
+      />
       {confirming && (
         <ConfirmDialog
           title="Reset permissions to the defaults?"

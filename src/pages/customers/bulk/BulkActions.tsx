@@ -9,14 +9,17 @@ import { type BulkKind, KIND_LABELS } from './bulk-words';
 import { BulkDialog } from './BulkDialog';
 import { useCan } from '../../../session/use-session';
 import type { Selection } from './selection';
+import { useSeesOnlyAssigned } from '../../../api/assignees';
 
 export default function BulkActions({ selection }: { selection: Selection }) {
   const may = { update: useCan('customers:update'), remove: useCan('customers:delete'), export: useCan('customers:export') };
+  const scoped = useSeesOnlyAssigned(); // D59: assigns to no one else
   const api = useBulkApi();
   const cache = useQueryCache();
   const [open, setOpen] = useState<BulkKind | null>(null);
   const kinds: BulkKind[] = [
     ...(may.update ? (['add_tag', 'remove_tag', 'status', 'type', 'dns', 'custom'] as const) : []),
+    ...(may.update && !scoped ? (['assign'] as const) : []),
     ...(may.export ? (['export'] as const) : []),
     ...(may.remove ? (['delete'] as const) : []),
   ];

@@ -8,14 +8,15 @@ import type { CustomField } from '../../../../contract/custom-fields';
 import { type BulkChange, useBulkApi } from '../../../api/bulk';
 import { useCustomersApi } from '../../../api/customers';
 import { isHttpError } from '../../../http/errors';
-import { useMutation } from '../../../query/use-query';
+import { useMutation, useQuery } from '../../../query/use-query';
 import { Dialog } from '../../../ui/dialog';
 import { errorWords, MSG_TRY_AGAIN } from '../../../ui/error-words';
 import { FormError, SubmitButton, useForm } from '../../../ui/form';
 import { customMessage, customName, isCustomName, toCustomValue } from '../custom/values';
 import { useCustomFields } from '../../../api/custom-fields';
 import { type BulkKind, changedWords, type Choice, confirmLabel, customers, question, TITLES } from './bulk-words';
-import { BulkFields, type BulkValues, EMPTY_VALUES, settable } from './BulkFields';
+import { BulkFields, type BulkValues, EMPTY_VALUES, settable, UNASSIGNED } from './BulkFields';
+import { useAssignees } from '../../../api/assignees';
 import type { Selection } from './selection';
 
 const DELETE_NOTE = 'Undo in the message that follows puts them back; so can Restore in the Deleted view for 30 days.';
@@ -28,6 +29,7 @@ const SHOWN: Record<BulkKind, string[]> = {
   type: ['type'],
   dns: ['reason'],
   custom: ['field'],
+  assign: ['assigned_to'],
   export: [],
   delete: [],
 };
@@ -56,6 +58,8 @@ function changeOf(kind: BulkKind, v: BulkValues, field: CustomField | undefined)
       return { action: 'set_type', type: v.type as CustomerType };
     case 'dns':
       return set ? { action: 'set_do_not_service', reason: v.reason.trim() || null } : { action: 'clear_do_not_service' };
+    case 'assign': // D59: as set_status passes its value, beside the selection
+      return { action: 'assign', assigned_to: v.assigned_to === UNASSIGNED ? null : Number(v.assigned_to) };
     case 'custom':
       if (!field) return null;
       return set
@@ -78,6 +82,7 @@ export function BulkDialog({ kind, selection, onCancel, onDone }: BulkDialogProp
   const bulk = useMutation(useBulkApi().run);
   const customersApi = useCustomersApi();
   const defs = useCustomFields('customer');
+  const people = useQuery(useAssignees(), { enabled: kind === 'assign' }).data ?? []; // D59
   const [changed, setChanged] = useState<string | null>(null);
   const n = selection.count;
   const all = selection.picked.kind === 'all';
@@ -88,6 +93,7 @@ export function BulkDialog({ kind, selection, onCancel, onDone }: BulkDialogProp
     if ((kind === 'add_tag' || kind === 'remove_tag') && !v.tag.trim()) e.tag = 'Enter a tag';
     if (kind === 'status' && !v.status) e.status = 'Choose a status';
     if (kind === 'type' && !v.type) e.type = 'Choose a type';
+    if (kind === 'assign' && !v.assigned_to) e.assigned_to = 'Choose a member, or Unassigned';
     if (kind === 'custom' && !v.field) e.field = 'Choose a field';
     const f = fieldOf(v);
     if (kind === 'custom' && f && v.set === 'set' && toCustomValue(f, v[customName(f)] ?? '') === null) e[customName(f)] = `Enter ${f.label}`;
@@ -140,6 +146,7 @@ export function BulkDialog({ kind, selection, onCancel, onDone }: BulkDialogProp
     set: form.values.set === 'set',
     field: f?.label ?? '',
     value: valueText(f, f && form.values[customName(f)]),
+    assignee: form.values.assigned_to === UNASSIGNED ? null : (people.find((p) => String(p.id) === form.values.assigned_to)?.name ?? ''),
   };
   const asked = question(kind, n, choice);
   const formId = `${form.field('tag').id}f`;
@@ -164,7 +171,7 @@ export function BulkDialog({ kind, selection, onCancel, onDone }: BulkDialogProp
       }
     >
       <form id={formId} className="bulk-form" onSubmit={(e) => void form.onSubmit(e)} noValidate>
-        <BulkFields kind={kind} form={form} fields={defs.fields} />
+        <BulkFields kind={kind} form={form} fields={defs.fields} people={people} />
         <p className="bulk-question">{asked ?? `For ${customers(n)}.`}</p>
         {kind === 'delete' && <p className="muted">{DELETE_NOTE}</p>}
         {changed && (

@@ -15,12 +15,19 @@ import { useCustomersApi } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';
 import { Field, type Form } from '../../../ui/form';
 import { CustomInputs } from '../custom/CustomInputs';
+import type { PersonRef } from '../../../../contract/customers';
 import type { BulkKind } from './bulk-words';
 
 /** What every bulk dialog's form holds (a custom field's value under its own `custom.<key>` name). */
-export type BulkValues = { tag: string; status: string; type: string; set: string; reason: string; field: string } & Record<string, string | readonly string[]>;
+export type BulkValues = { tag: string; status: string; type: string; set: string; reason: string; field: string; assigned_to: string } & Record<
+  string,
+  string | readonly string[]
+>;
 
-export const EMPTY_VALUES: BulkValues = { tag: '', status: '', type: '', set: 'set', reason: '', field: '' };
+export const EMPTY_VALUES: BulkValues = { tag: '', status: '', type: '', set: 'set', reason: '', field: '', assigned_to: '' };
+
+/** D59: the assign dialog's value for 'Unassigned' (a member is their user id). */
+export const UNASSIGNED = 'none';
 
 /** D56 D58: the fields a bulk action may set: active, not unique (one value on many customers cannot be). */
 export const settable = (fields: readonly CustomField[] | undefined): CustomField[] => (fields ?? []).filter((f) => !f.unique);
@@ -66,8 +73,35 @@ function SetOrClear({ form, what }: { form: Form<BulkValues>; what: string }) {
   );
 }
 
-export function BulkFields({ kind, form, fields }: { kind: BulkKind; form: Form<BulkValues>; fields: readonly CustomField[] | undefined }) {
+/** D59: a member or Unassigned. */
+function AssignField({ form, people }: { form: Form<BulkValues>; people: readonly PersonRef[] }) {
+  return (
+    <Field form={form} name="assigned_to" label="Assign to" as="select" data-autofocus>
+      <option value="">Choose a member</option>
+      <option value={UNASSIGNED}>Unassigned</option>
+      {people.map((p) => (
+        <option key={p.id} value={String(p.id)}>
+          {p.name}
+        </option>
+      ))}
+    </Field>
+  );
+}
+
+export function BulkFields({
+  kind,
+  form,
+  fields,
+  people = [],
+}: {
+  kind: BulkKind;
+  form: Form<BulkValues>;
+  fields: readonly CustomField[] | undefined;
+  /** D59: the members the assign dialog offers. */
+  people?: readonly PersonRef[];
+}) {
   if (kind === 'add_tag' || kind === 'remove_tag') return <TagField form={form} />;
+  if (kind === 'assign') return <AssignField form={form} people={people} />;
   if (kind === 'status')
     return (
       <Field form={form} name="status" label="Status" as="select" data-autofocus>

@@ -4,7 +4,7 @@ import type { BulkResult } from '../../../../contract/bulk';
 import { CUSTOMER_STATUS_LABELS, CUSTOMER_TYPE_LABELS, type CustomerStatus, type CustomerType } from '../../../../contract/customers';
 
 /** What the actions bar offers; each opens its own dialog. */
-export type BulkKind = 'add_tag' | 'remove_tag' | 'status' | 'type' | 'dns' | 'custom' | 'export' | 'delete';
+export type BulkKind = 'add_tag' | 'remove_tag' | 'status' | 'type' | 'dns' | 'custom' | 'assign' | 'export' | 'delete';
 
 export const KIND_LABELS: Record<BulkKind, string> = {
   add_tag: 'Add tag',
@@ -13,6 +13,7 @@ export const KIND_LABELS: Record<BulkKind, string> = {
   type: 'Set type',
   dns: 'Do not service…',
   custom: 'Custom field…',
+  assign: 'Assign to…', // D59
   export: 'Export',
   delete: 'Delete',
 };
@@ -24,6 +25,7 @@ export const TITLES: Record<BulkKind, string> = {
   type: 'Set the type',
   dns: 'Do not service',
   custom: 'Set or clear a custom field',
+  assign: 'Assign customers',
   export: 'Export the selection',
   delete: 'Delete customers',
 };
@@ -41,6 +43,8 @@ export interface Choice {
   /** custom: the field's label and the value as shown. */
   field: string;
   value: string;
+  /** D59 assign: the member's name, null for Unassigned, '' until chosen. */
+  assignee?: string | null;
 }
 
 /** The question naming the count; null until the dialog has what it needs. */
@@ -60,6 +64,9 @@ export function question(kind: BulkKind, n: number, c: Choice): string | null {
     case 'custom':
       if (!c.field) return null;
       return c.set ? `Set ${c.field} to “${c.value}” on ${them}?` : `Clear ${c.field} on ${them}?`;
+    case 'assign':
+      if (c.assignee === '' || c.assignee === undefined) return null;
+      return c.assignee === null ? `Unassign ${them}?` : `Assign ${them} to ${c.assignee}?`;
     case 'export':
       return `Export ${them} to a CSV file?`;
     case 'delete':
@@ -75,6 +82,7 @@ export function confirmLabel(kind: BulkKind, n: number, c: Choice): string {
   if (kind === 'delete') return `Delete ${them}`;
   if ((kind === 'dns' || kind === 'custom') && !c.set) return `Clear on ${them}`;
   if (kind === 'remove_tag') return `Remove from ${them}`;
+  if (kind === 'assign') return c.assignee === null ? `Unassign ${them}` : `Assign ${them}`;
   return `Change ${them}`;
 }
 

@@ -7,6 +7,7 @@ import { CUSTOM_CONTAINS_MIN, CUSTOM_FILTER_OPS_BY_TYPE, CUSTOM_FILTERS_MAX, typ
 import { fold } from '../../../../contract/fold';
 import { customText } from '../custom/text';
 import type { ListState } from '../list-params';
+import { AssignedFilter } from '../AssignedFilter';
 
 type Change = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
 
@@ -157,7 +158,9 @@ function ColumnsMenu({ fields, columns, onChange }: { fields: readonly CustomFie
 }
 
 export function CustomListControls({ state, fields, onChange }: { state: ListState; fields: readonly CustomField[]; onChange: Change }) {
-  if (!fields.length) return null;
+  // D59: the assignee's menu sits with these (AssignedFilter.tsx), loaded with them beside the list.
+  const assigned = <AssignedFilter value={state.assigned} onChange={(a) => onChange({ assigned: a, page: 1 })} />;
+  if (!fields.length) return <div className="cf-controls">{assigned}</div>;
   const byKey = (key: string) => fields.find((f) => f.key === key);
   const shown = state.custom.filter((c) => byKey(c.key));
   return (
@@ -168,6 +171,7 @@ export function CustomListControls({ state, fields, onChange }: { state: ListSta
         custom={state.custom}
         onAdd={(c) => onChange({ custom: [...state.custom.filter((o) => o.key !== c.key || o.op !== c.op), c], page: 1 })}
       />
+      {assigned}
       {shown.length > 0 && (
         <ul className="cf-chips" aria-label="Field filters">
           {shown.map((c) => {

@@ -1,5 +1,5 @@
 // D22: the customer's contact details and billing address (D46: the service locations are listed apart),
-// D48 its type and lead source, and who added and last changed it (the name, status and company head the page).
+// D59 who it is assigned to, D48 its type and lead source, and who added and last changed it (the name, status and company head the page).
 // D56 the set custom values with their labels, in the fields' order.
 import type { Customer, PersonRef } from '../../../../contract/customers';
 import { mailtoHref } from '../../../lib/contact-links';
@@ -41,6 +41,9 @@ export function CustomerDetails({ customer: c }: { customer: Customer }) {
         <dd>{c.email ? <a href={mailtoHref(c.email)}>{c.email}</a> : <span className="muted">None</span>}</dd>
         <dt>Phone</dt>
         <dd>{c.phone ? <PhoneLink phone={c.phone} /> : <span className="muted">None</span>}</dd>
+        {/* D59 */}
+        <dt>Assigned to</dt>
+        <dd>{c.assigned_to ? c.assigned_to.name : <span className="muted">Unassigned</span>}</dd>
         <dt>Type</dt>
         <dd>{c.type === 'commercial' ? 'Commercial' : 'Residential'}</dd>
         {c.lead_source && (

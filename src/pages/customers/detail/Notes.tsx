@@ -14,6 +14,7 @@ import { toast } from '../../../ui/toast';
 import { When } from '../../../ui/when';
 import { failedWords } from '../../../ui/failed-words';
 import { Problem } from './failure';
+import { useCustomerGone } from './gone';
 
 // The question's dialog (Confirm.tsx) loads once the browser is idle after the page (lazyPart), where it is offered.
 const Confirm = lazyPart(() => import('./Confirm'));
@@ -81,6 +82,7 @@ export function NoteBox({ customerId }: { customerId: number }) {
 
 export function NoteComposer({ customerId, onRefused }: { customerId: number; onRefused?: () => void }) {
   const add = useMutation(useCustomersApi().addNote(customerId));
+  const gone = useCustomerGone(customerId); // D59
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const busy = useRef(false);
@@ -100,6 +102,7 @@ export function NoteComposer({ customerId, onRefused }: { customerId: number; on
       toast.success('Note added');
     } catch (err) {
       if (isPermissionDenied(err)) onRefused?.();
+      gone(err);
       setError(isPermissionDenied(err) ? draft.lost('add notes') : failedWords(err, 'add the note'));
     }
     busy.current = false;
@@ -126,6 +129,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
   const api = useCustomersApi();
   const edit = useMutation(api.editNote(customerId));
   const remove = useMutation(api.deleteNote(customerId));
+  const gone = useCustomerGone(customerId); // D59
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -149,6 +153,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
       stopEditing();
     } catch (err) {
       setError(failedWords(err, 'save the note'));
+      gone(err);
     }
   };
   const closeConfirm = () => (setConfirming(false), setError(null));
@@ -160,6 +165,7 @@ export function NoteItem({ customerId, note, editable, onDeleted }: { customerId
       requestAnimationFrame(onDeleted); // after the dialog has handed the focus back
     } catch (err) {
       setError(failedWords(err, 'delete the note'));
+      gone(err);
     }
   };
 

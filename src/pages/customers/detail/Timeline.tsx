@@ -11,6 +11,7 @@ import { useCan, useSession } from '../../../session/use-session';
 import { LoadError } from '../../../ui/page';
 import { Spinner } from '../../../ui/spinner';
 import { When } from '../../../ui/when';
+import { useCustomerGone } from './gone';
 import { NoteBox, NoteItem } from './Notes';
 import { RestoreValues } from './RestoreValue';
 import { TimelineSection } from './timeline-section';
@@ -101,6 +102,8 @@ export function Timeline({ customerId }: { customerId: number }) {
   const onUndone = useCallback((page: number, ids: number[]) => setLaterUndone((u) => (u[page]?.join() === ids.join() ? u : { ...u, [page]: ids })), []);
   const undone = new Set([...undoneMerges(first.data?.results), ...Object.values(laterUndone).flat()]);
   const retry = () => void (first.status === 'error' ? first : last).refetch().catch(() => undefined);
+  const gone = useCustomerGone(customerId); // D59: a 404 here asks the record again
+  useEffect(() => gone(first.error), [first.error]);
 
   const props: EntryProps = {
     customerId,

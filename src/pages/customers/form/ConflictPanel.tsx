@@ -7,6 +7,8 @@ import type { CustomField } from '../../../../contract/custom-fields';
 import type { Customer } from '../../../../contract/customers';
 import { customText } from '../custom/text';
 import { absoluteTime } from '../../../ui/when';
+import { useAssignees } from '../../../api/assignees';
+import { useQuery } from '../../../query/use-query';
 
 export const CONFLICT_TITLE = 'Someone else changed this customer';
 
@@ -50,14 +52,17 @@ export function ConflictPanel({
 }: ConflictPanelProps) {
   const panel = useRef<HTMLElement>(null);
   const fieldLabels: Record<string, string> = { ...plainLabels, ...Object.fromEntries(custom.map((f) => [`custom.${f.key}`, f.label])) };
+  // D59: the assignee compared by id (the form holds ids, the record a person), named as the members are.
+  const people = [...(useQuery(useAssignees()).data ?? []), current.assigned_to];
+  const named = (id: unknown) => (id ? (people.find((p) => p?.id === id)?.name ?? 'A former member') : '');
   const text = (f: string, v: unknown) => {
     const c = custom.find((x) => `custom.${x.key}` === f);
-    return c ? customText(c, v as never) : plainText(f, v);
+    return c ? customText(c, v as never) : f === 'assigned_to' ? named(v) : plainText(f, v);
   };
   useEffect(() => panel.current?.focus(), []); // D15: the person is taken to the choice to make
   const who = current.updated_by?.name ?? 'Someone';
   const at = absoluteTime(current.updated_at);
-  const record = current as unknown as Record<string, unknown>;
+  const record = { ...(current as unknown as Record<string, unknown>), assigned_to: current.assigned_to?.id ?? null };
   const fields = Object.keys(fieldLabels).filter((f) => text(f, read(record, f)) !== text(f, read(base, f)));
   return (
     <section ref={panel} className="card cf-conflict" aria-labelledby="cf-conflict-title" tabIndex={-1}>

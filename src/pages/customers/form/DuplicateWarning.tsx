@@ -10,10 +10,23 @@ import { useQuery } from '../../../query/use-query';
 import { Link } from '../../../router/Link';
 import { customerHref, mergeCustomersHref } from '../../../router/paths';
 import { useCan } from '../../../session/use-session';
-import { duplicateQuery } from './values';
+import { CONTROL_CHARS, CUSTOMER_TEXT_LIMITS, PHONE_MIN_DIGITS } from '../../../../contract/customers';
+import { EMAIL_SHAPE, phoneDigits } from '../../../../contract/matching';
 
 /** D23: the look-up waits for this pause in typing. */
 export const DUPLICATE_DEBOUNCE_MS = 400;
+
+/** D23: what of the email, phone and name looks complete enough to look for duplicates (null when nothing). */
+export function duplicateQuery(v: { email: string; phone: string; name?: string }): { email?: string; phone?: string; name?: string } | null {
+  const email = v.email.trim().toLowerCase();
+  const phone = v.phone.trim();
+  const name = (v.name ?? '').trim();
+  const q: { email?: string; phone?: string; name?: string } = {};
+  if (EMAIL_SHAPE.test(email) && email.length <= CUSTOMER_TEXT_LIMITS.email) q.email = email;
+  if (phoneDigits(phone).length >= PHONE_MIN_DIGITS && phone.length <= CUSTOMER_TEXT_LIMITS.phone) q.phone = phone;
+  if (name && name.length <= CUSTOMER_TEXT_LIMITS.name && !CONTROL_CHARS.test(name)) q.name = name; // the server folds case and accents
+  return q.email || q.phone || q.name ? q : null;
+}
 
 export interface DuplicateWarningProps {
   email: string;

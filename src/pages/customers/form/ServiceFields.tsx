@@ -3,12 +3,13 @@
 // the do-not-service flag with its reason, whose field shows while the flag is on (what was typed in it
 // stays while the flag is toggled; a save with the flag off sends it empty, values.ts). Loaded apart from
 // the form (service.tsx), so its labels come from the form: importing values.ts would cut it into a file
-// of its own.
+// of its own. D59: the assignee (AssignedField.tsx) is asked here too.
 import { useEffect, useState } from 'react';
 import { CUSTOMER_TYPE_LABELS, CUSTOMER_TYPES, LEAD_SOURCE_MAX_LENGTH } from '../../../../contract/customers';
 import { useCustomersApi } from '../../../api/customers';
 import { useQuery } from '../../../query/use-query';
 import { Field, type Form } from '../../../ui/form';
+import { AssignedField } from './AssignedField';
 import type { CustomerValues, FormField } from './values';
 
 /** D48: sources are asked for this long after the last keystroke. */
@@ -55,6 +56,7 @@ export function ServiceFields({ form, labels }: ServiceFieldsProps) {
             </p>
           )}
         </fieldset>
+        <AssignedField form={form} label={labels.assigned_to} />
         <div className="field">
           <label htmlFor={source.id}>{labels.lead_source}</label>
           <input {...source} autoComplete="off" list={`${source.id}l`} onFocus={() => setAsked((a) => a ?? typed)} />

@@ -12,6 +12,7 @@ import {
   PHONE_MIN_DIGITS,
   TAG_MAX_LENGTH,
   type Customer,
+  type CustomerAssignInput,
   type CustomerInput,
   type CustomerInputField,
   type CustomerServiceField,
@@ -36,10 +37,10 @@ export const TEXT_FIELDS = [
   'country',
 ] as const satisfies readonly CustomerTextField[];
 
-/** D48: the form's fields beyond D22's. */
-export type FormField = CustomerInputField | CustomerServiceField;
+/** D48: the form's fields beyond D22's; D59 the assignee. */
+export type FormField = CustomerInputField | CustomerServiceField | 'assigned_to';
 /** What a save sends (an edit: the part of it that changed). */
-export type FormInput = CustomerInput & CustomerServiceInput;
+export type FormInput = CustomerInput & CustomerServiceInput & Pick<CustomerAssignInput, 'assigned_to'>;
 
 export const FIELD_LABELS: Record<FormField, string> = {
   name: 'Name',
@@ -57,6 +58,7 @@ export const FIELD_LABELS: Record<FormField, string> = {
   lead_source: 'Lead source',
   do_not_service: 'Do not service',
   do_not_service_reason: 'Reason not to service',
+  assigned_to: 'Assigned to',
 };
 
 /** D48: the text fields beyond D22's, with their limits. */
@@ -70,6 +72,8 @@ export type CustomerValues = { [K in CustomerTextField]: string } & {
   lead_source: string;
   do_not_service: boolean;
   do_not_service_reason: string;
+  /** D59: the assignee's user id as text, '' for none. */
+  assigned_to: string;
 };
 
 /** D22: a new customer is active unless chosen. */
@@ -89,6 +93,7 @@ export const EMPTY_VALUES: CustomerValues = {
   lead_source: '',
   do_not_service: false,
   do_not_service_reason: '',
+  assigned_to: '',
 };
 
 /** A saved customer as form values (null fields are empty boxes). */
@@ -97,6 +102,7 @@ export function toValues(c: Pick<Customer, FormField>): CustomerValues {
   for (const f of TEXT_FIELDS) v[f] = c[f] ?? '';
   v.lead_source = c.lead_source ?? '';
   v.do_not_service_reason = c.do_not_service_reason ?? '';
+  v.assigned_to = String(c.assigned_to?.id ?? '');
   return v;
 }
 
@@ -113,6 +119,7 @@ export function toInput(v: CustomerValues): FormInput {
     lead_source: v.lead_source.trim() || null,
     do_not_service: v.do_not_service,
     do_not_service_reason: reason || null,
+    assigned_to: +v.assigned_to || null,
   } as FormInput;
   for (const f of TEXT_FIELDS) {
     const s = v[f].trim();
@@ -134,7 +141,7 @@ export function changedFields(v: CustomerValues, base: Partial<FormInput>): Part
 }
 
 /** A base without a field (a draft kept before the field existed) counts it as the server's default. */
-const EMPTY_INPUT: Partial<Record<FormField, unknown>> = { tags: [], type: EMPTY_VALUES.type, do_not_service: false };
+const EMPTY_INPUT: Partial<Record<FormField, unknown>> = { tags: [], type: EMPTY_VALUES.type, do_not_service: false, assigned_to: null };
 
 /** D22: one tag's problem (before it is added to `tags`), or null when it may be added. */
 export function tagProblem(tag: string, tags: readonly string[]): string | null {
@@ -148,10 +155,12 @@ export function tagProblem(tag: string, tags: readonly string[]): string | null 
 /** D22's rules, checked as the server checks them (after trimming), with the contract's limits. */
 export function validateCustomer(v: CustomerValues, tagDraft = ''): FormErrors<CustomerValues> {
   const errors: FormErrors<CustomerValues> = {};
-  for (const f of TEXT_FIELDS) {
+  // D48: the reason is checked only while the flag is on (otherwise it is not sent).
+  const limits: Record<string, number> = { ...CUSTOMER_TEXT_LIMITS, ...SERVICE_LIMITS };
+  for (const f of [...TEXT_FIELDS, 'lead_source', ...(v.do_not_service ? ['do_not_service_reason'] : [])] as (keyof typeof SERVICE_LIMITS | CustomerTextField)[]) {
     const s = v[f].trim();
     const label = FIELD_LABELS[f];
-    if (s.length > CUSTOMER_TEXT_LIMITS[f]) errors[f] = `${label} must be at most ${CUSTOMER_TEXT_LIMITS[f]} characters`;
+    if (s.length > limits[f]!) errors[f] = `${label} must be at most ${limits[f]} characters`;
     else if (CONTROL_CHARS.test(s)) errors[f] = `${label} cannot contain control characters (such as tabs)`;
   }
   if (!v.name.trim()) errors.name = 'Name is required';
@@ -161,12 +170,6 @@ export function validateCustomer(v: CustomerValues, tagDraft = ''): FormErrors<C
   if (!errors.phone && phone && phoneDigits(phone).length < PHONE_MIN_DIGITS) errors.phone = `Phone must have at least ${PHONE_MIN_DIGITS} digits`;
   if (!CUSTOMER_STATUSES.includes(v.status)) errors.status = 'Choose a status';
   if (!CUSTOMER_TYPES.includes(v.type)) errors.type = 'Choose a type';
-  // D48: the reason is checked only while the flag is on (otherwise it is not sent).
-  for (const f of v.do_not_service ? (['lead_source', 'do_not_service_reason'] as const) : (['lead_source'] as const)) {
-    const s = v[f].trim();
-    if (s.length > SERVICE_LIMITS[f]) errors[f] = `${FIELD_LABELS[f]} must be at most ${SERVICE_LIMITS[f]} characters`;
-    else if (CONTROL_CHARS.test(s)) errors[f] = `${FIELD_LABELS[f]} cannot contain control characters (such as tabs)`;
-  }
   // A tag typed but not yet added counts too: it is saved with the rest (nothing typed is lost).
   const draft = tagDraft.trim();
   const tags = v.tags.map((t) => t.trim());
@@ -181,20 +184,6 @@ export const withDraft = (tags: readonly string[], draft: string): string[] => (
 /** D23: on an edit, the duplicate look-up waits until the email, phone or name differs from the record's. */
 export const duplicateFieldsChanged = (v: CustomerValues, base: Partial<Record<'email' | 'phone' | 'name', string | null>>): boolean =>
   (['email', 'phone', 'name'] as const).some((f) => v[f].trim() !== (base[f] ?? ''));
-
-/** D23: what of the email, phone and name looks complete enough to look for duplicates (null when nothing). */
-export function duplicateQuery(
-  v: Pick<CustomerValues, 'email' | 'phone'> & Partial<Pick<CustomerValues, 'name'>>,
-): { email?: string; phone?: string; name?: string } | null {
-  const email = v.email.trim().toLowerCase();
-  const phone = v.phone.trim();
-  const name = (v.name ?? '').trim();
-  const q: { email?: string; phone?: string; name?: string } = {};
-  if (EMAIL_SHAPE.test(email) && email.length <= CUSTOMER_TEXT_LIMITS.email) q.email = email;
-  if (phoneDigits(phone).length >= PHONE_MIN_DIGITS && phone.length <= CUSTOMER_TEXT_LIMITS.phone) q.phone = phone;
-  if (name && name.length <= CUSTOMER_TEXT_LIMITS.name && !CONTROL_CHARS.test(name)) q.name = name; // the server folds case and accents
-  return q.email || q.phone || q.name ? q : null;
-}
 
 /**
  * D19: a 400 names its field as the server's parameter ('tags[3]') and words its detail after it

@@ -16,9 +16,9 @@ let pending: { survivorId: number; name?: string } | null = null;
 export const mergedNoteText = (name: string | undefined) => `${name || 'The customer you opened'} was merged into this customer.`;
 
 /** D12 a 404: the not-found state, or D49 for a merged customer the survivor's page. */
-export function NotFoundOrMerged({ error, name }: { error: unknown; name?: string }) {
+export function NotFoundOrMerged({ error, name, id, shown }: { error: unknown; name?: string; id?: number; shown?: boolean }) {
   const into = isHttpError(error, 404) && error.code === 'merged' && (error.data as { merged_into?: PersonRef }).merged_into;
-  if (!into) return <CustomerNotFound />;
+  if (!into) return <CustomerNotFound id={id} shown={shown} />; // D59
   pending = { survivorId: into.id, name }; // the same on every render
   return <Navigate to={customerHref(into.id)} />;
 }

@@ -36,6 +36,7 @@ function ContactForm({ customerId, contact, api, done }: { customerId: number; c
   const update = useMutation(api.contacts.update);
   const { form, draft } = usePartForm<ContactValues>({
     draftKey: `contact:${customerId}:${contact?.id ?? 'new'}`,
+    customerId,
     initial: toValues<ContactValues>(FIELDS, contact),
     labels: CONTACT_LABELS,
     noun: 'contact',

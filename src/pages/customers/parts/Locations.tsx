@@ -114,6 +114,7 @@ function LocationFields({ customerId, location, api, done, fields, refetch }: Fo
   const saved = location?.custom;
   const { form, draft } = usePartForm<LocationValues & Record<string, string | readonly string[]>>({
     draftKey: `location:${customerId}:${location?.id ?? 'new'}`,
+    customerId,
     initial: { ...toValues<LocationValues>(FIELDS, location), ...toFormValues(fields, saved) },
     labels: { ...LOCATION_LABELS, ...Object.fromEntries(fields.map((f) => [customName(f), f.label])) },
     noun: 'location',

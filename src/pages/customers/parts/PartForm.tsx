@@ -8,12 +8,15 @@ import { HttpError } from '../../../http/errors';
 import { Field, FormError, useForm, type Form, type FormErrors, type FormValues } from '../../../ui/form';
 import { connectivity } from '../../../http/connectivity';
 import { formFailure } from './values';
+import { useCustomerGone } from '../detail/gone';
 
 export const MSG_PART_OFFLINE = "You're offline — what you typed is kept; save when the connection is back";
 
 interface PartFormOptions<V extends FormValues> {
   /** D41: which form, for its draft ('location:7:new', 'contact:7:12'). */
   draftKey: string;
+  /** D59: the customer the part belongs to (a 404 may mean the customer is gone for this person). */
+  customerId: number;
   initial: V;
   labels: Record<keyof V, string>;
   noun: string;
@@ -23,7 +26,8 @@ interface PartFormOptions<V extends FormValues> {
 }
 
 /** The form hook with its draft: saving removes the draft, `discard` (Cancel) too. */
-export function usePartForm<V extends FormValues>({ draftKey, initial, labels, noun, validate, save, onSaved }: PartFormOptions<V>) {
+export function usePartForm<V extends FormValues>({ draftKey, customerId, initial, labels, noun, validate, save, onSaved }: PartFormOptions<V>) {
+  const gone = useCustomerGone(customerId);
   const form = useForm<V>({
     initial,
     validate,
@@ -33,6 +37,7 @@ export function usePartForm<V extends FormValues>({ draftKey, initial, labels, n
       } catch (error) {
         // D41: permissions changed under the person: the draft is written now and the form stays open.
         if (isPermissionDenied(error)) throw new HttpError(403, { detail: draft.lost(`change ${noun}s`) }, error.path);
+        gone(error); // D59
         throw formFailure(error, labels, noun);
       }
       draft.saved();
