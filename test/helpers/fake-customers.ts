@@ -1,6 +1,7 @@
 // The customers list as the fake API answers it (FakeApi.customers): D26 search, filters, sorts and
 // paging (D48's type, flag, status and city too), D25's deleted list and restore, D27's export and D45's tag suggestions, on 30 demo customers.
-import { ASSIGNEES_PATH, DEFAULT_PAGE_SIZE, type CustomerListItem, type PersonRef } from '../../contract/customers';
+import { ASSIGNEES_PATH } from '../../contract/assignment';
+import { DEFAULT_PAGE_SIZE, type CustomerListItem, type PersonRef } from '../../contract/customers';
 import { phoneDigits } from '../../contract/matching';
 import { json, type Call } from './fake-http';
 
@@ -113,7 +114,7 @@ export class FakeCustomers {
   }
 
   async handle(call: Call, path: string, params: URLSearchParams): Promise<Response> {
-    if (path === ASSIGNEES_PATH && call.method === 'GET') return json(200, this.assignees); // D59, apart from the list's failures
+    if (path === ASSIGNEES_PATH && call.method === 'GET') return json(200, { results: this.assignees }); // D59, apart from the list's failures
     if (this.gate) await this.gate;
     const failure = this.failures.shift();
     if (failure === 'network') throw new TypeError('Failed to fetch');

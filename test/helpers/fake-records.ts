@@ -1,6 +1,7 @@
 // Add and Edit Customer's endpoints as the fake API answers them (FakeApi.records): create, the record by
 // id with D31's version check, and D23's duplicate check, on two customers (Ann and Ben).
-import { ASSIGNEES_PATH, type Customer, type CustomerInput, type PersonRef } from '../../contract/customers';
+import { ASSIGNEES_PATH } from '../../contract/assignment';
+import { type Customer, type CustomerInput, type PersonRef } from '../../contract/customers';
 import { fold } from '../../contract/fold';
 import { phoneDigits } from '../../contract/matching';
 import type { FakeApi } from './fake-api';
@@ -60,7 +61,7 @@ export class FakeRecords {
   constructor(readonly api: FakeApi) {
     api.routes.set('/v1/customers/', (call) => this.answer(call, () => this.create(call.body as CustomerInput)));
     api.routes.set('/v1/customers/lead-sources/', (call) => this.sources(new URLSearchParams(call.search).get('q') ?? ''));
-    api.routes.set(ASSIGNEES_PATH, () => json(200, this.assignees));
+    api.routes.set(ASSIGNEES_PATH, () => json(200, { results: this.assignees }));
     api.routes.set('/v1/customers/duplicates/', (call) => this.answer(call, () => this.duplicates(new URLSearchParams(call.search))));
     for (const id of [ANN.id, BEN.id, MISSING_ID]) api.routes.set(`/v1/customers/${id}/`, (call) => this.answer(call, () => this.record(call, id)));
   }

@@ -2,7 +2,7 @@
 // the server offers, asked once the list shows it). A menu in the tabs' row beside D56's, opening over
 // the list, so the filters keep their one row and eight rows stay in view at 1280×800. Not offered to a
 // person who sees only their own customers: every customer they see is theirs.
-import { ASSIGNED_ME, ASSIGNED_NONE } from '../../../contract/customers';
+import { ASSIGNED_ME, ASSIGNED_NONE } from '../../../contract/assignment';
 import { useId } from 'react';
 import { useAssignees, useSeesOnlyAssigned } from '../../api/assignees';
 import { useQuery } from '../../query/use-query';

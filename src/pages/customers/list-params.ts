@@ -4,7 +4,6 @@
 // Back and a shared link show the same list.
 // Anything malformed in a URL falls back to its default instead of reaching the server.
 import {
-  ASSIGNED_FILTER,
   CUSTOMER_SORTS,
   CUSTOMER_STATUSES,
   CUSTOMER_TYPES,
@@ -18,6 +17,7 @@ import {
   type CustomerStatus,
   type CustomerType,
 } from '../../../contract/customers';
+import { ASSIGNED_FILTER } from '../../../contract/assignment';
 import type { CustomFilter, CustomSort } from '../../../contract/custom-list';
 import type { CustomerExportParams, CustomerListParams } from '../../api/customers';
 import { customApiParams, putCustomState, readCustomSort, readCustomState } from './custom-columns/custom-params';

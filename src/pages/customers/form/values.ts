@@ -12,7 +12,6 @@ import {
   PHONE_MIN_DIGITS,
   TAG_MAX_LENGTH,
   type Customer,
-  type CustomerAssignInput,
   type CustomerInput,
   type CustomerInputField,
   type CustomerServiceField,
@@ -21,6 +20,7 @@ import {
   type CustomerTextField,
   type CustomerType,
 } from '../../../../contract/customers';
+import type { CustomerAssignInput } from '../../../../contract/assignment';
 import { EMAIL_SHAPE, phoneDigits } from '../../../../contract/matching';
 import type { FormErrors } from '../../../ui/form';
 
