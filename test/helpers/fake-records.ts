@@ -1,7 +1,7 @@
 // Add and Edit Customer's endpoints as the fake API answers them (FakeApi.records): create, the record by
 // id with D31's version check, and D23's duplicate check, on two customers (Ann and Ben).
 import { ASSIGNEES_PATH } from '../../contract/assignment';
-import { type Customer, type CustomerInput, type PersonRef } from '../../contract/customers';
+import type { Customer, CustomerInput, PersonRef } from '../../contract/customers';
 import { fold } from '../../contract/fold';
 import { phoneDigits } from '../../contract/matching';
 import type { FakeApi } from './fake-api';
