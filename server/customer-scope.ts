@@ -123,3 +123,31 @@ export async function assignableMembers(db: Queryable, caller: OrgCaller): Promi
   );
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
+
+/** D59: an import's 'Assigned to' cells read as members, and members named as answers name them. */
+export interface Members {
+  /** A member's id by their email, or by their first name when no other member has it; else why not. */
+  find(cell: string): number | string;
+  ref(id: number | null): { id: number; name: string } | null;
+}
+
+export async function membersOf(db: Queryable, orgId: number): Promise<Members> {
+  const rows = await db.query<{ id: unknown; email: string; name: string }>(
+    'select u.id, u.email, u.first_name as name from memberships m join users u on u.id = m.user_id where m.org_id = $1',
+    [orgId],
+  );
+  const byEmail = new Map(rows.map((r) => [r.email.toLowerCase(), Number(r.id)]));
+  const byName = new Map<string, number[]>();
+  for (const r of rows) byName.set(r.name.trim().toLowerCase(), [...(byName.get(r.name.trim().toLowerCase()) ?? []), Number(r.id)]);
+  const names = new Map(rows.map((r) => [Number(r.id), r.name]));
+  return {
+    find(cell) {
+      const key = cell.trim().toLowerCase();
+      const named = byName.get(key) ?? [];
+      const id = byEmail.get(key) ?? (named.length === 1 ? named[0] : undefined);
+      if (id !== undefined) return id;
+      return named.length ? 'names more than one member: give their email' : 'is not a member of this organization (give their email or first name)';
+    },
+    ref: (id) => (id === null ? null : { id, name: names.get(id) ?? '' }),
+  };
+}

@@ -271,7 +271,11 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
     const rows = [
       row(2, 'Jane S.', 'jane@example.com', {
         duplicate: { id: 7, name: 'Jane Smith', version: 3 },
-        changes: { name: { from: 'Jane Smith', to: 'Jane S.' }, tags: { from: ['a'], to: ['b', 'c'] } },
+        changes: {
+          name: { from: 'Jane Smith', to: 'Jane S.' },
+          tags: { from: ['a'], to: ['b', 'c'] },
+          assigned_to: { from: null, to: { id: 4, name: 'Theo' } }, // D59: a member by name
+        },
       }),
       row(3, 'Bo Chen', 'bo@example.com', { duplicate: { id: 8, name: 'Bo Chen', version: 1 }, changes: {} }),
     ];
@@ -285,6 +289,7 @@ describe('D43 D44 import: how the file was read and what an update changes', () 
       .map((li) => li.textContent);
     expect(changes).toContain('Name: Jane Smith → Jane S.');
     expect(changes).toContain('Tags: a → b; c');
+    expect(changes).toContain('Assigned to: (empty) → Theo');
     expect(rowOf(3).textContent).toContain('already up to date, nothing to change');
   });
 

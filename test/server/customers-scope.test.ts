@@ -261,6 +261,38 @@ forEachBackend('API customers: assigned customers and what a role sees (D59)', (
       expect((await owner.call('GET', customerPath(theirs.id))).body.city).toBe(theirs.city);
     });
 
+    test("D59 D60 an import's 'Assigned to' column: a member by email or first name, a stranger refused on its row, an update shows it before → after", async () => {
+      const { owner, scoped, admin, make } = await world();
+      const send = (who: Person, csv: string, q = '') =>
+        b.api.request(`${CUSTOMERS}import/${q}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${who.token}`, 'X-Organization-ID': String(who.org), 'Content-Type': 'text/csv' },
+          body: csv,
+        });
+      const [first, second] = [unique('ImpA'), unique('ImpB')];
+      const [mailA, mailB] = [uniqueEmail(), uniqueEmail()];
+      const bad = await send(owner, `Name,Email,Assigned to\n${first},${mailA},nobody@example.test\n`, 'preview/');
+      expect(bad.status, bad.text).toBe(200);
+      expect((bad.body.rows as { errors: { field: string }[] }[])[0]!.errors.map((e) => e.field)).toEqual(['assigned_to']);
+      const done = await send(owner, `Name,Email,Assigned to\n${first},${mailA},${scoped.email.toUpperCase()}\n${second},${mailB},${admin.name}\n`);
+      expect(done.status, done.text).toBe(200);
+      const byName = async (n: string) => ((await owner.call('GET', `${CUSTOMERS}?q=${encodeURIComponent(n)}`)).body.results as Customer[])[0]!;
+      expect((await byName(first)).assigned_to).toEqual({ id: scoped.id, name: scoped.name });
+      expect((await byName(second)).assigned_to).toEqual({ id: admin.id, name: admin.name });
+      // An update: the change before → after in the preview, written by the import, on the timeline.
+      const moved = `Name,Email,Assigned to\n${first},${mailA},${admin.email}\n`;
+      const preview = await send(owner, moved, 'preview/?on_duplicate=update');
+      expect((preview.body.rows as { changes: Record<string, unknown> }[])[0]!.changes).toEqual({
+        assigned_to: { from: { id: scoped.id, name: scoped.name }, to: { id: admin.id, name: admin.name } },
+      });
+      expect((await send(owner, moved, '?on_duplicate=update')).body).toMatchObject({ updated: 1 });
+      expect((await byName(first)).assigned_to).toEqual({ id: admin.id, name: admin.name });
+      // A scoped importer names only themselves.
+      const theirs = await send(scoped, `Name,Email,Assigned to\n${unique('ImpC')},${uniqueEmail()},${admin.email}\n`, 'preview/');
+      expect(JSON.stringify(theirs.body.rows)).toContain('can only be you');
+      await make(owner); // the organization goes on as before
+    });
+
     test('D59 D29 the matrix: scopes per role, the owner always sees all (400), the change audited as sees from → to', async () => {
       const {
         people: [owner],

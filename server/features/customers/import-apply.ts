@@ -56,8 +56,12 @@ async function cleanPendingLists(db: Db): Promise<void> {
   await db.query(`select ${GIN_INDEXES.map((i) => `gin_clean_pending_list('${i}'::regclass)`).join(', ')}`).catch(() => undefined);
 }
 
-const COLUMNS = [...IMPORT_FIELDS, 'custom'];
-const RECORD = COLUMNS.map((c) => `${c} ${c === 'tags' ? 'text[]' : c === 'do_not_service' ? 'boolean' : c === 'custom' ? 'jsonb' : 'text'}`).join(', ');
+const COLUMNS = [...IMPORT_FIELDS, 'custom', 'assigned_to']; // D59 assigned_to: a member's id
+const TYPES: Record<string, string> = { tags: 'text[]', do_not_service: 'boolean', custom: 'jsonb', assigned_to: 'integer' };
+const RECORD = COLUMNS.map((c) => `${c} ${TYPES[c] ?? 'text'}`).join(', ');
+
+/** A new customer's column as the insert writes it: D59 the file's assignee, else the scoped importer ($5). */
+const inserted = (c: string) => (c === 'custom' ? `coalesce(r.custom, '{}'::jsonb)` : c === 'assigned_to' ? 'coalesce(r.assigned_to, $5::integer)' : `r.${c}`);
 
 /** D27 D60: the new customers, one statement per batch, under ids taken first (their locations and contacts name them). */
 async function insertNew(tx: Queryable, scope: CustomerScope, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
@@ -65,8 +69,8 @@ async function insertNew(tx: Queryable, scope: CustomerScope, userId: number, gr
   const data = groups.map((g, i) => ({ ...g.input, custom: g.custom, id: ids[i], locs: g.locations, cons: g.contacts }));
   for (const batch of batches(data))
     await tx.query(
-      `insert into customers (id, ${COLUMNS.join(', ')}, parts_key, primary_city, org_id, created_at, created_by, updated_at, updated_by, assigned_to)
-       select r.id, ${COLUMNS.map((c) => (c === 'custom' ? `coalesce(r.custom, '{}'::jsonb)` : `r.${c}`)).join(', ')}, ${PARTS_COLUMNS}, $1, $2, $3, $2, $3, $5::integer
+      `insert into customers (id, ${COLUMNS.join(', ')}, parts_key, primary_city, org_id, created_at, created_by, updated_at, updated_by)
+       select r.id, ${COLUMNS.map(inserted).join(', ')}, ${PARTS_COLUMNS}, $1, $2, $3, $2, $3
          from json_to_recordset($4::text::json) as r(id integer, ${RECORD}, locs json, cons json)`,
       // D59: an importer who sees only their own customers creates them assigned to themselves.
       [scope.orgId, now, userId, JSON.stringify(batch), scope.assignedTo],

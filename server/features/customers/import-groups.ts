@@ -12,6 +12,7 @@ import { fieldError } from '../../http';
 import { IMPORT_FIELDS } from './import-checks';
 import type { CheckedParts, LocationRow } from './import-rows';
 import type { Existing } from './import-repo';
+import type { Members } from '../../customer-scope';
 
 /** A checked row before grouping: its cells' parts, and the value it is grouped by. */
 export interface GroupedRow extends ImportPreviewRow {
@@ -160,7 +161,7 @@ export async function uniqueValueErrors(db: Queryable, orgId: number, fields: re
  * D44: what an update writes: only the fields the file fills in (an empty cell never wipes what the
  * customer has), and of those only the ones that differ, before → after, as an edit records them.
  */
-export function updateOf(existing: Existing, g: Group, fields: CustomField[]): { merged: Record<string, unknown>; changes: FieldChanges } {
+export function updateOf(existing: Existing, g: Group, fields: CustomField[], members: Members | null): { merged: Record<string, unknown>; changes: FieldChanges } {
   const merged: Record<string, unknown> = Object.fromEntries(IMPORT_FIELDS.map((f) => [f, existing[f]]));
   const changes: FieldChanges = {};
   for (const field of IMPORT_FIELDS) {
@@ -169,6 +170,12 @@ export function updateOf(existing: Existing, g: Group, fields: CustomField[]): {
     if (JSON.stringify(to) === JSON.stringify(existing[field])) continue;
     changes[field] = { from: existing[field], to };
     merged[field] = to;
+  }
+  // D59: a filled 'Assigned to' that names someone else; an empty cell leaves it (D44).
+  const to = g.input.assigned_to;
+  if (members && typeof to === 'number' && to !== existing.assigned_to) {
+    changes.assigned_to = { from: members.ref(existing.assigned_to), to: members.ref(to) };
+    merged.assigned_to = to;
   }
   const custom: Record<string, unknown> = {};
   for (const [key, to] of Object.entries(g.custom)) {

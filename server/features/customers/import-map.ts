@@ -43,6 +43,7 @@ const CUSTOMER_LABELS: Record<string, string> = {
   do_not_service: 'Do not service',
   do_not_service_reason: 'Do-not-service reason',
   note: 'Note on the customer',
+  assigned_to: 'Assigned to', // D59: a member's email, or their first name when no other member has it
 };
 const CONTACT_LABELS: Record<string, string> = { name: 'Name', role: 'Role', email: 'Email', phone: 'Phone', note: 'Note' };
 
@@ -117,6 +118,7 @@ const SYNONYMS: Record<string, ImportTarget> = {
   ),
   ...Object.fromEntries(['tag', 'labels', 'groupmembership', 'categories', 'groups'].map((k) => [k, 'tags'])),
   customertype: 'type',
+  ...Object.fromEntries(['assignee', 'technician', 'assignedtechnician'].map((k) => [k, 'assigned_to'])), // D59
   ...Object.fromEntries(['source', 'referredby', 'referralsource', 'howdidyouhearaboutus'].map((k) => [k, 'lead_source'])),
   ...Object.fromEntries(['notes', 'comments', 'comment'].map((k) => [k, 'note'])),
   ...Object.fromEntries(['locationname', 'locationlabel', 'propertyname', 'property', 'sitename', 'servicelocation', 'site'].map((k) => [k, 'location.label'])),
@@ -149,7 +151,7 @@ const own = (o: Record<string, ImportTarget>, k: string) => (Object.hasOwn(o, k)
 function guessOne(header: string, custom: Record<string, ImportTarget>): ImportTarget | null {
   const key = headerKey(header);
   if (!key) return null;
-  const builtIn = [...IMPORT_FIELDS, 'note'].find((f) => f.replace(/_/g, '') === key);
+  const builtIn = [...IMPORT_FIELDS, 'note', 'assigned_to'].find((f) => f.replace(/_/g, '') === key);
   return builtIn ?? own(custom, key) ?? own(SYNONYMS, key) ?? numbered(key);
 }
 

@@ -13,9 +13,15 @@ import { IMPORT_FIELDS } from './import-checks';
 import type { LocationRow } from './import-rows';
 
 /** The duplicate's current values, as the one duplicates query reads them. */
-export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & { updated_at: Date; custom: CustomValues /** D59 */; seen: boolean };
+export type Existing = Pick<Customer, 'id' | 'name' | 'version' | ImportField> & {
+  updated_at: Date;
+  custom: CustomValues;
+  /** D59: whether the importer sees it, and whom it is assigned to. */
+  seen: boolean;
+  assigned_to: number | null;
+};
 
-const EXISTING_COLUMNS = `id, version, updated_at, custom, ${IMPORT_FIELDS.join(', ')}`;
+const EXISTING_COLUMNS = `id, version, updated_at, custom, assigned_to, ${IMPORT_FIELDS.join(', ')}`;
 
 /** D34: the live customers with any of these emails, in one query for the whole file. */
 export async function findByEmails(db: Queryable, scope: CustomerScope, emails: string[]): Promise<Map<string, Existing>> {
@@ -26,7 +32,10 @@ export async function findByEmails(db: Queryable, scope: CustomerScope, emails: 
     `select ${EXISTING_COLUMNS}, ${seenWhere('', scope)} as seen from customers where org_id = $1 and deleted_at is null and email = any(string_to_array($2, chr(1)))`,
     [scope.orgId, emails.join('\u0001')],
   );
-  return new Map(found.map((r) => [r.email!, { ...r, id: num(r.id), version: num(r.version), tags: r.tags ?? [], custom: r.custom ?? {} }]));
+  const assignee = (v: unknown) => (v === null || v === undefined ? null : num(v));
+  return new Map(
+    found.map((r) => [r.email!, { ...r, id: num(r.id), version: num(r.version), tags: r.tags ?? [], custom: r.custom ?? {}, assigned_to: assignee(r.assigned_to) }]),
+  );
 }
 
 export interface SavedMapping {

@@ -17,14 +17,14 @@ import { MAX_CONTACTS, MAX_LOCATIONS, type ContactInput } from '../../../contrac
 import type { CustomField } from '../../../contract/custom-fields';
 import type { ImportColumn, ImportGroupBy, ImportMappingSource, ImportTarget, ImportTargetOption } from '../../../contract/import-mapping';
 import { listFields } from '../../custom-fields';
-import type { CustomerScope } from '../../customer-scope';
+import { membersOf, type CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
 import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, uniqueValueErrors, updateOf, type Group, type GroupedRow } from './import-groups';
 import { guessColumns, headerHash, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
 import { findByEmails, heldParts, loadMapping, partsToAdd, type Existing } from './import-repo';
-import { checkRow, rowCells, unguard, type LocationRow } from './import-rows';
+import { checkRow, rowCells, unguard, type CheckedParts, type LocationRow } from './import-rows';
 
 export { unguard } from './import-rows';
 export type { Existing } from './import-repo';
@@ -112,6 +112,7 @@ export async function checkImport(
   const ignored = header.flatMap((h, i) => (targets[i] === null ? [h.slice(0, IGNORED_NAME_MAX)] : []));
 
   const rows: GroupedRow[] = [];
+  const members = targets.includes('assigned_to') ? await membersOf(db, orgId) : null; // D59
   for (const [n, { line, cells }] of data.entries()) {
     if (n > 0 && n % CHECK_YIELD_ROWS === 0) await yieldLoop();
     const gathered = rowCells(cells, targets);
@@ -119,6 +120,7 @@ export async function checkImport(
     const filled = new Set(Object.keys(gathered.one).filter((t) => (gathered.one[t] ?? '').trim() !== ''));
     if (gathered.emails.length) filled.add('email');
     if (gathered.phones.length) filled.add('phone');
+    if (members && filled.has('assigned_to')) assignRow(parts, members.find(gathered.one.assigned_to!), scope);
     const row: GroupedRow = { line, values: gathered.values, errors: parts.errors, duplicate: null, changes: null, parts, filled, cells, key: null };
     row.key = groupKey(groupBy, row);
     rows.push(row);
@@ -138,7 +140,7 @@ export async function checkImport(
       return { ...g, existing: null, merged: null, changes: null, adds: null };
     }
     g.lead.duplicate = { id: existing.id, name: existing.name, version: existing.version };
-    const { merged, changes } = updateOf(existing, g, fields);
+    const { merged, changes } = updateOf(existing, g, fields, members);
     if (g.rows.every((r) => !r.errors.length)) g.lead.changes = changes;
     const has = held.get(existing.id) ?? { addresses: new Set<string>(), emails: new Set<string>(), phones: new Set<string>(), locations: 0, contacts: 0 };
     const adds = { ...partsToAdd(has, g.locations, g.contacts), hadLocations: has.locations > 0 };
@@ -170,6 +172,14 @@ export async function checkImport(
     encoding,
     delimiter,
   };
+}
+
+/** D59: a row's assignee, or its refusal on the row (a scoped importer assigns to themselves alone). */
+function assignRow(parts: CheckedParts, found: number | string, scope: CustomerScope) {
+  if (typeof found === 'string') parts.errors.push({ field: 'assigned_to', detail: found });
+  else if (scope.assignedTo !== null && found !== scope.assignedTo)
+    parts.errors.push({ field: 'assigned_to', detail: 'can only be you: your role sees only the customers assigned to you' });
+  else parts.input.assigned_to = found;
 }
 
 /** A row as the preview answers it (D27); `joins` only on a row that adds to another row's customer (D60). */

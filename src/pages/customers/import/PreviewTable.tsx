@@ -23,6 +23,7 @@ const LABELS: Record<string, string> = {
   country: 'Country',
   status: 'Status',
   tags: 'Tags',
+  assigned_to: 'Assigned to', // D59
 };
 export const fieldLabel = (field: string): string => LABELS[field] ?? field.replace(/_/g, ' ');
 
@@ -46,7 +47,9 @@ export function shownRows(rows: readonly ImportPreviewRow[]): ImportPreviewRow[]
   return rows.filter((r) => r.errors.length > 0 || r.duplicate !== null || clean++ < PREVIEW_CLEAN_ROWS);
 }
 
-const shownValue = (v: unknown): string => (Array.isArray(v) ? v.join('; ') : v === null || v === undefined || v === '' ? '(empty)' : String(v));
+/** A value before → after: a list joined, D59 a member by name, nothing as '(empty)'. */
+const shownValue = (v: unknown): string =>
+  Array.isArray(v) ? v.join('; ') : v === null || v === undefined || v === '' ? '(empty)' : typeof v === 'object' && 'name' in v ? String(v.name) : String(v);
 
 function duplicateFate(row: ImportPreviewRow, mode: ImportDuplicateMode): string {
   if (mode === 'skip') return ': will be skipped';
