@@ -1,6 +1,6 @@
 // D67 an owner downloads everything of the organization as one ZIP of CSV files (customers with custom
 // fields, locations, contacts, notes, the activity log, members, roles, the custom fields), which our own
-// import reads back for customers; audited; only an owner; D9 nothing of another organization in it.
+// import reads back for customers, locations and contacts; audited; only an owner; D9 nothing of another organization in it.
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ImportResult } from '../../contract/customers';
 import { expectError } from './api-common';
@@ -86,6 +86,66 @@ forEachBackend('API export everything', (backend) => {
         ['Ben Ode', 'lead', ['x']],
         ['Zoë Ünal', 'lead', ['x']],
       ]);
+    });
+
+    test("D67 D60 its locations.csv and contacts.csv read back too: imported after customers.csv with 'Update them', each customer gets its locations and contacts", async () => {
+      const owner = await ownerOfNewOrg(b, 'Export');
+      const gate = await addField(owner, { label: 'Gate code', record_kind: 'location' });
+      const ann = await owner.create({ name: 'Ann Lee', email: 'ann.parts@example.test' });
+      const ben = await owner.create({ name: 'Ben Ode' }); // no email: its parts name it by name
+      const locations = partsOf<{ id: number }>('locations');
+      const rental = await locations.add(owner, ann.id, { label: 'Rental', address_line: '1 Main St', city: 'Portland' });
+      await b.server.db.query('update customer_locations set custom = $2::text::jsonb where id = $1', [rental.id, JSON.stringify({ [gate.key]: '#4521' })]);
+      await locations.add(owner, ann.id, { label: 'Cabin', address_line: '9 Lake Rd', city: 'Bend' });
+      await locations.add(owner, ben.id, { label: 'Shop', address_line: '2 Elm St', city: 'Salem' });
+      await partsOf('contacts').add(owner, ann.id, { name: 'Bob Lee', phone: '503-555-0101', role: 'tenant' });
+      const files = unzip((await download(owner)).bytes);
+
+      const other = await ownerOfNewOrg(b, 'Import');
+      await addField(other, { label: 'Gate code', record_kind: 'location' });
+      const send = (name: string, q = '') =>
+        b.api.request(`/api/v1/customers/import/${q}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${other.token}`, 'X-Organization-ID': String(other.org), 'Content-Type': 'text/csv' },
+          body: new Uint8Array(files.get(name)!),
+        });
+      expect((await send('customers.csv')).body).toMatchObject({ created: 2 });
+      const preview = await send('locations.csv', 'preview/');
+      expect(preview.status, preview.text).toBe(200);
+      expect((preview.body.columns as { header: string; target: string | null }[]).map((c) => [c.header, c.target])).toEqual([
+        ['customer_id', null],
+        ['customer_name', 'name'],
+        ['customer_email', 'email'],
+        ['label', 'location.label'],
+        ['address_line', 'location.address_line'],
+        ['city', 'location.city'],
+        ['region', 'location.region'],
+        ['postal_code', 'location.postal_code'],
+        ['country', 'location.country'],
+        ['access_notes', 'location.access_notes'],
+        ['primary', null],
+        ['Gate code', expect.stringMatching(/^location\.cf\./)],
+      ]);
+      for (const name of ['locations.csv', 'contacts.csv']) {
+        const r = await send(name, '?on_duplicate=update');
+        expect(r.status, `${name}: ${r.text}`).toBe(200);
+        expect((r.body as unknown as ImportResult).created).toBe(0);
+      }
+      const list = (await other.get('/api/v1/customers/?sort=name')).body.results as { id: number; name: string }[];
+      expect(list.map((c) => c.name)).toEqual(['Ann Lee', 'Ben Ode']);
+      const [annThere, benThere] = await Promise.all(list.map(async (c) => (await other.get(customerPath(c.id))).body));
+      const places = (c: Record<string, unknown>) =>
+        (c.locations as { label: string; city: string; custom: Record<string, unknown> }[]).map((l) => [l.label, l.city, Object.values(l.custom)]);
+      expect(places(annThere!).sort()).toEqual([
+        ['Cabin', 'Bend', []],
+        ['Rental', 'Portland', ['#4521']],
+      ]);
+      expect(places(benThere!)).toEqual([['Shop', 'Salem', []]]);
+      expect((annThere!.contacts as { name: string; role: string; phone: string }[]).map((c) => [c.name, c.role, c.phone])).toEqual([
+        ['Bob Lee', 'tenant', '503-555-0101'],
+      ]);
+      // Read back twice, nothing more: the same locations and contacts are not added again.
+      for (const name of ['locations.csv', 'contacts.csv']) expect((await send(name, '?on_duplicate=update')).body).toMatchObject({ created: 0, updated: 0 });
     });
 
     test('D67 D30 the download is audited (who, when, which files)', async () => {

@@ -17,7 +17,8 @@ import { IMPORT_FIELDS } from './import-checks';
 import { checkImport, rowView, type CheckedGroup, type MappingChoice } from './import';
 import { uniqueValueErrors } from './import-groups';
 import { headerHash } from './import-map';
-import { insertAddedParts, insertParts, newCustomerIds, PARTS_COLUMNS, PARTS_WRITES, saveMapping } from './import-repo';
+import { insertAddedParts, insertParts, newCustomerIds, PARTS_COLUMNS, PARTS_WRITES } from './import-repo';
+import { saveMapping } from './import-mapping-repo';
 
 /**
  * D34: rows per statement. Each statement is short (tens of milliseconds on PGlite), and between two of

@@ -155,8 +155,33 @@ function guessOne(header: string, custom: Record<string, ImportTarget>): ImportT
   return builtIn ?? own(custom, key) ?? own(SYNONYMS, key) ?? numbered(key);
 }
 
+/** D67: everything's export's locations.csv or contacts.csv (their rows name their customer). */
+export const isPartsFile = (header: readonly string[]) => header.some((h) => headerKey(h) === 'customername');
+
+/**
+ * D67 D60: the locations.csv and contacts.csv of everything's export, read back: a row names its customer
+ * (customer_email, customer_name) and is one of its locations or contacts. Known by their header; null for
+ * any other file.
+ */
+function partsColumns(header: readonly string[], fields: readonly CustomField[]): (ImportTarget | null)[] | null {
+  const keys = header.map(headerKey);
+  const kind = !isPartsFile(header) ? null : keys.includes('label') ? 'location' : keys.includes('role') ? 'contact' : null;
+  if (!kind) return null;
+  const own: readonly string[] = kind === 'location' ? LOCATION_TARGET_FIELDS : CONTACT_TARGET_FIELDS;
+  const custom = new Map(fields.filter((f) => f.record_kind === 'location' && !f.archived).map((f) => [headerKey(f.label), `location.cf.${f.key}`]));
+  return keys.map((k) => {
+    if (k === 'customername') return 'name';
+    if (k === 'customeremail') return 'email';
+    const field = own.find((f) => f.replace(/_/g, '') === k);
+    if (field) return `${kind}.${field}`;
+    return kind === 'location' ? (custom.get(k) ?? null) : null; // customer_id and primary are the export's own
+  });
+}
+
 /** D60: each column's guessed target; a target one column only may fill goes to the first column that names it. */
 export function guessColumns(header: readonly string[], fields: readonly CustomField[]): (ImportTarget | null)[] {
+  const parts = partsColumns(header, fields);
+  if (parts) return parts;
   const custom: Record<string, ImportTarget> = {};
   for (const f of fields.filter((f) => !f.archived)) {
     const target = f.record_kind === 'customer' ? `cf.${f.key}` : `location.cf.${f.key}`;

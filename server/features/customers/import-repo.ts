@@ -4,7 +4,6 @@
 import type { ContactInput } from '../../../contract/customer-parts';
 import type { Customer, ImportField } from '../../../contract/customers';
 import type { CustomValues } from '../../../contract/custom-fields';
-import type { ImportGroupBy, ImportTarget } from '../../../contract/import-mapping';
 import { fold } from '../../../contract/fold';
 import { seenWhere, type CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
@@ -38,29 +37,31 @@ export async function findByEmails(db: Queryable, scope: CustomerScope, emails: 
   );
 }
 
-export interface SavedMapping {
-  columns: (ImportTarget | null)[];
-  groupBy: ImportGroupBy;
-}
-
-/** D60: the organization's last mapping for this header row, or null. */
-export async function loadMapping(db: Queryable, orgId: number, hash: string): Promise<SavedMapping | null> {
-  const [row] = await db.query<{ columns: string[]; group_by: string }>('select columns, group_by from import_mappings where org_id = $1 and header_hash = $2', [
-    orgId,
-    hash,
-  ]);
-  if (!row) return null;
-  const by = row.group_by;
-  return { columns: row.columns.map((c) => (c === '' ? null : c)), groupBy: by === 'email' || by === 'none' ? by : Number(by) };
-}
-
-/** D60: written by a successful import; the next file with this header row is offered it. */
-export async function saveMapping(db: Queryable, orgId: number, hash: string, mapping: SavedMapping, now: Date): Promise<void> {
-  await db.query(
-    `insert into import_mappings (org_id, header_hash, columns, group_by, updated_at) values ($1, $2, $3, $4, $5)
-     on conflict (org_id, header_hash) do update set columns = excluded.columns, group_by = excluded.group_by, updated_at = excluded.updated_at`,
-    [orgId, hash, mapping.columns.map((c) => c ?? ''), String(mapping.groupBy), now] as never,
+/**
+ * D67: a parts file's rows without a customer email name their customer by name: the live customers
+ * without an email of these names (case folded), by folded name; one is the row's customer.
+ */
+export async function findByNames(db: Queryable, scope: CustomerScope, names: string[]): Promise<Map<string, Existing[]>> {
+  const wanted = [...new Set(names.map((n) => n.trim().toLowerCase()).filter(Boolean))];
+  const out = new Map<string, Existing[]>();
+  if (!wanted.length) return out;
+  const found = await db.query<Existing & { id: unknown; version: unknown }>(
+    `select ${EXISTING_COLUMNS}, ${seenWhere('', scope)} as seen from customers
+      where org_id = $1 and deleted_at is null and email is null and lower(name) = any(string_to_array($2, chr(1)))`,
+    [scope.orgId, wanted.join('\u0001')],
   );
+  for (const r of found) {
+    const e = {
+      ...r,
+      id: num(r.id),
+      version: num(r.version),
+      tags: r.tags ?? [],
+      custom: r.custom ?? {},
+      assigned_to: r.assigned_to === null ? null : num(r.assigned_to),
+    };
+    if (e.seen) out.set(r.name.toLowerCase(), [...(out.get(r.name.toLowerCase()) ?? []), e]);
+  }
+  return out;
 }
 
 /** D34: ids for the new customers before they are written, so their locations and contacts can name them. */

@@ -1,6 +1,7 @@
 // D60: one row of a mapped file: its cells gathered by target (the name from its parts, the first email
 // and phone the customer's and the others contacts', tags from every tags column), then checked as the
 // forms check them. An error names the target (`email`, `cf.gate_code`, `location.city`, `contact.phone`).
+import type { CustomerScope } from '../../customer-scope';
 import { CONTACT_TEXT_LIMITS, type ContactInput } from '../../../contract/customer-parts';
 import { IMPORT_PREVIEW_CELL_MAX, NOTE_MAX_LENGTH, type ImportField } from '../../../contract/customers';
 import type { CustomField, CustomValue, CustomValues } from '../../../contract/custom-fields';
@@ -169,4 +170,12 @@ export function checkRow(cells: RowCells, fields: readonly CustomField[]): Check
   }
   const note = one.note?.trim() ? (attempt('note', () => noteCheck(one.note, 'note')) ?? null) : null;
   return { input, custom, location, contacts, note, errors };
+}
+
+/** D59: a row's assignee, or its refusal on the row (a scoped importer assigns to themselves alone). */
+export function assignRow(parts: CheckedParts, found: number | string, scope: CustomerScope) {
+  if (typeof found === 'string') parts.errors.push({ field: 'assigned_to', detail: found });
+  else if (scope.assignedTo !== null && found !== scope.assignedTo)
+    parts.errors.push({ field: 'assigned_to', detail: 'can only be you: your role sees only the customers assigned to you' });
+  else parts.input.assigned_to = found;
 }

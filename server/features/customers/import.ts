@@ -22,9 +22,10 @@ import type { Queryable } from '../../db';
 import { HttpError } from '../../http';
 import { CsvError, decodeCsv, detectDelimiter, parseCsv } from './csv-read';
 import { defaultGroupBy, groupKey, groupRows, parseGroupBy, sameEmailErrors, uniqueValueErrors, updateOf, type Group, type GroupedRow } from './import-groups';
-import { guessColumns, headerHash, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
-import { findByEmails, heldParts, loadMapping, partsToAdd, type Existing } from './import-repo';
-import { checkRow, rowCells, unguard, type CheckedParts, type LocationRow } from './import-rows';
+import { guessColumns, headerHash, isPartsFile, namesSomeone, parseColumns, stillFits, targetOptions } from './import-map';
+import { findByEmails, findByNames, heldParts, partsToAdd, type Existing } from './import-repo';
+import { loadMapping } from './import-mapping-repo';
+import { assignRow, checkRow, rowCells, unguard, type LocationRow } from './import-rows';
 
 export { unguard } from './import-rows';
 export type { Existing } from './import-repo';
@@ -112,6 +113,7 @@ export async function checkImport(
   const ignored = header.flatMap((h, i) => (targets[i] === null ? [h.slice(0, IGNORED_NAME_MAX)] : []));
 
   const rows: GroupedRow[] = [];
+  const partsFile = isPartsFile(header); // D67: everything's locations.csv or contacts.csv
   const members = targets.includes('assigned_to') ? await membersOf(db, orgId) : null; // D59
   for (const [n, { line, cells }] of data.entries()) {
     if (n > 0 && n % CHECK_YIELD_ROWS === 0) await yieldLoop();
@@ -122,18 +124,28 @@ export async function checkImport(
     if (gathered.phones.length) filled.add('phone');
     if (members && filled.has('assigned_to')) assignRow(parts, members.find(gathered.one.assigned_to!), scope);
     const row: GroupedRow = { line, values: gathered.values, errors: parts.errors, duplicate: null, changes: null, parts, filled, cells, key: null };
-    row.key = groupKey(groupBy, row);
+    // D67: a parts file's rows of a customer without an email are that customer's by name.
+    row.key = groupKey(groupBy, row) ?? (partsFile && typeof parts.input.name === 'string' ? `name:${parts.input.name.toLowerCase()}` : null);
     rows.push(row);
   }
   const grouped = groupRows(rows);
   const emails = sameEmailErrors(grouped);
   const byEmail = await findByEmails(db, scope, emails);
+  const byName = partsFile
+    ? await findByNames(
+        db,
+        scope,
+        grouped.filter((g) => typeof g.input.email !== 'string').map((g) => String(g.input.name ?? '')),
+      )
+    : new Map();
   // D34: the parts held are looked up only when the file brings some (a file of customers alone costs no statement more).
   const bringsParts = grouped.some((g) => g.locations.length > 0 || g.contacts.length > 0);
-  const held = await heldParts(db, orgId, bringsParts ? [...byEmail.values()].filter((e) => e.seen).map((e) => e.id) : []);
+  const held = await heldParts(db, orgId, bringsParts ? [...byEmail.values(), ...[...byName.values()].flat()].filter((e) => e.seen).map((e) => e.id) : []);
   const groups = grouped.map((g): CheckedGroup => {
     const email = typeof g.input.email === 'string' ? g.input.email : null;
-    const existing = (email && byEmail.get(email)) || null;
+    const named = email ? [] : (byName.get(String(g.input.name ?? '').toLowerCase()) ?? []);
+    if (named.length > 1) g.lead.errors.push({ field: 'name', detail: `names ${named.length} customers without an email; give each an email first` });
+    const existing = (email && byEmail.get(email)) || (named.length === 1 ? named[0]! : null);
     if (!existing) return { ...g, existing: null, merged: null, changes: null, adds: null };
     if (!existing.seen) {
       g.lead.errors.push({ field: 'email', detail: 'Another customer already has this email' }); // D59: naming no one
@@ -172,14 +184,6 @@ export async function checkImport(
     encoding,
     delimiter,
   };
-}
-
-/** D59: a row's assignee, or its refusal on the row (a scoped importer assigns to themselves alone). */
-function assignRow(parts: CheckedParts, found: number | string, scope: CustomerScope) {
-  if (typeof found === 'string') parts.errors.push({ field: 'assigned_to', detail: found });
-  else if (scope.assignedTo !== null && found !== scope.assignedTo)
-    parts.errors.push({ field: 'assigned_to', detail: 'can only be you: your role sees only the customers assigned to you' });
-  else parts.input.assigned_to = found;
 }
 
 /** A row as the preview answers it (D27); `joins` only on a row that adds to another row's customer (D60). */

@@ -72,6 +72,7 @@ export function sheets(db: Queryable, orgId: number, fields: CustomField[]): She
       header: [
         'customer_id',
         'customer_name',
+        'customer_email', // D67: the import reads the file back as these customers' locations
         'label',
         'address_line',
         'city',
@@ -84,30 +85,30 @@ export function sheets(db: Queryable, orgId: number, fields: CustomField[]): She
       ],
       rows: batches(
         db,
-        't.customer_id, c.name as customer_name, t.label, t.address_line, t.city, t.region, t.postal_code, t.country, t.access_notes, t.is_primary, t.custom',
+        't.customer_id, c.name as customer_name, c.email as customer_email, t.label, t.address_line, t.city, t.region, t.postal_code, t.country, t.access_notes, t.is_primary, t.custom',
         `from customer_locations t ${partOf} where t.org_id = $1`,
         orgId,
         PARTS,
         'asc',
       ),
       cells: (r) => [
-        ...['customer_id', 'customer_name', 'label', 'address_line', 'city', 'region', 'postal_code', 'country', 'access_notes'].map((c) => cell(r[c])),
+        ...['customer_id', 'customer_name', 'customer_email', 'label', 'address_line', 'city', 'region', 'postal_code', 'country', 'access_notes'].map((c) => cell(r[c])),
         r.is_primary ? 'yes' : 'no',
         ...customs(locationFields, r),
       ],
     },
     {
       name: 'contacts.csv',
-      header: ['customer_id', 'customer_name', 'name', 'role', 'email', 'phone', 'note'],
+      header: ['customer_id', 'customer_name', 'customer_email', 'name', 'role', 'email', 'phone', 'note'],
       rows: batches(
         db,
-        't.customer_id, c.name as customer_name, t.name, t.role, t.email, t.phone, t.note',
+        't.customer_id, c.name as customer_name, c.email as customer_email, t.name, t.role, t.email, t.phone, t.note',
         `from customer_contacts t ${partOf} where t.org_id = $1`,
         orgId,
         PARTS,
         'asc',
       ),
-      cells: (r) => ['customer_id', 'customer_name', 'name', 'role', 'email', 'phone', 'note'].map((c) => cell(r[c])),
+      cells: (r) => ['customer_id', 'customer_name', 'customer_email', 'name', 'role', 'email', 'phone', 'note'].map((c) => cell(r[c])),
     },
     {
       name: 'notes.csv',
