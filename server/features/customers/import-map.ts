@@ -155,8 +155,8 @@ function guessOne(header: string, custom: Record<string, ImportTarget>): ImportT
   return builtIn ?? own(custom, key) ?? own(SYNONYMS, key) ?? numbered(key);
 }
 
-/** D67: everything's export's locations.csv or contacts.csv (their rows name their customer). */
-export const isPartsFile = (header: readonly string[]) => header.some((h) => headerKey(h) === 'customername');
+/** D67: everything's export's locations.csv or contacts.csv, by their own first three columns (not any file's 'Customer Name'). */
+export const isPartsFile = (header: readonly string[]) => ['customerid', 'customername', 'customeremail'].every((k, i) => headerKey(header[i] ?? '') === k);
 
 /**
  * D67 D60: the locations.csv and contacts.csv of everything's export, read back: a row names its customer
