@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startServer } from '../../server/server';
+import { createUser } from '../server/helpers';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const START_TIMEOUT_MS = 120_000;
@@ -16,6 +18,8 @@ declare module 'vitest' {
     chromium: string;
     /** Empty when the suite can run; otherwise why it cannot. */
     skipReason: string;
+    /** D60 D67: the owner of an organization with nothing in it yet (no API makes one), for the move-in journey. */
+    mover: { email: string; password: string; org: string };
   }
 }
 
@@ -30,6 +34,30 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The product's own start on the data directory (migrations, the demo seed), then, as a business that
+ * signs up would have it, an organization of its own with its owner and nothing else; then it stops, and
+ * `npm start` finds the database ready.
+ */
+async function newOrganization(dataDir: string) {
+  const server = await startServer({
+    env: { ...process.env, NODE_ENV: 'production' },
+    dataDir,
+    port: 0,
+    host: '127.0.0.1',
+    seed: 'demo',
+    log: { info: () => {}, error: (m) => console.error(m) },
+  });
+  try {
+    const org = 'Fresh Start Heating';
+    await server.db.query('insert into organizations (name) values ($1)', [org]);
+    const owner = await createUser(server.db, { memberships: [[org, 'owner']] });
+    return { email: owner.email, password: owner.password, org };
+  } finally {
+    await server.close();
+  }
+}
+
 export default async function setup(project: TestProject) {
   if (!existsSync(CHROMIUM)) {
     const msg = `\n*** BROWSER SUITE NOT RUN: no Chromium at ${CHROMIUM} (apt-get install -y chromium) ***\n`;
@@ -41,6 +69,7 @@ export default async function setup(project: TestProject) {
     return () => console.warn(msg); // said again after the run, where it cannot scroll out of sight
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'crm-e2e-'));
+  project.provide('mover', await newOrganization(dataDir));
   const port = await freePort();
   const child: ChildProcess = spawn('npm', ['start'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'production' },
