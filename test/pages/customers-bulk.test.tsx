@@ -78,6 +78,20 @@ describe('D58 selecting customers', () => {
     expect(((await box('Select Ava Nguyen')) as HTMLInputElement).checked).toBe(false);
   });
 
+  it('D58 Shift with a click picks the rows from the last one toggled to this one, and unpicks them the same way', async () => {
+    showList();
+    const names = (await screen.findAllByRole('checkbox', { name: /^Select (?!every)/ })).map((b) => b.getAttribute('aria-label')!);
+    fireEvent.click(await box(names[2]!));
+    fireEvent.click(await box(names[6]!), { shiftKey: true });
+    await waitFor(() => expect(count().textContent).toBe('5 selected'));
+    const checked = async () => (await screen.findAllByRole('checkbox', { name: /^Select (?!every)/ })).map((b) => (b as HTMLInputElement).checked);
+    expect((await checked()).slice(0, 8)).toEqual([false, false, true, true, true, true, true, false]);
+    fireEvent.click(await box(names[4]!), { shiftKey: true }); // from row 7 back to row 5, unpicked as row 5 is
+    await waitFor(() => expect(count().textContent).toBe('2 selected'));
+    fireEvent.click(await box(names[9]!)); // without Shift: that row alone
+    expect(count().textContent).toBe('3 selected');
+  });
+
   it('D58 the selection clears when the filters change (not when the page does)', async () => {
     showList();
     fireEvent.click(await box('Select Ava Nguyen'));

@@ -60,7 +60,13 @@ export function PickHeader({ selection, rows }: { selection: Selection; rows: re
 export function PickCell({ selection, row, rows }: { selection: Selection; row: CustomerListItem; rows: readonly CustomerListItem[] }) {
   return (
     <td className="col-pick">
-      <input type="checkbox" aria-label={`Select ${row.name}`} checked={selection.has(row.id)} onChange={(e) => selection.toggle(row, e.target.checked, rows)} />
+      <input
+        type="checkbox"
+        aria-label={`Select ${row.name}`}
+        checked={selection.has(row.id)}
+        // Shift with the click (or Space) picks or unpicks the rows from the last one toggled to this one.
+        onChange={(e) => selection.toggle(row, e.target.checked, rows, (e.nativeEvent as MouseEvent).shiftKey === true)}
+      />
     </td>
   );
 }

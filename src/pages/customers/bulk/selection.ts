@@ -1,7 +1,7 @@
 // D58: the customers list's selection: rows picked (on any page of the same filters), or 'all N matching'
 // the filters, with the count the person saw (the server acts only if it still holds). Changing a filter
 // clears it. Loaded with the list: the checkboxes are part of its first paint; the actions are not.
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { BulkSelection } from '../../../../contract/bulk';
 import type { CustomerListItem } from '../../../../contract/customers';
 import { type CustomerExportParams, queryString } from '../../../api/customers';
@@ -34,7 +34,8 @@ export interface Selection {
   has: (id: number) => boolean;
   /** 'all', 'some' or 'none' of these rows picked (the header checkbox). */
   pageState: (rows: readonly CustomerListItem[]) => 'all' | 'some' | 'none';
-  toggle: (row: CustomerListItem, on: boolean, page: readonly CustomerListItem[]) => void;
+  /** One row; with `range` (Shift held), every row of the page from the last one toggled to this one, as this one. */
+  toggle: (row: CustomerListItem, on: boolean, page: readonly CustomerListItem[], range?: boolean) => void;
   togglePage: (rows: readonly CustomerListItem[], on: boolean) => void;
   selectAll: (count: number) => void;
   clear: () => void;
@@ -47,6 +48,7 @@ export function useSelection(state: ListState): Selection {
   if (held.filter !== filter) setHeld({ filter, picked: NONE });
   const picked = held.filter === filter ? held.picked : NONE;
   const set = (p: Picked) => setHeld({ filter, picked: p });
+  const anchor = useRef<number | null>(null); // the row last toggled, where a Shift range starts
   const has = (id: number) => picked.kind === 'all' || picked.ids.has(id);
   const ids = (rows: readonly CustomerListItem[]) => new Map(rows.map((r) => [r.id, r.name]));
   return {
@@ -60,11 +62,13 @@ export function useSelection(state: ListState): Selection {
       const n = rows.filter((r) => has(r.id)).length;
       return n === 0 ? 'none' : n === rows.length ? 'all' : 'some';
     },
-    toggle: (row, on, page) => {
+    toggle: (row, on, page, range = false) => {
       // Unpicking one of 'all matching' leaves this page's others picked.
       const next = new Map(picked.kind === 'all' ? ids(page) : picked.ids);
-      if (on) next.set(row.id, row.name);
-      else next.delete(row.id);
+      const [from, to] = [range ? page.findIndex((r) => r.id === anchor.current) : -1, page.findIndex((r) => r.id === row.id)];
+      const rows = from >= 0 && to >= 0 ? page.slice(Math.min(from, to), Math.max(from, to) + 1) : [row];
+      for (const r of rows) on ? next.set(r.id, r.name) : next.delete(r.id);
+      anchor.current = row.id;
       set({ kind: 'ids', ids: next });
     },
     togglePage: (rows, on) => {
