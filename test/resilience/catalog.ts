@@ -251,6 +251,12 @@ export function routePath(def: RouteDef, params: Record<string, string>): string
   return API + def.path.replace(/:([a-z_]+)/g, (_, name: string) => params[name] ?? 'x');
 }
 
+/** The route's `:params`, each with the path up to and including it (what says where its ids come from). */
+export function pathParams(def: RouteDef): { name: string; key: string }[] {
+  const segments = def.path.split('/');
+  return segments.flatMap((s, i) => (s.startsWith(':') ? [{ name: s.slice(1), key: segments.slice(0, i + 1).join('/') }] : []));
+}
+
 /** A query string from encoded values ('' when none). */
 export function queryString(values: Record<string, string>): string {
   const parts = Object.entries(values).map(([k, v]) => `${encodeURIComponent(k)}=${v}`);

@@ -8,7 +8,7 @@ import type { Agent } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { forEachBackend, type Backend } from '../server/backends';
 import { createUser, orgId, tokens } from '../server/helpers';
-import { CATALOG, queryString, routePath, validBody, validQuery, type CatalogRoute } from './catalog';
+import { CATALOG, pathParams, queryString, routePath, validBody, validQuery, type CatalogRoute } from './catalog';
 import { changedTables, digest } from './digest';
 import { makeAgent, pooled, send, type Answer } from './send';
 
@@ -38,11 +38,10 @@ const SOURCES: Record<string, (h: Held) => number[]> = {
 };
 
 function customerRoutes(): { route: CatalogRoute; params: { name: string; key: string }[] }[] {
-  return CATALOG.filter((r) => r.def.access === 'org' && r.def.path.startsWith('/v1/customers/') && r.def.path.includes('/:')).map((route) => {
-    const segments = route.def.path.split('/');
-    const params = segments.flatMap((s, i) => (s.startsWith(':') ? [{ name: s.slice(1), key: segments.slice(0, i + 1).join('/') }] : []));
-    return { route, params };
-  });
+  return CATALOG.filter((r) => r.def.access === 'org' && r.def.path.startsWith('/v1/customers/') && r.def.path.includes('/:')).map((route) => ({
+    route,
+    params: pathParams(route.def),
+  }));
 }
 
 test('D59 every route with a param under /v1/customers/ has a source of ids for the scope dimension', () => {

@@ -6,7 +6,7 @@ import type { Agent } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { forEachBackend, type Backend } from '../server/backends';
 import { createUser, DEMO_PASSWORD, orgId, tokens } from '../server/helpers';
-import { CATALOG, routePath, validBody, validQuery, queryString, type CatalogRoute } from './catalog';
+import { CATALOG, pathParams, routePath, validBody, validQuery, queryString, type CatalogRoute } from './catalog';
 import { changedTables, digest } from './digest';
 import { assertNoSecrets, auditRows, jwtSecretOf, serverSecrets, type Secret } from './secrets';
 import { errorShapeProblem, makeAgent, pooled, send, type Answer } from './send';
@@ -71,11 +71,7 @@ const NOT_TENANT_IDS: Record<string, string> = {
 
 /** The routes with params and, per param, its key in ID_SOURCES (the path up to and including it). */
 function idRoutes(): { route: CatalogRoute; params: { name: string; key: string }[] }[] {
-  return CATALOG.filter((r) => r.def.path.includes('/:')).map((route) => {
-    const segments = route.def.path.split('/');
-    const params = segments.flatMap((s, i) => (s.startsWith(':') ? [{ name: s.slice(1), key: segments.slice(0, i + 1).join('/') }] : []));
-    return { route, params };
-  });
+  return CATALOG.filter((r) => r.def.path.includes('/:')).map((route) => ({ route, params: pathParams(route.def) }));
 }
 
 test("every route with a :param has a way to get another organization's id, or is listed as not taking one", () => {
