@@ -164,8 +164,19 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
   return out;
 }
 
-export const duplicateCustomValue = (f: CustomField, holder: { name: string }) =>
-  new HttpError(409, 'duplicate_custom_value', `${holder.name} already has this ${f.label}: it must be unique`, {}, { field: `custom.${f.key}`, label: f.label });
+/** D56: names the holder (`existing`; D59 only to a caller who sees it: customer-scope.ts withoutUnseen). */
+export const duplicateCustomValue = (f: CustomField, holder: { id: number; name: string }) =>
+  new HttpError(
+    409,
+    'duplicate_custom_value',
+    `${holder.name} already has this ${f.label}: it must be unique`,
+    {},
+    {
+      field: `custom.${f.key}`,
+      label: f.label,
+      existing: holder,
+    },
+  );
 
 /** D56: each unique field's value in `values` held by no other live customer (409 duplicate_custom_value). */
 async function assertUnique(tx: Queryable, orgId: number, fields: CustomField[], values: CustomValues, except: number | null): Promise<void> {

@@ -84,8 +84,8 @@ export async function assigneeOf(db: Queryable, caller: OrgCaller, value: number
   return value;
 }
 
-/** The customer a refusal names: D23's 409 `duplicate_email` (`existing`), D49's 404 `merged` (`merged_into`). */
-const NAMED: Readonly<Record<string, string>> = { duplicate_email: 'existing', merged: 'merged_into' };
+/** The customer a refusal names: D23's 409 `duplicate_email` and D56's `duplicate_custom_value` (`existing`), D49's 404 `merged` (`merged_into`). */
+const NAMED: Readonly<Record<string, string>> = { duplicate_email: 'existing', duplicate_custom_value: 'existing', merged: 'merged_into' };
 
 /**
  * D59: a refusal that names another customer names it only when the caller sees that customer: else a
@@ -101,7 +101,8 @@ export async function withoutUnseen(db: Queryable, scope: CustomerScope, err: un
   if (row) return err;
   if (err.code === 'merged') return notSeen();
   const { [key]: _, ...extra } = err.extra;
-  return new HttpError(err.status, err.code, 'Another customer already has this email', err.headers, extra);
+  const what = err.code === 'duplicate_custom_value' ? `${String(err.extra.label)}: it must be unique` : 'email';
+  return new HttpError(err.status, err.code, `Another customer already has this ${what}`, err.headers, extra);
 }
 
 /** D59: an assignee as answers and audit entries name them ({ id, name }), or null for none. */

@@ -188,6 +188,21 @@ forEachBackend('API customers: assigned customers and what a role sees (D59)', (
       expect(dup.text).not.toContain(hidden.name);
       const seen = await scoped.call('POST', CUSTOMERS, { name: unique('Dup'), email: own.email });
       expect(seen.body.detail).toBe(`${own.name} already has this email`);
+      // D56's unique custom value: the same, naming the holder only to who sees it.
+      const field = await owner.call('POST', '/api/v1/custom-fields/', { label: 'Meter serial', type: 'text', unique: true });
+      expect(field.status, field.text).toBe(201);
+      const key = String(field.body.key);
+      const holder = await make(owner, { custom: { [key]: 'M-1' } });
+      const taken = await scoped.call('POST', CUSTOMERS, { name: unique('Dup'), custom: { [key]: 'm-1' } });
+      expect([taken.status, taken.body.code, taken.body.detail]).toEqual([
+        409,
+        'duplicate_custom_value',
+        'Another customer already has this Meter serial: it must be unique',
+      ]);
+      expect(taken.text).not.toContain(holder.name);
+      expect((await owner.call('POST', CUSTOMERS, { name: unique('Dup'), custom: { [key]: 'm-1' } })).body.detail).toBe(
+        `${holder.name} already has this Meter serial: it must be unique`,
+      );
     });
 
     test('D59 merge needs both customers visible; the activity log leaves out entries about customers they cannot see', async () => {
@@ -258,6 +273,13 @@ forEachBackend('API customers: assigned customers and what a role sees (D59)', (
       expect(refused.status, refused.text).toBe(400);
       expect(refused.text).toContain('Another customer already has this email');
       expect(refused.text).not.toContain(theirs.name);
+      // A unique custom value another member's customer holds: refused on its row, naming no one.
+      const field = await owner.call('POST', '/api/v1/custom-fields/', { label: 'Meter serial', type: 'text', unique: true });
+      await owner.call('PATCH', customerPath(theirs.id), { version: theirs.version, custom: { [String(field.body.key)]: 'M-9' } });
+      const held = await send(`name,Meter serial\nSomeone,M-9\n`);
+      expect(held.status, held.text).toBe(400);
+      expect(held.text).toContain("is another customer's already: it must be unique");
+      expect(held.text).not.toContain(theirs.name);
       expect((await owner.call('GET', customerPath(theirs.id))).body.city).toBe(theirs.city);
     });
 

@@ -132,7 +132,14 @@ export function sameEmailErrors(groups: Group[]): string[] {
  * D56 D60: a unique custom field's value once among the file's customers, and held by no other live
  * customer (a duplicate may keep its own), checked for the whole file in one query per field.
  */
-export async function uniqueValueErrors(db: Queryable, orgId: number, fields: readonly CustomField[], groups: (Group & { existing: { id: number } | null })[]) {
+export async function uniqueValueErrors(
+  db: Queryable,
+  orgId: number,
+  fields: readonly CustomField[],
+  groups: (Group & { existing: { id: number } | null })[],
+  /** D59: false for an importer who sees only their own customers: the holder is then named by no name. */
+  named = true,
+) {
   const found: { group: Group; field: string; detail: string }[] = [];
   for (const f of fields.filter((f) => f.record_kind === 'customer' && f.unique && !f.archived)) {
     const withValue = groups.filter((g) => g.custom[f.key] !== undefined);
@@ -149,7 +156,8 @@ export async function uniqueValueErrors(db: Queryable, orgId: number, fields: re
       const key = keyOf(g.custom[f.key]);
       const first = firstLine.get(key);
       const holder = holders.get(key);
-      if (holder && holder.id !== g.existing?.id) found.push({ group: g, field: `cf.${f.key}`, detail: `is ${holder.name}'s already: it must be unique` });
+      if (holder && holder.id !== g.existing?.id)
+        found.push({ group: g, field: `cf.${f.key}`, detail: `is ${named ? `${holder.name}'s` : "another customer's"} already: it must be unique` });
       else if (first !== undefined) found.push({ group: g, field: `cf.${f.key}`, detail: `is the same as on line ${first}: it must be unique` });
       else firstLine.set(key, g.lead.line);
     }

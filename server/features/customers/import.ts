@@ -164,7 +164,7 @@ export async function checkImport(
     return { ...g, existing, merged, changes, adds };
   });
   const sample = (i: number) => (data.slice(0, SAMPLE_ROWS).find((r) => (r.cells[i] ?? '').trim())?.cells[i] ?? '').trim().slice(0, SAMPLE_MAX);
-  for (const { group, field, detail } of await uniqueValueErrors(db, orgId, fields, groups)) {
+  for (const { group, field, detail } of await uniqueValueErrors(db, orgId, fields, groups, scope.assignedTo === null)) {
     group.lead.errors.push({ field, detail });
     group.lead.changes = null;
   }
