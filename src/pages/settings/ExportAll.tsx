@@ -32,7 +32,8 @@ export function ExportAll({ owner, orgName }: { owner: boolean; orgName: string 
       <h2 id={`${id}t`}>Your data</h2>
       <p id={`${id}d`} className="muted">
         One ZIP file with everything {orgName} keeps here: customers with their custom fields, service locations, contacts, notes, the activity log, the team and its
-        roles, as spreadsheets (CSV). Its customers, locations and contacts can be imported again (the locations and contacts after the customers, with “Update them”). {!owner && MSG_EXPORT_OWNER_ONLY}
+        roles, as spreadsheets (CSV). Its customers, locations and contacts can be imported again (the locations and contacts after the customers, with “Update them”).{' '}
+        {!owner && MSG_EXPORT_OWNER_ONLY}
       </p>
       <button
         type="button"
