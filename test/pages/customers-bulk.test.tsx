@@ -203,7 +203,25 @@ describe('D58 an action', () => {
     expect(sent[0]!.body).toEqual({ ids: [102, 103], action: 'set_do_not_service', reason: 'Unpaid invoices' });
   });
 
-  it('D58 rows picked one by one of which some are gone (409 selection_changed) say how many remain; the selection stays', async () => {
+  it('D58 rows picked one by one of which some are gone (409 selection_changed with the ones left) stay picked, and the button goes on with them', async () => {
+    const api = showList();
+    const { sent } = serveBulk(api, [
+      () => json(409, { detail: 'The selection now holds 1 customers', code: 'selection_changed', count: 1, ids: [102] }),
+      ok(1, 0, 'set_type'),
+    ]);
+    fireEvent.click(await box('Select Ava Nguyen'));
+    fireEvent.click(await box('Select Ben Patel'));
+    const dialog = await open('Set type');
+    fireEvent.change(within(dialog).getByRole('combobox', { name: 'Type' }), { target: { value: 'commercial' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change 2 customers' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Some of the selected customers are gone: 1 remains, still selected. Go on with it, or cancel.');
+    await waitFor(() => expect(count().textContent).toBe('1 selected'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change 1 customer' }));
+    await screen.findByText('1 customer changed');
+    expect(sent.map((c) => (c.body as { ids: number[] }).ids)).toEqual([[102, 103], [102]]); // Ava Nguyen, still there
+  });
+
+  it('D58 rows picked one by one of which some are gone, with no list of those left, say how many remain; the selection stays', async () => {
     const api = showList();
     serveBulk(api, [() => json(409, { detail: 'The selection now holds 1 customers', code: 'selection_changed', count: 1 })]);
     fireEvent.click(await box('Select Ava Nguyen'));

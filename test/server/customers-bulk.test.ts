@@ -204,6 +204,7 @@ forEachBackend('API bulk actions', (backend) => {
       const r = await t.owner.post(BULK, { ids: [t.customers[0]!.id, other.customers[0]!.id], action: 'set_status', status: 'lead' });
       expectError(r, 409, 'selection_changed');
       expect(r.body.count).toBe(1);
+      expect(r.body.ids).toEqual([t.customers[0]!.id]); // the ones it still holds, to go on with; never the other's
       expectError(await t.owner.post(BULK_DELETE, { ids: ids(other.customers) }), 409, 'selection_changed');
       expect(await fingerprint(b.server.db)).toBe(before);
       const theirs = await bulk(other.owner, { ids: ids(other.customers), action: 'set_status', status: 'lead' });

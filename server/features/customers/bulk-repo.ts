@@ -113,6 +113,12 @@ export async function countSelected(tx: Queryable, selection: { sql: string; par
   return num(row!.n);
 }
 
+/** D58: the ids a selection of picked ids still holds (live, and the caller's to see), for a 409 to go on with. */
+export async function remainingIds(tx: Queryable, selection: { sql: string; params: unknown[] }): Promise<number[]> {
+  const rows = await tx.query<{ id: unknown }>(`select id from customers where ${selection.sql} order by id`, selection.params as never);
+  return rows.map((r) => num(r.id));
+}
+
 /** D22 D58: how many selected customers already have `max` tags and not this one (adding it would pass the limit). */
 export const atTagLimit = (tx: Queryable, selection: { sql: string; params: unknown[] }, tagKey: string, max: number) =>
   countSelected(tx, {

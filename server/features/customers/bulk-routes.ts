@@ -15,7 +15,7 @@ import type { Queryable } from '../../db';
 import { fieldError, HttpError } from '../../http';
 import { defineRoute } from '../../route';
 import { int, intText, list, oneOf, optional, parseShape, queryValues, text } from '../../schema';
-import { actionSql, applyBulk, atTagLimit, bulkField, countSelected, dropBulk, lockBulk, lockedBulk, newBulk, undoSql } from './bulk-repo';
+import { actionSql, applyBulk, atTagLimit, bulkField, countSelected, dropBulk, lockBulk, lockedBulk, newBulk, remainingIds, undoSql } from './bulk-repo';
 import { undoBulk } from './bulk-undo-repo';
 import { listFilters } from './schema';
 
@@ -41,7 +41,9 @@ const changeBody = {
   assigned_to: optional(int({ min: 1 })),
 };
 
-const selectionChanged = (count: number) => new HttpError(409, 'selection_changed', `The selection now holds ${count} customers; look again and confirm`, {}, { count });
+/** D58: `ids`, for a selection of picked ids, the ones it still holds: the person may go on with those. */
+const selectionChanged = (count: number, ids?: number[]) =>
+  new HttpError(409, 'selection_changed', `The selection now holds ${count} customers; look again and confirm`, {}, { count, ...(ids ? { ids } : {}) });
 
 /** The selection as SQL over the customers table ($1 the organization), and the count the person confirmed. */
 async function selectionOf(tx: Queryable, scope: CustomerScope, body: { ids: number[] | null; filter: string | null; count: number | null }) {
@@ -49,20 +51,25 @@ async function selectionOf(tx: Queryable, scope: CustomerScope, body: { ids: num
   if (body.ids) {
     const ids = [...new Set(body.ids)];
     if (!ids.length) throw fieldError('ids', 'must name at least one customer');
-    return { sql: `org_id = $1${seen('', scope)} and deleted_at is null and id = any($2::int[])`, params: [scope.orgId, ids] as unknown[], confirmed: ids.length };
+    return {
+      sql: `org_id = $1${seen('', scope)} and deleted_at is null and id = any($2::int[])`,
+      params: [scope.orgId, ids] as unknown[],
+      confirmed: ids.length,
+      picked: true,
+    };
   }
   if (body.count === null) throw fieldError('count', 'is required with filter (the number of customers the person saw)', 'missing_field');
   const q = parseShape(listFilters, queryValues(new URLSearchParams(body.filter ?? ''), listFilters));
   const { custom } = await customListOf(tx, scope.orgId, q); // D56: the list's custom conditions select too
   const w = where(scope, { q: q.q, status: q.status, tag: q.tag, type: q.type, doNotService: q.do_not_service === 'true', createdSince: q.created_since, custom });
-  return { sql: w.sql, params: w.params as unknown[], confirmed: body.count };
+  return { sql: w.sql, params: w.params as unknown[], confirmed: body.count, picked: false };
 }
 
 /** D58: checks the selection still holds what the person confirmed, under the organization's bulk lock. */
 async function confirmed(tx: Queryable, orgId: number, selection: Awaited<ReturnType<typeof selectionOf>>): Promise<number> {
   await lockBulk(tx, orgId);
   const count = await countSelected(tx, selection);
-  if (count !== selection.confirmed) throw selectionChanged(count);
+  if (count !== selection.confirmed) throw selectionChanged(count, selection.picked ? await remainingIds(tx, selection) : undefined);
   if (count > BULK_MAX) throw fieldError('filter', `matches ${count} customers; at most ${BULK_MAX} at once`, 'too_many_selected');
   return count;
 }

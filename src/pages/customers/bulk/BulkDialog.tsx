@@ -131,9 +131,13 @@ export function BulkDialog({ kind, selection, onCancel, onDone }: BulkDialogProp
         if (isHttpError(e, 400) && !(e.field && SHOWN[kind].includes(e.field))) return void setChanged(errorWords(e));
         if (!isHttpError(e, 409) || e.code !== 'selection_changed') throw e;
         // D58: the selection moved since the person looked: say the new count and ask again with it.
-        const now = Number((e.data as { count?: unknown }).count);
+        const { count, ids } = e.data as { count?: unknown; ids?: unknown };
+        const now = Number(count);
         if (all && Number.isInteger(now)) selection.selectAll(now);
-        setChanged(changedWords(now, all));
+        // Rows picked one by one: the ones still there stay picked, and the button goes on with them.
+        const still = !all && Array.isArray(ids) && ids.every(Number.isInteger) ? (ids as number[]) : null;
+        if (still?.length) selection.keep(still);
+        setChanged(changedWords(now, all, still !== null && still.length > 0));
       }
     },
   });

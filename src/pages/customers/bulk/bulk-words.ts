@@ -93,8 +93,10 @@ export function resultWords(r: BulkResult): string {
   return `${r.changed ? customers(r.changed) : 'No customers'} changed${already}`;
 }
 
-/** D58 409 selection_changed: the count the selection holds now. */
-export const changedWords = (n: number, all: boolean): string =>
+/** D58 409 selection_changed: the count the selection holds now; `kept`: the picked rows left are the selection now. */
+export const changedWords = (n: number, all: boolean, kept = false): string =>
   all
     ? `The matching customers changed: now ${figure(n)}.`
-    : `Some of the selected customers are gone: ${figure(n)} ${n === 1 ? 'remains' : 'remain'}. Clear the selection and choose again.`;
+    : kept
+      ? `Some of the selected customers are gone: ${figure(n)} ${n === 1 ? 'remains' : 'remain'}, still selected. Go on with ${n === 1 ? 'it' : 'them'}, or cancel.`
+      : `Some of the selected customers are gone: ${figure(n)} ${n === 1 ? 'remains' : 'remain'}. Clear the selection and choose again.`;

@@ -38,6 +38,8 @@ export interface Selection {
   toggle: (row: CustomerListItem, on: boolean, page: readonly CustomerListItem[], range?: boolean) => void;
   togglePage: (rows: readonly CustomerListItem[], on: boolean) => void;
   selectAll: (count: number) => void;
+  /** D58: keeps, of the rows picked, only these (the ones a 409 says are still there). */
+  keep: (ids: readonly number[]) => void;
   clear: () => void;
 }
 
@@ -77,6 +79,7 @@ export function useSelection(state: ListState): Selection {
       set({ kind: 'ids', ids: next });
     },
     selectAll: (count) => set({ kind: 'all', count }),
+    keep: (still) => set({ kind: 'ids', ids: new Map(picked.kind === 'ids' ? [...picked.ids].filter(([id]) => still.includes(id)) : []) }),
     clear: () => set(NONE),
   };
 }
