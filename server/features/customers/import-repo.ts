@@ -27,15 +27,23 @@ export async function findByEmails(db: Queryable, scope: CustomerScope, emails: 
   if (!emails.length) return new Map();
   // D59: every live customer with the email (its address is the organization's to give once), marked
   // whether the importer sees it.
-  const found = await db.query<Existing & { id: unknown; version: unknown }>(
+  const found = await db.query<ExistingRow>(
     `select ${EXISTING_COLUMNS}, ${seenWhere('', scope)} as seen from customers where org_id = $1 and deleted_at is null and email = any(string_to_array($2, chr(1)))`,
     [scope.orgId, emails.join('\u0001')],
   );
-  const assignee = (v: unknown) => (v === null || v === undefined ? null : num(v));
-  return new Map(
-    found.map((r) => [r.email!, { ...r, id: num(r.id), version: num(r.version), tags: r.tags ?? [], custom: r.custom ?? {}, assigned_to: assignee(r.assigned_to) }]),
-  );
+  return new Map(found.map((r) => [r.email!, existing(r)]));
 }
+
+type ExistingRow = Existing & { id: unknown; version: unknown };
+/** A row of EXISTING_COLUMNS as the import uses it. */
+const existing = (r: ExistingRow): Existing => ({
+  ...r,
+  id: num(r.id),
+  version: num(r.version),
+  tags: r.tags ?? [],
+  custom: r.custom ?? {},
+  assigned_to: r.assigned_to === null || r.assigned_to === undefined ? null : num(r.assigned_to),
+});
 
 /**
  * D67: a parts file's rows without a customer email name their customer by name: the live customers
@@ -45,22 +53,12 @@ export async function findByNames(db: Queryable, scope: CustomerScope, names: st
   const wanted = [...new Set(names.map((n) => n.trim().toLowerCase()).filter(Boolean))];
   const out = new Map<string, Existing[]>();
   if (!wanted.length) return out;
-  const found = await db.query<Existing & { id: unknown; version: unknown }>(
+  const found = await db.query<ExistingRow>(
     `select ${EXISTING_COLUMNS}, ${seenWhere('', scope)} as seen from customers
       where org_id = $1 and deleted_at is null and email is null and lower(name) = any(string_to_array($2, chr(1)))`,
     [scope.orgId, wanted.join('\u0001')],
   );
-  for (const r of found) {
-    const e = {
-      ...r,
-      id: num(r.id),
-      version: num(r.version),
-      tags: r.tags ?? [],
-      custom: r.custom ?? {},
-      assigned_to: r.assigned_to === null ? null : num(r.assigned_to),
-    };
-    if (e.seen) out.set(r.name.toLowerCase(), [...(out.get(r.name.toLowerCase()) ?? []), e]);
-  }
+  for (const r of found.filter((x) => x.seen)) out.set(r.name.toLowerCase(), [...(out.get(r.name.toLowerCase()) ?? []), existing(r)]);
   return out;
 }
 
