@@ -26,6 +26,8 @@ export interface Tab {
   api: string[];
   /** Responses with a 5xx status (a 4xx is often the point of a journey; Chromium logs those itself). */
   serverErrors: string[];
+  /** API answers as 'STATUS METHOD /path', for a failed journey's report. */
+  answers: string[];
 }
 
 /** What a signed-in context keeps (its localStorage), to open another context already signed in. */
@@ -40,13 +42,15 @@ export async function newContext(
 
 export async function newTab(context: BrowserContext): Promise<Tab> {
   const page = await context.newPage();
-  const tab: Tab = { page, errors: [], api: [], serverErrors: [] };
+  const tab: Tab = { page, errors: [], api: [], serverErrors: [], answers: [] };
   page.on('console', (m) => {
     // Chromium's own 'Failed to load resource' line accompanies every 4xx; serverErrors covers 5xx.
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) tab.errors.push(m.text());
   });
   page.on('response', (r) => {
     if (r.status() >= 500) tab.serverErrors.push(`${r.status()} ${r.url()}`);
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/api/')) tab.answers.push(`${r.status()} ${r.request().method()} ${u.pathname}`);
   });
   page.on('pageerror', (e) => tab.errors.push(String(e)));
   page.on('request', (r) => {
@@ -111,7 +115,7 @@ async function describeTabs(tabs: Tab[], name: string) {
     const file = `${dir}/${name.replace(/[^\w]+/g, '-').slice(0, 80)}-${i}.png`;
     const text = await t.page.evaluate(() => document.body.innerText.slice(0, 600)).catch(() => '(no text)');
     await t.page.screenshot({ path: file }).catch(() => undefined);
-    console.error(`tab ${i} at ${t.page.url()} (${file}); API calls: ${t.api.slice(-8).join(', ')}\n${text}`);
+    console.error(`tab ${i} at ${t.page.url()} (${file}); API answers: ${t.answers.slice(-8).join(', ')}\n${text}`);
   }
 }
 
