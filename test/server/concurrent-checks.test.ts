@@ -127,6 +127,14 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
       expect((await member.call('PATCH', `${CUSTOMERS}${customer.id}/`, { version: customer.version + 1, city: 'Again' })).status).toBe(403);
     });
 
+    test('PostgreSQL plans each statement for its own values (as PGlite does) and never JIT-compiles one', async () => {
+      const setting = (name: string) => withGateKey(async () => (await server.db.query<{ v: string }>('select current_setting($1) as v', [name]))[0]?.v, 'test');
+      // Every pooled connection: more calls at once than the pool has connections.
+      const modes = await Promise.all(Array.from({ length: 12 }, () => setting('plan_cache_mode')));
+      expect(new Set(modes)).toEqual(new Set(['force_custom_plan']));
+      expect(await setting('jit')).toBe('off');
+    });
+
     test('D34 PostgreSQL cancels an ordinary statement after 5 s: 503 statement_timeout JSON, not 500; bulk work may ask for longer', async () => {
       const timeout = async (opts?: { statementTimeoutMs: number }) =>
         withGateKey(() => server.db.transaction(async (tx) => (await tx.query<{ t: string }>("select current_setting('statement_timeout') as t"))[0]?.t, opts), 'test');
