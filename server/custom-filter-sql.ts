@@ -41,9 +41,7 @@ function customClause(c: CustomCondition & { and?: CustomCondition }, add: (v: s
   const param = (v: string | number) => (byNumber ? `${add(v)}::numeric` : add(v));
   switch (c.op) {
     case 'empty':
-      // No value: the record's own JSON says so (an empty value is never stored, D56), a test on the row
-      // the scan already reads; a value: the field's index finds those that have one.
-      return c.value === 'true' ? `not (custom ? ${key})` : `exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${key})`;
+      return `${c.value === 'true' ? 'not ' : ''}exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${key})`;
     case 'from':
     case 'to': {
       // Both ends of one field's range are one range of its index (customClauses pairs them).

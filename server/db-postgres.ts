@@ -15,10 +15,10 @@ const PG_IDLE_TIMEOUT_S = 60;
 export async function openPostgres(url: string, gateOptions: OpenOptions['gate'], statementTimeoutMs = STATEMENT_TIMEOUT_MS): Promise<Db> {
   const sql = postgres(url, {
     max: PG_POOL_SIZE,
-    // Each statement planned for its own values, as PGlite plans it (it prepares none): a plan cached for
-    // every value of a parameter reads 22,222 index entries where one for this value reads a few hundred
-    // (a custom field's option, a status). No JIT: it is meant for long analytic queries, and it spent
-    // 0.9 s compiling a search that runs in 80 ms (docs/performance.md).
+    // Each execution planned for its own values (still parsed once: prepared): the plan the cache settles
+    // on for every value of a parameter read 22,222 index entries for a custom field's option with a status
+    // where a plan for that option reads a few hundred. No JIT: it is meant for long analytic queries, and
+    // it spent 0.9 s compiling a search that runs in 80 ms (docs/performance.md).
     connection: { statement_timeout: statementTimeoutMs, plan_cache_mode: 'force_custom_plan', jit: 'off' },
     connect_timeout: PG_CONNECT_TIMEOUT_S,
     idle_timeout: PG_IDLE_TIMEOUT_S,

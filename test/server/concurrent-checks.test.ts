@@ -127,7 +127,7 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
       expect((await member.call('PATCH', `${CUSTOMERS}${customer.id}/`, { version: customer.version + 1, city: 'Again' })).status).toBe(403);
     });
 
-    test('PostgreSQL plans each statement for its own values (as PGlite does) and never JIT-compiles one', async () => {
+    test('PostgreSQL plans each execution for its own values and never JIT-compiles one', async () => {
       const setting = (name: string) => withGateKey(async () => (await server.db.query<{ v: string }>('select current_setting($1) as v', [name]))[0]?.v, 'test');
       // Every pooled connection: more calls at once than the pool has connections.
       const modes = await Promise.all(Array.from({ length: 12 }, () => setting('plan_cache_mode')));
