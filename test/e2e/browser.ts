@@ -28,6 +28,8 @@ export interface Tab {
   serverErrors: string[];
   /** API answers as 'STATUS METHOD /path', for a failed journey's report. */
   answers: string[];
+  /** The page's console lines and its addresses as it moved, for the same report. */
+  log: string[];
 }
 
 /** What a signed-in context keeps (its localStorage), to open another context already signed in. */
@@ -42,8 +44,12 @@ export async function newContext(
 
 export async function newTab(context: BrowserContext): Promise<Tab> {
   const page = await context.newPage();
-  const tab: Tab = { page, errors: [], api: [], serverErrors: [], answers: [] };
+  const tab: Tab = { page, errors: [], api: [], serverErrors: [], answers: [], log: [] };
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) tab.log.push(`at ${new URL(f.url()).pathname}`);
+  });
   page.on('console', (m) => {
+    tab.log.push(`${m.type()}: ${m.text().slice(0, 200)}`);
     // Chromium's own 'Failed to load resource' line accompanies every 4xx; serverErrors covers 5xx.
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) tab.errors.push(m.text());
   });
@@ -115,7 +121,11 @@ async function describeTabs(tabs: Tab[], name: string) {
     const file = `${dir}/${name.replace(/[^\w]+/g, '-').slice(0, 80)}-${i}.png`;
     const text = await t.page.evaluate(() => document.body.innerText.slice(0, 600)).catch(() => '(no text)');
     await t.page.screenshot({ path: file }).catch(() => undefined);
-    console.error(`tab ${i} at ${t.page.url()} (${file}); API answers: ${t.answers.slice(-8).join(', ')}\n${text}`);
+    // The names of the stored keys only: their values are tokens.
+    const keys = await t.page.evaluate(() => Object.keys(localStorage).sort().join(', ')).catch(() => '(none)');
+    console.error(
+      `tab ${i} at ${t.page.url()} (${file}); API answers: ${t.answers.slice(-8).join(', ')}\nstored: ${keys}\nlog: ${t.log.slice(-12).join(' | ')}\n${text}`,
+    );
   }
 }
 
