@@ -14,6 +14,23 @@ export const ACME = 'Acme Plumbing';
 export const BEACON = 'Beacon Electric';
 
 /** /api/v1/customers/{id}/ and what follows it ('notes/', 'restore/', …). */
+/** SPEC §7 D26: the keys of a customers-list item, sorted (D56 custom, D59 assigned_to); the dashboard's recently updated are the same. */
+export const LIST_ITEM_KEYS = [
+  'assigned_to',
+  'city',
+  'company',
+  'created_at',
+  'custom',
+  'do_not_service',
+  'email',
+  'id',
+  'name',
+  'phone',
+  'status',
+  'tags',
+  'type',
+  'updated_at',
+];
 export const customerPath = (id: number | string, rest = '') => `${CUSTOMERS}${id}/${rest}`;
 
 let counter = 0;

@@ -4,27 +4,25 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { CustomerListItem, DashboardData } from '../../contract/customers';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
-import { ACME, BEACON, customerPath, customRole, expectClientError, inOrg, newActor, ownerOfNewOrg, signIn, unique, warmedUp, type Actor } from './customers-common';
+import {
+  ACME,
+  BEACON,
+  customerPath,
+  LIST_ITEM_KEYS,
+  customRole,
+  expectClientError,
+  inOrg,
+  newActor,
+  ownerOfNewOrg,
+  signIn,
+  unique,
+  warmedUp,
+  type Actor,
+} from './customers-common';
 import { newOrg } from './people';
 import { createUser, DAY, MINUTE } from './helpers';
 
 const DASHBOARD = '/api/v1/dashboard/';
-const LIST_ITEM_KEYS = [
-  'assigned_to',
-  'city',
-  'company',
-  'created_at',
-  'custom',
-  'do_not_service',
-  'email',
-  'id',
-  'name',
-  'phone',
-  'status',
-  'tags',
-  'type',
-  'updated_at',
-];
 const AUDIT_KEYS = ['action', 'actor', 'at', 'changes', 'id', 'target'];
 
 forEachBackend('API dashboard', (backend) => {
