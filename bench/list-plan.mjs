@@ -1,6 +1,6 @@
 // The customers list's statements as PostgreSQL runs them for the server: the same text and parameters
 // (server/customer-list.ts, compiled on the fly), prepared and executed six times on one connection, as
-// a pooled connection does (with its settings: each execution planned for its values, no JIT),
+// a pooled connection does (with its settings: no JIT), so the plan shown is the one the plan cache settled on (generic or custom),
 // then EXPLAIN (ANALYZE, BUFFERS) of one more execution. A throwaway PostgreSQL with the demo data (the
 // sizes bench/api.mjs measures at: Acme Plumbing's customers), or more with LIST_PLAN_CUSTOMERS.
 //   node bench/list-plan.mjs                        every case below
@@ -41,7 +41,7 @@ const literal = (v) => (v === null ? 'null' : typeof v === 'number' ? String(v) 
 await build();
 const pg = await startPostgres();
 if (!pg) throw new Error('no PostgreSQL binaries found');
-const sql = postgres(pg.url, { max: 1, onnotice: () => {}, connection: { plan_cache_mode: 'force_custom_plan', jit: 'off' } }); // as server/db-postgres.ts
+const sql = postgres(pg.url, { max: 1, onnotice: () => {}, connection: { jit: 'off' } }); // as server/db-postgres.ts
 try {
   const server = await startCrm({ databaseUrl: pg.url }); // migrations and the demo data
   await server.stop();

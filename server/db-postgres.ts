@@ -15,11 +15,10 @@ const PG_IDLE_TIMEOUT_S = 60;
 export async function openPostgres(url: string, gateOptions: OpenOptions['gate'], statementTimeoutMs = STATEMENT_TIMEOUT_MS): Promise<Db> {
   const sql = postgres(url, {
     max: PG_POOL_SIZE,
-    // Each execution planned for its own values (still parsed once: prepared): the plan the cache settles
-    // on for every value of a parameter read 22,222 index entries for a custom field's option with a status
-    // where a plan for that option reads a few hundred. No JIT: it is meant for long analytic queries, and
-    // it spent 0.9 s compiling a search that runs in 80 ms (docs/performance.md).
-    connection: { statement_timeout: statementTimeoutMs, plan_cache_mode: 'force_custom_plan', jit: 'off' },
+    // No JIT: it is meant for long analytic queries, and it spent 0.9 s compiling a search that runs in 80 ms
+    // (docs/performance.md). Statements stay prepared with the plan cache's own choice: planning every
+    // execution for its values halved `me`'s and the list's throughput (bench/api.mjs).
+    connection: { statement_timeout: statementTimeoutMs, jit: 'off' },
     connect_timeout: PG_CONNECT_TIMEOUT_S,
     idle_timeout: PG_IDLE_TIMEOUT_S,
     onnotice: () => {}, // "relation already exists, skipping" and the like

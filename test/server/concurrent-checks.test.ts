@@ -127,12 +127,10 @@ forEachBackend('D38 checks under concurrency', (backend, label) => {
       expect((await member.call('PATCH', `${CUSTOMERS}${customer.id}/`, { version: customer.version + 1, city: 'Again' })).status).toBe(403);
     });
 
-    test('PostgreSQL plans each execution for its own values and never JIT-compiles one', async () => {
-      const setting = (name: string) => withGateKey(async () => (await server.db.query<{ v: string }>('select current_setting($1) as v', [name]))[0]?.v, 'test');
-      // Every pooled connection: more calls at once than the pool has connections.
-      const modes = await Promise.all(Array.from({ length: 12 }, () => setting('plan_cache_mode')));
-      expect(new Set(modes)).toEqual(new Set(['force_custom_plan']));
-      expect(await setting('jit')).toBe('off');
+    test('PostgreSQL never JIT-compiles a statement, on any pooled connection', async () => {
+      const jit = () => withGateKey(async () => (await server.db.query<{ v: string }>("select current_setting('jit') as v"))[0]?.v, 'test');
+      // More calls at once than the pool has connections, so every one of them answers.
+      expect(new Set(await Promise.all(Array.from({ length: 12 }, jit)))).toEqual(new Set(['off']));
     });
 
     test('D34 PostgreSQL cancels an ordinary statement after 5 s: 503 statement_timeout JSON, not 500; bulk work may ask for longer', async () => {
