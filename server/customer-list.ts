@@ -218,6 +218,8 @@ export async function listCustomersJson(db: Queryable, scope: CustomerScope, f: 
             || ',"results":[' || ${itemsJson(f.sort)} || ']}' as body
        from counted`,
     [...w.params, f.pageSize, offset, limit],
+    // D56: how many customers a custom condition matches decides the plan (custom-list.ts, customSortedJson).
+    { replan: Boolean(f.custom?.length) },
   );
   return row!.body;
 }

@@ -22,6 +22,7 @@ export const DB_KEY_QUEUE_LIMIT = 200;
 export interface ReadStatement {
   text: string;
   params: readonly unknown[];
+  replan?: boolean;
 }
 
 interface Waiter {

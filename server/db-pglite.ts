@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { lockDataDir } from './data-dir-lock';
-import type { Db, OpenOptions, Queryable, Row, SqlParam } from './db';
+import type { Db, OpenOptions, QueryOptions, Queryable, Row, SqlParam } from './db';
 import { DbGate } from './db-gate';
 import { mayWrite, sharingQueryable } from './db-share';
 import { currentGateKey } from './gate-key';
@@ -20,9 +20,9 @@ const WORKER_CLOSE_TIMEOUT_MS = 10_000;
 export const WORKER_STOPPED_CODE = 'PGLITE_WORKER_STOPPED';
 
 type WorkerRequest =
-  | { op: 'query'; text: string; params: SqlParam[] }
+  | { op: 'query'; text: string; params: SqlParam[]; replan?: boolean }
   | { op: 'begin' }
-  | { op: 'txQuery'; tx: number; text: string; params: SqlParam[] }
+  | { op: 'txQuery'; tx: number; text: string; params: SqlParam[]; replan?: boolean }
   | { op: 'commit' | 'rollback'; tx: number }
   | { op: 'ping' }
   | { op: 'close' };
@@ -90,9 +90,9 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
   worker.unref();
 
   const gate = new DbGate({ slots: PGLITE_SLOTS, ...gateOptions });
-  const query = async <R extends Row>(text: string, params: readonly SqlParam[] = []) =>
+  const query = async <R extends Row>(text: string, params: readonly SqlParam[] = [], { replan }: QueryOptions = {}) =>
     // A plain read names its statement, so a transaction sharing reads may run it (db-share.ts).
-    (await gate.run(() => call({ op: 'query', text, params: [...params] }), currentGateKey(), mayWrite(text) ? undefined : { text, params })) as R[];
+    (await gate.run(() => call({ op: 'query', text, params: [...params], replan }), currentGateKey(), mayWrite(text) ? undefined : { text, params, replan })) as R[];
   let closing: Promise<void> | null = null;
   return {
     kind: 'pglite',
@@ -104,7 +104,7 @@ export async function openPglite(dataDir: string, gateOptions: OpenOptions['gate
       return gate.run(async () => {
         const tx = nextId++; // the worker knows the transaction by its begin request's id
         await call({ op: 'begin' }, tx);
-        const send = (text: string, params: readonly SqlParam[] = []) => call({ op: 'txQuery', tx, text, params: [...params] });
+        const send = (text: string, params: readonly SqlParam[] = [], { replan }: QueryOptions = {}) => call({ op: 'txQuery', tx, text, params: [...params], replan });
         const shared = opts.shareReads ? sharingQueryable(gate, send, own, opts.shareReads) : null;
         let result: Awaited<ReturnType<typeof fn>>;
         try {

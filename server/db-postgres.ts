@@ -1,6 +1,6 @@
 // D2: PostgreSQL through postgres.js: a pool behind the gate (db-gate.ts) and a connection of its own for health.
 import postgres from 'postgres';
-import type { Db, OpenOptions, Row, SqlParam } from './db';
+import type { Db, OpenOptions, QueryOptions, Row, SqlParam } from './db';
 import { DbGate } from './db-gate';
 
 /** D34: PostgreSQL's statement timeout for ordinary calls. */
@@ -17,7 +17,8 @@ export async function openPostgres(url: string, gateOptions: OpenOptions['gate']
     max: PG_POOL_SIZE,
     // No JIT: it is meant for long analytic queries, and it spent 0.9 s compiling a search that runs in 80 ms
     // (docs/performance.md). Statements stay prepared with the plan cache's own choice: planning every
-    // execution for its values halved `me`'s and the list's throughput (bench/api.mjs).
+    // execution for its values halved `me`'s and the list's throughput (bench/api.mjs); only a statement
+    // that asks (QueryOptions.replan) goes unnamed, which PostgreSQL plans for the values it is given.
     connection: { statement_timeout: statementTimeoutMs, jit: 'off' },
     connect_timeout: PG_CONNECT_TIMEOUT_S,
     idle_timeout: PG_IDLE_TIMEOUT_S,
@@ -25,19 +26,19 @@ export async function openPostgres(url: string, gateOptions: OpenOptions['gate']
   });
   // D2: health has a connection of its own, so a burst of slow queries holding the pool cannot delay it.
   const healthSql = postgres(url, { max: 1, connect_timeout: PG_CONNECT_TIMEOUT_S, idle_timeout: PG_IDLE_TIMEOUT_S, onnotice: () => {} });
-  const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = []) => [
-    ...(await q.unsafe<R[]>(text, [...params], { prepare: true })),
+  const run = async <R extends Row>(q: postgres.Sql | postgres.TransactionSql, text: string, params: readonly SqlParam[] = [], opts: QueryOptions = {}) => [
+    ...(await q.unsafe<R[]>(text, [...params], { prepare: !opts.replan })),
   ];
   // D2: as many slots as connections, so the queue (and its deadline) is ours, not postgres.js's.
   const gate = new DbGate({ slots: PG_POOL_SIZE, keySlots: PG_SLOTS_PER_KEY, ...gateOptions });
   const db: Db = {
     kind: 'postgres',
-    query: (text, params) => gate.run(() => run(sql, text, params)),
+    query: (text, params, opts) => gate.run(() => run(sql, text, params, opts)),
     transaction: (fn, opts = {}) =>
       gate.run(async () => {
         const result = await sql.begin(async (tx) => {
           if (opts.statementTimeoutMs !== undefined) await run(tx, "select set_config('statement_timeout', $1, true)", [String(opts.statementTimeoutMs)]);
-          return fn({ query: (text, params) => run(tx, text, params) });
+          return fn({ query: (text, params, opts) => run(tx, text, params, opts) });
         });
         return result as Awaited<ReturnType<typeof fn>>;
       }),

@@ -15,7 +15,7 @@
 // alone; after an error of the transaction's own, nothing more is lent.
 import { performance } from 'node:perf_hooks';
 import type { DbGate } from './db-gate';
-import type { Queryable, Row, SqlParam } from './db';
+import type { Queryable, QueryOptions, Row, SqlParam } from './db';
 
 export interface ShareReads {
   /** Every table the transaction writes, directly or through triggers. */
@@ -37,7 +37,7 @@ export function mayShare(key: string, own: string, text: string, writes: readonl
   return !writes.some((table) => new RegExp(`\\b${table}\\b`, 'i').test(text));
 }
 
-type Send = (text: string, params: readonly SqlParam[]) => Promise<Row[]>;
+type Send = (text: string, params: readonly SqlParam[], opts?: QueryOptions) => Promise<Row[]>;
 
 /** Statement texts mayWrite() remembers (some hundreds in the code), and the longest (a bulk insert's grows with its rows). */
 const KNOWN_TEXTS_MAX = 2_000;
@@ -84,7 +84,7 @@ export function sharingQueryable(gate: DbGate, send: Send, own: string, opts: Sh
       await control(`savepoint ${name}`);
       let rows: Row[];
       try {
-        rows = await send(taken.read.text, taken.read.params as SqlParam[]);
+        rows = await send(taken.read.text, taken.read.params as SqlParam[], { replan: taken.read.replan });
       } catch (err) {
         await control(`rollback to savepoint ${name}`);
         await control(`release savepoint ${name}`);
@@ -107,8 +107,8 @@ export function sharingQueryable(gate: DbGate, send: Send, own: string, opts: Sh
 
   return {
     tx: {
-      query: <R extends Row>(text: string, params: readonly SqlParam[] = []) => {
-        const mine = chain.then(() => send(text, params));
+      query: <R extends Row>(text: string, params: readonly SqlParam[] = [], opts?: QueryOptions) => {
+        const mine = chain.then(() => send(text, params, opts));
         // Registered before the caller's own await: the waiting reads go before its next statement.
         chain = mine.then(lend, () => void (failed = true)).catch(() => void (failed = true)); // never rejects
         return mine as Promise<R[]>;

@@ -15,8 +15,18 @@ export { STATEMENT_TIMEOUT_MS } from './db-postgres';
 export type SqlParam = string | number | boolean | null | Date;
 export type Row = Record<string, unknown>;
 
+/** How one statement is run. */
+export interface QueryOptions {
+  /**
+   * Planned for its values at every execution instead of prepared once: for the few statements whose best
+   * plan depends on the values (a custom field's option, how many match), where the plan a prepared
+   * statement settles on for every value can be a hundred times slower. Planning costs a little each time.
+   */
+  replan?: boolean;
+}
+
 export interface Queryable {
-  query<R extends Row = Row>(text: string, params?: readonly SqlParam[]): Promise<R[]>;
+  query<R extends Row = Row>(text: string, params?: readonly SqlParam[], opts?: QueryOptions): Promise<R[]>;
 }
 
 export interface Db extends Queryable {

@@ -2,14 +2,15 @@
 // connections and the health check. This worker owns the one PGlite instance; server/db.ts talks to it
 // with messages. Plain JavaScript so it runs as-is from source and from the build.
 //
-// Requests { id, op, ... }: query {text, params} | begin | txQuery {tx, text, params} | commit {tx} |
+// Requests { id, op, ... }: query {text, params, replan?} | begin | txQuery {tx, text, params, replan?} | commit {tx} |
 // rollback {tx} | ping | close. Replies { id, ok: true, rows? } or { id, ok: false, error }.
 //
 // Prepared statements (pglite-statements.mjs): PGlite's query() parses, describes and plans every call again (most of a small
 // query's time). Here each select/insert/update/delete/with text is parsed once as a named statement and
 // later calls send only Bind + Execute + Sync; rows are parsed by PGlite's own parsers, so they come back
 // exactly as query() returns them. Anything else (DDL, migrations) takes query() as before, and a
-// statement that may change the schema forgets every cached statement.
+// statement that may change the schema forgets every cached statement. A statement sent with `replan`
+// (QueryOptions in server/db.ts) takes query() too: an unnamed statement, planned for its values each time.
 import { parentPort, workerData } from 'node:worker_threads';
 import { Mutex, PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -67,9 +68,9 @@ const transactions = new Map();
  * Runs one statement: a cacheable one through the cache, anything else through PGlite's query().
  * txn is the open transaction ({ tx, schemaChanged }) or null.
  */
-async function runStatement(pg, cache, text, params = [], txn = null) {
+async function runStatement(pg, cache, text, params = [], txn = null, replan = false) {
   const first = keyword(text);
-  if (CACHEABLE.has(first)) return pg.runExclusive(() => cache.query(text, params, txn !== null));
+  if (CACHEABLE.has(first) && !replan) return pg.runExclusive(() => cache.query(text, params, txn !== null));
   try {
     return (await (txn?.tx ?? pg).query(text, params)).rows;
   } finally {
@@ -97,7 +98,7 @@ function begin(pg, cache, lock, id) {
           for (;;) {
             const msg = await next();
             if (msg.op === 'txQuery') {
-              await runStatement(pg, cache, msg.text, msg.params, txn).then(
+              await runStatement(pg, cache, msg.text, msg.params, txn, msg.replan).then(
                 (rows) => reply(msg.id, rows),
                 (err) => fail(msg.id, err),
               );
@@ -137,7 +138,7 @@ try {
     switch (msg.op) {
       case 'query':
         return void lock
-          .runExclusive(() => runStatement(pg, cache, msg.text, msg.params))
+          .runExclusive(() => runStatement(pg, cache, msg.text, msg.params, null, msg.replan))
           .then(
             (rows) => reply(msg.id, rows),
             (err) => fail(msg.id, err),

@@ -73,6 +73,21 @@ async function settled(p: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
+/**
+ * D56: a statement sent with `replan` is planned for its values at every execution (an unnamed statement);
+ * any other is prepared once under a name. Seen from the session itself, in one transaction (one connection).
+ */
+async function expectReplanUnnamed(db: Db): Promise<void> {
+  const prepared = await db.transaction(async (tx) => {
+    await tx.query('select $1::int as kept_prepared', [1]);
+    await tx.query('select $1::int as planned_each_time', [1], { replan: true });
+    return tx.query<{ statement: string }>("select statement from pg_prepared_statements where statement like 'select $1::int as %'");
+  });
+  expect(prepared.map((r) => r.statement)).toEqual(['select $1::int as kept_prepared']);
+  // Outside a transaction too: the answer is the same, only the statement is not kept.
+  expect(await db.query('select $1::int + 1 as n', [41], { replan: true })).toEqual([{ n: 42 }]);
+}
+
 describe('PGlite behind its worker and the gate', () => {
   let dataDir: string;
   let db: Db;
@@ -97,6 +112,8 @@ describe('PGlite behind its worker and the gate', () => {
     expect(row).toEqual({ n: 42, at, doc: { a: [1, 'x'] }, s: 'é' });
     await expect(db.ping()).resolves.toBeUndefined();
   });
+
+  test('D56 a statement that asks to be replanned is not kept prepared (PGlite)', () => expectReplanUnnamed(db));
 
   test('D2 a transaction commits when its function resolves and rolls back when it throws', async () => {
     const result = await db.transaction(async (tx) => {
@@ -193,6 +210,8 @@ describe.skipIf(!inject('postgresUrl'))('PostgreSQL behind the gate', () => {
     const err = await db.query('insert into items (id) values (2), (2)').catch((e: unknown) => e);
     expect(err).toMatchObject({ code: '23505' });
   });
+
+  test('D56 a statement that asks to be replanned is not kept prepared (PostgreSQL)', () => expectReplanUnnamed(db));
 
   test('D2 the health check has a connection of its own: answered while every pooled connection waits on a lock', async () => {
     const slots = db.queueStats().slots;

@@ -8,6 +8,9 @@ import { MAX_SESSION_AGE_MS, sessionExpiry } from '../../server/auth/sessions';
 import { clientKey } from '../../server/auth/throttle';
 import { hashToken, newRefreshToken, openSuccessor, sealSuccessor } from '../../server/auth/tokens';
 import { ConfigError, loadConfig } from '../../server/config';
+import { customSortedJson } from '../../server/custom-list';
+import { listCustomersJson, type PageFilter } from '../../server/customer-list';
+import type { QueryOptions, Queryable } from '../../server/db';
 import { containsPattern } from '../../server/features/customers/repo';
 import { listQuery } from '../../server/features/customers/schema';
 import { parseShape, queryValues } from '../../server/schema';
@@ -289,5 +292,31 @@ describe('customers list query', () => {
 
   test('LIKE patterns take %, _ and \\ literally', () => {
     expect(containsPattern('50%_off\\')).toBe('%50\\%\\_off\\\\%');
+  });
+});
+
+describe('the list statements and the plan cache', () => {
+  /** A database that answers an empty page and notes how each statement asked to be run. */
+  const recording = () => {
+    const asked: (QueryOptions | undefined)[] = [];
+    const db: Queryable = {
+      query: async (_text, _params, opts) => {
+        asked.push(opts);
+        return [{ body: '{"count":0,"results":[]}' }] as never;
+      },
+    };
+    return { db, asked };
+  };
+  const scope = { orgId: 1, assignedTo: null };
+  const browse: PageFilter = { q: null, status: null, tag: null, sort: 'name', page: 1, pageSize: 25 };
+  const byOption = { key: 'plan', op: 'equals', type: 'choice', value: 'o1' } as const;
+
+  test('D56 a list with a custom field condition or sort is planned for its values; plain browsing and searching stay prepared', async () => {
+    const { db, asked } = recording();
+    await listCustomersJson(db, scope, browse);
+    await listCustomersJson(db, scope, { ...browse, q: 'smith' });
+    await listCustomersJson(db, scope, { ...browse, status: 'active', custom: [byOption] });
+    await customSortedJson(db, scope, { ...browse, customSort: { key: 'plan', dir: 'asc' } });
+    expect(asked.map((o) => Boolean(o?.replan))).toEqual([false, false, true, true]);
   });
 });
