@@ -6,6 +6,7 @@ import { IMPORT_IGNORED_NAMES_SHOWN, IMPORT_MAX_COLUMNS, IMPORT_PREVIEW_CELL_MAX
 import type { Queryable, SqlParam } from '../../server/db';
 import { CUSTOMERS, expectError } from './api-common';
 import { forEachBackend, type Backend } from './backends';
+import { addField } from './custom-fields-common';
 import { auditSince, customerPath, expectNoChange, lastAuditId, ownerOfNewOrg, unique, uniqueEmail, warmedUp, type Actor } from './customers-common';
 
 const EXPORT = `${CUSTOMERS}export.csv`;
@@ -138,6 +139,20 @@ forEachBackend('API customers import', (backend) => {
         ['Short 2', 'Bend', '503 555 0102', 1],
         ['Short 3', 'Bend', null, 1],
       ]);
+    });
+
+    test("D34 after an import nothing is left in the pending list of any search index, the custom fields' one included", async () => {
+      const who = await ownerOfNewOrg(b);
+      await addField(who, { key: 'gate', label: 'Gate code' });
+      const csv = `name,email,Gate code\r\n${[0, 1, 2].map((i) => `Gate ${i},gate${i}.${unique()}@example.test,Code ${i}${unique()}`).join('\r\n')}`;
+      expect(await importOf(who, csv)).toMatchObject({ created: 3 });
+      const left = await b.server.db.query<{ name: string; pages: number }>(
+        `select c.relname as name, gin_clean_pending_list(i.indexrelid::regclass)::int as pages
+           from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
+          where a.amname = 'gin' and i.indrelid in ('customers'::regclass, 'customer_locations'::regclass, 'customer_contacts'::regclass)`,
+      );
+      expect(left.map((r) => r.name)).toContain('customers_custom_key_trgm_idx');
+      expect(left.filter((r) => r.pages > 0)).toEqual([]);
     });
 
     test('D34 rows that would not change are not written: the same file twice changes nothing the second time', async () => {
