@@ -41,7 +41,7 @@ function customClause(c: CustomCondition & { and?: CustomCondition }, add: (v: s
   const param = (v: string | number) => (byNumber ? `${add(v)}::numeric` : add(v));
   switch (c.op) {
     case 'empty':
-      return `${c.value === 'true' ? 'not ' : ''}exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${key})`;
+      return `${c.value === 'true' ? 'not ' : ''}exists (select 1 from customer_custom_values e where e.org_id = $1 and e.key = ${key} and e.customer_id = customers.id)`;
     case 'from':
     case 'to': {
       // Both ends of one field's range are one range of its index (customClauses pairs them).

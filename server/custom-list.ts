@@ -88,7 +88,7 @@ export async function customSortedJson(db: Queryable, scope: CustomerScope, f: P
   const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, (f.page - 1) * f.pageSize + f.pageSize) + 1;
   const narrowed = filtered(f, scope) || f.status !== null;
   const order = `num ${dir}, txt ${dir}, id ${dir}`;
-  const noValue = `not exists (select 1 from customer_custom_values e where e.customer_id = customers.id and e.key = ${k})`;
+  const noValue = `not exists (select 1 from customer_custom_values e where e.org_id = $1 and e.key = ${k} and e.customer_id = customers.id)`;
   const walked = {
     valued: `select e.customer_id as id, e.num, e.txt from customer_custom_values e
               where e.org_id = $1 and e.key = ${k} and exists (select 1 from customers where id = e.customer_id and ${w.sql})
