@@ -72,9 +72,11 @@ export function checkCustomList(fields: CustomField[], filters: CustomFilter[], 
  * D56: one page sorted by a custom field, as the answer's JSON text: the customers with a value in its
  * order, then those without by id, ties by id in the sort's direction. Unfiltered, the page's ids come
  * from walking customer_custom_values' index (organization, field, value, customer: live customers only).
- * Filtered, the matches are read first, up to the bound (as a search's are): when that is all of them they
- * are sorted (a few thousand rows), so a filter matching little never walks the field's whole index; past
- * the bound the matches are dense and the walk meets them soon.
+ * Filtered, the matches are read first, up to the bound (as a search's are): when that is all of them
+ * each one's value is looked up and they are sorted, so a filter matching little never walks the field's
+ * whole index; past the bound the matches are dense and the walk meets them soon, or else every match is
+ * looked up (each once). What it costs depends on this organization's rows alone: no step walks the
+ * table's ids, where every other organization's newer customers lie.
  */
 /** Values walked in order before a sort with a filter gives up the walk (server/custom-list.ts). */
 const CUSTOM_WALK_ROWS = 4_000;
@@ -96,20 +98,17 @@ export async function customSortedJson(db: Queryable, scope: CustomerScope, f: P
     others: `select id from customers where ${w.sql} and ${noValue} order by id ${dir} limit greatest(0, ${end} - (select v from got))`,
   };
   const few = `(select n from counted) < ${l}`;
-  // Many matches (past the bound): the field's first CUSTOM_WALK_ROWS values are walked in order, each
-  // customer looked up (offset 0 keeps it a look-up), and that is the page when it fills it; otherwise
-  // (matches that seldom have a value) every match is read once and joined to the field's values by hash
-  // (read only then: a materialized CTE is computed when first read).
+  const short = `(select count(*) from stepped) < ${end}`;
+  // Filtered: the matches are read once (a materialized CTE is computed as far as it is read: the bound's
+  // hits first, the rest only when needed). Past the bound (dense matches), the field's first
+  // CUSTOM_WALK_ROWS values are walked in order, each customer looked up (offset 0 keeps it a look-up),
+  // and that is the page when it fills it. Otherwise (few matches, or matches that seldom hold a value)
+  // each match's value is looked up once (the customer's own index entry: a lateral with a limit stays a
+  // look-up, never a hash of every value of the field), which gives both the valued and the rest.
   const read = {
-    valued: `(select e.customer_id as id, e.num, e.txt from hits join customer_custom_values e on e.org_id = $1 and e.key = ${k} and e.customer_id = hits.id
-               where ${few} order by ${order.replace(/\bid\b/, 'e.customer_id')} limit ${end})
-             union all (select * from stepped where not ${few} and (select count(*) from stepped) >= ${end})
-             union all (select e.customer_id as id, e.num, e.txt from customer_custom_values e join matches m on m.id = e.customer_id
-                         where not ${few} and (select count(*) from stepped) < ${end} and e.org_id = $1 and e.key = ${k}
-                         order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${end})`,
-    others: `(select id from hits where ${few} and exists (select 1 from customers where id = hits.id and ${noValue})
-               order by id ${dir} limit greatest(0, ${end} - (select v from got)))
-             union all (select * from (${walked.others}) y where not ${few})`,
+    valued: `(select id, num, txt from probed where has order by ${order} limit ${end})
+             union all (select * from stepped where not ${few} and not ${short})`,
+    others: `select id from probed where not has order by id ${dir} limit greatest(0, ${end} - (select v from got))`,
   };
   const use = narrowed ? read : walked;
   // Unfiltered, the total is customer_counts' (as the list's browsing); filtered, the matches up to the bound.
@@ -119,14 +118,19 @@ export async function customSortedJson(db: Queryable, scope: CustomerScope, f: P
   const [row] = await db.query<{ body: string }>(
     `with ${
       narrowed
-        ? `hits as materialized (select id from customers where ${w.sql} limit ${l}),
+        ? `matches as materialized (select id from customers where ${w.sql}),
+          hits as materialized (select id from matches limit ${l}),
           counted as materialized (select count(*) as n from hits),
           stepped as materialized (
             select * from (select e.customer_id as id, e.num, e.txt from customer_custom_values e
-                            where ${few.replace('<', '>=')} and e.org_id = $1 and e.key = ${k} order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${CUSTOM_WALK_ROWS}) x
+                            where not ${few} and e.org_id = $1 and e.key = ${k} order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${CUSTOM_WALK_ROWS}) x
              where exists (select 1 from customers where id = x.id and ${w.sql} offset 0)
              order by ${order} limit ${end}),
-          matches as materialized (select id from customers where ${w.sql}),`
+          probed as materialized (
+            select m.id, v.num, v.txt, v.has is not null as has
+              from ((select id from hits where ${few}) union all (select id from matches where not ${few} and ${short})) m
+              left join lateral (select e.num, e.txt, true as has from customer_custom_values e
+                                  where e.org_id = $1 and e.key = ${k} and e.customer_id = m.id limit 1) v on true),`
         : ''
     }
           valued as materialized (select id, row_number() over (order by ${order}) as r from (${use.valued}) v),

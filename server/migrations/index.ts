@@ -28,6 +28,7 @@ import { migration023 } from './023-custom-field-deletes';
 import { migration024 } from './024-custom-field-list';
 import { migration025 } from './025-import-mappings';
 import { migration026 } from './026-assigned-customers';
+import { migration027 } from './027-custom-values-look-ups';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -62,6 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration024,
   migration025,
   migration026,
+  migration027,
 ];
 
 export class SchemaTooNewError extends Error {
