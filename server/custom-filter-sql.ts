@@ -21,27 +21,34 @@ export const CUSTOM_TXT_CHARS = 200;
 
 const like = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 
-/** D56: the conditions as SQL clauses (to be ANDed), a field's from and to as one range. */
-export function customClauses(conditions: CustomCondition[], add: (v: string | number) => string): string[] {
+/**
+ * D56: the conditions as SQL clauses (to be ANDed), a field's from and to as one range. With `lookUps`,
+ * 'is empty' looks each customer up in its own index entry (for a narrow range of customers, where the
+ * planner, pricing the range as a third of the table, would hash every value of the field instead).
+ */
+export function customClauses(conditions: CustomCondition[], add: (v: string | number) => string, lookUps = false): string[] {
   const out: CustomCondition[] = [];
   for (const c of conditions) {
     const from = c.op === 'to' ? out.find((o) => o.key === c.key && o.op === 'from' && !o.and) : undefined;
     if (from) from.and = c;
     else out.push({ ...c });
   }
-  return out.map((c) => customClause(c, add));
+  return out.map((c) => customClause(c, add, lookUps));
 }
 
 /** D56: one condition as SQL; `add` binds a parameter and returns its placeholder. */
-function customClause(c: CustomCondition & { and?: CustomCondition }, add: (v: string | number) => string): string {
+function customClause(c: CustomCondition & { and?: CustomCondition }, add: (v: string | number) => string, lookUps: boolean): string {
   const key = add(c.key);
   const has = (cond: string) => `id in (select customer_id from customer_custom_values where org_id = $1 and key = ${key} and ${cond})`;
   const byNumber = c.type === 'number';
   const col = byNumber ? 'num' : 'txt';
   const param = (v: string | number) => (byNumber ? `${add(v)}::numeric` : add(v));
   switch (c.op) {
-    case 'empty':
-      return `${c.value === 'true' ? 'not ' : ''}exists (select 1 from customer_custom_values e where e.org_id = $1 and e.key = ${key} and e.customer_id = customers.id)`;
+    case 'empty': {
+      // offset 0 keeps the sub-select a look-up per customer (the planner cannot turn it into a join).
+      const each = lookUps ? ' offset 0' : '';
+      return `${c.value === 'true' ? 'not ' : ''}exists (select 1 from customer_custom_values e where e.org_id = $1 and e.key = ${key} and e.customer_id = customers.id${each})`;
+    }
     case 'from':
     case 'to': {
       // Both ends of one field's range are one range of its index (customClauses pairs them).

@@ -111,6 +111,7 @@ export function orderBy(sort: CustomerSort, t = ''): string {
 export function where(
   scope: CustomerScope,
   f: Pick<ListFilter, 'q' | 'status' | 'tag' | 'type' | 'doNotService' | 'createdSince' | 'ids' | 'custom' | 'assigned'>,
+  opts: { lookUps?: boolean } = {},
 ): { sql: string; params: (string | number)[] } {
   const params: (string | number)[] = [scope.orgId];
   const clauses = [`org_id = $1${seen('', scope)}`, 'deleted_at is null'];
@@ -126,7 +127,7 @@ export function where(
     clauses.push('assigned_to is null'); // D59
   else if (typeof f.assigned === 'number') clauses.push(`assigned_to = ${add(f.assigned)}::integer`);
   if (f.ids) clauses.push(`id = any(${add(`{${f.ids.join(',')}}`)}::int[])`); // D58, digits only
-  clauses.push(...customClauses(f.custom ?? [], add));
+  clauses.push(...customClauses(f.custom ?? [], add, opts.lookUps));
   return { sql: clauses.join(' and '), params };
 }
 
@@ -201,6 +202,9 @@ export async function listCustomersJson(db: Queryable, scope: CustomerScope, f: 
   const sorted = `order by ${orderBy(f.sort)} limit ${p} offset ${o}`;
   const [key, dir] = SORT_KEYS[f.sort];
   const upTo = dir === 'asc' ? '<=' : '>=';
+  // D56: up to the edge the range is narrow, so a custom field's 'is empty' is a look-up per customer there
+  // (the same clauses and parameters otherwise).
+  const near = f.custom?.some((c) => c.op === 'empty') ? where(scope, f, { lookUps: true }).sql : w.sql;
   const [row] = await db.query<{ body: string }>(
     `with hits as materialized (select id, ${key('')} from customers where ${w.sql} limit ${l}),
           counted as materialized (select count(*) as n from hits),
@@ -208,7 +212,7 @@ export async function listCustomersJson(db: Queryable, scope: CustomerScope, f: 
           edge as materialized (select id, ${key('')} as k from hits order by ${orderBy(f.sort)} offset ${o} + ${p} - 1 limit 1),
           upto as materialized (
             select id, ${key('')} from customers
-             where ${w.sql} and (select within and not exact from way)
+             where ${near} and (select within and not exact from way)
                and (${key('')}, id) ${upTo} (select k, id from edge) and ${key('')} ${upTo} (select k from edge)),
           page as (
             (select id from hits where (select within and exact from way) ${sorted})

@@ -319,4 +319,34 @@ describe('the list statements and the plan cache', () => {
     await customSortedJson(db, scope, { ...browse, customSort: { key: 'plan', dir: 'asc' } });
     expect(asked.map((o) => Boolean(o?.replan))).toEqual([false, false, true, true]);
   });
+
+  /** The statements' texts as the database would be given them. */
+  const texts = () => {
+    const said: string[] = [];
+    const db: Queryable = {
+      query: async (text) => {
+        said.push(text);
+        return [{ body: '{"count":0,"results":[]}' }] as never;
+      },
+    };
+    return { db, said };
+  };
+  const cte = (text: string, name: string) => text.slice(text.indexOf(`${name} as materialized (`)).split(/\n\s*[a-z]+ as (materialized )?\(/)[0]!;
+  const empty = { key: 'model', op: 'empty', type: 'text', value: 'true' } as const;
+
+  test("D56 'is empty' looks each customer up up to the page's edge (a narrow range), and joins where it counts the matches", async () => {
+    const { db, said } = texts();
+    await listCustomersJson(db, scope, { ...browse, custom: [empty] });
+    expect(cte(said[0]!, 'upto')).toMatch(/e\.customer_id = customers\.id offset 0\)/);
+    expect(cte(said[0]!, 'hits')).not.toMatch(/offset 0/);
+  });
+
+  test("D56 a custom sort with a filter looks up each match's value and never walks the table's ids (where other organizations' customers lie)", async () => {
+    const { db, said } = texts();
+    await customSortedJson(db, scope, { ...browse, tag: 'vip', customSort: { key: 'plan', dir: 'desc' } });
+    expect(said[0]).toMatch(
+      /left join lateral \(select e\.num, e\.txt, true as has from customer_custom_values e\s+where e\.org_id = \$1 and e\.key = \$\d+ and e\.customer_id = m\.id limit 1\)/,
+    );
+    expect(said[0]).not.toMatch(/from customers where [^()]*(\([^()]*\)[^()]*)*order by id/);
+  });
 });
