@@ -11,7 +11,7 @@ import {
   type CustomFilter,
   type CustomSort,
 } from '../contract/custom-list';
-import { DEFAULT_CUSTOMER_SORT, LIST_COUNT_BOUND, type CustomerSort } from '../contract/customers';
+import { CUSTOMER_STATUSES, DEFAULT_CUSTOMER_SORT, LIST_COUNT_BOUND, type CustomerSort } from '../contract/customers';
 import { fold } from '../contract/fold';
 import type { CustomCondition } from './custom-filter-sql';
 import { valueCheck } from './custom-values';
@@ -90,12 +90,17 @@ export async function customSortedJson(db: Queryable, scope: CustomerScope, f: P
   const limit = Math.max(f.countBound ?? LIST_COUNT_BOUND, (f.page - 1) * f.pageSize + f.pageSize) + 1;
   const narrowed = filtered(f, scope) || f.status !== null;
   const order = `num ${dir}, txt ${dir}, id ${dir}`;
+  const rest = `greatest(0, ${end} - (select v from got))`; // rows the page still needs after the valued
   const noValue = `not exists (select 1 from customer_custom_values e where e.org_id = $1 and e.key = ${k} and e.customer_id = customers.id)`;
   const walked = {
     valued: `select e.customer_id as id, e.num, e.txt from customer_custom_values e
               where e.org_id = $1 and e.key = ${k} and exists (select 1 from customers where id = e.customer_id and ${w.sql})
               order by e.num ${dir}, e.txt ${dir}, e.customer_id ${dir} limit ${end}`,
-    others: `select id from customers where ${w.sql} and ${noValue} order by id ${dir} limit greatest(0, ${end} - (select v from got))`,
+    // By id within each status (its index leads with the organization), merged: a walk of the table's ids
+    // would pass every other organization's customers on the way (all of them, for a field few hold).
+    others: `select id from (${CUSTOMER_STATUSES.map(
+      (status) => `(select id from customers where ${w.sql} and status = '${status}' and ${noValue} order by id ${dir} limit ${rest})`,
+    ).join(' union all ')}) s order by id ${dir} limit ${rest}`,
   };
   const few = `(select n from counted) < ${l}`;
   const short = `(select count(*) from stepped) < ${end}`;
@@ -108,7 +113,7 @@ export async function customSortedJson(db: Queryable, scope: CustomerScope, f: P
   const read = {
     valued: `(select id, num, txt from probed where has order by ${order} limit ${end})
              union all (select * from stepped where not ${few} and not ${short})`,
-    others: `select id from probed where not has order by id ${dir} limit greatest(0, ${end} - (select v from got))`,
+    others: `select id from probed where not has order by id ${dir} limit ${rest}`,
   };
   const use = narrowed ? read : walked;
   // Unfiltered, the total is customer_counts' (as the list's browsing); filtered, the matches up to the bound.

@@ -24,6 +24,7 @@ const FIELDS = [
     ],
   },
   { key: 'bench_gate', label: 'Gate code (bench)', type: 'text', options: [] },
+  { key: 'bench_contract', label: 'Service contract (bench)', type: 'text', options: [] },
 ];
 /** 40 models: 8 brands × 5 sizes. */
 const MODELS = ['Rheem', 'Bradford White', 'A.O. Smith', 'State', 'Navien', 'Rinnai', 'Noritz', 'Bosch'].flatMap((b) =>
@@ -34,14 +35,16 @@ const dayText = (d) => new Date(DAY0 + d * 86_400_000).toISOString().slice(0, 10
 
 /**
  * Customer g's custom values: a model on 3 in 4, a last service date on 2 in 3 (over five years), an
- * amperage 1–1000 on 1 in 2, a plan on 1 in 3, a gate code ('#01234') on 1 in 5.
+ * amperage 1–1000 on 1 in 2, a plan on 1 in 3, a gate code ('#01234') on 1 in 5, a service contract
+ * ('SC-123') on 1 in 4,000 (the field a business adds for a few: 50 of 200,000).
  */
 export const customSql = (g) => `jsonb_strip_nulls(jsonb_build_object(
     'bench_model', case when ${g} % 4 <> 0 then (${sqlList(MODELS)})[1 + (${g} / 4) % ${MODELS.length}] end,
     'bench_serviced', case when ${g} % 3 <> 0 then to_char(date '2021-01-01' + ((${g} * 7919) % 1826), 'YYYY-MM-DD') end,
     'bench_amps', case when ${g} % 2 = 0 then ((${g} * 31) % 1000) + 1 end,
     'bench_plan', case when ${g} % 3 = 0 then (array['o1', 'o2', 'o3'])[1 + (${g} / 3) % 3] end,
-    'bench_gate', case when ${g} % 5 = 0 then '#' || lpad(((${g} * 4813) % 100000)::text, 5, '0') end))`;
+    'bench_gate', case when ${g} % 5 = 0 then '#' || lpad(((${g} * 4813) % 100000)::text, 5, '0') end,
+    'bench_contract', case when ${g} % 4000 = 7 then 'SC-' || ${g} end))`;
 
 /** The fields' definitions, before the customers (the API checks the list's keys against them). */
 export async function insertFields(query, orgId) {
@@ -70,6 +73,8 @@ export const CUSTOM_CASES = [
   },
   { name: 'D56 sort by a date, either way, pages 1, 2, …', query: (i) => `?sort=${i % 2 ? '-' : ''}cf.bench_serviced&page=${1 + Math.floor(i / 2)}` },
   { name: 'D56 sort by text, pages 1, 2, …', query: (i) => `?sort=${i % 2 ? '-' : ''}cf.bench_model&page=${1 + Math.floor(i / 2)}` },
+  // Most customers have no value: past the first page the list is those without, by id.
+  { name: 'D56 sort by a field few hold (50), pages 1, 2, …', query: (i) => `?sort=${i % 2 ? '-' : ''}cf.bench_contract&page=${1 + Math.floor(i / 2)}` },
   {
     name: 'D56 sort by a number with a choice, pages',
     query: (i) => `?sort=${i % 2 ? '-' : ''}cf.bench_amps&cf.bench_plan=o${1 + (i % 3)}&page=${1 + Math.floor(i / 6)}`,

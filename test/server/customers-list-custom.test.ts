@@ -120,6 +120,29 @@ forEachBackend('API customers list by custom field', (backend) => {
       expect(page2.count).toBe(5);
     });
 
+    test('D56: customers without a value follow by id, whatever their status, in pages too', async () => {
+      const other = await ownerOfNewOrg(b, 'CustomListStatuses');
+      await addField(other, { label: 'Contract', key: 'contract', type: 'text' });
+      for (const [name, status, custom] of [
+        ['Ann', 'lead', {}],
+        ['Ben', 'inactive', {}],
+        ['Cat', 'active', { contract: 'SC-1' }],
+        ['Dan', 'lead', {}],
+        ['Eli', 'active', {}],
+      ] as const)
+        await other.create({ name, status, custom });
+      const namesOf = async (query: string) => {
+        const r = await other.get(`${CUSTOMERS}?${query}`);
+        expect(r.status, r.text).toBe(200);
+        return (r.body as { results: CustomerListItem[] }).results.map((c) => c.name);
+      };
+      expect(await namesOf('sort=cf.contract')).toEqual(['Cat', 'Ann', 'Ben', 'Dan', 'Eli']);
+      expect(await namesOf('sort=-cf.contract')).toEqual(['Cat', 'Eli', 'Dan', 'Ben', 'Ann']);
+      const pages = [];
+      for (const page of [1, 2, 3]) pages.push(...(await namesOf(`sort=-cf.contract&page_size=2&page=${page}`)));
+      expect(pages).toEqual(['Cat', 'Eli', 'Dan', 'Ben', 'Ann']);
+    });
+
     test('D56: sort with a condition counts and orders only the matches', async () => {
       const r = await list('sort=-cf.amps&cf.model.empty=false');
       expect(r.results.map((c) => c.name)).toEqual(['Ada', 'Cy', 'Bea']);

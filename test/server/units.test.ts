@@ -7,6 +7,7 @@ import { burnPasswordTime, hashPassword, needsRehash, parseHash, verifyPassword 
 import { MAX_SESSION_AGE_MS, sessionExpiry } from '../../server/auth/sessions';
 import { clientKey } from '../../server/auth/throttle';
 import { hashToken, newRefreshToken, openSuccessor, sealSuccessor } from '../../server/auth/tokens';
+import { CUSTOMER_STATUSES } from '../../contract/customers';
 import { ConfigError, loadConfig } from '../../server/config';
 import { customSortedJson } from '../../server/custom-list';
 import { listCustomersJson, type PageFilter } from '../../server/customer-list';
@@ -348,5 +349,13 @@ describe('the list statements and the plan cache', () => {
       /left join lateral \(select e\.num, e\.txt, true as has from customer_custom_values e\s+where e\.org_id = \$1 and e\.key = \$\d+ and e\.customer_id = m\.id limit 1\)/,
     );
     expect(said[0]).not.toMatch(/from customers where [^()]*(\([^()]*\)[^()]*)*order by id/);
+  });
+
+  test("D56 a custom sort without a filter finds the customers without a value by id within each status, never along the table's ids", async () => {
+    const { db, said } = texts();
+    await customSortedJson(db, scope, { ...browse, customSort: { key: 'plan', dir: 'desc' } });
+    const others = cte(said[0]!, 'others');
+    for (const status of CUSTOMER_STATUSES) expect(others).toContain(`status = '${status}'`);
+    expect(others.match(/from customers where/g)).toHaveLength(CUSTOMER_STATUSES.length);
   });
 });
