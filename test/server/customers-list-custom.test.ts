@@ -82,6 +82,10 @@ forEachBackend('API customers list by custom field', (backend) => {
       expect(await names('cf.model.empty=false&cf.amps=100')).toEqual(['Bea']);
       expect(await names('cf.model.empty=false&q=cy')).toEqual(['Cy']);
       expect((await list('cf.extras.empty=true')).count).toBe(3);
+      expect(await names('cf.extras.empty=false')).toEqual(['Ada', 'Cy']);
+      // 'No' is a value; so is a number below zero.
+      expect(await names('cf.pets.empty=true')).toEqual(['Cy', 'Dee', 'Eve']);
+      expect(await names('cf.amps.empty=false')).toEqual(['Ada', 'Bea', 'Cy', 'Dee']);
     });
 
     test('D56: a deleted customer is in no condition, and back when restored', async () => {
