@@ -9,6 +9,7 @@ import { parseRfc4180, unzip } from './csv-common';
 import { addField } from './custom-fields-common';
 import { customerPath, newActor, ownerOfNewOrg, partsOf, type Actor } from './customers-common';
 import { warmedUp } from './customers-common';
+import { createUser } from './helpers';
 import { newOrg } from './people';
 
 const EXPORT = '/api/v1/organization/export/';
@@ -85,6 +86,35 @@ forEachBackend('API export everything', (backend) => {
         ['Ann Lee', 'lead', ['x']],
         ['Ben Ode', 'lead', ['x']],
         ['Zoë Ünal', 'lead', ['x']],
+      ]);
+    });
+
+    test("D67 D59 a customer's assignee goes with it, by email, and comes back where the same person is a member", async () => {
+      const [here, there] = [await newOrg(b.server.db, 'Export'), await newOrg(b.server.db, 'Import')];
+      const [owner, other] = [await newActor(b, here.name, 'owner'), await newActor(b, there.name, 'owner')];
+      const tech = await createUser(b.server.db, {
+        memberships: [
+          [here.name, 'member'],
+          [there.name, 'member'],
+        ],
+      });
+      await owner.create({ name: 'Ann Lee', assigned_to: tech.id });
+      await owner.create({ name: 'Ben Ode' });
+      const customers = unzip((await download(owner)).bytes).get('customers.csv')!;
+      expect(sheet(new Map([['customers.csv', customers]]), 'customers.csv').map((c) => [c.name, c['Assigned to']])).toEqual([
+        ['Ann Lee', tech.email],
+        ['Ben Ode', ''],
+      ]);
+      const r = await b.api.request('/api/v1/customers/import/', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${other.token}`, 'X-Organization-ID': String(other.org), 'Content-Type': 'text/csv' },
+        body: new Uint8Array(customers),
+      });
+      expect(r.status, r.text).toBe(200);
+      const list = (await other.get('/api/v1/customers/?sort=name')).body.results as { name: string; assigned_to: { id: number } | null }[];
+      expect(list.map((c) => [c.name, c.assigned_to?.id ?? null])).toEqual([
+        ['Ann Lee', tech.id],
+        ['Ben Ode', null],
       ]);
     });
 

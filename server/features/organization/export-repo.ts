@@ -56,16 +56,17 @@ export function sheets(db: Queryable, orgId: number, fields: CustomField[]): She
   return [
     {
       name: 'customers.csv',
-      header: ['id', ...EXPORT_COLUMNS, ...customerFields.map((f) => f.label)],
+      // D59: who each customer is assigned to, by email, as the import reads it back ('Assigned to').
+      header: ['id', ...EXPORT_COLUMNS, 'Assigned to', ...customerFields.map((f) => f.label)],
       rows: batches(
         db,
-        `t.id, ${EXPORT_COLUMNS.map((c) => `t.${c}`).join(', ')}, t.custom`,
-        'from customers t where t.org_id = $1 and t.deleted_at is null',
+        `t.id, ${EXPORT_COLUMNS.map((c) => `t.${c}`).join(', ')}, u.email as assigned_to, t.custom`,
+        'from customers t left join users u on u.id = t.assigned_to where t.org_id = $1 and t.deleted_at is null',
         orgId,
         ['t.created_at', 't.id'],
         'asc',
       ),
-      cells: (r) => [cell(r.id), ...EXPORT_COLUMNS.map((c) => cell(r[c])), ...customs(customerFields, r)],
+      cells: (r) => [cell(r.id), ...EXPORT_COLUMNS.map((c) => cell(r[c])), cell(r.assigned_to), ...customs(customerFields, r)],
     },
     {
       name: 'locations.csv',
