@@ -62,7 +62,7 @@ beforeEach(() => {
 });
 
 describe('D58 selecting customers', () => {
-  it('D58 a checkbox per row named after its customer, one for the page, then Select all N matching with N shown; a live count; Clear selection', async () => {
+  it('D58 a checkbox per row named after its customer, one for the page, then Select all N matching with N shown (focus then on Clear selection); a live count; Clear selection', async () => {
     showList();
     fireEvent.click(await box('Select Ava Nguyen'));
     await waitFor(() => expect(count().textContent).toBe('1 selected'));
@@ -71,6 +71,7 @@ describe('D58 selecting customers', () => {
     expect(count().textContent).toBe('25 selected');
     fireEvent.click(await screen.findByRole('button', { name: 'Select all 30 matching' }));
     await waitFor(() => expect(count().textContent).toBe('All 30 matching selected'));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Clear selection' })); // not lost with the offer
     expect(((await box('Select Ava Nguyen')) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
     expect(count().textContent).toBe('');

@@ -1,6 +1,7 @@
 // D58: while something is selected, beside the live count (PickCells.tsx): the offer of 'Select all N
 // matching' once the whole page is picked, Clear selection, and the actions. Loaded when something is
 // first selected, not with the list.
+import { useRef } from 'react';
 import { BULK_MAX } from '../../../../contract/bulk';
 import type { CustomerListItem } from '../../../../contract/customers';
 
@@ -20,11 +21,18 @@ export interface SelectionBarProps {
 export default function SelectionBar({ selection, rows, total, exact }: SelectionBarProps) {
   const wholePage = selection.picked.kind === 'ids' && rows.length > 0 && selection.pageState(rows) === 'all';
   const more = wholePage && exact && total > rows.length;
+  // The offer goes once taken: focus moves to Clear selection, which now stands first (as it does in mail
+  // apps), not to the page's start.
+  const clear = useRef<HTMLButtonElement>(null);
+  const selectAll = () => {
+    selection.selectAll(total);
+    clear.current?.focus();
+  };
   return (
     <>
       {more &&
         (total <= BULK_MAX ? (
-          <button type="button" className="btn btn-sm" onClick={() => selection.selectAll(total)}>
+          <button type="button" className="btn btn-sm" onClick={selectAll}>
             Select all {figure(total)} matching
           </button>
         ) : (
@@ -32,7 +40,7 @@ export default function SelectionBar({ selection, rows, total, exact }: Selectio
             All {figure(total)} matching are more than {figure(BULK_MAX)}: narrow the filters to act on all of them.
           </p>
         ))}
-      <button type="button" className="btn btn-sm" onClick={selection.clear}>
+      <button ref={clear} type="button" className="btn btn-sm" onClick={selection.clear}>
         Clear selection
       </button>
       <BulkActions selection={selection} />
