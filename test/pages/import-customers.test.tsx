@@ -236,19 +236,60 @@ describe('D27 import: the commit', () => {
     expect(input()).toBeTruthy();
   });
 
-  it('D27 a 400 import_invalid from the commit shows its rows, and nothing was imported', async () => {
-    const bad = row(3, 'Bo Chen', 'ann@example.com', { errors: [{ field: 'email', detail: 'is the same as on line 2' }] });
-    show(as(), (r) => {
+  it('D27 a 400 import_invalid from the commit says why and previews the file again: the summary, the rows and Import say what holds now', async () => {
+    const bad = row(3, 'Bo Chen', 'bo@example.com', { errors: [{ field: 'assigned_to', detail: 'is not a member of this organization' }] });
+    const { record } = show(as(), (r) => {
       r.preview = CLEAN;
-      r.importAnswer = () => json(400, { detail: '1 row needs fixing; nothing was imported', code: 'import_invalid', rows: [bad] });
+      r.importAnswer = () => {
+        r.preview = preview([row(2, 'Ann Lee', 'ann@example.com'), bad]); // the member was removed since the preview
+        return json(400, { detail: '1 row needs fixing; nothing was imported', code: 'import_invalid', rows: [bad] });
+      };
     });
+    choose(csvFile());
+    await screen.findByRole('table');
+    expect(importButton().disabled).toBe(false);
+    fireEvent.click(importButton());
+    expect((await screen.findByRole('alert')).textContent).toBe('1 row needs fixing; nothing was imported.');
+    await waitFor(() => expect(screen.getByText(/2 rows\. 1 ready, 1 with errors/)).toBeTruthy());
+    expect(importButton().disabled).toBe(true);
+    expect(within(rowOf(3)).getByText('Assigned to is not a member of this organization')).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Rows the server refused' })).toBeNull(); // once, in the rows
+    expect(record.calls('/v1/customers/import/preview/', 'POST')).toHaveLength(2);
+    expect(screen.queryByRole('heading', { name: 'Import finished' })).toBeNull();
+  });
+
+  it('D27 the refused rows stay shown when the preview again fails', async () => {
+    const bad = row(3, 'Bo Chen', 'ann@example.com', { errors: [{ field: 'email', detail: 'is the same as on line 2' }] });
+    const { api } = show(as(), (r) => (r.preview = CLEAN));
+    api.record.importAnswer = () => {
+      api.routes.set('/v1/customers/import/preview/', () => json(503, { detail: 'Service unavailable', code: 'server_busy' }));
+      return json(400, { detail: '1 row needs fixing; nothing was imported', code: 'import_invalid', rows: [bad] });
+    };
     choose(csvFile());
     await screen.findByRole('table');
     fireEvent.click(importButton());
     expect((await screen.findByRole('alert')).textContent).toBe('1 row needs fixing; nothing was imported.');
-    const refused = screen.getByRole('table', { name: 'Rows the server refused' });
+    const refused = await screen.findByRole('table', { name: 'Rows the server refused' });
     expect(within(refused).getByText('Email is the same as on line 2')).toBeTruthy();
-    expect(screen.queryByRole('heading', { name: 'Import finished' })).toBeNull();
+  });
+
+  it('D27 a 409 conflict (an email taken while the file was imported) previews the file again, which shows the duplicate', async () => {
+    show(as('customers:update'), (r) => {
+      r.preview = CLEAN;
+      r.importAnswer = () => {
+        r.preview = WITH_DUPLICATE;
+        return json(409, {
+          detail: 'Another customer was given one of these emails while the file was imported; nothing was imported. Preview the file again',
+          code: 'conflict',
+        });
+      };
+    });
+    choose(csvFile());
+    await screen.findByRole('table');
+    fireEvent.click(importButton());
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Another customer was given one of these emails/);
+    await waitFor(() => expect(screen.getByText(/1 with an email that already exists/)).toBeTruthy());
+    expect(screen.getByRole('group', { name: 'Rows whose email already exists' })).toBeTruthy();
   });
 });
 

@@ -4,6 +4,7 @@
 import { useId, useRef, useState } from 'react';
 import type { ImportDuplicateMode, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/customers';
 import { useCustomersApi } from '../../api/customers';
+import { isHttpError } from '../../http/errors';
 import { useMutation } from '../../query/use-query';
 import { Link } from '../../router/Link';
 import { PAGES } from '../../router/paths';
@@ -40,7 +41,8 @@ function Preview({
   step: PreviewStep;
   onDone: (r: ImportResult) => void;
   onRestart: () => void;
-  onRemap: (m: ImportMapping) => Promise<void>;
+  /** The same file previewed again, with this mapping or (none given) the one shown. */
+  onRemap: (m?: ImportMapping) => Promise<void>;
 }) {
   const commit = useMutation(useCustomersApi().commitImport);
   const canUpdate = useCan('customers:update');
@@ -72,6 +74,15 @@ function Preview({
       const bad = invalidRows(e);
       setRefused(bad);
       setError(importErrorMessage(e, step.name));
+      // Refused for what changed since the preview (a member removed, an email taken): the file is
+      // previewed again, so the summary, the rows and the Import button say what holds now. The refused
+      // rows stay shown if that fails.
+      if (bad || isHttpError(e, 409)) {
+        try {
+          await onRemap();
+          setRefused(null);
+        } catch {}
+      }
     }
   };
 
@@ -188,11 +199,12 @@ export default function ImportCustomersPage() {
       if (mine === current.current) setStep({ kind: 'choose', error: importErrorMessage(e, file.name) });
     }
   };
-  // D60: the same file previewed again with the person's mapping; a later answer wins.
-  const remap = async (mapping: ImportMapping) => {
+  // D60: the same file previewed again with the person's mapping (or the one shown); a later answer wins.
+  const remap = async (mapping?: ImportMapping) => {
     if (step.kind !== 'preview') return;
     const mine = ++current.current;
-    const preview = await api.previewImport(step.file, mappingParams(mapping));
+    const m = mapping ?? (step.preview.columns.length ? mappingOf(step.preview) : undefined);
+    const preview = await api.previewImport(step.file, m && mappingParams(m));
     if (mine === current.current) setStep({ ...step, preview });
   };
   const restart = () => {
