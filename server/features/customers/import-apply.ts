@@ -164,8 +164,7 @@ export async function commitImport(
   // D60: an update that only adds locations or contacts is a change too.
   const adds = (r: CheckedGroup) => !!(r.adds?.locations.length || r.adds?.contacts.length);
   const changed = mode === 'update' ? dupes.filter((r) => Object.keys(r.changes ?? {}).length > 0 || adds(r)) : [];
-  // D44: with Skip, a duplicate whose customer changed after the preview is listed too: one created
-  // meanwhile with the row's email was a new customer in the preview, and is skipped now.
+  // D44: with Skip too (a customer created meanwhile with a row's email: that row was new in the preview).
   const moved = (mode === 'update' ? changed : dupes).filter(movedSince);
   const toWrite = changed.filter((r) => !movedSince(r));
   const unchanged = mode === 'update' ? dupes.length - changed.length : 0;
