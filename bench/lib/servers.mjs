@@ -17,6 +17,8 @@ const READY = /listening on http/;
 const START_TIMEOUT_MS = 120_000; // first start on PGlite: initdb, migrations and four OWASP-cost hashes
 const STOP_TIMEOUT_MS = 10_000;
 const POLL_MS = 10;
+/** SERVER_NODE_ARGS: node's own flags for the servers started, e.g. '--cpu-prof --cpu-prof-dir=prof' to see where a scenario's time goes (NODE_OPTIONS refuses --cpu-prof). */
+const nodeArgs = (process.env.SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const live = new Set();
 process.on('exit', () => {
@@ -49,7 +51,7 @@ export async function spawnServer({ script, args = [], env = {}, label = path.ba
   const logFile = path.join(dir, 'output.log');
   const fd = openSync(logFile, 'w');
   const t0 = performance.now();
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', fd, fd],

@@ -275,7 +275,8 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
     const csv = `Customer Name,Email,Property Address,Property City,Tenant Name,Tenant Phone\r\n${rows.join('\r\n')}\r\n`;
     const { result, texts } = await statementsDuring(b.server, () => importOf(who, csv));
     expect(result).toMatchObject({ created: 5_000, locations: 10_000, contacts: 10_000 });
-    expect(texts.length).toBeLessThan(40);
+    // A statement per batch of 1,000 rows written and per 2,000 emails looked up, never one per row.
+    expect(texts.length).toBeLessThan(45);
     const [counts] = await b.server.db.query<{ l: unknown; k: unknown }>(
       'select (select count(*) from customer_locations where org_id = $1) as l, (select count(*) from customer_contacts where org_id = $1) as k',
       [who.org],

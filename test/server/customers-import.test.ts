@@ -107,6 +107,15 @@ forEachBackend('API customers import', (backend) => {
       expect(statements).toBeLessThan(15);
     }, 60_000);
 
+    test('D34 an update import of more than 2,000 duplicates finds every one (their emails are looked up 2,000 to a statement)', async () => {
+      const who = await ownerOfNewOrg(b);
+      const emails = Array.from({ length: 2500 }, (_, i) => `batch${i}.${unique()}@example.test`);
+      const csv = (city: string) => `name,email,city\r\n${emails.map((e, i) => `Batch ${i},${e},${city}`).join('\r\n')}`;
+      await importOf(who, csv('Bend'));
+      expect(await importOf(who, csv('Salem'), '?on_duplicate=update')).toEqual({ created: 0, updated: 2500, unchanged: 0, skipped: 0, changed_since_preview: [] });
+      expect(await importOf(who, csv('Salem'), '?on_duplicate=update')).toEqual({ created: 0, updated: 0, unchanged: 2500, skipped: 0, changed_since_preview: [] });
+    }, 60_000);
+
     test('D34 a short apply: each update sets only the fields it changes, and the search indexes merge the new entries after the commit', async () => {
       const who = await ownerOfNewOrg(b);
       const emails = [0, 1, 2].map((i) => `short${i}.${unique()}@example.test`);

@@ -66,14 +66,14 @@ const inserted = (c: string) => (c === 'custom' ? `coalesce(r.custom, '{}'::json
 /** D27 D60: the new customers, one statement per batch, under ids taken first (their locations and contacts name them). */
 async function insertNew(tx: Queryable, scope: CustomerScope, userId: number, groups: CheckedGroup[], now: Date): Promise<number[]> {
   const ids = await newCustomerIds(tx, groups.length);
-  const data = groups.map((g, i) => ({ ...g.input, custom: g.custom, id: ids[i], locs: g.locations, cons: g.contacts }));
-  for (const batch of batches(data))
+  const data = (g: CheckedGroup, i: number) => ({ ...g.input, custom: g.custom, id: ids[i], locs: g.locations, cons: g.contacts });
+  for (const [b, batch] of batches(groups).entries()) // D34: a batch's rows made in the turn that sends it
     await tx.query(
       `insert into customers (id, ${COLUMNS.join(', ')}, parts_key, primary_city, org_id, created_at, created_by, updated_at, updated_by)
        select r.id, ${COLUMNS.map(inserted).join(', ')}, ${PARTS_COLUMNS}, $1, $2, $3, $2, $3
          from json_to_recordset($4::text::json) as r(id integer, ${RECORD}, locs json, cons json)`,
       // D59: an importer who sees only their own customers creates them assigned to themselves.
-      [scope.orgId, now, userId, JSON.stringify(batch), scope.assignedTo],
+      [scope.orgId, now, userId, JSON.stringify(batch.map((g, i) => data(g, b * APPLY_BATCH + i))), scope.assignedTo],
     );
   return ids;
 }
