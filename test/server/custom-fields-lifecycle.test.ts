@@ -9,7 +9,8 @@ import { forEachBackend, type Backend } from './backends';
 import { auditAbout, customerPath, ownerOfNewOrg, warmedUp, type Actor } from './customers-common';
 import { addField, FIELDS, fieldPath, fieldsOf } from './custom-fields-common';
 import { purgeDeletedFields } from '../../server/features/custom-fields/purge';
-import { PURGE_BATCH, removeValuesAfter } from '../../server/features/custom-fields/values-repo';
+import { PURGE_SPAN, removeValuesFrom } from '../../server/features/custom-fields/values-repo';
+import type { SqlParam } from '../../server/db';
 
 forEachBackend('API custom field lifecycle', (backend) => {
   let b: Backend;
@@ -70,21 +71,51 @@ forEachBackend('API custom field lifecycle', (backend) => {
       expect((await record(x.id)).custom).toEqual({ alarm: '2' });
     });
 
-    test('D34 D56 a deleted field’s values are removed a few hundred records at a time, each step its own statement; a purge cut short goes on where it was (values hidden meanwhile, the key taken)', async () => {
+    test('D34 D56 a deleted field’s values are removed a range of a few hundred ids at a time, each range its own statement, every id covered, the trash included and no other organization touched; a purge cut short is run again (values hidden meanwhile, the key taken)', async () => {
       await fresh();
+      const other = await ownerOfNewOrg(b, 'Lifecycle other');
       const gate = await addField(o, { label: 'Gate', key: 'gate' });
-      const n = PURGE_BATCH * 2 + 7;
-      await b.server.db.query(`insert into customers (org_id, name, custom) select $1, 'Held ' || g, '{"gate": "1"}' from generate_series(1, ${n}) g`, [o.org]);
-      await b.server.db.query('update custom_fields set archived_at = now(), deleted_at = now() where id = $1', [gate.id]); // as a delete leaves it, the purge not run
+      const db = b.server.db;
+      const insert = async (org: number, n: number, custom: string, trashed = false) =>
+        (
+          await db.query<{ id: unknown }>(
+            `insert into customers (org_id, name, custom, deleted_at) select $1, 'Held ' || g, $2::text::jsonb, ${trashed ? 'now()' : 'null'} from generate_series(1, ${n}) g returning id`,
+            [org, custom],
+          )
+        ).map((r) => Number(r.id));
+      const first = await insert(o.org, PURGE_SPAN, '{"gate": "1"}');
+      const elsewhere = await insert(other.org, 3, '{"gate": "x"}'); // ids among ours
+      const rest = [...(await insert(o.org, PURGE_SPAN + 7, '{"gate": "1", "keep": 2}')), ...(await insert(o.org, 1, '{"gate": "1"}', true))];
+      await db.query('update custom_fields set archived_at = now(), deleted_at = now() where id = $1', [gate.id]); // as a delete leaves it, the purge not run
       expectError(await o.post(FIELDS, { label: 'Other gate', key: 'gate', type: 'text' }), 409, 'duplicate_key');
-      const held = async () =>
-        Number((await b.server.db.query<{ n: unknown }>(`select count(*) as n from customers where org_id = $1 and custom ? 'gate'`, [o.org]))[0]!.n);
-      const last = await removeValuesAfter(b.server.db, o.org, gate, 0);
-      expect(await held()).toBe(n - PURGE_BATCH);
-      expect(last).toBeGreaterThan(0);
-      await purgeDeletedFields(b.server.db);
+      const held = async () => Number((await db.query<{ n: unknown }>(`select count(*) as n from customers where org_id = $1 and custom ? 'gate'`, [o.org]))[0]!.n);
+      const holding = [...first, ...rest].length;
+      // One step: the ids in [from, from + PURGE_SPAN) only.
+      await removeValuesFrom(db, o.org, gate, first[0]!);
+      expect(await held()).toBe(holding - PURGE_SPAN);
+      // The purge (as after a restart) goes over every range; each statement names one range.
+      const [query] = [db.query];
+      const ranges: [number, number][] = [];
+      db.query = ((text: string, params?: readonly SqlParam[]) => {
+        if (text.startsWith('update customers set custom = custom - ')) ranges.push([Number(params![2]), Number(params![3])]);
+        return query.call(db, text, params);
+      }) as typeof db.query;
+      try {
+        await purgeDeletedFields(db);
+      } finally {
+        Object.assign(db, { query });
+      }
+      // Ranges of PURGE_SPAN ids, one after another from 0, past the table's highest id.
+      expect(ranges.length).toBeGreaterThan(1);
+      expect(ranges).toEqual(ranges.map((_, k) => [k * PURGE_SPAN, (k + 1) * PURGE_SPAN]));
+      const [top] = await db.query<{ id: unknown }>('select max(id) as id from customers');
+      expect(ranges.at(-1)![1]).toBeGreaterThan(Number(top!.id));
       expect(await held()).toBe(0);
-      expect(await b.server.db.query('select 1 from custom_fields where id = $1', [gate.id])).toEqual([]);
+      const custom = async (id: number) => (await db.query<{ custom: unknown }>('select custom from customers where id = $1', [id]))[0]!.custom;
+      expect(await custom(rest[0]!)).toEqual({ keep: 2 });
+      expect(await custom(rest.at(-1)!)).toEqual({}); // the trashed one
+      expect(await custom(elsewhere[1]!)).toEqual({ gate: 'x' });
+      expect(await db.query('select 1 from custom_fields where id = $1', [gate.id])).toEqual([]);
       await addField(o, { label: 'Other gate', key: 'gate' });
     });
   });

@@ -1,10 +1,11 @@
 // D56 D34: deleted custom fields' values removed in small steps, each its own statement, so everyone
-// else's calls run between them (one statement over 200,000 records held PGlite for two minutes); then
-// the tombstone goes and its key is free. Started after a delete commits, and by the server's maintenance.
+// else's calls run between them (one statement over 200,000 records held PGlite for two minutes): the
+// table's ids are walked in ranges of PURGE_SPAN, each range one short statement; then the tombstone goes
+// and its key is free. Started after a delete commits, and by the server's maintenance.
 import type { CustomField } from '../../../contract/custom-fields';
 import type { Db } from '../../db';
 import { num } from '../../db';
-import { removeValuesAfter } from './values-repo';
+import { lastRecordId, PURGE_SPAN, removeValuesFrom } from './values-repo';
 
 /** One purge at a time per database; a delete during one asks for another round. */
 const running = new WeakMap<Db, { done: Promise<number>; again: boolean }>();
@@ -27,7 +28,8 @@ export function purgeDeletedFields(db: Db): Promise<number> {
         );
         for (const f of fields) {
           const orgId = num(f.org_id);
-          for (let after: number | null = 0; after !== null; ) after = await removeValuesAfter(db, orgId, f, after);
+          const last = await lastRecordId(db, f);
+          for (let from = 0; from <= last; from += PURGE_SPAN) await removeValuesFrom(db, orgId, f, from);
           await db.query('delete from custom_fields where org_id = $1 and id = $2 and deleted_at is not null', [orgId, num(f.id)]);
           gone++;
         }
