@@ -101,6 +101,7 @@ export async function valueHolders(tx: Queryable, orgId: number, f: Pick<CustomF
     `select id, name, custom ->> $2 as v from customers
       where org_id = $1 and deleted_at is null and ${f.type === 'number' ? 'custom ->> $2' : 'lower(custom ->> $2)'} = any(string_to_array($3, chr(1)))`,
     [orgId, f.key, values.map(keyOf).join('\u0001')],
+    { replan: true }, // planned for its list: a constant, compared by hash (see import-repo.ts's LIST_LOOKUP)
   );
   return new Map(rows.map((r) => [keyOf(r.v), { id: num(r.id), name: r.name }]));
 }

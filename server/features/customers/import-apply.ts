@@ -1,5 +1,5 @@
 // D27 D34 D44: committing an import. The file is read and checked, and its duplicates found, before any
-// transaction (import.ts: in memory, one query); then one short transaction applies it in a handful of
+// transaction (import.ts: in memory, a statement per 2,000 emails); then one short transaction applies it in a handful of
 // set-based statements, all rows or none: the new customers in one insert per 1,000 rows, the changed
 // duplicates in one update per 1,000 rows that change the same fields (only those whose version is still the one read), and the import's
 // one audit entry, which holds each updated customer's changes for its timeline. A duplicate the file would not change is not written at all.
