@@ -27,6 +27,7 @@ import { consoleLogger, describeError } from './log';
 import { migrate } from './migrations';
 import { demoAccountLines, seedDemo } from './seed';
 import { createStatic } from './static';
+import { ANALYZE_CHECK_MS, analyzeChanged } from './statistics';
 
 const HEADERS_TIMEOUT_MS = 20_000; // slow-header clients are cut off
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -186,6 +187,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     };
     const maintenance = setInterval(() => maintain(true), MAINTENANCE_INTERVAL_MS).unref();
     maintain(false);
+    // D34, PGlite: the statistics of tables a large write changed, between the hourly vacuums (statistics.ts).
+    let analyzing: Promise<unknown> | null = null;
+    const statistics = setInterval(() => {
+      analyzing ??= analyzeChanged(db)
+        .catch((err: unknown) => log.error(`analyze failed: ${describeError(err)}`))
+        .finally(() => {
+          analyzing = null;
+        });
+    }, ANALYZE_CHECK_MS).unref();
 
     const port = (server.address() as AddressInfo).port;
     let closing: Promise<void> | null = null;
@@ -199,6 +209,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       close: () =>
         (closing ??= (async () => {
           clearInterval(maintenance);
+          clearInterval(statistics);
           devReload?.close();
           const closed = new Promise<void>((resolve) => server.close(() => resolve()));
           server.closeIdleConnections();
@@ -206,6 +217,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
           await closed;
           clearTimeout(force);
           await maintaining;
+          await analyzing;
           await db.close();
         })()),
     };
