@@ -187,7 +187,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     };
     const maintenance = setInterval(() => maintain(true), MAINTENANCE_INTERVAL_MS).unref();
     maintain(false);
-    // D34, PGlite: the statistics of tables a large write changed, between the hourly vacuums (statistics.ts).
+    // D34: the statistics of tables a large write changed, analyzed within seconds (statistics.ts).
     let analyzing: Promise<unknown> | null = null;
     const statistics = setInterval(() => {
       analyzing ??= analyzeChanged(db)
