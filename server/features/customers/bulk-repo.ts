@@ -80,30 +80,43 @@ export function actionSql(
   }
 }
 
-/** D58: how an undo puts an action's columns back from an item's changes (`i.changes`, the row `c`); a custom field's key bound by `add`. */
-export function undoSql(action: BulkAction, customKey: string | null, add: (x: unknown) => string): string {
+/**
+ * D58: how an undo puts an action's columns back: each column with its value from the item's changes
+ * (`i.changes`; the row is `c`); a custom field's key bound by `add`.
+ */
+export function undoSql(action: BulkAction, customKey: string | null, add: (x: unknown) => string): [column: string, value: string][] {
   switch (action) {
     case 'add_tag':
     case 'remove_tag':
-      return "tags = array(select jsonb_array_elements_text(i.changes -> 'tags' -> 'from'))";
+      return [['tags', "array(select jsonb_array_elements_text(i.changes -> 'tags' -> 'from'))"]];
     case 'set_status':
     case 'set_type': {
       const col = action === 'set_status' ? 'status' : 'type';
-      return `${col} = i.changes -> '${col}' ->> 'from'`;
+      return [[col, `i.changes -> '${col}' ->> 'from'`]];
     }
     case 'set_do_not_service':
     case 'clear_do_not_service':
-      return `do_not_service = (i.changes -> 'do_not_service' ->> 'from')::boolean, do_not_service_reason = i.changes -> 'do_not_service_reason' ->> 'from'`;
+      return [
+        ['do_not_service', "(i.changes -> 'do_not_service' ->> 'from')::boolean"],
+        ['do_not_service_reason', "i.changes -> 'do_not_service_reason' ->> 'from'"],
+      ];
     case 'set_custom':
     case 'clear_custom': {
       const key = add(customKey);
       const from = `i.changes -> ('custom.' || ${key}::text) -> 'from'`;
-      return `custom = case when jsonb_typeof(${from}) is distinct from 'null' then c.custom || jsonb_build_object(${key}::text, ${from}) else c.custom - ${key}::text end`;
+      return [
+        ['custom', `case when jsonb_typeof(${from}) is distinct from 'null' then c.custom || jsonb_build_object(${key}::text, ${from}) else c.custom - ${key}::text end`],
+      ];
     }
     case 'assign': // D59: back to whom it was, while they are still a member (else to no one)
-      return "assigned_to = (select m.user_id from memberships m where m.org_id = c.org_id and m.user_id = (i.changes -> 'assigned_to' -> 'from' ->> 'id')::integer)";
+      return [
+        ['assigned_to', "(select m.user_id from memberships m where m.org_id = c.org_id and m.user_id = (i.changes -> 'assigned_to' -> 'from' ->> 'id')::integer)"],
+      ];
     case 'delete':
-      return 'deleted_at = null, deleted_by = null';
+      return [
+        ['deleted_at', 'null::timestamptz'],
+        ['deleted_by', 'null::integer'],
+      ];
   }
 }
 
