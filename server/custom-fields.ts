@@ -66,12 +66,24 @@ const compared = (f: Pick<CustomField, 'type'>, col: string, param: string) =>
   f.type === 'number' ? `${col} -> $2 = ${param}::text::jsonb` : `lower(${col} ->> $2) = lower(${param})`;
 const asParam = (f: Pick<CustomField, 'type'>, v: CustomValue) => (f.type === 'number' ? JSON.stringify(v) : String(v));
 
+/**
+ * D56: the customers that may hold one of the values (`list`: SQL of a text[] of them, as asParam writes
+ * each), found in customer_custom_values' index (organization, field, value: migration 24, live customers
+ * only, text folded and cut to its first 200 characters), never by reading every customer of the
+ * organization; the caller's exact comparison then decides. Text equal regardless of case folds alike.
+ */
+const candidates = (f: Pick<CustomField, 'type'>, list: string) =>
+  `customer_custom_values e join customers c on c.id = e.customer_id
+    where e.org_id = $1 and e.key = $2 and ${
+      f.type === 'number' ? `e.num = any(${list}::numeric[])` : `e.num is null and e.txt = any(array(select left(crm_fold(x), 200) from unnest(${list}) x))`
+    } and c.org_id = $1 and c.deleted_at is null`;
+
 /** D56: who holds a value: a live customer, or a live customer's location (`except`: the record written, a customer's or a location's id). */
 const holderSql = (f: Pick<CustomField, 'type'> & { record_kind?: CustomFieldKind }) =>
   f.record_kind === 'location'
     ? `select c.id, c.name from customer_locations r join customers c on c.org_id = r.org_id and c.id = r.customer_id
         where r.org_id = $1 and c.deleted_at is null and r.id <> coalesce($4::int, 0) and ${compared(f, 'r.custom', '$3')} order by r.id limit 1`
-    : `select id, name from customers where org_id = $1 and deleted_at is null and id <> coalesce($4::int, 0) and ${compared(f, 'custom', '$3')} order by id limit 1`;
+    : `select c.id, c.name from ${candidates(f, 'array[$3::text]')} and c.id <> coalesce($4::int, 0) and ${compared(f, 'c.custom', '$3')} order by c.id limit 1`;
 
 /**
  * D56: a unique field's value held by another live customer (or, for a location field, another live
@@ -98,8 +110,8 @@ export async function valueHolders(tx: Queryable, orgId: number, f: Pick<CustomF
   await tx.query('select pg_advisory_xact_lock($1, $2)', [VALUE_LOCK_NAMESPACE, f.id]);
   const keyOf = (v: unknown) => (f.type === 'number' ? String(v) : String(v).toLowerCase());
   const rows = await tx.query<{ id: unknown; name: string; v: string }>(
-    `select id, name, custom ->> $2 as v from customers
-      where org_id = $1 and deleted_at is null and ${f.type === 'number' ? 'custom ->> $2' : 'lower(custom ->> $2)'} = any(string_to_array($3, chr(1)))`,
+    `select c.id, c.name, c.custom ->> $2 as v from ${candidates(f, 'string_to_array($3, chr(1))')}
+        and ${f.type === 'number' ? 'c.custom ->> $2' : 'lower(c.custom ->> $2)'} = any(string_to_array($3, chr(1)))`,
     [orgId, f.key, values.map(keyOf).join('\u0001')],
     { replan: true }, // planned for its list: a constant, compared by hash (see import-repo.ts's LIST_LOOKUP)
   );
