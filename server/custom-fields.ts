@@ -62,8 +62,8 @@ export async function listFields(db: Queryable, orgId: number, kind: CustomField
 const VALUE_LOCK_NAMESPACE = 72_410_302;
 
 /** D56: text compares regardless of case; a number as a number. The value's SQL for the field's type. */
-const compared = (f: Pick<CustomField, 'type'>, col: string, param: string) =>
-  f.type === 'number' ? `${col} -> $2 = ${param}::text::jsonb` : `lower(${col} ->> $2) = lower(${param})`;
+const compared = (f: Pick<CustomField, 'type'>, col: string, param: string, key = '$2') =>
+  f.type === 'number' ? `${col} -> ${key} = ${param}::text::jsonb` : `lower(${col} ->> ${key}) = lower(${param})`;
 const asParam = (f: Pick<CustomField, 'type'>, v: CustomValue) => (f.type === 'number' ? JSON.stringify(v) : String(v));
 
 /**
@@ -72,11 +72,18 @@ const asParam = (f: Pick<CustomField, 'type'>, v: CustomValue) => (f.type === 'n
  * only, text folded and cut to its first 200 characters), never by reading every customer of the
  * organization; the caller's exact comparison then decides. Text equal regardless of case folds alike.
  */
-const candidates = (f: Pick<CustomField, 'type'>, list: string) =>
-  `customer_custom_values e join customers c on c.id = e.customer_id
-    where e.org_id = $1 and e.key = $2 and ${
-      f.type === 'number' ? `e.num = any(${list}::numeric[])` : `e.num is null and e.txt = any(array(select left(crm_fold(x), 200) from unnest(${list}) x))`
-    } and c.org_id = $1 and c.deleted_at is null`;
+const candidates = (f: Pick<CustomField, 'type'>, list: string, key = '$2', c = 'c') =>
+  `customer_custom_values e join customers ${c} on ${c}.id = e.customer_id
+    where e.org_id = $1 and e.key = ${key} and ${
+      f.type === 'number' ? `e.num = any(${list}::numeric[])` : `e.num is null and e.txt = any(array(select left(crm_fold(v), 200) from unnest(${list}) v))`
+    } and ${c}.org_id = $1 and ${c}.deleted_at is null`;
+
+/**
+ * D56 D58: SQL, true when a live customer holds the value that customer `of` (an alias; one not live, as a
+ * deleted customer to be restored) has in unique field `f` (`key`: its placeholder), compared as the rule compares.
+ */
+export const valueTaken = (f: Pick<CustomField, 'type'>, key: string, of: string) =>
+  `exists (select 1 from ${candidates(f, `array[${of}.custom ->> ${key}::text]`, key, 'x')} and ${compared(f, 'x.custom', `(${of}.custom ->> ${key}::text)`, `${key}::text`)})`;
 
 /** D56: who holds a value: a live customer, or a live customer's location (`except`: the record written, a customer's or a location's id). */
 const holderSql = (f: Pick<CustomField, 'type'> & { record_kind?: CustomFieldKind }) =>

@@ -172,6 +172,29 @@ forEachBackend('API bulk actions', (backend) => {
       expect(history.slice(0, 2).map((e) => e.action)).toEqual(['customer.restored', 'customer.deleted']);
     });
 
+    test("D56 D58 a bulk delete's undo leaves deleted a customer whose unique value another took since (text in any case, a number), and names it", async () => {
+      const t = await setup(0);
+      const serial = await addField(t.owner, { label: 'Serial', unique: true });
+      const meter = await addField(t.owner, { label: 'Meter', type: 'number', unique: true });
+      const a = await t.owner.create({ name: 'Gone A', custom: { [serial.key]: 'SN-77' } });
+      const m = await t.owner.create({ name: 'Gone M', custom: { [meter.key]: 42 } });
+      const c = await t.owner.create({ name: 'Gone C', custom: { [serial.key]: 'SN-78', [meter.key]: 43 } });
+      const r = await bulk(t.owner, { ids: [a.id, m.id, c.id] }, BULK_DELETE);
+      await t.owner.create({ name: 'Took the serial', custom: { [serial.key]: 'sn-77' } });
+      await t.owner.create({ name: 'Took the meter', custom: { [meter.key]: 42 } });
+      const u = await undo(t.owner, r.bulk_id!);
+      expect(u).toEqual({
+        restored: 1,
+        changed_since_count: 2,
+        changed_since: [
+          { id: a.id, name: 'Gone A' },
+          { id: m.id, name: 'Gone M' },
+        ],
+      });
+      expectError(await t.owner.get(customerPath(a.id)), 404);
+      expect((await t.owner.get(customerPath(c.id))).body.custom).toEqual({ [serial.key]: 'SN-78', [meter.key]: 43 });
+    });
+
     test('D58 undo within 30 days only: then 409 undo_expired', async () => {
       const t = await setup(1);
       const r = await bulk(t.owner, { ids: ids(t.customers), action: 'set_status', status: 'lead' });

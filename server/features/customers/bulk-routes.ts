@@ -199,9 +199,9 @@ const undo = defineRoute({
     if (now.getTime() - bulk.created_at.getTime() > BULK_UNDO_DAYS * DAY_MS)
       throw new HttpError(409, 'undo_expired', `An action can be undone for ${BULK_UNDO_DAYS} days`);
     const field = bulk.action === 'set_custom' || bulk.action === 'clear_custom' ? await bulkField(tx, orgId, bulk.id) : null;
-    const uniqueKeys = bulk.action === 'delete' ? (await listFields(tx, orgId, 'customer')).filter((f) => f.unique && !f.archived).map((f) => f.key) : [];
+    const uniqueFields = bulk.action === 'delete' ? (await listFields(tx, orgId, 'customer')).filter((f) => f.unique && !f.archived) : [];
     const back = (add: (x: unknown) => string) => undoSql(bulk.action, field?.key ?? null, add);
-    const r = await undoBulk(tx, scopeOf(caller), bulk, caller.userId, now, back, uniqueKeys);
+    const r = await undoBulk(tx, scopeOf(caller), bulk, caller.userId, now, back, uniqueFields);
     audit({ target: bulkTarget(bulk.id, r.restored), changes: { action: bulk.action, restored: r.restored, changed_since: r.changedSince } });
     return { restored: r.restored, changed_since_count: r.changedSince, changed_since: r.names };
   },

@@ -1,6 +1,8 @@
 // D58: a bulk action's one undo, SQL only: the customers it wrote put back as they were, unless changed since.
 import { BULK_NAMES_SHOWN } from '../../../contract/bulk';
 import type { PersonRef } from '../../../contract/customers';
+import type { CustomField } from '../../../contract/custom-fields';
+import { valueTaken } from '../../custom-fields';
 import { seen, type CustomerScope } from '../../customer-scope';
 import type { Queryable } from '../../db';
 import { num } from '../../db';
@@ -18,7 +20,7 @@ export async function undoBulk(
   actorId: number,
   now: Date,
   back: (add: (x: unknown) => string) => [column: string, value: string][],
-  uniqueKeys: string[],
+  uniqueFields: Pick<CustomField, 'key' | 'type'>[],
 ): Promise<{ restored: number; changedSince: number; names: PersonRef[] }> {
   const orgId = scope.orgId;
   const isDelete = bulk.action === 'delete';
@@ -26,10 +28,8 @@ export async function undoBulk(
   const free = isDelete
     ? [
         `not exists (select 1 from customers x where x.org_id = $1 and x.deleted_at is null and x.email = c.email)`,
-        ...uniqueKeys.map(
-          (k) =>
-            `not exists (select 1 from customers x where x.org_id = $1 and x.deleted_at is null and x.custom -> $${params.push(k)}::text = c.custom -> $${params.length}::text)`,
-        ),
+        // D56: a unique value as the rule compares it (text regardless of case), found in the values index.
+        ...uniqueFields.map((f) => `not ${valueTaken(f, `$${params.push(f.key)}`, 'c')}`),
       ]
     : [];
   const state = isDelete ? 'c.deleted_at is not null' : 'c.deleted_at is null';
