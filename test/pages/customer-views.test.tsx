@@ -45,9 +45,9 @@ function serveViews(api: FakeApi, views: SavedView[]) {
   views.forEach(route);
   api.routes.set('/v1/views/', (call) => {
     if (call.method === 'GET') return json(200, { results: views });
-    const body = call.body as { name: string; shared?: boolean; params: Record<string, string> };
+    const body = call.body as { name: string; shared?: boolean; params: Record<string, string>; columns?: string[] };
     if (views.some((v) => v.name === body.name)) return json(409, { detail: 'You already have a view with this name.', code: 'duplicate_view_name' });
-    const made = view({ id: 100 + views.length, name: body.name, shared: Boolean(body.shared), params: body.params });
+    const made = view({ id: 100 + views.length, name: body.name, shared: Boolean(body.shared), params: body.params, columns: body.columns ?? [] });
     views.push(made);
     route(made);
     return json(201, made);
@@ -112,8 +112,26 @@ describe('D57 saved views on the customers list', () => {
     fireEvent.change(name, { target: { value: 'Active Anns' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save view' }));
     await screen.findByText('View saved');
-    expect(lastWrite(api, 'POST')?.body).toEqual({ name: 'Active Anns', shared: false, params: { status: 'active', q: 'ann' } });
+    expect(lastWrite(api, 'POST')?.body).toEqual({ name: 'Active Anns', shared: false, params: { status: 'active', q: 'ann' }, columns: [] });
     await waitFor(() => expect(url()).toBe(`/customers?q=ann&status=active&view=102`));
+  });
+
+  it('D57 a view keeps the custom columns shown: saved with them, opened with them, and a change of columns is a change on top', async () => {
+    const { api } = showList('/customers?status=lead&columns=units,gate_code', [
+      ...VIEWS(),
+      view({ id: 9, name: 'Gates', params: { tag: 'gate' }, columns: ['cf.gate_code'] }),
+    ]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Save as view…' }));
+    fireEvent.change(await screen.findByRole('textbox', { name: /Name/ }), { target: { value: 'Leads by unit' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save view' }));
+    await screen.findByText('View saved');
+    expect(lastWrite(api, 'POST')?.body).toMatchObject({ params: { status: 'lead' }, columns: ['cf.units', 'cf.gate_code'] });
+    await waitFor(() => expect(url()).toBe('/customers?status=lead&columns=units%2Cgate_code&view=103'));
+    navigate('/customers?view=9');
+    await waitFor(() => expect(url()).toBe('/customers?tag=gate&columns=gate_code&view=9'));
+    navigate('/customers?tag=gate&columns=gate_code%2Cunits&view=9');
+    fireEvent.click(await screen.findByRole('button', { name: 'Save changes to “Gates”' }));
+    await waitFor(() => expect(lastWrite(api, 'PATCH')?.body).toEqual({ params: { tag: 'gate' }, columns: ['cf.gate_code', 'cf.units'] }));
   });
 
   it('D57 D61 sharing with everyone is offered only with views:manage; without it a shared view cannot be renamed, changed or removed', async () => {
@@ -143,7 +161,7 @@ describe('D57 saved views on the customers list', () => {
   it('D57 changes on top are saved into the view; a view is renamed and removed', async () => {
     const { api, views } = showList('/customers?tag=landlord&sort=-name&view=7');
     fireEvent.click(await screen.findByRole('button', { name: 'Save changes to “Landlords”' }));
-    await waitFor(() => expect(lastWrite(api, 'PATCH')?.body).toEqual({ params: { tag: 'landlord', sort: '-name' } }));
+    await waitFor(() => expect(lastWrite(api, 'PATCH')?.body).toEqual({ params: { tag: 'landlord', sort: '-name' }, columns: [] }));
     fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
     const name = await screen.findByRole('textbox', { name: /Name/ });
     fireEvent.change(name, { target: { value: 'All landlords' } });

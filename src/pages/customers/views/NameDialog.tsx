@@ -8,7 +8,7 @@ import { useMutation } from '../../../query/use-query';
 import { useSession } from '../../../session/use-session';
 import { Dialog } from '../../../ui/dialog';
 import { errorWords } from '../../../ui/error-words';
-import { viewParams } from './view-params';
+import { viewColumns, viewParams } from './view-params';
 
 export type Naming = { kind: 'new' } | { kind: 'rename'; view: SavedView };
 
@@ -30,7 +30,7 @@ export default function NameDialog({ editing, canShare, search, onDone }: { edit
     try {
       const v =
         editing.kind === 'new'
-          ? await create.mutate({ name: name.trim(), shared, params: viewParams(search) })
+          ? await create.mutate({ name: name.trim(), shared, params: viewParams(search), columns: viewColumns(search) })
           : await update.mutate({ id: editing.view.id, changes: { name: name.trim() } });
       onDone(v);
     } catch (e) {

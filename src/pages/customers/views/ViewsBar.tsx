@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { errorWords } from '../../../ui/error-words';
 import { toast } from '../../../ui/toast';
 import type { Naming } from './NameDialog';
-import { changedFrom, leftOutWords, viewHref, viewParams, withoutView } from './view-params';
+import { changedFrom, leftOutWords, namesNothing, viewColumns, viewHref, viewParams, withoutView } from './view-params';
 
 export const MSG_VIEW_SAVED = 'View saved';
 
@@ -37,7 +37,7 @@ export function ViewsBar({ search, viewId }: { search: string; viewId: number | 
 
   // D57: a link naming only a view (a pasted /customers?view=12, or the default view) opens it as saved.
   useEffect(() => {
-    if (current && Object.keys(viewParams(search)).length === 0 && Object.keys(current.params).length > 0) navigate(viewHref(current), { replace: true });
+    if (current && namesNothing(search) && (Object.keys(current.params).length > 0 || current.columns.length > 0)) navigate(viewHref(current), { replace: true });
   }, [current, search]);
   // D57: the person's default view, when the list is opened as it comes (once per visit to the page).
   const checked = useRef(false);
@@ -54,7 +54,7 @@ export function ViewsBar({ search, viewId }: { search: string; viewId: number | 
   };
   async function saveChanges(v: SavedView) {
     try {
-      await update.mutate({ id: v.id, changes: { params: viewParams(search) } });
+      await update.mutate({ id: v.id, changes: { params: viewParams(search), columns: viewColumns(search) } });
       toast.success(`“${v.name}” saved`);
     } catch (e) {
       toast.error(`Could not save the view. ${errorWords(e)}`);

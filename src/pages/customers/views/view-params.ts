@@ -1,7 +1,9 @@
 // D57: a saved view is the list's URL parameters (what the list reads: filters, custom fields, sort, page
-// size), less the page and the view itself; opening one puts them back into the URL with `view={id}`.
+// size), less the page and the view itself, and its columns (the URL's `columns=units,gate_code`, kept as
+// `cf.units`, …); opening one puts them back into the URL with `view={id}`.
 import { VIEW_CUSTOM_PARAM, VIEW_LIST_PARAMS, type SavedView } from '../../../../contract/views';
 import { PAGES } from '../../../router/paths';
+import { COLUMNS_PARAM, readCustomState } from '../custom-columns/custom-params';
 
 const KEPT: readonly string[] = VIEW_LIST_PARAMS;
 
@@ -12,15 +14,34 @@ export function viewParams(search: string): Record<string, string> {
   return out;
 }
 
-/** The list's URL of a view: its parameters and `view={id}`. */
-export const viewHref = (v: Pick<SavedView, 'id' | 'params'>) => `${PAGES.customers}?${new URLSearchParams({ ...v.params, view: String(v.id) })}`;
+/** The custom columns a list URL shows, as a view keeps them (`cf.<key>`, in the order chosen). */
+export const viewColumns = (search: string) => readCustomState(new URLSearchParams(search)).columns.map((k) => `cf.${k}`);
+
+/** A view's custom columns as the list's URL writes them (`units,gate_code`); other column ids are not the list's. */
+const columnsParam = (v: Pick<SavedView, 'columns'>) =>
+  v.columns
+    .filter((c) => c.startsWith('cf.'))
+    .map((c) => c.slice(3))
+    .join(',');
+
+/** The list's URL of a view: its parameters, its columns and `view={id}`. */
+export function viewHref(v: Pick<SavedView, 'id' | 'params' | 'columns'>): string {
+  const p = new URLSearchParams(v.params);
+  const columns = columnsParam(v);
+  if (columns) p.set(COLUMNS_PARAM, columns);
+  p.set('view', String(v.id));
+  return `${PAGES.customers}?${p}`;
+}
 
 /** Whether the list as it is now differs from the view it was opened from (the person changed something on top). */
-export const changedFrom = (v: Pick<SavedView, 'params'>, search: string) => {
+export const changedFrom = (v: Pick<SavedView, 'params' | 'columns'>, search: string) => {
   const now = viewParams(search);
   const keys = new Set([...Object.keys(now), ...Object.keys(v.params)]);
-  return [...keys].some((k) => now[k] !== v.params[k]);
+  return [...keys].some((k) => now[k] !== v.params[k]) || viewColumns(search).join(',') !== v.columns.filter((c) => c.startsWith('cf.')).join(',');
 };
+
+/** Whether a list URL names nothing a view keeps (a pasted `/customers?view=12`). */
+export const namesNothing = (search: string) => Object.keys(viewParams(search)).length === 0 && viewColumns(search).length === 0;
 
 /** D57 D59: what a view names that is gone, in words ('Tank size (archived)', 'a deleted field', 'a removed member'). */
 export const leftOutWords = (v: Pick<SavedView, 'left_out'>) =>
