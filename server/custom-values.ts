@@ -55,7 +55,8 @@ const dateText = text({ max: 10, pattern: DATE_SHAPE, patternMessage: 'must be a
 const date: Check<string> = (value, field) => {
   const s = dateText(value, field);
   const at = new Date(`${s}T00:00:00Z`);
-  if (Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== s) throw fieldError(field, 'is not a date of the calendar');
+  // Year 0000 is no year people write (the calendar goes from 1 BC to AD 1), and a date field cannot show it.
+  if (Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== s || s.startsWith('0000')) throw fieldError(field, 'is not a date of the calendar');
   return s;
 };
 const choiceOf = (f: CustomField): Check<string> => {
@@ -147,7 +148,9 @@ export function checkCustom(fields: CustomField[], input: Record<string, unknown
         }
       } catch (err) {
         if (!(err instanceof HttpError)) throw err;
-        refuse(key, err.detail.replace(`custom.${key}: `, ''), err.code);
+        // The words without the field's name (the error names it): 'item 2 is not an option…' for one of several.
+        const words = err.detail.replace(new RegExp(`^custom\\.${key}(?:\\[(\\d+)\\])?: `), (_, i?: string) => (i === undefined ? '' : `item ${Number(i) + 1} `));
+        refuse(key, words, err.code);
       }
     }
   }

@@ -65,6 +65,7 @@ forEachBackend('API custom field values', (backend) => {
       ['units', true],
       ['since', '2024-13-01'],
       ['since', '2023-02-29'],
+      ['since', '0000-01-01'],
       ['since', 20240101],
       ['since', 'tomorrow'],
       ['pets', 'yes'],
@@ -81,6 +82,13 @@ forEachBackend('API custom field values', (backend) => {
       const c = await o.create();
       expectCustomError(await o.patch(customerPath(c.id), { version: c.version, custom: { [key]: value } }), key);
       expect((await record(c.id)).version).toBe(c.version);
+    });
+
+    test('D56 one of several choices that is not an option: the error says which item, naming the field once', async () => {
+      const r = await createRaw({ extras: ['o1', 'o9'] });
+      expectCustomError(r, 'extras');
+      expect(r.body.errors).toEqual({ 'custom.extras': 'item 2 is not an option of this field' });
+      expect(r.body.detail).toBe('custom.extras: item 2 is not an option of this field');
     });
 
     test('D56 text takes 500 characters and long text 5,000; one more is 400', async () => {
