@@ -3,7 +3,6 @@
 // `cf.units`, …); opening one puts them back into the URL with `view={id}`.
 import { VIEW_CUSTOM_PARAM, VIEW_LIST_PARAMS, type SavedView } from '../../../../contract/views';
 import { PAGES } from '../../../router/paths';
-import { COLUMNS_PARAM, readCustomState } from '../custom-columns/custom-params';
 
 const KEPT: readonly string[] = VIEW_LIST_PARAMS;
 
@@ -14,8 +13,18 @@ export function viewParams(search: string): Record<string, string> {
   return out;
 }
 
+/** The list URL's parameter of custom columns (custom-columns/custom-params.ts reads it for the list, loaded with the columns). */
+const COLUMNS_PARAM = 'columns';
+
 /** The custom columns a list URL shows, as a view keeps them (`cf.<key>`, in the order chosen). */
-export const viewColumns = (search: string) => readCustomState(new URLSearchParams(search)).columns.map((k) => `cf.${k}`);
+export const viewColumns = (search: string) => [
+  ...new Set(
+    (new URLSearchParams(search).get(COLUMNS_PARAM) ?? '')
+      .split(',')
+      .filter((k) => !k.includes('.') && VIEW_CUSTOM_PARAM.test(`cf.${k}`))
+      .map((k) => `cf.${k}`),
+  ),
+];
 
 /** A view's custom columns as the list's URL writes them (`units,gate_code`); other column ids are not the list's. */
 const columnsParam = (v: Pick<SavedView, 'columns'>) =>
