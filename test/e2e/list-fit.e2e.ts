@@ -1,6 +1,7 @@
 // Issue 34 item 11: at 1280×800 the customers list shows at least eight whole rows of long names and
 // emails, each field one line (cut with an ellipsis, whole in its title); at 390 px the top bar's title
-// is whole and the account menu shows the avatar, its name still the email.
+// is whole and the account menu shows the avatar, its name still the email; the page's checkbox (D58) is in
+// sight with its words, and the field filter (D56) opens within the screen.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ACME, apiAs, deleteCustomersMatching, unique, type Api } from './api';
@@ -87,6 +88,28 @@ describe.skipIf(skipReason)('issue 34 item 11 screens that keep the person', () 
     const menu = page.getByRole('button', { name: new RegExp(OWNER) });
     expect(await menu.locator('.avatar').isVisible()).toBe(true);
     expect((await menu.locator('.user-button-email').boundingBox())!.width).toBeLessThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
+  test("D58 D56 at 390 px the page's checkbox is in sight with its words and picks the page; the field filter opens within the screen", async () => {
+    const ctx = await newContext(browser, { viewport: { width: 390, height: 844 } });
+    const { page, errors } = await newTab(ctx);
+    await signInTo(page, OWNER, 'Acme Plumbing');
+    await page.goto(`/customers?tag=${tag}`);
+    const pick = page.getByRole('checkbox', { name: 'Select every customer on this page' });
+    await pick.waitFor();
+    const words = page.getByText('Select every customer on this page', { exact: true });
+    const [box, firstCard] = [await words.boundingBox(), await page.locator('.list-table tbody tr').first().boundingBox()];
+    expect(box!.width).toBeGreaterThan(100); // the words are shown, not only read out
+    expect(box!.y + box!.height).toBeLessThanOrEqual(firstCard!.y); // above the first card, not under it
+    await words.click();
+    await page.getByText('10 selected').waitFor();
+    await page.getByText('Filter by a field').click();
+    const form = await page.getByRole('form', { name: 'Filter by a custom field' }).boundingBox();
+    expect(form!.x).toBeGreaterThanOrEqual(0);
+    expect(form!.x + form!.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(errors).toEqual([]);
     await ctx.close();
   });

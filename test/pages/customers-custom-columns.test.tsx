@@ -46,7 +46,7 @@ describe('D56 the customers list by custom field', () => {
     await waitFor(() => expect(params().get('columns')).toBe('gate_code,plan'));
     await waitFor(() =>
       expect(headers()).toEqual([
-        '' /* the selection's checkbox (D58) */,
+        'Select every customer on this page' /* the selection's checkbox (D58), its words out of sight beside the table */,
         'Name',
         'Email',
         'Phone',
@@ -65,6 +65,27 @@ describe('D56 the customers list by custom field', () => {
     const withValues = rows.find((r) => r.textContent?.includes('4512'))!;
     expect(within(withValues).getByText('Premium')).toBeTruthy();
     expect(readListParams(window.location.search).columns).toEqual(['gate_code', 'plan']);
+  });
+
+  it('D15 D56: Escape closes the Columns and filter menus and puts focus on their button; adding a filter closes its menu', async () => {
+    showList();
+    await screen.findByRole('table');
+    const columns = screen.getByText('Columns');
+    fireEvent.click(columns);
+    const menu = columns.closest('details')!;
+    expect(menu.open).toBe(true);
+    fireEvent.keyDown(within(menu).getAllByRole('checkbox')[0]!, { key: 'Escape' });
+    expect(menu.open).toBe(false);
+    expect(document.activeElement).toBe(columns);
+    const form = screen.getByRole('form', { name: 'Filter by a custom field' });
+    const filter = form.closest('details')!;
+    filter.open = true;
+    fireEvent.change(within(form).getByRole('combobox', { name: 'Field' }), { target: { value: 'gate_code' } });
+    fireEvent.change(within(form).getByRole('combobox', { name: 'Condition' }), { target: { value: 'contains' } });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Value' }), { target: { value: '451' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add filter' }));
+    await waitFor(() => expect(params().get('cf.gate_code.contains')).toBe('451'));
+    expect(filter.open).toBe(false);
   });
 
   it("D56: a custom column's header sorts by the field, then the other way; the API is asked sort=cf.<key>", async () => {

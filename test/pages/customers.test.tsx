@@ -58,7 +58,7 @@ describe('D26 customers list', () => {
       within(t)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['', 'Name', 'Email', 'Phone', 'Service city', 'Status', 'Tags', 'Assigned to', 'Created', 'Updated']); // D58: the page's checkbox first; D59 Assigned to
+    ).toEqual(['Select every customer on this page', 'Name', 'Email', 'Phone', 'Service city', 'Status', 'Tags', 'Assigned to', 'Created', 'Updated']); // D58: the page's checkbox first; D59 Assigned to
     expect(names()).toEqual(BY_NAME.slice(0, 25).map((c) => c.name));
     const first = BY_NAME[0]!;
     const row = within(t).getAllByRole('row')[1]!;

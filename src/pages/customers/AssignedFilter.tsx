@@ -6,6 +6,7 @@ import { ASSIGNED_ME, ASSIGNED_NONE } from '../../../contract/assignment';
 import { useId } from 'react';
 import { useAssignees, useSeesOnlyAssigned } from '../../api/assignees';
 import { useQuery } from '../../query/use-query';
+import { escapeCloses } from '../../ui/disclosure';
 
 export const ASSIGNED_LABEL = 'Assigned to';
 
@@ -24,7 +25,7 @@ export function AssignedFilter({ value, onChange }: { value: string; onChange: (
   const chosen = choices.find((c) => c.value === value) ?? { value, label: 'A member' };
   if (!choices.includes(chosen)) choices.push(chosen);
   return (
-    <details className="cf-columns cf-filter">
+    <details className="cf-columns cf-filter" onKeyDown={escapeCloses}>
       <summary className="btn btn-sm">{value ? `${ASSIGNED_LABEL}: ${chosen.label}` : ASSIGNED_LABEL}</summary>
       <div className="list-filters cf-add">
         <div className="list-field">

@@ -45,14 +45,11 @@ export function PickHeader({ selection, rows }: { selection: Selection; rows: re
   });
   return (
     <th scope="col" className="col-pick">
-      <input
-        ref={ref}
-        id={PAGE_CHECKBOX_ID}
-        type="checkbox"
-        aria-label={PAGE_CHECKBOX_LABEL}
-        checked={state === 'all'}
-        onChange={(e) => selection.togglePage(rows, e.target.checked)}
-      />
+      {/* Its words are out of sight beside the table's checkboxes, and shown at phone width, where it is alone above the cards. */}
+      <label className="pick-page">
+        <input ref={ref} id={PAGE_CHECKBOX_ID} type="checkbox" checked={state === 'all'} onChange={(e) => selection.togglePage(rows, e.target.checked)} />
+        <span className="pick-page-words">{PAGE_CHECKBOX_LABEL}</span>
+      </label>
     </th>
   );
 }

@@ -7,6 +7,7 @@ import { CUSTOM_CONTAINS_MIN, CUSTOM_FILTER_OPS_BY_TYPE, CUSTOM_FILTERS_MAX, typ
 import { fold } from '../../../../contract/fold';
 import { customText } from '../custom/text';
 import type { ListState } from '../list-params';
+import { closeDisclosure, escapeCloses } from '../../../ui/disclosure';
 import { AssignedFilter } from '../AssignedFilter';
 
 type Change = (patch: Partial<ListState>, opts?: { replace?: boolean }) => void;
@@ -76,7 +77,7 @@ function AddCondition({ fields, custom, onAdd }: { fields: readonly CustomField[
   if (!field) return null;
   const choices = choicesOf(field);
   const op: Choice = choices.includes(choice) ? choice : choices[0]!;
-  const submit = (e: FormEvent) => {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const v = op === 'empty' ? 'true' : op === 'set' ? 'false' : value.trim();
     let problem = '';
@@ -87,9 +88,10 @@ function AddCondition({ fields, custom, onAdd }: { fields: readonly CustomField[
     if (problem) return; // what was typed stays
     onAdd({ key: field.key, op: op === 'set' ? 'empty' : op, value: v });
     setValue(startValue(field));
+    closeDisclosure(e.currentTarget); // the filter is added: its chip says so, and the menu no longer covers the list
   };
   return (
-    <details className="cf-columns cf-filter">
+    <details className="cf-columns cf-filter" onKeyDown={escapeCloses}>
       <summary className="btn btn-sm">Filter by a field</summary>
       <form className="list-filters cf-add" aria-label="Filter by a custom field" onSubmit={submit}>
         <div className="list-field">
@@ -138,7 +140,7 @@ function AddCondition({ fields, custom, onAdd }: { fields: readonly CustomField[
 /** The columns menu: a disclosure of one checkbox per active field (native details: keyboard and screen readers). */
 function ColumnsMenu({ fields, columns, onChange }: { fields: readonly CustomField[]; columns: readonly string[]; onChange: (columns: string[]) => void }) {
   return (
-    <details className="cf-columns">
+    <details className="cf-columns" onKeyDown={escapeCloses}>
       <summary className="btn btn-sm">Columns</summary>
       <fieldset>
         <legend>Custom fields shown in the list</legend>
