@@ -422,9 +422,10 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
       await addField(who, { label: 'Units', type: 'number' });
       await addField(who, { label: 'Has dog', type: 'yes_no' });
       await addField(who, { label: 'Gate code', record_kind: 'location' });
-      const csv = 'Name,Plan,units,Has Dog,Service Street,Location Gate Code\r\nAnn,gold,3,yes,1 Main St,#12\r\nBo,Bronze,x,maybe,,\r\n';
+      const script = await addField(who, { label: '日本語' }); // a label of no Latin letter: its key is made up ('f'), the label still maps
+      const csv = 'Name,Plan,units,Has Dog,Service Street,Location Gate Code,日本語\r\nAnn,gold,3,yes,1 Main St,#12,はい\r\nBo,Bronze,x,maybe,,,\r\n';
       const p = await previewOf(who, csv);
-      expect(p.columns.map((c) => c.target)).toEqual(['name', 'cf.plan', 'cf.units', 'cf.has_dog', 'location.address_line', 'location.cf.gate_code']);
+      expect(p.columns.map((c) => c.target)).toEqual(['name', 'cf.plan', 'cf.units', 'cf.has_dog', 'location.address_line', 'location.cf.gate_code', `cf.${script.key}`]);
       expect(p.targets).toContainEqual({ target: 'cf.plan', label: 'Plan', group: 'custom' });
       expect(p.targets).toContainEqual({ target: 'location.cf.gate_code', label: 'Gate code', group: 'location' });
       expect(p.rows[1]!.errors.map((e) => e.field)).toEqual(['cf.plan', 'cf.units', 'cf.has_dog']);
@@ -432,7 +433,7 @@ forEachBackend('API customers import mapping (D60)', (backend) => {
       await importOf(who, ok);
       const [ann] = await customersOf(who);
       const plan = (ann!.custom as Record<string, unknown>).plan;
-      expect(ann).toMatchObject({ custom: { units: 3, has_dog: true }, locations: [{ address_line: '1 Main St', custom: { gate_code: '#12' } }] });
+      expect(ann).toMatchObject({ custom: { units: 3, has_dog: true, [script.key]: 'はい' }, locations: [{ address_line: '1 Main St', custom: { gate_code: '#12' } }] });
       expect(typeof plan).toBe('string');
     });
   });

@@ -8,8 +8,8 @@ import { CONTACT_TARGET_FIELDS, LOCATION_TARGET_FIELDS, MULTI_TARGETS, NOT_IMPOR
 import { fieldError } from '../../http';
 import { IMPORT_FIELDS } from './import-checks';
 
-/** A header as the guess compares it: folded, letters and digits only. */
-export const headerKey = (h: string) => fold(h.trim()).replace(/[^a-z0-9]/g, '');
+/** A header as the guess compares it: folded, letters and digits only (of any script: a label '日本語' is its letters). */
+export const headerKey = (h: string) => fold(h.trim()).replace(/[^\p{L}\p{N}]/gu, '');
 
 /** D60: the organization's last mapping is found by the header row it was made for. */
 export const headerHash = (header: readonly string[]) => createHash('sha256').update(header.map(headerKey).join('\u0001')).digest('hex');
