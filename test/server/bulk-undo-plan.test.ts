@@ -11,17 +11,9 @@ import { undoBulk } from '../../server/features/customers/bulk-undo-repo';
 import { forEachBackend, type Backend } from './backends';
 import { createUser } from './helpers';
 import { newOrg } from './people';
+import { nodes, type PlanNode } from './plans';
 
 const ITEMS = BULK_BATCH * 3;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Rows Removed by Join Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 forEachBackend('D58 undo batches', (backend) => {
   let b: Backend;

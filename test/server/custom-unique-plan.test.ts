@@ -9,18 +9,10 @@ import { valueHolder, valueHolders } from '../../server/custom-fields';
 import type { Queryable, SqlParam } from '../../server/db';
 import { forEachBackend, type Backend } from './backends';
 import { newOrg } from './people';
+import { nodes, type PlanNode } from './plans';
 
 const CUSTOMERS = 3_000;
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 /** Rows the plan read from customers: each scan's rows, kept or filtered out, over all its loops. */
 const customersRead = (plan: PlanNode) =>
   nodes(plan)

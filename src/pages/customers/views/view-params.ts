@@ -26,10 +26,12 @@ export const viewColumns = (search: string) => [
   ),
 ];
 
-/** A view's custom columns as the list's URL writes them (`units,gate_code`); other column ids are not the list's. */
+/** A view's custom columns (`cf.<key>`); other column ids are not the list's. */
+const customColumns = (v: Pick<SavedView, 'columns'>) => v.columns.filter((c) => c.startsWith('cf.'));
+
+/** A view's custom columns as the list's URL writes them (`units,gate_code`). */
 const columnsParam = (v: Pick<SavedView, 'columns'>) =>
-  v.columns
-    .filter((c) => c.startsWith('cf.'))
+  customColumns(v)
     .map((c) => c.slice(3))
     .join(',');
 
@@ -46,7 +48,7 @@ export function viewHref(v: Pick<SavedView, 'id' | 'params' | 'columns'>): strin
 export const changedFrom = (v: Pick<SavedView, 'params' | 'columns'>, search: string) => {
   const now = viewParams(search);
   const keys = new Set([...Object.keys(now), ...Object.keys(v.params)]);
-  return [...keys].some((k) => now[k] !== v.params[k]) || viewColumns(search).join(',') !== v.columns.filter((c) => c.startsWith('cf.')).join(',');
+  return [...keys].some((k) => now[k] !== v.params[k]) || viewColumns(search).join(',') !== customColumns(v).join(',');
 };
 
 /** Whether a list URL names nothing a view keeps (a pasted `/customers?view=12`). */
